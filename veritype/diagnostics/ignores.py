@@ -1,0 +1,198 @@
+"""Inline `# type: ignore` comments: find them, apply them, report unused ones.
+
+Two pure functions, called once per file by the build:
+
+* `parse_ignores(tree, source)` finds the ignores. With a tree, `ast` has
+  already found them (`ast.Module.type_ignores`, because we parse with
+  `type_comments=True`); without one (a file that did not parse) we scan the
+  comments with `tokenize`. A `# type: ignore` standing alone before any code
+  at the top of the file ignores the whole file.
+* `apply_ignores(path, diagnostics, ignore_map, options)` drops what the
+  ignores and the options silence, and with `warn_unused_ignores` adds an
+  `unused-ignore` error for each ignore that silenced nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+
+from veritype.diagnostics.codes import silenced_by
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.options import Options
+
+# `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
+_IGNORE_COMMENT = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?")
+
+# Codes that can never be silenced: an unparsable file is not "checked" at all.
+_UNSILENCEABLE = frozenset({"syntax"})
+
+
+@dataclass(frozen=True)
+class Ignore:
+    line: int
+    # None: a bare `# type: ignore`, which silences every code.
+    codes: frozenset[str] | None
+    column: int = 1  # where the comment starts (1-based), for unused-ignore reports
+
+
+@dataclass
+class IgnoreMap:
+    lines: dict[int, Ignore] = field(default_factory=dict)
+    # A whole-file ignore; its codes (None = all) apply to every line.
+    whole_file: Ignore | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.lines) or self.whole_file is not None
+
+
+def parse_codes(tag: str) -> frozenset[str] | None:
+    """Codes of an ignore from the text after `ignore` (`"[a, b] trailing"` -> {a, b})."""
+    tag = tag.strip()
+    if not tag.startswith("["):
+        return None
+    end = tag.find("]")
+    if end < 0:
+        return None
+    codes = frozenset(c.strip() for c in tag[1:end].split(",") if c.strip())
+    # `# type: ignore[]` silences nothing in particular; treat it as bare, as mypy does.
+    return codes or None
+
+
+def _comment_columns(source: str) -> dict[int, tuple[int, str]]:
+    """line -> (1-based column, text) of each `# type: ignore` comment, from the tokens."""
+    found: dict[int, tuple[int, str]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                m = _IGNORE_COMMENT.search(tok.string)
+                if m:
+                    found[tok.start[0]] = (tok.start[1] + m.start() + 1, tok.string[m.start() :])
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return found
+
+
+def _first_code_line(source: str) -> int:
+    """Line of the first token that is not a comment or blank (a large number if none)."""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING):
+                continue
+            if tok.type == tokenize.ENDMARKER:
+                break
+            return tok.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return 1 << 30
+
+
+def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
+    result = IgnoreMap()
+    comments = _comment_columns(source)
+    if tree is not None:
+        tags = {ti.lineno: ti.tag for ti in tree.type_ignores}
+    else:
+        tags = {line: _tag_of(text) for line, (_, text) in comments.items()}
+    first_code = _first_code_line(source)
+    lines = source.splitlines()
+    for line, tag in sorted(tags.items()):
+        codes = parse_codes(tag)
+        column = comments.get(line, (1, ""))[0]
+        ignore = Ignore(line, codes, column)
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if line < first_code and text.lstrip().startswith("#") and result.whole_file is None:
+            result.whole_file = ignore
+            continue
+        result.lines[line] = ignore
+    return result
+
+
+def _tag_of(comment: str) -> str:
+    """The text after `ignore`, as `ast` gives it in `TypeIgnore.tag`."""
+    m = _IGNORE_COMMENT.search(comment)
+    if m is None:
+        return ""
+    return comment[m.start(1) if m.group(1) else m.end(0) :]
+
+
+def _covers(ignore: Ignore, code: str | None) -> bool:
+    if code in _UNSILENCEABLE:
+        return False
+    if ignore.codes is None:
+        return True
+    return code is not None and silenced_by(code, ignore.codes)
+
+
+def unused_ignore_message(codes: frozenset[str] | None) -> str:
+    if codes is None:
+        return 'Unused "type: ignore" comment'
+    return f'Unused "type: ignore[{", ".join(sorted(codes))}]" comment'
+
+
+def apply_ignores(
+    path: str,
+    diagnostics: list[Diagnostic],
+    ignore_map: IgnoreMap,
+    options: Options,
+) -> list[Diagnostic]:
+    """Drop silenced diagnostics of one file; add unused-ignore errors if asked.
+
+    `options` are the file's own options (`options.for_module(module)`): they
+    decide which codes are enabled and whether `ignore_errors` is set.
+    A note is dropped together with the error it follows on the same line.
+    """
+    kept: list[Diagnostic] = []
+    used: dict[int, set[str | None]] = {}  # ignore line -> codes it silenced
+    # The fate of the last error seen: a note right after it on its line shares it.
+    last_error: tuple[int, bool] | None = None  # (line, dropped)
+    for diag in diagnostics:
+        if diag.severity == "note":
+            if last_error is not None and last_error == (diag.line, True):
+                continue
+            kept.append(diag)
+            continue
+        dropped = _silenced(diag, ignore_map, options, used)
+        last_error = (diag.line, dropped)
+        if not dropped:
+            kept.append(diag)
+
+    if options.warn_unused_ignores and not options.ignore_errors and options.code_enabled("unused-ignore"):
+        for line, ignore in sorted(ignore_map.lines.items()):
+            if ignore.codes is not None and "unused-ignore" in ignore.codes:
+                continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
+            silenced = used.get(line)
+            if silenced is None:
+                message = unused_ignore_message(ignore.codes)
+            elif ignore.codes is not None:
+                # Each named code must have silenced something (a parent via a sub-code).
+                unused = frozenset(c for c in ignore.codes if not any(_named_covers(c, s) for s in silenced))
+                if not unused:
+                    continue
+                message = unused_ignore_message(unused)
+            else:
+                continue
+            kept.append(Diagnostic(path, line, ignore.column, "error", message, "unused-ignore"))
+        kept.sort(key=lambda d: d.line)  # stable: notes stay after their error
+    return kept
+
+
+def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: dict[int, set[str | None]]) -> bool:
+    if diag.code in _UNSILENCEABLE:
+        return False
+    if options.ignore_errors or not options.code_enabled(diag.code):
+        return True
+    if ignore_map.whole_file is not None and _covers(ignore_map.whole_file, diag.code):
+        return True
+    ignore = ignore_map.lines.get(diag.line)
+    if ignore is not None and _covers(ignore, diag.code):
+        used.setdefault(diag.line, set()).add(diag.code)
+        return True
+    return False
+
+
+def _named_covers(named: str, silenced: str | None) -> bool:
+    return silenced is not None and silenced_by(silenced, frozenset({named}))

@@ -1,0 +1,186 @@
+"""The target environment's site-packages directories (PEP 561 search roots).
+
+Which environment: `--python-executable` if given (we run that interpreter
+once with `-c` to print its paths: it runs no user code); else the active
+virtual environment (`VIRTUAL_ENV`); else the interpreter veritype runs on.
+`.pth` files that name directories (editable installs, `pip install -e`)
+add those directories, and setuptools' finder-style editable installs are
+read (never imported) for their package -> directory mapping.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import glob
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+from veritype.options import Options
+
+# Printed by the target interpreter: its site-packages and user site (when enabled).
+_PATHS_SCRIPT = """
+import json, site, sysconfig
+paths = []
+try:
+    paths += site.getsitepackages()
+except AttributeError:
+    pass
+for key in ("purelib", "platlib"):
+    paths.append(sysconfig.get_paths()[key])
+if getattr(site, "ENABLE_USER_SITE", False):
+    paths.append(site.getusersitepackages())
+print(json.dumps(paths))
+"""
+
+
+class TargetEnvironmentError(Exception):
+    """The target interpreter could not be asked for its paths."""
+
+
+@dataclass(frozen=True)
+class Environment:
+    # Directories searched as site-packages, in order.
+    site_dirs: tuple[str, ...] = ()
+    # Top-level package -> directory, from setuptools' editable finders.
+    editable: dict[str, str] = field(default_factory=dict)
+
+
+def _dedupe_existing(paths: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for p in paths:
+        if p and os.path.isdir(p):
+            seen.setdefault(os.path.abspath(p), None)
+    return list(seen)
+
+
+@functools.cache
+def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
+    """site-packages of another interpreter, by running it with `-c` (cached per run)."""
+    try:
+        same = os.path.samefile(executable, sys.executable)
+    except OSError:
+        same = False
+    if same:
+        return tuple(_running_site_dirs())
+    try:
+        out = subprocess.run(
+            [executable, "-E", "-c", _PATHS_SCRIPT],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+            stdin=subprocess.DEVNULL,
+        ).stdout
+        paths = json.loads(out.strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
+        raise TargetEnvironmentError(f"cannot get site-packages of {executable}: {exc}") from exc
+    return tuple(_dedupe_existing([str(p) for p in paths]))
+
+
+def _running_site_dirs() -> list[str]:
+    import site
+    import sysconfig
+
+    paths: list[str] = []
+    try:
+        paths += site.getsitepackages()
+    except AttributeError:
+        pass
+    paths += [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    if site.ENABLE_USER_SITE:
+        paths.append(site.getusersitepackages())
+    return _dedupe_existing(paths)
+
+
+def venv_site_dirs(venv: str) -> list[str]:
+    """site-packages of a virtual environment found by its layout (no interpreter run)."""
+    patterns = [
+        os.path.join(venv, "lib", "python*", "site-packages"),
+        os.path.join(venv, "lib64", "python*", "site-packages"),
+        os.path.join(venv, "Lib", "site-packages"),
+    ]
+    found: list[str] = []
+    for pattern in patterns:
+        found += sorted(glob.glob(pattern))
+    return _dedupe_existing(found)
+
+
+def base_site_dirs(options: Options) -> list[str]:
+    if options.site_packages is not None:
+        return _dedupe_existing(list(options.site_packages))
+    if options.no_site_packages:
+        return []
+    if options.python_executable:
+        return list(interpreter_site_dirs(options.python_executable))
+    venv = os.environ.get("VIRTUAL_ENV")
+    if venv and os.path.isdir(venv):
+        return venv_site_dirs(venv)
+    return _running_site_dirs()
+
+
+def _read_pth(path: str, site_dir: str) -> list[str]:
+    dirs: list[str] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return dirs
+    for line in lines:
+        line = line.strip()
+        # `import ...` lines are code that `site` would run; we never run it.
+        if not line or line.startswith(("#", "import ", "import\t")):
+            continue
+        dirs.append(os.path.join(site_dir, line))
+    return dirs
+
+
+def _read_editable_finder(path: str) -> dict[str, str]:
+    """`MAPPING = {...}` in setuptools' `__editable___*_finder.py`, read as a literal."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return {}
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "MAPPING" for t in targets):
+            try:
+                mapping = ast.literal_eval(value)
+            except ValueError:
+                return {}
+            if isinstance(mapping, dict):
+                return {str(k): str(v) for k, v in mapping.items()}
+    return {}
+
+
+@functools.cache
+def _environment(site_dirs: tuple[str, ...]) -> Environment:
+    extra: list[str] = []
+    editable: dict[str, str] = {}
+    for site_dir in site_dirs:
+        try:
+            names = sorted(os.listdir(site_dir))
+        except OSError:
+            continue
+        for name in names:
+            full = os.path.join(site_dir, name)
+            if name.endswith(".pth"):
+                extra += _read_pth(full, site_dir)
+            elif name.startswith("__editable__") and name.endswith("_finder.py"):
+                for pkg, target in _read_editable_finder(full).items():
+                    editable.setdefault(pkg, target)
+    return Environment(tuple(_dedupe_existing(list(site_dirs) + extra)), editable)
+
+
+def environment_for(options: Options) -> Environment:
+    return _environment(tuple(base_site_dirs(options)))

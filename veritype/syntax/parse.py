@@ -1,0 +1,94 @@
+"""Parse one file into an `ast.Module` (type comments on), or a syntax diagnostic.
+
+Two kinds of failure get special care because users hit them often:
+
+* a file that cannot be decoded (bad bytes, a bad PEP 263 coding cookie) gives
+  one `syntax` diagnostic for that file, and the run goes on with the rest;
+* a file that uses syntax newer than the interpreter veritype runs on (the
+  standard `ast` module can only parse what its own Python knows) says so, by
+  version, instead of a bare "invalid syntax". See `veritype.syntax.newer`.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.syntax.newer import explain_newer_syntax
+
+
+@dataclass
+class ParsedFile:
+    path: str
+    source: str
+    tree: ast.Module | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _syntax_error(path: str, line: int, col: int, message: str) -> Diagnostic:
+    return Diagnostic(path, max(line, 1), max(col, 1), "error", message, "syntax")
+
+
+def _parse(source: str, path: str, feature_version: tuple[int, int] | None) -> ast.Module:
+    with warnings.catch_warnings():
+        # Invalid escape sequences and the like are the checked code's business.
+        warnings.simplefilter("ignore")
+        if feature_version is None:
+            return ast.parse(source, filename=path, type_comments=True)
+        return ast.parse(source, filename=path, type_comments=True, feature_version=feature_version)
+
+
+def parse_source(path: str, source: str, feature_version: tuple[int, int] | None = None) -> ParsedFile:
+    """Parse `source`; `feature_version` (optional) makes `ast` reject syntax newer than it."""
+    try:
+        tree = _parse(source, path, feature_version)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = exc.offset or 1
+        newer = explain_newer_syntax(source, exc)
+        if newer is not None:
+            message = newer
+        else:
+            msg = exc.msg or "invalid syntax"
+            message = msg[:1].upper() + msg[1:]
+        return ParsedFile(path, source, None, [_syntax_error(path, line, col, message)])
+    except (ValueError, RecursionError, MemoryError) as exc:
+        # ValueError: null bytes on Python 3.11; RecursionError: absurd nesting.
+        detail = str(exc) or type(exc).__name__
+        return ParsedFile(path, source, None, [_syntax_error(path, 1, 1, f"Cannot parse file: {detail}")])
+    return ParsedFile(path, source, tree)
+
+
+def read_source(path: str) -> str:
+    """Read a file as Python source (PEP 263 encoding declarations honoured)."""
+    import tokenize
+
+    with tokenize.open(path) as f:
+        return f.read()
+
+
+def _decode_error_line(path: str, exc: UnicodeDecodeError) -> int:
+    """The 1-based line holding the first undecodable byte (best effort)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return 1
+    return data.count(b"\n", 0, exc.start) + 1
+
+
+def parse_file(path: str, feature_version: tuple[int, int] | None = None) -> ParsedFile:
+    try:
+        source = read_source(path)
+    except UnicodeDecodeError as exc:
+        line = _decode_error_line(path, exc)
+        message = f"Cannot decode file as {exc.encoding}: {exc.reason} (byte {exc.object[exc.start]:#04x})"
+        return ParsedFile(path, "", None, [_syntax_error(path, line, 1, message)])
+    except SyntaxError as exc:
+        # tokenize.open raises SyntaxError for an unknown or inconsistent coding cookie.
+        return ParsedFile(path, "", None, [_syntax_error(path, exc.lineno or 1, 1, f"Cannot decode file: {exc.msg}")])
+    except OSError as exc:
+        return ParsedFile(path, "", None, [_syntax_error(path, 1, 1, f"Cannot read file: {exc.strerror or exc}")])
+    return parse_source(path, source, feature_version)
