@@ -38,7 +38,7 @@ import re
 import subprocess
 import sys
 import tomllib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,6 +103,7 @@ class Score:
     unexpected: list[str] = field(default_factory=list)
     missing_lines: list[int] = field(default_factory=list)
     unexpected_lines: list[int] = field(default_factory=list)
+    unexpected_codes: list[str] = field(default_factory=list)
     crash: str = ""
 
     @property
@@ -134,6 +135,7 @@ def score_file(name: str, exp: Expectations, errors: dict[int, list[Diagnostic]]
             msgs = "; ".join(f"{d.message} [{d.code}]" for d in errors[lineno])
             s.unexpected.append(f"line {lineno}: unexpected: {msgs}")
             s.unexpected_lines.append(lineno)
+            s.unexpected_codes.extend(d.code for d in errors[lineno])
     return s
 
 
@@ -300,6 +302,12 @@ def main(argv: list[str] | None = None) -> int:
         if per_chapter.get(ch):
             ss = per_chapter[ch]
             print(f"{ch:<14} {sum(x.passed for x in ss):>5} {len(ss):>6}")
+
+    codes = Counter(c for s in scores for c in s.unexpected_codes)
+    if codes:
+        print("\nunexpected errors by code (errors on lines the suite marks as correct):")
+        for code, n in codes.most_common(12):
+            print(f"  {n:>5}  {code or '(no code)'}")
 
     if args.json:
         info = machine.describe(corpus.mypy_version() if args.checker == "mypy" else "")

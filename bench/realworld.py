@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import corpus
@@ -113,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
               + (f", first {args.show}:" if len(v_only) > args.show else ":"))
         for d in v_only[: args.show]:
             print(f"  {d.render()}")
+
+    by_code = Counter(d.code for _, v_only in shown for d in v_only)
+    if by_code:
+        print("\nveritype-only errors by code:")
+        for code, n in by_code.most_common(12):
+            print(f"  {n:>5}  {code or '(no code)'}")
 
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "packages": report}, indent=2) + "\n")

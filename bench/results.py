@@ -1,0 +1,148 @@
+"""Write the figures in bench/RESULTS.md from the tools' JSON output.
+
+    python bench/bench.py --json bench/.work/bench.json
+    python bench/realworld.py --json bench/.work/realworld.json
+    python bench/conformance.py --suite DIR --json bench/.work/conformance.json
+    python bench/conformance.py --suite DIR --checker mypy --json bench/.work/conformance-mypy.json
+    python bench/results.py      # reads those four files (any may be missing)
+
+Only the part of RESULTS.md between the ``<!-- figures -->`` and
+``<!-- /figures -->`` markers is replaced; the notes around it are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import corpus
+
+RESULTS = corpus.BENCH_DIR / "RESULTS.md"
+START, END = "<!-- figures -->", "<!-- /figures -->"
+
+
+def _load(path: Path) -> dict | None:
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _t(r: dict) -> str:
+    if r.get("failure"):
+        return "failed"
+    return f"{r['median_wall_s']:.2f} s" if r.get("median_wall_s") is not None else "n/a"
+
+
+def _mem(r: dict) -> str:
+    v = r.get("median_max_rss_mib")
+    return f"{v:.0f} MiB" if v is not None and not r.get("failure") else "n/a"
+
+
+def _ratio(v: dict | None, m: dict, key: str) -> str:
+    if not v or v.get("failure") or not v.get(key) or not m.get(key):
+        return "n/a"
+    return f"{v[key] / m[key]:.2f}x"
+
+
+def bench_section(doc: dict) -> list[str]:
+    out = [f"### Speed and memory ({doc['machine']['date']})", "",
+           f"Corpus: {', '.join(doc['corpus'])} ({doc['lines']:,} lines); "
+           f"{doc['repeats']} interleaved runs per scenario, medians; "
+           "ratio = veritype / mypy (below 1: veritype better).", "",
+           "| scenario | veritype | mem | mypy | mem | time ratio | mem ratio |",
+           "|---|---|---|---|---|---|---|"]
+    for name, row in doc["scenarios"].items():
+        v, m = row.get("veritype"), row["mypy"]
+        vt = "not run" if v is None else _t(v)
+        vm = "" if v is None else _mem(v)
+        out.append(f"| {name} | {vt} | {vm} | {_t(m)} | {_mem(m)} | "
+                   f"{_ratio(v, m, 'median_wall_s')} | {_ratio(v, m, 'median_max_rss_mib')} |")
+    remarks = []
+    for scenario, row in doc["scenarios"].items():
+        for name, r in row.items():
+            if r.get("failure"):
+                remarks.append(f"- {scenario}, {name} failed: `{r['failure'].splitlines()[-1]}`")
+            elif r.get("note"):
+                remarks.append(f"- {scenario}, {name}: {r['note']}")
+    if remarks:
+        out += [""] + remarks
+    cold = doc["scenarios"].get("cold", {})
+    speeds = [f"{name} {doc['lines'] / r['median_wall_s']:,.0f}"
+              for name, r in cold.items() if r.get("median_wall_s")]
+    if speeds:
+        out += ["", "Lines checked per second (cold): " + ", ".join(speeds) + "."]
+    if doc.get("scaling"):
+        out += ["", "Scaling (cold):", "",
+                "| packages | lines | veritype | mypy | ratio |", "|---|---|---|---|---|"]
+        for step in doc["scaling"]:
+            v, m = step.get("veritype"), step["mypy"]
+            out.append(f"| {step['packages']} | {step['lines']:,} | "
+                       f"{_t(v) if v else 'not run'} | {_t(m)} | "
+                       f"{_ratio(v, m, 'median_wall_s')} |")
+    return out
+
+
+def realworld_section(doc: dict) -> list[str]:
+    out = [f"### Real-world precision ({doc['machine']['date']})", "",
+           "Errors matched on path + line + code. 'veritype only' are likely false positives.", "",
+           "| package | lines | mypy | veritype | veritype only | mypy only |",
+           "|---|---|---|---|---|---|"]
+    for label, p in doc["packages"].items():
+        if p["crash"]:
+            out.append(f"| {label} | {p['lines']:,} | {len(p['mypy'])} | crashed | | |")
+        else:
+            out.append(f"| {label} | {p['lines']:,} | {len(p['mypy'])} | {len(p['veritype'])}"
+                       f" | {len(p['veritype_only'])} | {len(p['mypy_only'])} |")
+    return out
+
+
+def conformance_section(docs: list[dict]) -> list[str]:
+    out = [f"### Conformance ({docs[0]['machine']['date']})", ""]
+    for d in docs:
+        out.append(f"- {d['checker']}: **{d['passed']}/{d['total']}** files pass")
+    out += ["", "| chapter | " + " | ".join(d["checker"] for d in docs) + " |",
+            "|---|" + "---|" * len(docs)]
+    for ch in docs[0]["chapters"]:
+        cells = []
+        for d in docs:
+            c = d["chapters"].get(ch)
+            cells.append(f"{c['passed']}/{c['total']}" if c else "")
+        out.append(f"| {ch} | " + " | ".join(cells) + " |")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", type=Path, default=corpus.WORK, help="where the JSON files are")
+    args = ap.parse_args(argv)
+
+    parts: list[str] = []
+    machine_info = None
+    bench = _load(args.dir / "bench.json")
+    if bench:
+        machine_info = bench["machine"]
+        parts += bench_section(bench) + [""]
+    real = _load(args.dir / "realworld.json")
+    if real:
+        machine_info = machine_info or real["machine"]
+        parts += realworld_section(real) + [""]
+    confs = [d for d in (_load(args.dir / "conformance.json"),
+                         _load(args.dir / "conformance-mypy.json")) if d]
+    if confs:
+        machine_info = machine_info or confs[0]["machine"]
+        parts += conformance_section(confs) + [""]
+    if machine_info:
+        m = machine_info
+        parts = [f"Measured {m['date']} on `{m['uname']}`, {m['cores']} cores, "
+                 f"Python {m['python']}; veritype {m['veritype']}, {m['mypy'] or 'mypy'}.",
+                 ""] + parts
+
+    text = RESULTS.read_text() if RESULTS.exists() else f"# Benchmark results\n\n{START}\n{END}\n"
+    head, _, rest = text.partition(START)
+    _, _, tail = rest.partition(END)
+    RESULTS.write_text(head + START + "\n" + "\n".join(parts) + END + tail)
+    print(f"updated {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
