@@ -179,6 +179,13 @@ def build_tree(packages: tuple[Package, ...] | None = None) -> Path:
     for pkg in packages or all_packages():
         for top in pkg.roots:
             shutil.copytree(roots[pkg.name] / top, TREE / top)
+    # Both checkers look for a config file up the directory tree and would
+    # find the repository's own pyproject.toml; this one, found first, gives
+    # both their default settings.
+    (TREE / "pyproject.toml").write_text(
+        "# Written by bench/corpus.py: default settings for both checkers.\n"
+        "[tool.veritype]\n\n[tool.mypy]\n"
+    )
     return TREE
 
 
