@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "veritype_only": [d.__dict__ for d in v_only],
             "mypy_only": [d.__dict__ for d in m_only],
         }
-    print(f"{'total':<18} {totals[0]:>7} {totals[1]:>6} {totals[2]:>9} {totals[3]:>14}"
+    print(f"{'total (ran)':<18} {totals[0]:>7} {totals[1]:>6} {totals[2]:>9} {totals[3]:>14}"
           f" {totals[4]:>10}")
 
     for label, v_only in shown:
