@@ -1,0 +1,184 @@
+"""The command-line flags, with mypy's names, and how they fill `Options`.
+
+Flags default to "not given" (argparse.SUPPRESS), so a flag overrides the
+config file only when it is on the command line. Order of application:
+config file, then `--strict`, then every other flag given (so
+`--strict --allow-untyped-defs` keeps untyped defs allowed, as in mypy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from veritype import __version__
+from veritype.config.loader import finalize, load_options
+from veritype.config.schema import ConfigValueError, parse_version
+from veritype.diagnostics.codes import REGISTRY
+from veritype.options import Options
+
+
+class UsageError(Exception):
+    """Bad command-line input; the message is one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One clear line instead of argparse's usage block.
+        raise UsageError(message)
+
+
+# (flag, inverse flag or None, Options field, help). Both set a boolean field.
+BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
+    ("--ignore-missing-imports", None, "ignore_missing_imports", "don't report imports that cannot be resolved"),
+    ("--disallow-untyped-defs", "--allow-untyped-defs", "disallow_untyped_defs", "report functions without annotations"),
+    (
+        "--disallow-incomplete-defs",
+        "--allow-incomplete-defs",
+        "disallow_incomplete_defs",
+        "report functions with some annotations missing",
+    ),
+    ("--check-untyped-defs", "--no-check-untyped-defs", "check_untyped_defs", "check the bodies of unannotated functions"),
+    (
+        "--disallow-untyped-calls",
+        "--allow-untyped-calls",
+        "disallow_untyped_calls",
+        "report calls to unannotated functions from annotated ones",
+    ),
+    (
+        "--disallow-any-generics",
+        "--allow-any-generics",
+        "disallow_any_generics",
+        "report generic types without type arguments",
+    ),
+    ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
+    ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
+    ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
+    ("--warn-unused-ignores", "--no-warn-unused-ignores", "warn_unused_ignores", "report '# type: ignore' comments that silence nothing"),
+    ("--strict-optional", "--no-strict-optional", "strict_optional", "None is not a member of every type (default on)"),
+    ("--show-error-codes", "--hide-error-codes", "show_error_codes", "print error codes (default on)"),
+    ("--show-column-numbers", "--hide-column-numbers", "show_column_numbers", "print column numbers (default on)"),
+    ("--error-summary", "--no-error-summary", "error_summary", "print the summary line (default on)"),
+    ("--color-output", "--no-color-output", "color", "colour the output (default: only on a terminal)"),
+    ("--namespace-packages", "--no-namespace-packages", "namespace_packages", "PEP 420 namespace packages (default on)"),
+    (
+        "--explicit-package-bases",
+        "--no-explicit-package-bases",
+        "explicit_package_bases",
+        "module names relative to mypy_path entries or the current directory",
+    ),
+    ("--no-site-packages", None, "no_site_packages", "don't search installed packages"),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="veritype",
+        description="A static type checker for Python. `veritype check PATHS...`; "
+        "with no targets, checks the `files` named in the config.",
+        allow_abbrev=False,
+        argument_default=argparse.SUPPRESS,
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check")
+    parser.add_argument("-m", "--module", dest="modules", action="append", metavar="MODULE", help="check a module")
+    parser.add_argument("-p", "--package", dest="packages", action="append", metavar="PACKAGE", help="check a package")
+    parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
+    parser.add_argument("-v", "--verbose", action="store_true", help="say more about what is done")
+    parser.add_argument("--config-file", metavar="FILE", help="read this config file instead of searching for one")
+    parser.add_argument("--strict", action="store_true", help="turn on all the strictness flags")
+    parser.add_argument("--python-version", metavar="X.Y", help="check for this Python version")
+    parser.add_argument("--platform", metavar="PLATFORM", help="check for this sys.platform")
+    parser.add_argument("--python-executable", metavar="PATH", help="find installed packages of this interpreter")
+    parser.add_argument(
+        "--follow-imports", choices=("normal", "silent", "skip", "error"), help="how to treat imported modules"
+    )
+    parser.add_argument("--exclude", action="append", metavar="REGEX", help="skip paths matching this regex in directories")
+    parser.add_argument(
+        "--enable-error-code", action="append", metavar="CODE", help="turn an error code on (comma-separated allowed)"
+    )
+    parser.add_argument(
+        "--disable-error-code", action="append", metavar="CODE", help="turn an error code off (comma-separated allowed)"
+    )
+    parser.add_argument("-O", "--output", choices=("text", "json"), help="output format (default text)")
+    for flag, inverse, field, help_text in BOOL_FLAGS:
+        parser.add_argument(flag, dest=field, action="store_true", help=help_text)
+        if inverse is not None:
+            parser.add_argument(inverse, dest=field, action="store_false", help=argparse.SUPPRESS)
+    return parser
+
+
+def split_codes(values: list[str]) -> frozenset[str]:
+    return frozenset(code.strip() for value in values for code in value.split(",") if code.strip())
+
+
+def warn_unknown_codes(codes: frozenset[str], where: str, warn: Callable[[str], None]) -> None:
+    unknown = sorted(c for c in codes if c not in REGISTRY)
+    if unknown:
+        warn(f"{where}: unknown error code(s) {', '.join(unknown)} (ignored)")
+
+
+def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], None]) -> None:
+    given: dict[str, Any] = vars(ns)
+    if given.get("strict"):
+        options.set_strict()
+    if "python_version" in given:
+        try:
+            options.python_version = parse_version(given["python_version"])
+        except ConfigValueError as exc:
+            raise UsageError(f"--python-version: {exc}") from None
+    for name in ("platform", "follow_imports", "output"):
+        if name in given:
+            setattr(options, name, given[name])
+    if "python_executable" in given:
+        exe = given["python_executable"]
+        if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+            raise UsageError(f"--python-executable: '{exe}' is not an executable file")
+        options.python_executable = exe
+    if "exclude" in given:
+        options.exclude = list(options.exclude) + list(given["exclude"])
+    for _, _, field, _ in BOOL_FLAGS:
+        if field in given:
+            setattr(options, field, given[field])
+    if "verbose" in given:
+        options.verbose = True
+    enable = split_codes(given.get("enable_error_code", []))
+    disable = split_codes(given.get("disable_error_code", []))
+    warn_unknown_codes(enable | disable, "command line", warn)
+    options.enable_error_code = (options.enable_error_code - disable) | enable
+    options.disable_error_code = (options.disable_error_code - enable) | disable
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    if argv and argv[0] == "check":
+        argv = argv[1:]
+    return build_parser().parse_args(argv)
+
+
+def options_from_args(
+    ns: argparse.Namespace,
+    cwd: str,
+    warn: Callable[[str], None],
+    search_config: bool = True,
+) -> Options:
+    """Config file (found or given), then flags; ready for a run."""
+    config_file = getattr(ns, "config_file", None)
+    if config_file is None and not search_config:
+        options = Options()
+    else:
+        options = load_options(cwd, config_file, warn)
+    warn_unknown_codes(options.enable_error_code | options.disable_error_code, options.config_file or "config", warn)
+    apply_flags(options, ns, warn)
+    finalize(options)
+    return options
+
+
+def options_from_argv(argv: list[str], cwd: str, search_config: bool = False) -> Options:
+    """Options from CLI-style flags (the case-file runner's `<!-- options: -->` line)."""
+    ns = parse_args(argv)
+    return options_from_args(ns, cwd, lambda message: None, search_config=search_config)
+
+
+def version_text() -> str:
+    return f"veritype {__version__}"

@@ -1,0 +1,118 @@
+"""`veritype` / `veritype check`: the command-line driver.
+
+Reads the config and flags, finds the sources, runs `veritype.build.run`,
+prints the diagnostics. Exit status: 0 no errors, 1 errors found, 2 bad
+input or a fatal problem. Bad input (unknown flag, missing path, broken
+config) is one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import TextIO
+
+from veritype.cli.flags import UsageError, options_from_args, parse_args, version_text
+from veritype.config.loader import ConfigError
+from veritype.modules.discover import DiscoveryError, sources_from_targets
+from veritype.modules.environment import TargetEnvironmentError, environment_for
+from veritype.modules.sources import BuildSource
+from veritype.options import Options
+from veritype.report.json_output import write_json
+from veritype.report.order import ordered
+from veritype.report.text import write_text
+
+EXIT_CLEAN = 0
+EXIT_ERRORS = 1
+EXIT_USAGE = 2
+
+
+def _stderr_line(prefix: str, message: str) -> None:
+    sys.stderr.write(f"veritype: {prefix}: {message}\n")
+
+
+def _warn(message: str) -> None:
+    _stderr_line("warning", message)
+
+
+def _describe(options: Options, sources: list[BuildSource]) -> None:
+    """--verbose: what this run is going to do."""
+    env = environment_for(options)
+    lines = [
+        f"config file: {options.config_file or '(none)'}",
+        f"python version: {options.python_version[0]}.{options.python_version[1]}, platform: {options.platform}",
+        f"site-packages: {', '.join(env.site_dirs) or '(none)'}",
+        f"{len(sources)} source file(s)",
+    ]
+    for line in lines:
+        _stderr_line("info", line)
+
+
+def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource]:
+    paths = list(getattr(ns, "paths", []) or [])
+    modules = list(getattr(ns, "modules", []) or [])
+    packages = list(getattr(ns, "packages", []) or [])
+    if not (paths or modules or packages):
+        if not options.files:
+            raise UsageError(
+                "nothing to check: give files or directories (veritype check PATH...), "
+                "or list them as `files` in [tool.veritype] in pyproject.toml"
+            )
+        paths = list(options.files)
+    return sources_from_targets(paths, modules, packages, options, cwd)
+
+
+def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
+    ns = parse_args(argv)
+    if getattr(ns, "version", False):
+        stdout.write(version_text() + "\n")
+        return EXIT_CLEAN
+    cwd = os.path.abspath(cwd or os.getcwd())
+    options = options_from_args(ns, cwd, _warn)
+    try:
+        environment_for(options)  # fail early, and once, if the interpreter cannot be asked
+    except TargetEnvironmentError as exc:
+        raise UsageError(str(exc)) from None
+    sources = _collect_sources(ns, options, cwd)
+    if options.verbose:
+        _describe(options, sources)
+
+    from veritype.build import run as build_run
+
+    result = build_run(sources, options)
+    diagnostics = ordered(result.diagnostics, [s.path for s in sources])
+    if options.output == "json":
+        write_json(diagnostics, stdout)
+    else:
+        write_text(diagnostics, result.files_checked, options, stdout)
+    has_errors = any(d.severity == "error" for d in diagnostics)
+    return EXIT_ERRORS if has_errors else EXIT_CLEAN
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(args, sys.stdout)
+    except (UsageError, ConfigError, DiscoveryError) as exc:
+        _stderr_line("error", str(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _stderr_line("error", "interrupted")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # `veritype check . | head`: the reader went away; that is not our failure.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return EXIT_ERRORS
+    except Exception as exc:  # an internal error: say so in one line, details with --verbose
+        if "-v" in args or "--verbose" in args:
+            traceback.print_exc()
+        _stderr_line("internal error", f"{type(exc).__name__}: {exc} (run with --verbose for the traceback)")
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

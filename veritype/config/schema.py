@@ -1,0 +1,235 @@
+"""The settings a config file may hold, and how to read each from TOML or INI.
+
+TOML values arrive typed (`true`, `["a", "b"]`); INI values are strings
+(`True`, `a, b`), as in mypy's config files. Each known key has a kind that
+converts both forms into the value `veritype.options.Options` holds, or
+raises `ConfigValueError` saying what was expected.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from veritype.options import PER_MODULE
+
+
+class ConfigValueError(ValueError):
+    """A config value of the wrong type or form; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    kind: str  # "bool" | "str" | "choice" | "version" | "list" | "codes" | "regexes" | "paths"
+    field: str  # the Options field it sets
+    invert: bool = False  # `hide_error_codes = true` sets show_error_codes = False
+    choices: tuple[str, ...] = ()
+
+
+_BOOL_FIELDS = (
+    "ignore_missing_imports",
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "check_untyped_defs",
+    "disallow_untyped_calls",
+    "disallow_any_generics",
+    "warn_return_any",
+    "warn_unreachable",
+    "warn_redundant_casts",
+    "warn_unused_ignores",
+    "strict_optional",
+    "ignore_errors",
+    "show_column_numbers",
+    "show_error_codes",
+    "error_summary",
+    "verbose",
+    "no_site_packages",
+    "namespace_packages",
+    "explicit_package_bases",
+)
+
+SETTINGS: dict[str, Setting] = {name: Setting("bool", name) for name in _BOOL_FIELDS}
+SETTINGS.update(
+    {
+        "strict": Setting("bool", "strict"),  # handled specially: turns on a group of flags
+        "hide_error_codes": Setting("bool", "show_error_codes", invert=True),
+        "hide_column_numbers": Setting("bool", "show_column_numbers", invert=True),
+        "color_output": Setting("bool", "color"),
+        "python_version": Setting("version", "python_version"),
+        "platform": Setting("str", "platform"),
+        "python_executable": Setting("paths", "python_executable"),
+        "follow_imports": Setting("choice", "follow_imports", choices=("normal", "silent", "skip", "error")),
+        "output": Setting("choice", "output", choices=("text", "json")),
+        "files": Setting("paths", "files"),
+        "mypy_path": Setting("paths", "mypy_path"),
+        "exclude": Setting("regexes", "exclude"),
+        "disable_error_code": Setting("codes", "disable_error_code"),
+        "enable_error_code": Setting("codes", "enable_error_code"),
+    }
+)
+
+# mypy settings that veritype accepts without acting on them (yet), so that an
+# existing mypy config loads without a warning for each.
+ACCEPTED_MYPY_SETTINGS = frozenset(
+    {
+        "plugins",
+        "pretty",
+        "show_error_context",
+        "show_error_code_links",
+        "show_traceback",
+        "show_absolute_path",
+        "cache_dir",
+        "sqlite_cache",
+        "incremental",
+        "cache_fine_grained",
+        "skip_version_check",
+        "skip_cache_mtime_checks",
+        "follow_imports_for_stubs",
+        "follow_untyped_imports",
+        "no_implicit_optional",
+        "implicit_optional",
+        "implicit_reexport",
+        "no_implicit_reexport",
+        "strict_equality",
+        "strict_bytes",
+        "strict_concatenate",
+        "extra_checks",
+        "allow_redefinition",
+        "allow_redefinition_new",
+        "allow_untyped_globals",
+        "local_partial_types",
+        "disallow_subclassing_any",
+        "disallow_untyped_decorators",
+        "disallow_any_unimported",
+        "disallow_any_expr",
+        "disallow_any_decorated",
+        "disallow_any_explicit",
+        "warn_no_return",
+        "warn_unused_configs",
+        "warn_incomplete_stub",
+        "always_true",
+        "always_false",
+        "enable_incomplete_feature",
+        "disable_bytearray_promotion",
+        "disable_memoryview_promotion",
+        "force_uppercase_builtins",
+        "force_union_syntax",
+        "install_types",
+        "non_interactive",
+        "scripts_are_modules",
+        "junit_xml",
+        "html_report",
+        "txt_report",
+        "xml_report",
+        "linecount_report",
+        "any_exprs_report",
+        "cobertura_xml_report",
+        "lineprecision_report",
+        "raise_exceptions",
+        "no_silence_site_packages",
+        "fast_module_lookup",
+        "exclude_gitignore",
+        "untyped_calls_exclude",
+        "mypyc",
+        "custom_typeshed_dir",
+        "pdb",
+        "dump_type_stats",
+        "dump_inference_stats",
+        "report_deprecated_as_note",
+        "deprecated_calls_exclude",
+    }
+)
+
+# Keys allowed in a per-module section: mypy's per-module options we act on.
+PER_MODULE_KEYS = frozenset(k for k, s in SETTINGS.items() if s.field in PER_MODULE)
+
+
+_TRUE = {"1", "yes", "true", "on"}
+_FALSE = {"0", "no", "false", "off"}
+
+
+def _as_bool(value: Any, from_ini: bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if from_ini and isinstance(value, str):
+        low = value.strip().lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+    raise ConfigValueError(f"expected true or false, got {value!r}")
+
+
+def _as_list(value: Any, from_ini: bool, split: str = r",") -> list[str]:
+    if isinstance(value, str):
+        if from_ini:
+            return [part.strip() for part in re.split(split, value) if part.strip()]
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ConfigValueError(f"expected a list of strings, got {value!r}")
+
+
+def parse_version(value: Any) -> tuple[int, int]:
+    if isinstance(value, float):
+        text = repr(value)
+        if len(text.split(".")[1]) == 1 and text.endswith(".1"):
+            # TOML reads 3.10 as 3.1: ask for a string instead of guessing.
+            raise ConfigValueError(f'write the version as a string, e.g. "3.10" (got {value!r})')
+        value = text
+    if not isinstance(value, str):
+        raise ConfigValueError(f'expected a version like "3.12", got {value!r}')
+    m = re.fullmatch(r"\s*(\d+)\.(\d+)\s*", value)
+    if m is None:
+        raise ConfigValueError(f'expected a version like "3.12", got {value!r}')
+    version = (int(m.group(1)), int(m.group(2)))
+    if version[0] != 3:
+        raise ConfigValueError(f"only Python 3 versions can be checked, got {value!r}")
+    return version
+
+
+def convert(key: str, value: Any, from_ini: bool) -> tuple[str, Any]:
+    """(Options field, value) for one config entry; raises ConfigValueError."""
+    setting = SETTINGS[key]
+    kind = setting.kind
+    if kind == "bool":
+        result: Any = _as_bool(value, from_ini)
+        if setting.invert:
+            result = not result
+    elif kind == "str":
+        if not isinstance(value, str):
+            raise ConfigValueError(f"expected a string, got {value!r}")
+        result = value.strip()
+    elif kind == "choice":
+        if not isinstance(value, str) or value.strip() not in setting.choices:
+            raise ConfigValueError(f"expected one of {', '.join(setting.choices)}, got {value!r}")
+        result = value.strip()
+    elif kind == "version":
+        result = parse_version(value)
+    elif kind == "codes":
+        result = frozenset(_as_list(value, from_ini))
+    elif kind == "regexes":
+        # INI: one regex (it may span lines, as mypy allows); TOML: a string or a list.
+        if from_ini and isinstance(value, str):
+            result = ["".join(line.strip() for line in value.splitlines())]
+        else:
+            result = _as_list(value, False)
+        for pattern in result:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ConfigValueError(f"invalid regex {pattern!r}: {exc}") from None
+    elif kind == "paths":
+        if setting.field == "python_executable":
+            if not isinstance(value, str):
+                raise ConfigValueError(f"expected a path, got {value!r}")
+            result = value.strip()
+        else:
+            # mypy_path may also be separated by colons in INI files (as MYPYPATH is).
+            split = r"[,:]" if setting.field == "mypy_path" and os.name != "nt" else r","
+            result = _as_list(value, from_ini, split)
+    else:  # pragma: no cover - the table above is the only source of kinds
+        raise AssertionError(kind)
+    return setting.field, result

@@ -1,0 +1,1 @@
+"""Reporters: turn diagnostics into text or JSON for people and tools."""
