@@ -1,0 +1,138 @@
+"""Source discovery: paths, directories, -m and -p (veritype.modules.discover)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from veritype.modules.discover import (
+    DiscoveryError,
+    module_for_path,
+    source_for_module,
+    sources_for_package,
+    sources_from_paths,
+)
+from veritype.options import Options
+
+
+def make(root: Path, files: list[str]) -> None:
+    for rel in files:
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("")
+
+
+def mods(sources) -> list[tuple[str, str]]:
+    return sorted((s.module, s.path) for s in sources)
+
+
+def test_directory_walk_and_module_names(tmp_path: Path) -> None:
+    make(
+        tmp_path,
+        [
+            "proj/top.py",
+            "proj/pkg/__init__.py",
+            "proj/pkg/a.py",
+            "proj/pkg/sub/__init__.py",
+            "proj/pkg/sub/b.py",
+            "proj/pkg/stubbed.py",
+            "proj/pkg/stubbed.pyi",
+            "proj/.hidden/x.py",
+            "proj/__pycache__/y.py",
+            "proj/.venv/lib/z.py",
+            "proj/venv/lib/z.py",
+            "proj/node_modules/q.py",
+            "proj/notes.txt",
+        ],
+    )
+    sources = sources_from_paths(["proj"], Options(), cwd=str(tmp_path))
+    assert mods(sources) == [
+        ("pkg", "proj/pkg/__init__.py"),
+        ("pkg.a", "proj/pkg/a.py"),
+        ("pkg.stubbed", "proj/pkg/stubbed.pyi"),
+        ("pkg.sub", "proj/pkg/sub/__init__.py"),
+        ("pkg.sub.b", "proj/pkg/sub/b.py"),
+        ("top", "proj/top.py"),
+    ]
+    assert {s.base_dir for s in sources} == {str(tmp_path / "proj")}
+
+
+def test_file_inside_package_gets_dotted_name(tmp_path: Path) -> None:
+    make(tmp_path, ["src/pkg/__init__.py", "src/pkg/inner/__init__.py", "src/pkg/inner/m.py"])
+    [s] = sources_from_paths(["src/pkg/inner/m.py"], Options(), cwd=str(tmp_path))
+    assert (s.module, s.base_dir) == ("pkg.inner.m", str(tmp_path / "src"))
+
+
+def test_explicit_package_bases(tmp_path: Path) -> None:
+    make(tmp_path, ["src/ns/inner/m.py"])
+    options = Options(explicit_package_bases=True, mypy_path=[str(tmp_path / "src")])
+    assert module_for_path(str(tmp_path / "src/ns/inner/m.py"), options, str(tmp_path)) == (
+        "ns.inner.m",
+        str(tmp_path / "src"),
+    )
+    # Without it, a directory without __init__ is a source root.
+    assert module_for_path(str(tmp_path / "src/ns/inner/m.py"), Options(), str(tmp_path))[0] == "m"
+
+
+def test_excludes_apply_to_walks_not_to_named_files(tmp_path: Path) -> None:
+    make(tmp_path, ["p/keep.py", "p/build/gen.py", "p/old_x.py"])
+    options = Options(exclude=["/build/", r"old_.*\.py$"])
+    assert mods(sources_from_paths(["p"], options, cwd=str(tmp_path))) == [("keep", "p/keep.py")]
+    assert mods(sources_from_paths(["p/old_x.py"], options, cwd=str(tmp_path))) == [("old_x", "p/old_x.py")]
+
+
+def test_duplicates_checked_once(tmp_path: Path) -> None:
+    make(tmp_path, ["a.py"])
+    assert len(sources_from_paths(["a.py", "./a.py", str(tmp_path / "a.py")], Options(), cwd=str(tmp_path))) == 1
+
+
+def test_paths_outside_cwd_stay_absolute(tmp_path: Path) -> None:
+    make(tmp_path, ["outside/a.py", "here/.keep"])
+    [s] = sources_from_paths([str(tmp_path / "outside" / "a.py")], Options(), cwd=str(tmp_path / "here"))
+    assert s.path == str(tmp_path / "outside" / "a.py")
+
+
+@pytest.mark.parametrize(
+    "files,target,fragment",
+    [
+        ([], "missing.py", "No such file"),
+        (["empty/readme.txt"], "empty", "no .py or .pyi files"),
+        (["only/.hidden/x.py"], "only", "no .py or .pyi files"),
+    ],
+)
+def test_bad_paths(tmp_path: Path, files: list[str], target: str, fragment: str) -> None:
+    make(tmp_path, files)
+    (tmp_path / "empty").mkdir(exist_ok=True)
+    with pytest.raises(DiscoveryError, match=fragment):
+        sources_from_paths([target], Options(), cwd=str(tmp_path))
+
+
+def test_bad_exclude_regex(tmp_path: Path) -> None:
+    make(tmp_path, ["a.py"])
+    with pytest.raises(DiscoveryError, match="invalid exclude"):
+        sources_from_paths(["."], Options(exclude=["("]), cwd=str(tmp_path))
+
+
+def test_module_and_package_targets(tmp_path: Path) -> None:
+    make(tmp_path, ["pkg/__init__.py", "pkg/a.py", "pkg/sub/__init__.py", "pkg/sub/b.py", "solo.py"])
+    options = Options(site_packages=[])
+    s = source_for_module("pkg.a", options, cwd=str(tmp_path))
+    assert (s.module, s.path, s.base_dir) == ("pkg.a", "pkg/a.py", str(tmp_path))
+    assert source_for_module("solo", options, cwd=str(tmp_path)).path == "solo.py"
+    assert [m for m, _ in mods(sources_for_package("pkg", options, cwd=str(tmp_path)))] == [
+        "pkg",
+        "pkg.a",
+        "pkg.sub",
+        "pkg.sub.b",
+    ]
+    with pytest.raises(DiscoveryError, match="can't find module 'nope'"):
+        source_for_module("nope", options, cwd=str(tmp_path))
+    with pytest.raises(DiscoveryError, match="can't find package"):
+        sources_for_package("nope", options, cwd=str(tmp_path))
+
+
+def test_namespace_package_target(tmp_path: Path) -> None:
+    make(tmp_path, ["ns/a.py", "ns/deeper/b.py"])
+    sources = sources_for_package("ns", Options(site_packages=[]), cwd=str(tmp_path))
+    assert [m for m, _ in mods(sources)] == ["ns.a", "ns.deeper.b"]
