@@ -1,0 +1,1 @@
+"""Check: the rules applied while walking module, class and function bodies."""

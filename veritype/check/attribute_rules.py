@@ -1,0 +1,35 @@
+"""Rules for assigning to attributes: read-only properties (more to come: Final, frozen)."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.functions import method_kind
+from veritype.evaluate.expressions import ExprEvaluator
+from veritype.semantic import symbols as S
+from veritype.types.model import Instance, Type
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+
+def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type) -> None:
+    silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
+    base = silent.infer(target.value)
+    if not isinstance(base, Instance):
+        return
+    hit = base.info.get(target.attr)
+    if hit is None:
+        return
+    sym, cls = hit
+    if sym.kind != S.FUNC:
+        return
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":
+        return
+    has_setter = any(
+        isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list
+    )
+    if not has_setter:
+        checker.error(target, f'Property "{target.attr}" defined in "{cls.name}" is read-only', "misc")

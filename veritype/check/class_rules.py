@@ -1,0 +1,32 @@
+"""Rules for class definitions: bases, final classes, the class body."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.model import TypeType, Instance
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+
+def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
+    ev = checker.ev
+    for dec in node.decorator_list:
+        checker.infer(dec)
+    for base in node.bases:
+        t = checker.infer(base)
+        if isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_final:
+            checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")
+    for kw in node.keywords:
+        checker.infer(kw.value)
+    sym = checker.scope.table.get(node.name)
+    if sym is None or sym.node is not node:
+        # A redefinition or a conditional class: check its body in a fresh info.
+        from veritype.semantic.symbols import Symbol
+
+        sym = Symbol(node.name, "class", [node])
+    info = ev.class_info_of(sym, checker.scope)
+    with checker.in_scope(info.scope, None):
+        checker.block(node.body)

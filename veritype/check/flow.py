@@ -1,0 +1,87 @@
+"""Flow state while walking a body: narrowed types of references, and reachability.
+
+A state maps reference keys (`x`, `x.attr`, `x[0]`) to their narrowed type;
+a key that is absent has its declared type. Branches copy the state and
+merge it back: keys narrowed on every reachable branch keep the join.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
+
+from veritype.types.model import Type, make_union
+
+if TYPE_CHECKING:
+    import ast
+
+    from veritype.evaluate.expressions import ExprEvaluator
+
+
+@dataclass
+class State:
+    types: dict[str, Type] = field(default_factory=dict)
+    unreachable: bool = False
+
+    def copy(self) -> "State":
+        return State(dict(self.types), self.unreachable)
+
+
+class Flow:
+    def __init__(self) -> None:
+        self.state = State()
+
+    def lookup(self, key: str) -> Type | None:
+        return self.state.types.get(key)
+
+    def bind(self, key: str, t: Type) -> None:
+        self.invalidate(key)
+        self.state.types[key] = t
+
+    def invalidate(self, key: str) -> None:
+        """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
+        types = self.state.types
+        types.pop(key, None)
+        for k in [k for k in types if k.startswith(key + ".") or k.startswith(key + "[")]:
+            del types[k]
+
+    def invalidate_members(self) -> None:
+        """After a call that may mutate anything: forget narrowed attributes and items."""
+        types = self.state.types
+        for k in [k for k in types if "." in k or "[" in k]:
+            del types[k]
+
+    def apply(self, narrowed: dict[str, Type]) -> None:
+        for k, v in narrowed.items():
+            self.state.types[k] = v
+
+    def fork(self) -> State:
+        return self.state.copy()
+
+    def set(self, state: State) -> None:
+        self.state = state
+
+    @contextmanager
+    def condition(self, ev: "ExprEvaluator", test: "ast.expr", positive: bool) -> Iterator[None]:
+        saved = self.fork()
+        self.apply(ev.narrow_for(test, positive))
+        try:
+            yield
+        finally:
+            self.state = saved
+
+
+def merge(states: list[State]) -> State:
+    live = [s for s in states if not s.unreachable]
+    if not live:
+        return State({}, True)
+    if len(live) == 1:
+        return live[0].copy()
+    keys = set(live[0].types)
+    for s in live[1:]:
+        keys &= set(s.types)
+    out: dict[str, Type] = {}
+    for k in keys:
+        out[k] = make_union([s.types[k] for s in live])
+    return State(out, False)

@@ -1,0 +1,158 @@
+"""Rules for function definitions: annotations, defaults, returns, empty bodies, untyped defs."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
+from veritype.types.format import format_pair
+from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
+    ev = checker.ev
+    parent = checker.scope
+    for dec in node.decorator_list:
+        checker.infer(dec)
+    sig = function_type(ev, node, parent, report=checker.type_report())
+    opts = checker.options
+    _check_untyped_flags(checker, node, sig)
+    stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
+    _check_defaults(checker, node, sig, stubby)
+    if sig.is_untyped and not opts.check_untyped_defs:
+        return
+    scope = function_scope(ev, node, parent)
+    gen = is_generator(node)
+    is_async = isinstance(node, ast.AsyncFunctionDef)
+    declared_ret: Type | None = None
+    if node.returns is not None or node.type_comment:
+        declared_ret = _return_for_body(checker, sig.ret, gen, is_async)
+    from veritype.check.module_checker import FunctionContext
+
+    ctx = FunctionContext(node, declared_ret, gen, is_async)
+    with checker.in_scope(scope, ctx):
+        checker.block(node.body)
+        falls_off = not checker.flow.state.unreachable
+    if declared_ret is None or checker.info.is_stub or gen:
+        return
+    if _is_empty_body(node.body):
+        if stubby or _is_abstract(checker, node) or isinstance(declared_ret, (AnyType, NoneType)):
+            return
+        if is_subtype(ev, NoneType(), declared_ret):
+            return
+        checker.error(node, "Missing return statement", "empty-body")
+        return
+    if falls_off:
+        if isinstance(declared_ret, NeverType):
+            checker.error(node, "Implicit return in function which does not return", "misc")
+        elif not isinstance(declared_ret, (AnyType, NoneType)) and not is_subtype(ev, NoneType(), declared_ret):
+            checker.error(node, "Missing return statement", "return")
+        elif isinstance(declared_ret, Instance) and declared_ret.info.fullname == "builtins.object":
+            pass
+
+
+def _return_for_body(checker: "ModuleChecker", ret: Type, gen: bool, is_async: bool) -> Type | None:
+    ev = checker.ev
+    if is_async and not gen and isinstance(ret, Instance) and ret.info.fullname == "typing.Coroutine" and len(ret.args) == 3:
+        ret = ret.args[2]
+    if gen:
+        if isinstance(ret, Instance):
+            info = ev.named_class("typing.Generator")
+            if info is not None and ret.info is info and len(ret.args) == 3:
+                return ret.args[2]
+            return AnyType("special")
+        return AnyType("special")
+    return ret
+
+
+def _check_untyped_flags(checker: "ModuleChecker", node: FuncDef, sig: CallableType) -> None:
+    opts = checker.options
+    if not (opts.disallow_untyped_defs or opts.disallow_incomplete_defs):
+        return
+    args = node.args
+    all_args = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    if args.vararg:
+        all_args.append(args.vararg)
+    if args.kwarg:
+        all_args.append(args.kwarg)
+    is_method = checker.scope.kind == "class"
+    relevant = all_args[1:] if is_method and all_args and all_args[0] in [*args.posonlyargs, *args.args][:1] else all_args
+    annotated = [a for a in relevant if a.annotation is not None]
+    has_ret = node.returns is not None or node.type_comment is not None
+    if node.type_comment:
+        return
+    if not annotated and not has_ret:
+        if opts.disallow_untyped_defs:
+            if not relevant:
+                checker.error(node, 'Function is missing a return type annotation', "no-untyped-def")
+                checker.note(node, 'Use "-> None" if function does not return a value')
+            else:
+                checker.error(node, "Function is missing a type annotation", "no-untyped-def")
+        return
+    if not has_ret and not (node.name == "__init__" and annotated):
+        checker.error(node, "Function is missing a return type annotation", "no-untyped-def")
+    if len(annotated) < len(relevant):
+        checker.error(node, "Function is missing a type annotation for one or more arguments", "no-untyped-def")
+
+
+def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, stubby: bool) -> None:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs: list[tuple[ast.arg, ast.expr]] = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    params = {p.name: p for p in sig.params}
+    for arg, default in pairs:
+        if isinstance(default, ast.Constant) and default.value is Ellipsis:
+            continue
+        p = params.get(arg.arg)
+        expected = p.type if p is not None and arg.annotation is not None else None
+        t = checker.infer(default, expected)
+        if expected is None or isinstance(expected, AnyType):
+            continue
+        if not is_subtype(checker.ev, t, expected):
+            got, exp = format_pair(t, expected)
+            checker.error(default, f'Incompatible default for argument "{arg.arg}" (default has type "{got}", argument has type "{exp}")', "assignment")
+
+
+def _is_empty_body(body: list[ast.stmt]) -> bool:
+    stmts = list(body)
+    if stmts and isinstance(stmts[0], ast.Expr) and isinstance(stmts[0].value, ast.Constant) and isinstance(stmts[0].value.value, str):
+        stmts = stmts[1:]
+    if not stmts:
+        return True
+    for s in stmts:
+        if isinstance(s, ast.Pass):
+            continue
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is Ellipsis:
+            continue
+        if isinstance(s, ast.Raise) and _raises_not_implemented(s):
+            return False
+        return False
+    return True
+
+
+def _raises_not_implemented(s: ast.Raise) -> bool:
+    exc = s.exc
+    if isinstance(exc, ast.Call):
+        exc = exc.func
+    return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+
+
+def _is_abstract(checker: "ModuleChecker", node: FuncDef) -> bool:
+    names = decorator_names(checker.ev, node, checker.scope)
+    return any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names)
+
+
+def _in_protocol(checker: "ModuleChecker") -> bool:
+    cls = checker.scope.cls if checker.scope.kind == "class" else None
+    return bool(cls is not None and cls.is_protocol)
+
+
+_unused = (map_instance_to_supertype, KW_ONLY, POS_ONLY, POS_OR_KW)

@@ -1,0 +1,810 @@
+"""Checking a module: walk every statement of the module, its classes and functions.
+
+Statement rules live here; expression rules in `evaluate.expressions`. The
+walk keeps a flow state (narrowing, reachability) per body; unreachable
+statements are not checked (mypy's behaviour), and are reported only with
+`--warn-unreachable`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.check.flow import Flow, State, merge
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.evaluate.expressions import ExprEvaluator, expr_key
+from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, method_kind
+from veritype.evaluate.scopes import Scope
+from veritype.modules.finder import MissingModule
+from veritype.semantic import symbols as S
+from veritype.types.format import format_pair, format_type
+from veritype.types.model import (
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type,
+    TypeType, UnionType, make_union, union_items,
+)
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo, Program
+
+
+def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
+    checker = ModuleChecker(program, info)
+    try:
+        checker.run()
+    except RecursionError:
+        checker.diags.append(Diagnostic(info.path, 1, 1, "error", "Internal error: the module is too deeply nested to check", "misc"))
+    return checker.diags
+
+
+class FunctionContext:
+    def __init__(self, node: ast.AST | None, ret: Type | None, is_generator: bool, is_async: bool) -> None:
+        self.node = node
+        self.ret = ret
+        self.is_generator = is_generator
+        self.is_async = is_async
+
+
+class ModuleChecker:
+    def __init__(self, program: "Program", info: "ModuleInfo") -> None:
+        self.program = program
+        self.ev = program.evaluator
+        self.info = info
+        self.options = program.options.for_module(info.name)
+        self.diags: list[Diagnostic] = []
+        self.flow = Flow()
+        self.func: FunctionContext | None = None
+        self.scope: Scope = self.ev.module_scope(info)
+
+    # -- reporting ----------------------------------------------------------------
+
+    def report(self, node: ast.AST | None, msg: str, code: str, severity: str = "error") -> None:
+        line = getattr(node, "lineno", 1) or 1
+        col = (getattr(node, "col_offset", 0) or 0) + 1
+        end_line = getattr(node, "end_lineno", None)
+        end_col = getattr(node, "end_col_offset", None)
+        self.diags.append(Diagnostic(self.info.path, line, col, severity, msg, code if severity == "error" else (None if code == "note" else code), end_line, (end_col + 1) if end_col is not None else None))
+
+    def error(self, node: ast.AST | None, msg: str, code: str) -> None:
+        self.report(node, msg, code)
+
+    def note(self, node: ast.AST | None, msg: str) -> None:
+        self.report(node, msg, "note", "note")
+
+    def exprs(self) -> ExprEvaluator:
+        e = ExprEvaluator(self.ev, self.scope, self.flow, self.report)
+        e.in_async = bool(self.func and self.func.is_async)
+        return e
+
+    def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
+        t = self.exprs().infer(node, expected)
+        if isinstance(node, ast.Call) and isinstance(t, NeverType):
+            self.flow.state.unreachable = True
+        return t
+
+    def type_report(self):  # type: ignore[no-untyped-def]
+        def report(node: ast.AST, msg: str, code: str) -> None:
+            self.error(node, msg, code)
+
+        return report
+
+    # -- walk -------------------------------------------------------------------------
+
+    def run(self) -> None:
+        tree = self.info.tree
+        assert tree is not None
+        self.block(tree.body)
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if self.flow.state.unreachable:
+                if self.options.warn_unreachable and not _is_trivial_unreachable(stmt):
+                    self.error(stmt, "Statement is unreachable", "unreachable")
+                return
+            self.stmt(stmt)
+
+    def stmt(self, stmt: ast.stmt) -> None:
+        method = getattr(self, "_" + type(stmt).__name__, None)
+        if method is not None:
+            method(stmt)
+
+    # -- simple statements ---------------------------------------------------------------
+
+    def _Expr(self, stmt: ast.Expr) -> None:
+        t = self.infer(stmt.value)
+        if isinstance(stmt.value, ast.Call) and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
+            self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
+            self.note(stmt, 'Are you missing an await?')
+        if isinstance(stmt.value, ast.Call):
+            self.flow.invalidate_members()
+
+    def _Pass(self, stmt: ast.Pass) -> None:
+        pass
+
+    def _Break(self, stmt: ast.Break) -> None:
+        self._loop_exits.append(self.flow.fork())
+        self.flow.state.unreachable = True
+
+    def _Continue(self, stmt: ast.Continue) -> None:
+        self.flow.state.unreachable = True
+
+    _loop_exits: list[State] = []
+
+    def _Delete(self, stmt: ast.Delete) -> None:
+        for target in stmt.targets:
+            if isinstance(target, ast.Subscript):
+                base = self.infer(target.value)
+                self.infer(target.slice)
+                if not isinstance(base, AnyType) and self.ev.bound_member(base, "__delitem__") is None and not isinstance(base, UnionType):
+                    self.error(target, f'"{format_type(base)}" has no attribute "__delitem__"', "attr-defined")
+            elif isinstance(target, ast.Attribute):
+                self.infer(target.value)
+            key = expr_key(target)
+            if key is not None:
+                self.flow.invalidate(key)
+
+    def _Global(self, stmt: ast.Global) -> None:
+        pass
+
+    def _Nonlocal(self, stmt: ast.Nonlocal) -> None:
+        pass
+
+    def _Assert(self, stmt: ast.Assert) -> None:
+        self.infer(stmt.test)
+        if stmt.msg is not None:
+            self.infer(stmt.msg)
+        if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
+            self.flow.state.unreachable = True
+            return
+        self.flow.apply(self.exprs().narrow_for(stmt.test, True))
+
+    def _Raise(self, stmt: ast.Raise) -> None:
+        if stmt.exc is not None:
+            t = self.infer(stmt.exc)
+            self._check_exception(stmt.exc, t)
+        if stmt.cause is not None:
+            t = self.infer(stmt.cause)
+            if not isinstance(t, NoneType):
+                self._check_exception(stmt.cause, t)
+        self.flow.state.unreachable = True
+
+    def _check_exception(self, node: ast.expr, t: Type) -> None:
+        base = self.ev.instance("builtins.BaseException")
+        if not isinstance(base, Instance):
+            return
+        for item in union_items(t):
+            if isinstance(item, AnyType):
+                continue
+            ok = is_subtype(self.ev, item, base) or is_subtype(self.ev, item, TypeType(base))
+            if not ok:
+                self.error(node, "Exceptions must derive from BaseException", "misc")
+                return
+
+    def _Return(self, stmt: ast.Return) -> None:
+        func = self.func
+        if func is None:
+            if stmt.value is not None:
+                self.infer(stmt.value)
+            self.flow.state.unreachable = True
+            return
+        expected = func.ret
+        if stmt.value is None:
+            if expected is not None and not _accepts_none(self.ev, expected) and not func.is_generator:
+                self.error(stmt, "Return value expected", "return-value")
+        else:
+            t = self.infer(stmt.value, expected)
+            if expected is not None and not isinstance(expected, AnyType):
+                if isinstance(expected, NeverType):
+                    self.error(stmt, 'Return statement in function which does not return', "misc")
+                elif not is_subtype(self.ev, t, expected):
+                    if isinstance(expected, NoneType) and not func.is_generator:
+                        self.error(stmt, "No return value expected", "return-value")
+                    else:
+                        got, exp = format_pair(t, expected)
+                        self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
+                elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected):
+                    self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
+        self.flow.state.unreachable = True
+
+    # -- assignment ----------------------------------------------------------------------
+
+    def _Assign(self, stmt: ast.Assign) -> None:
+        from veritype.evaluate.special_assignments import special_assignment
+
+        if special_assignment(self, stmt):
+            return
+        declared = None
+        if len(stmt.targets) == 1:
+            declared = self._declared_for_target(stmt.targets[0])
+            if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
+                from veritype.evaluate.type_comments import parse_type_comment_expr
+
+                expr = parse_type_comment_expr(stmt.type_comment)
+                if expr is not None:
+                    declared = self.ev.type_exprs.evaluate(expr, self.scope, report=self.type_report(), allow_qualifiers=True)
+                elif not stmt.type_comment.strip().startswith("ignore"):
+                    self.error(stmt, f'Syntax error in type comment "{stmt.type_comment.strip()}"', "syntax")
+        t = self.infer(stmt.value, declared)
+        for target in stmt.targets:
+            self.assign(target, t, stmt.value)
+        if isinstance(stmt.value, ast.Call):
+            self.flow.invalidate_members()
+
+    def _declared_for_target(self, target: ast.expr) -> Type | None:
+        if isinstance(target, ast.Name):
+            hit = self._local_symbol(target.id)
+            if hit is None:
+                return None
+            sym, scope = hit
+            d = self.ev.declared_type(sym, scope)
+            if d is not None:
+                return d
+            if sym.node is not None and _first_value_is(sym, target) is False:
+                inferred = self.ev.symbol_type(sym, scope)
+                return inferred if _usable_declared(inferred) else None
+            return None
+        if isinstance(target, ast.Attribute):
+            base = self.exprs().infer(target.value) if False else None
+            return self._attribute_declared(target)
+        return None
+
+    def _attribute_declared(self, target: ast.Attribute) -> Type | None:
+        silent = ExprEvaluator(self.ev, self.scope, self.flow, None)
+        base = silent.infer(target.value)
+        if isinstance(base, Instance):
+            hit = base.info.get(target.attr)
+            if hit is None:
+                return None
+            sym, cls = hit
+            if sym.kind != S.VAR:
+                return None
+            declared = self.ev.declared_type(sym, cls.scope)
+            if declared is None:
+                return None
+            return self.ev.members.get(base, target.attr)
+        return None
+
+    def _local_symbol(self, name: str):  # type: ignore[no-untyped-def]
+        return self.ev.lookup(name, self.scope) if self.scope.table.get(name) is not None or self.scope.kind == "module" else _nonlocal_lookup(self, name)
+
+    def assign(self, target: ast.expr, t: Type, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            declared = self._declared_for_target(target)
+            if declared is not None:
+                if not is_subtype(self.ev, t, declared):
+                    got, exp = format_pair(t, declared)
+                    self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                    self.flow.invalidate(target.id)
+                    return
+                self.flow.bind(target.id, _narrow_on_assign(self.ev, declared, t))
+            else:
+                self.flow.bind(target.id, _widen_for_variable(self.ev, t, self, target))
+        elif isinstance(target, ast.Attribute):
+            self.infer(target.value)
+            declared = self._attribute_declared(target)
+            if declared is not None and not is_subtype(self.ev, t, declared):
+                got, exp = format_pair(t, declared)
+                self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                return
+            from veritype.check.attribute_rules import check_attribute_assignment
+
+            check_attribute_assignment(self, target, t)
+            key = expr_key(target)
+            if key is not None:
+                self.flow.bind(key, _narrow_on_assign(self.ev, declared, t) if declared is not None else t)
+        elif isinstance(target, ast.Subscript):
+            base = self.infer(target.value)
+            self._setitem(target, base, t, value)
+            key = expr_key(target)
+            if key is not None:
+                self.flow.invalidate(key)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            exprs = self.exprs()
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts) and isinstance(t, TupleType):
+                items = list(t.items)
+            else:
+                items = exprs.unpack(t, len(target.elts), target)
+            for sub, item in zip(target.elts, items):
+                if isinstance(sub, ast.Starred):
+                    self.assign(sub.value, self.ev.builtin("list", _widen_lit(item)), None)
+                else:
+                    self.assign(sub, item, None)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, t, value)
+
+    def _setitem(self, target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
+        from veritype.evaluate.calls import ARG_POS, Arg
+
+        for item in union_items(base):
+            if isinstance(item, AnyType):
+                self.infer(target.slice)
+                continue
+            if isinstance(item, Instance) or isinstance(item, (TupleType,)) or True:
+                from veritype.types.model import TypedDictType
+
+                if isinstance(item, TypedDictType):
+                    key_t = self.infer(target.slice)
+                    if isinstance(key_t, LiteralType) and isinstance(key_t.value, str):
+                        m = item.item_map()
+                        if key_t.value not in m:
+                            self.error(target.slice, f'TypedDict "{format_type(item)}" has no key "{key_t.value}"', "typeddict-item")
+                        elif not is_subtype(self.ev, value_t, m[key_t.value]):
+                            self.error(value or target, f'Value of "{key_t.value}" has incompatible type "{format_type(value_t)}"; expected "{format_type(m[key_t.value])}"', "typeddict-item")
+                        elif key_t.value in item.readonly:
+                            self.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
+                    continue
+                setitem = self.ev.bound_member(item, "__setitem__")
+                if setitem is None:
+                    self.infer(target.slice)
+                    self.error(target, f'Unsupported target for indexed assignment ("{format_type(item)}")', "index")
+                    continue
+                exprs = self.exprs()
+                exprs._call_node(setitem, [Arg(ARG_POS, node=target.slice), Arg(ARG_POS, type=value_t, node=value)], target, method="__setitem__", receiver=item)
+
+    def _AnnAssign(self, stmt: ast.AnnAssign) -> None:
+        from veritype.evaluate.type_expr import TypeContext
+
+        from veritype.evaluate.special_assignments import special_annassign
+
+        if special_annassign(self, stmt):
+            return
+        ctx = TypeContext(self.scope, report=self.type_report(), allow_qualifiers=True, self_class=self.scope.enclosing_class())
+        declared = self.ev.type_exprs.eval(stmt.annotation, ctx)
+        bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
+        if "TypeAlias" in ctx.qualifiers:
+            if stmt.value is not None:
+                self.ev.type_exprs.evaluate(stmt.value, self.scope, report=self.type_report())
+            return
+        if "ClassVar" in ctx.qualifiers and self.scope.kind != "class":
+            self.error(stmt.annotation, "ClassVar can only be used for assignments in class body", "misc")
+        if stmt.value is None:
+            if "Final" in ctx.qualifiers and self.scope.kind != "class" and not self.info.is_stub:
+                self.error(stmt, "Final name must be initialized with a value", "misc")
+            return
+        if bare_qualifier:
+            t = self.infer(stmt.value)
+            self.assign_literal_ok(stmt.target, t)
+            return
+        t = self.infer(stmt.value, declared)
+        if not is_subtype(self.ev, t, declared):
+            got, exp = format_pair(t, declared)
+            self.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            return
+        if isinstance(stmt.target, ast.Name):
+            self.flow.bind(stmt.target.id, _narrow_on_assign(self.ev, declared, t))
+        elif isinstance(stmt.target, ast.Attribute):
+            self.infer(stmt.target.value)
+            key = expr_key(stmt.target)
+            if key is not None:
+                self.flow.bind(key, _narrow_on_assign(self.ev, declared, t))
+        else:
+            self.infer(stmt.target)
+
+    def assign_literal_ok(self, target: ast.expr, t: Type) -> None:
+        if isinstance(target, ast.Name):
+            self.flow.bind(target.id, t)
+
+    def _AugAssign(self, stmt: ast.AugAssign) -> None:
+        target_t = self.infer(stmt.target)
+        value_t = self.infer(stmt.value)
+        result = self.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)
+        if isinstance(stmt.target, ast.Name):
+            declared = self._declared_for_target(stmt.target)
+            if declared is not None and not is_subtype(self.ev, result, declared):
+                got, exp = format_pair(result, declared)
+                self.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                return
+            self.flow.bind(stmt.target.id, _narrow_on_assign(self.ev, declared, result) if declared is not None else result)
+        elif isinstance(stmt.target, ast.Subscript):
+            base = self.infer(stmt.target.value)
+            self._setitem(stmt.target, base, result, stmt.value)
+        else:
+            key = expr_key(stmt.target)
+            if key is not None:
+                self.flow.invalidate(key)
+
+    # -- imports ---------------------------------------------------------------------------
+
+    def _Import(self, stmt: ast.Import) -> None:
+        for alias in stmt.names:
+            self._check_import(stmt, alias.name)
+
+    def _ImportFrom(self, stmt: ast.ImportFrom) -> None:
+        binder = self.program.binder_for(self.info)
+        source = binder.resolve_relative(stmt.module, stmt.level)
+        if stmt.module == "__future__":
+            return
+        if not self._check_import(stmt, source):
+            return
+        mod = self.program.get_module(source)
+        if mod is None:
+            return
+        for alias in stmt.names:
+            if alias.name == "*":
+                continue
+            sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
+            if sym is not None:
+                continue
+            if self.program.get_module(f"{source}.{alias.name}") is not None:
+                continue
+            if mod.symbols.get("__getattr__") is not None or mod.origin == "namespace":
+                continue
+            if isinstance(self.program.find(f"{source}.{alias.name}"), MissingModule) and mod.origin == "source" and mod.is_package:
+                pass
+            self.error(stmt, f'Module "{source}" has no attribute "{alias.name}"', "attr-defined")
+
+    def _check_import(self, stmt: ast.stmt, name: str) -> bool:
+        found = self.program.find(name)
+        if not isinstance(found, MissingModule):
+            return True
+        if self.program.options.for_module(name).ignore_missing_imports or self.options.ignore_missing_imports:
+            return False
+        # A parent package that is itself missing is reported once, for the full name.
+        self.error(stmt, found.message, found.code)
+        for n in found.notes:
+            self.note(stmt, n)
+        return False
+
+    # -- compound statements ---------------------------------------------------------------
+
+    def _If(self, stmt: ast.If) -> None:
+        binder = self.program.binder_for(self.info)
+        static = binder.static_branch(stmt.test)
+        if static is True:
+            self.block(stmt.body)
+            return
+        if static is False:
+            self.block(stmt.orelse)
+            return
+        self.infer(stmt.test)
+        exprs = self.exprs()
+        before = self.flow.fork()
+        self.flow.apply(exprs.narrow_for(stmt.test, True))
+        if _is_never_narrowed(self.flow, exprs.narrow_for(stmt.test, True)):
+            self.flow.state.unreachable = True
+        self.block(stmt.body)
+        after_body = self.flow.fork()
+        self.flow.set(before.copy())
+        neg = exprs.narrow_for(stmt.test, False)
+        self.flow.apply(neg)
+        if _is_never_narrowed(self.flow, neg):
+            self.flow.state.unreachable = True
+        self.block(stmt.orelse)
+        after_else = self.flow.fork()
+        self.flow.set(merge([after_body, after_else]))
+
+    def _loop(self, body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
+        for key in assigned:
+            self.flow.invalidate(key)
+        saved_exits = self._loop_exits
+        self._loop_exits = []
+        entry = self.flow.fork()
+        if before_body is not None:
+            before_body()
+        if test is not None:
+            self.flow.apply(self.exprs().narrow_for(test, True))
+        self.block(body)
+        exits = self._loop_exits
+        self._loop_exits = saved_exits
+        # After the loop: the state on entry with loop-assigned names forgotten.
+        after = entry.copy()
+        for key in assigned:
+            after.types.pop(key, None)
+        if infinite:
+            after.unreachable = True
+        self.flow.set(after)
+        if test is not None and not infinite:
+            self.flow.apply(self.exprs().narrow_for(test, False))
+        self.block(orelse)
+        normal = self.flow.fork()
+        for e in exits:
+            for key in assigned:
+                e.types.pop(key, None)
+        self.flow.set(merge([normal] + exits))
+
+    def _While(self, stmt: ast.While) -> None:
+        self.infer(stmt.test)
+        infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
+        self._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
+
+    def _For(self, stmt: ast.For | ast.AsyncFor) -> None:
+        it = self.infer(stmt.iter)
+        is_async = isinstance(stmt, ast.AsyncFor)
+        item = self.exprs().iterate(it, stmt.iter, is_async=is_async)
+        declared = None
+        if stmt.type_comment and isinstance(stmt.target, ast.Name):
+            from veritype.evaluate.type_comments import parse_type_comment_expr
+
+            expr = parse_type_comment_expr(stmt.type_comment)
+            if expr is not None:
+                declared = self.ev.type_exprs.evaluate(expr, self.scope, report=self.type_report())
+        assigned = _assigned_keys(stmt.body) | _target_keys(stmt.target)
+
+        def bind_target() -> None:
+            if declared is not None:
+                if not is_subtype(self.ev, item, declared):
+                    got, exp = format_pair(item, declared)
+                    self.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                self.flow.bind(stmt.target.id, declared)  # type: ignore[union-attr]
+            else:
+                self.assign(stmt.target, item, None)
+
+        self._loop(stmt.body, stmt.orelse, assigned, None, False, before_body=bind_target)
+
+    _AsyncFor = _For
+
+    def _With(self, stmt: ast.With | ast.AsyncWith) -> None:
+        is_async = isinstance(stmt, ast.AsyncWith)
+        for item in stmt.items:
+            ctx = self.infer(item.context_expr)
+            entered = self.exprs().enter(ctx, item.context_expr, is_async=is_async)
+            if item.optional_vars is not None:
+                if stmt.type_comment and isinstance(item.optional_vars, ast.Name):
+                    from veritype.evaluate.type_comments import parse_type_comment_expr
+
+                    expr = parse_type_comment_expr(stmt.type_comment)
+                    if expr is not None:
+                        declared = self.ev.type_exprs.evaluate(expr, self.scope, report=self.type_report())
+                        if not is_subtype(self.ev, entered, declared):
+                            got, exp = format_pair(entered, declared)
+                            self.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                        entered = declared
+                self.assign(item.optional_vars, entered, None)
+        self.block(stmt.body)
+        # A context manager whose __exit__ returns bool may swallow exceptions.
+        if self.flow.state.unreachable and _may_swallow(self, stmt):
+            self.flow.state.unreachable = False
+
+    _AsyncWith = _With
+
+    def _Try(self, stmt: ast.Try) -> None:
+        assigned = _assigned_keys(stmt.body)
+        entry = self.flow.fork()
+        self.block(stmt.body)
+        self.block(stmt.orelse)
+        after_body = self.flow.fork()
+        ends = [after_body]
+        for handler in stmt.handlers:
+            state = entry.copy()
+            for key in assigned:
+                state.types.pop(key, None)
+            state.unreachable = False
+            self.flow.set(state)
+            if handler.type is not None:
+                t = self.infer(handler.type)
+                exc = self.exprs().exception_instance(t)
+                if type(stmt).__name__ == "TryStar":
+                    group = self.ev.instance("builtins.ExceptionGroup", (exc,))
+                    exc = group if isinstance(group, Instance) else exc
+                if handler.name:
+                    self.flow.bind(handler.name, exc)
+            elif handler.name:
+                self.flow.bind(handler.name, self.ev.builtin("BaseException") if False else AnyType("special"))
+            self.block(handler.body)
+            if handler.name:
+                self.flow.invalidate(handler.name)
+            ends.append(self.flow.fork())
+        merged = merge(ends)
+        if stmt.finalbody:
+            # The finally block runs on every path; check it from a state that forgets try-body narrowing.
+            fin_state = merged.copy() if not merged.unreachable else entry.copy()
+            for key in assigned:
+                fin_state.types.pop(key, None)
+            was_unreachable = merged.unreachable
+            fin_state.unreachable = False
+            self.flow.set(fin_state)
+            self.block(stmt.finalbody)
+            if was_unreachable:
+                self.flow.state.unreachable = True
+            else:
+                after = self.flow.fork()
+                if not after.unreachable:
+                    self.flow.set(merged if not after.types else State({**merged.types}, False))
+        else:
+            self.flow.set(merged)
+
+    _TryStar = _Try
+
+    def _Match(self, stmt: ast.Match) -> None:
+        from veritype.check.patterns import check_match
+
+        check_match(self, stmt)
+
+    def _TypeAlias(self, stmt: ast.AST) -> None:
+        sym = self.scope.table.get(stmt.name.id)  # type: ignore[attr-defined]
+        if sym is not None:
+            from veritype.evaluate.declarations import alias_info
+
+            alias_info(self.ev, sym, self.scope)
+
+    # -- definitions -------------------------------------------------------------------------
+
+    def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        from veritype.check.function_rules import check_function
+
+        check_function(self, node)
+
+    _AsyncFunctionDef = _FunctionDef
+
+    def _ClassDef(self, node: ast.ClassDef) -> None:
+        from veritype.check.class_rules import check_class
+
+        check_class(self, node)
+
+    def in_scope(self, scope: Scope, func: FunctionContext | None):  # type: ignore[no-untyped-def]
+        """Context for checking a nested body with its own scope and flow."""
+        return _ScopeSwitch(self, scope, func)
+
+
+class _ScopeSwitch:
+    def __init__(self, checker: ModuleChecker, scope: Scope, func: FunctionContext | None) -> None:
+        self.checker = checker
+        self.scope = scope
+        self.func = func
+
+    def __enter__(self) -> None:
+        c = self.checker
+        self.saved = (c.scope, c.func, c.flow, c._loop_exits)
+        c.scope = self.scope
+        c.func = self.func
+        outer = c.flow
+        c.flow = Flow()
+        # Narrowing of enclosing names does not carry into a nested function body
+        # (it may run later), except for names the enclosing scope never rebinds.
+        _ = outer
+        c._loop_exits = []
+
+    def __exit__(self, *exc: object) -> None:
+        c = self.checker
+        c.scope, c.func, c.flow, c._loop_exits = self.saved
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
+    return checker.ev.lookup(name, checker.scope)
+
+
+def _first_value_is(sym, target: ast.expr) -> bool | None:  # type: ignore[no-untyped-def]
+    node = sym.node
+    if isinstance(node, ast.Assign):
+        return any(t is target or _contains(t, target) for t in node.targets)
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return _contains(node.target, target)
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return any(i.optional_vars is not None and _contains(i.optional_vars, target) for i in node.items)
+    return None
+
+
+def _contains(tree: ast.AST, node: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(tree))
+
+
+def _usable_declared(t: Type) -> bool:
+    """Whether an inferred first-assignment type may be enforced on later assignments."""
+    if isinstance(t, (AnyType, NoneType)):
+        return False
+    if isinstance(t, Instance) and any(isinstance(a, AnyType) for a in t.args):
+        return False
+    if isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items):
+        return True
+    return True
+
+
+def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    if isinstance(value, AnyType):
+        return declared
+    if isinstance(declared, UnionType):
+        from veritype.evaluate.declarations import widen
+
+        kept = [i for i in union_items(value)]
+        if all(is_subtype(ev, i, declared) for i in kept):
+            # Literal values keep their literal type only when declared as such.
+            out = []
+            for i in kept:
+                if isinstance(i, LiteralType) and not any(isinstance(d, LiteralType) for d in declared.items):
+                    out.append(widen(ev, i))
+                else:
+                    out.append(i)
+            return make_union(out)
+    if isinstance(declared, Instance) and isinstance(value, (TupleType,)) and declared.info.fullname == "builtins.tuple":
+        return value
+    return declared
+
+
+def _widen_lit(t: Type) -> Type:
+    if isinstance(t, LiteralType):
+        return t.fallback
+    return t
+
+
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
+    from veritype.evaluate.declarations import qualifiers, widen
+
+    hit = checker.ev.lookup(target.id, checker.scope)
+    if hit is not None and "Final" in qualifiers(ev, *hit):
+        return t
+    return widen(ev, t)
+
+
+def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]
+    return isinstance(t, (NoneType, AnyType)) or is_subtype(ev, NoneType(), t)
+
+
+def _is_object(t: Type) -> bool:
+    return isinstance(t, Instance) and t.info.fullname == "builtins.object"
+
+
+def _assigned_keys(body: list[ast.stmt]) -> set[str]:
+    keys: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    keys |= _target_keys(t)
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                keys |= _target_keys(node.target)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        keys |= _target_keys(item.optional_vars)
+            elif isinstance(node, ast.NamedExpr):
+                keys |= _target_keys(node.target)
+            elif isinstance(node, ast.Delete):
+                for t in node.targets:
+                    keys |= _target_keys(t)
+            elif isinstance(node, ast.Call):
+                # A call in the loop may mutate attributes narrowed before it.
+                keys.add("\0calls")
+    return keys
+
+
+def _target_keys(target: ast.expr) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(target):
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+            k = expr_key(node)
+            if k is not None:
+                out.add(k)
+    return out
+
+
+def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
+    return any(isinstance(t, NeverType) for t in narrowed.values())
+
+
+def _is_trivial_unreachable(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Pass, ast.Raise)):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        f = stmt.value.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return name in ("assert_never", "reveal_type")
+    if isinstance(stmt, ast.Assert):
+        return True
+    return False
+
+
+def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:
+    for item in stmt.items:
+        silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
+        t = silent.infer(item.context_expr)
+        for i in union_items(t):
+            exit_m = checker.ev.bound_member(i, "__aexit__" if isinstance(stmt, ast.AsyncWith) else "__exit__")
+            if isinstance(exit_m, CallableType):
+                ret = exit_m.ret
+                if isinstance(stmt, ast.AsyncWith) and isinstance(ret, Instance) and ret.args:
+                    ret = ret.args[-1]
+                if isinstance(ret, Instance) and ret.info.fullname == "builtins.bool":
+                    return True
+            elif isinstance(i, AnyType):
+                return False
+    return False
+
+
+_unused = (Overloaded, function_scope, function_type, is_generator, is_overload, method_kind, map_instance_to_supertype)

@@ -1,0 +1,1 @@
+"""Diagnostics: error codes, the diagnostic record, inline ignores."""

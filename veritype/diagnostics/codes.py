@@ -1,0 +1,85 @@
+"""The one registry of error codes (DESIGN.md principle 5).
+
+Each code is declared once here with its default severity and a one-line doc.
+Names follow mypy's where the concept is the same, so `# type: ignore[code]`
+comments and `--disable-error-code` flags carry over from mypy unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    name: str
+    doc: str
+    severity: str = "error"
+    # Codes off by default are switched on with --enable-error-code (as in mypy).
+    default_enabled: bool = True
+    # A sub-code is also silenced by an ignore of its parent (mypy's behaviour).
+    parent: str | None = None
+
+
+REGISTRY: dict[str, ErrorCode] = {}
+
+
+def _code(name: str, doc: str, **kw: object) -> ErrorCode:
+    code = ErrorCode(name, doc, **kw)  # type: ignore[arg-type]
+    REGISTRY[name] = code
+    return code
+
+
+SYNTAX = _code("syntax", "The file cannot be parsed.")
+IMPORT = _code("import", "An import cannot be followed.")
+IMPORT_NOT_FOUND = _code("import-not-found", "No module of that name can be found.", parent="import")
+IMPORT_UNTYPED = _code("import-untyped", "The module is installed but has no types.", parent="import")
+ATTR_DEFINED = _code("attr-defined", "The attribute does not exist.")
+UNION_ATTR = _code("union-attr", "The attribute does not exist on every member of a union.")
+NAME_DEFINED = _code("name-defined", "The name is not defined.")
+CALL_ARG = _code("call-arg", "The call has the wrong number or names of arguments.")
+ARG_TYPE = _code("arg-type", "An argument's type is not assignable to its parameter.")
+CALL_OVERLOAD = _code("call-overload", "No overload matches the call.")
+VALID_TYPE = _code("valid-type", "The expression is not a valid type.")
+VALID_NEWTYPE = _code("valid-newtype", "The NewType definition is invalid.")
+TYPE_ARG = _code("type-arg", "A generic type is missing its type arguments.", default_enabled=True)
+TYPE_VAR = _code("type-var", "A type argument is not allowed for a type variable.")
+ASSIGNMENT = _code("assignment", "The assigned value is not assignable to the target.")
+RETURN_VALUE = _code("return-value", "The returned value is not assignable to the return type.")
+RETURN = _code("return", "A function that must return a value can fall off its end.")
+EMPTY_BODY = _code("empty-body", "A function with a non-None return type has an empty body.")
+VAR_ANNOTATED = _code("var-annotated", "The variable needs a type annotation.")
+OPERATOR = _code("operator", "The operator is not supported for the operand types.")
+INDEX = _code("index", "The value cannot be indexed that way.")
+CALL_UNTYPED = _code("no-untyped-call", "A typed function calls an untyped one.")
+NO_UNTYPED_DEF = _code("no-untyped-def", "The function has no or incomplete annotations.")
+NO_ANY_RETURN = _code("no-any-return", "A function returns Any from a typed function.")
+REDUNDANT_CAST = _code("redundant-cast", "The cast does not change the type.")
+ASSERT_TYPE = _code("assert-type", "assert_type found a different type.")
+OVERRIDE = _code("override", "A method overrides its base incompatibly.")
+ABSTRACT = _code("abstract", "An abstract class is instantiated.")
+TYPEDDICT_ITEM = _code("typeddict-item", "A TypedDict key is missing, unknown or mistyped.")
+HAS_TYPE = _code("has-type", "The type of the name cannot be determined.")
+OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatible return types.")
+NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an implementation.")
+UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never awaited.")
+UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
+UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
+EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)
+FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.")
+EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.")
+TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False)
+MISC = _code("misc", "Other errors.")
+NOTE = _code("note", "An informational note.", severity="note")
+
+
+def lookup(name: str) -> ErrorCode | None:
+    return REGISTRY.get(name)
+
+
+def silenced_by(code: str, ignored: frozenset[str]) -> bool:
+    """Whether an ignore naming `ignored` codes covers `code` (or its parent)."""
+    if code in ignored:
+        return True
+    info = REGISTRY.get(code)
+    return bool(info and info.parent and info.parent in ignored)

@@ -1,0 +1,29 @@
+"""The diagnostic record every stage emits and every reporter prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    path: str
+    line: int
+    column: int  # 1-based, as printed
+    severity: str  # "error" | "note" | "warning"
+    message: str
+    code: str | None = None
+    end_line: int | None = field(default=None, compare=False)
+    end_column: int | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line if self.end_line is not None else self.line,
+            "end_column": self.end_column if self.end_column is not None else self.column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }

@@ -1,0 +1,1 @@
+"""Evaluate: the lazy engine that turns declarations and expressions into types."""

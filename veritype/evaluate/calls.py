@@ -1,0 +1,486 @@
+"""Calls: matching arguments to parameters, solving type variables, overloads.
+
+Argument matching follows the spec's "Callables" chapter (positional,
+keyword, `*args`, `**kwargs`, defaults, positional-only and keyword-only).
+Overloads follow the spec's overload call evaluation: an arity filter, then
+the first item whose arguments check, then union expansion of arguments,
+with Any-ambiguity making the result Any.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from veritype.types.format import format_type
+from veritype.types.model import (
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType,
+    UnionType, make_union,
+)
+from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
+from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+ARG_POS, ARG_STAR, ARG_KW, ARG_STAR2 = "pos", "star", "kw", "star2"
+
+
+@dataclass
+class Arg:
+    kind: str
+    name: str | None = None
+    node: ast.expr | None = None
+    type: Type | None = None  # known type (for synthesized calls), else inferred from node
+
+
+Report = Callable[[ast.AST | None, str, str], None]
+
+
+@dataclass
+class CallSite:
+    """What a call needs from the expression evaluator."""
+
+    ev: "Evaluator"
+    infer: Callable[[ast.expr, Type | None], Type]  # infer an argument with an expected type
+    report: Report
+    node: ast.AST | None
+    iterate: Callable[[Type, ast.AST | None], Type]
+    expected_ret: Type | None = None
+    errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
+
+
+class _Collect:
+    def __init__(self) -> None:
+        self.errors: list[tuple[ast.AST | None, str, str]] = []
+
+    def __call__(self, node: ast.AST | None, msg: str, code: str) -> None:
+        self.errors.append((node, msg, code))
+
+
+def callable_name(t: CallableType) -> str:
+    return f'"{t.name}"' if t.name else "function"
+
+
+# -- argument to parameter mapping ---------------------------------------------------
+
+
+@dataclass
+class Matching:
+    # For each parameter index, the argument indices mapped to it.
+    slots: list[list[int]]
+    errors: list[tuple[ast.AST | None, str, str]]
+
+
+def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> Matching:
+    params = callee.params
+    slots: list[list[int]] = [[] for _ in params]
+    errors: list[tuple[ast.AST | None, str, str]] = []
+    name = callable_name(callee)
+    positional = [i for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW)]
+    star_index = next((i for i, p in enumerate(params) if p.kind == VAR_POS), None)
+    kw_index = next((i for i, p in enumerate(params) if p.kind == VAR_KW), None)
+    pos_cursor = 0
+    has_star_arg = False
+    has_star2_arg = False
+    for ai, arg in enumerate(args):
+        if arg.kind == ARG_POS:
+            if pos_cursor < len(positional):
+                slots[positional[pos_cursor]].append(ai)
+                pos_cursor += 1
+            elif star_index is not None:
+                slots[star_index].append(ai)
+            else:
+                errors.append((arg.node or site.node, f"Too many arguments for {name}" if not callee.is_type_obj else f"Too many arguments for {name}", "call-arg"))
+        elif arg.kind == ARG_STAR:
+            has_star_arg = True
+            t = arg_types[ai]
+            if isinstance(t, TupleType):
+                # A fixed tuple spreads to exactly its items.
+                for _ in t.items:
+                    if pos_cursor < len(positional):
+                        slots[positional[pos_cursor]].append(ai)
+                        pos_cursor += 1
+                    elif star_index is not None:
+                        slots[star_index].append(ai)
+                    else:
+                        errors.append((arg.node or site.node, f"Too many arguments for {name}", "call-arg"))
+                        break
+            else:
+                while pos_cursor < len(positional):
+                    p = params[positional[pos_cursor]]
+                    if p.has_default and p.kind == POS_OR_KW and False:
+                        break
+                    slots[positional[pos_cursor]].append(ai)
+                    pos_cursor += 1
+                if star_index is not None:
+                    slots[star_index].append(ai)
+        elif arg.kind == ARG_KW:
+            idx = next((i for i, p in enumerate(params) if p.name == arg.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
+            if idx is not None:
+                if slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
+                    errors.append((arg.node or site.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                elif not slots[idx]:
+                    slots[idx].append(ai)
+            elif kw_index is not None:
+                slots[kw_index].append(ai)
+            else:
+                pos_only = any(p.name == arg.name and p.kind == POS_ONLY for p in params)
+                if callee.is_ellipsis:
+                    continue
+                msg = f'Unexpected keyword argument "{arg.name}" for {name}'
+                errors.append((arg.node or site.node, msg, "call-arg"))
+                _ = pos_only
+        elif arg.kind == ARG_STAR2:
+            has_star2_arg = True
+            t = arg_types[ai]
+            if isinstance(t, TypedDictType):
+                for key, _vt in t.items:
+                    idx = next((i for i, p in enumerate(params) if p.name == key and p.kind in (POS_OR_KW, KW_ONLY)), None)
+                    if idx is not None and not slots[idx]:
+                        slots[idx].append(ai)
+                    elif kw_index is not None:
+                        slots[kw_index].append(ai)
+                continue
+            for i, p in enumerate(params):
+                if p.kind in (POS_OR_KW, KW_ONLY) and not slots[i]:
+                    slots[i].append(ai)
+            if kw_index is not None:
+                slots[kw_index].append(ai)
+    if callee.is_ellipsis:
+        return Matching(slots, [])
+    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i]]
+    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i]]
+    if missing_pos and not has_star_arg:
+        names = [p.name for p in missing_pos if p.name]
+        if len(missing_pos) == 1 and names:
+            errors.append((site.node, f'Missing positional argument "{names[0]}" in call to {name}', "call-arg"))
+        elif names and len(names) == len(missing_pos):
+            quoted = ", ".join(f'"{n}"' for n in names)
+            errors.append((site.node, f"Missing positional arguments {quoted} in call to {name}", "call-arg"))
+        else:
+            errors.append((site.node, f"Too few arguments for {name}", "call-arg"))
+    if missing_kw and not has_star2_arg:
+        for p in missing_kw:
+            errors.append((site.node, f'Missing named argument "{p.name}" for {name}', "call-arg"))
+    return Matching(slots, errors)
+
+
+# -- checking one signature ------------------------------------------------------------
+
+
+def _context_sensitive(node: ast.expr | None) -> bool:
+    return isinstance(node, (ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp))
+
+
+def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
+    """The type that flows into `param` from `arg` (an item for *xs and **kw)."""
+    if arg.kind == ARG_STAR and param.kind != VAR_POS or arg.kind == ARG_STAR and param.kind == VAR_POS:
+        if isinstance(t, TupleType):
+            return make_union(list(t.items)) if t.items else NeverType()
+        return site.iterate(t, arg.node)
+    if arg.kind == ARG_STAR2:
+        if isinstance(t, TypedDictType):
+            m = t.item_map()
+            if param.name in m:
+                return m[param.name]  # type: ignore[index]
+            return make_union(list(m.values())) if m else AnyType("special")
+        if isinstance(t, Instance):
+            mapping = site.ev.instance("typing.Mapping")
+            if isinstance(mapping, Instance):
+                from veritype.types.subtype import map_instance_to_supertype
+
+                mapped = map_instance_to_supertype(t, mapping.info)
+                if mapped is not None and len(mapped.args) == 2:
+                    return mapped.args[1]
+        return AnyType("special")
+    return t
+
+
+def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report) -> Type:
+    ev = site.ev
+    arg_types = [_initial_type(site, a) for a in args]
+    matching = match_arguments(site, callee, args, arg_types)
+    for node, msg, code in matching.errors:
+        report(node, msg, code)
+    if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
+        return _ret_after_error(callee)
+    targets = {tv_key(v) for v in callee.type_vars}
+    mapping: dict = {}
+    if targets:
+        cons = []
+        for pi, p in enumerate(callee.params):
+            for ai in matching.slots[pi]:
+                arg = args[ai]
+                t = arg_types[ai]
+                if arg.node is not None and _context_sensitive(arg.node) and arg.type is None:
+                    # Infer with the parameter's type as context where it has no variables.
+                    ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
+                    t = site.infer(arg.node, ctx)
+                    arg_types[ai] = t
+                cons += infer_constraints(ev, p.type, _arg_actual(site, arg, t, p), SUBTYPE, targets)
+        if site.expected_ret is not None and not isinstance(site.expected_ret, AnyType):
+            ret_cons = infer_constraints(ev, callee.ret, site.expected_ret, SUPERTYPE, targets)
+            have = {c.key for c in cons}
+            cons += [c for c in ret_cons if c.key not in have]
+        mapping = solve(ev, callee.type_vars, cons)
+        for tv in callee.type_vars:
+            sol = mapping.get(tv_key(tv))
+            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":
+                continue
+            if tv.upper_bound is not None and not is_subtype(ev, sol, tv.upper_bound):
+                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+                mapping[tv_key(tv)] = AnyType("error")
+            elif tv.values and not any(is_subtype(ev, sol, v) for v in tv.values):
+                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+                mapping[tv_key(tv)] = AnyType("error")
+    for pi, p in enumerate(callee.params):
+        expected = substitute(p.type, mapping) if mapping else p.type
+        for ai in matching.slots[pi]:
+            arg = args[ai]
+            t = arg_types[ai]
+            if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
+                t = site.infer(arg.node, expected)
+                arg_types[ai] = t
+            actual = _arg_actual(site, arg, t, p)
+            if not is_subtype(ev, actual, expected):
+                report(arg.node or site.node, _arg_message(callee, args, ai, p, actual, expected), "arg-type")
+    ret = substitute(callee.ret, mapping) if mapping else callee.ret
+    return _erase_unsolved(ret)
+
+
+def _initial_type(site: CallSite, arg: Arg) -> Type:
+    if arg.type is not None:
+        return arg.type
+    assert arg.node is not None
+    return site.infer(arg.node, None)
+
+
+def _erase_targets(t: Type, targets: set) -> Type:  # type: ignore[type-arg]
+    return substitute(t, {k: AnyType("special") for k in targets})
+
+
+def _erase_unsolved(t: Type) -> Type:
+    return t
+
+
+def _ret_after_error(callee: CallableType) -> Type:
+    if callee.type_vars:
+        return substitute(callee.ret, {tv_key(v): AnyType("error") for v in callee.type_vars})
+    return callee.ret
+
+
+def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actual: Type, expected: Type) -> str:
+    from veritype.types.format import format_pair
+
+    sa, se = format_pair(actual, expected)
+    name = callable_name(callee)
+    arg = args[ai]
+    if arg.kind == ARG_KW:
+        return f'Argument "{arg.name}" to {name} has incompatible type "{sa}"; expected "{se}"'
+    if arg.kind == ARG_STAR:
+        return f'Argument {ai + 1} to {name} has incompatible type "*{sa}"; expected "{se}"'
+    if arg.kind == ARG_STAR2:
+        return f'Argument {ai + 1} to {name} has incompatible type "**{sa}"; expected "{se}"'
+    return f'Argument {ai + 1} to {name} has incompatible type "{sa}"; expected "{se}"'
+
+
+# -- overloads ------------------------------------------------------------------------------
+
+
+def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
+    ev = site.ev
+    arg_types = [_initial_type(site, a) for a in args]
+    # Step 1: the arity filter.
+    candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
+    if not candidates:
+        _no_match(site, callee, args, arg_types)
+        return AnyType("error")
+    if len(candidates) == 1:
+        return check_signature(site, candidates[0], args, site.report)
+    # Step 2: the first candidate whose argument types check.
+    matches: list[tuple[CallableType, Type]] = []
+    for c in candidates:
+        collect = _Collect()
+        ret = check_signature(site, c, args, collect)
+        if not collect.errors:
+            matches.append((c, ret))
+            if not any(_has_any(t) for t in arg_types):
+                break
+    if matches:
+        first_ret = matches[0][1]
+        if len(matches) > 1:
+            # Any-ambiguity (spec step 5): different returns make the result Any.
+            if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
+                return AnyType("special")
+        # Report errors inside arguments evaluated for this item (deduplicated later).
+        check_signature(site, matches[0][0], args, site.report)
+        return first_ret
+    # Step 3: union expansion of one argument at a time.
+    for ai, t in enumerate(arg_types):
+        if isinstance(t, UnionType) and args[ai].kind in (ARG_POS, ARG_KW):
+            results: list[Type] = []
+            ok = True
+            for member in t.items:
+                sub_args = list(args)
+                sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
+                collect = _Collect()
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret)
+                r = check_overloaded(sub_site, callee, sub_args)
+                if collect.errors:
+                    ok = False
+                    break
+                results.append(r)
+            if ok:
+                return make_union(results)
+    _no_match(site, callee, args, arg_types)
+    return AnyType("error")
+
+
+def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
+    return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not isinstance(a, AnyType) and not isinstance(b, AnyType))
+
+
+def _has_any(t: Type) -> bool:
+    return isinstance(t, AnyType)
+
+
+def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
+    name = f'"{callee.name}"' if callee.name else "function"
+    if not args:
+        desc = "call"
+        msg = f"All overload variants of {name} require at least one argument"
+    else:
+        shown = []
+        for a, t in zip(args, arg_types):
+            s = format_type(t)
+            if a.kind == ARG_STAR:
+                s = "*" + s
+            elif a.kind == ARG_STAR2:
+                s = "**" + s
+            elif a.kind == ARG_KW:
+                s = f"{a.name}={s}" if False else s
+            shown.append(f'"{s}"')
+        desc = ", ".join(shown)
+        msg = f"No overload variant of {name} matches argument type{'s' if len(args) > 1 else ''} {desc}"
+    site.report(site.node, msg, "call-overload")
+
+
+# -- entry point used by expressions -----------------------------------------------------------
+
+
+def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
+    ev = site.ev
+    if isinstance(callee, AnyType):
+        for a in args:
+            if a.type is None and a.node is not None:
+                site.infer(a.node, None)
+        return AnyType("implicit") if callee.reason != "error" else callee
+    if isinstance(callee, CallableType):
+        return check_signature(site, callee, args, site.report)
+    if isinstance(callee, Overloaded):
+        return check_overloaded(site, callee, args)
+    if isinstance(callee, TypeType):
+        return _call_class(site, callee, args)
+    if isinstance(callee, Instance):
+        if callee.info.fullname == "builtins.type":
+            return AnyType("special")
+        call = ev.members.instance_member(callee, "__call__", callee) if callee.info.get("__call__") is not None else None
+        if call is None:
+            if any(c.has_any_base for c in callee.info.mro):
+                return AnyType("special")
+            site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
+            return AnyType("error")
+        return call_type(site, call, args)
+    if isinstance(callee, UnionType):
+        results = [call_type(site, item, args) for item in callee.items]
+        return make_union(results)
+    if isinstance(callee, TypeVarType):
+        bound = callee.upper_bound
+        if bound is not None:
+            return call_type(site, bound, args)
+        return AnyType("special")
+    if isinstance(callee, NoneType):
+        site.report(site.node, '"None" not callable', "misc")
+        return AnyType("error")
+    if isinstance(callee, (LiteralType, TupleType)):
+        site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
+        return AnyType("error")
+    for a in args:
+        if a.type is None and a.node is not None:
+            site.infer(a.node, None)
+    return AnyType("special")
+
+
+def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
+    ev = site.ev
+    item = callee.item
+    if isinstance(item, AnyType):
+        for a in args:
+            if a.type is None and a.node is not None:
+                site.infer(a.node, None)
+        return AnyType("implicit")
+    if isinstance(item, TypeVarType):
+        bound = item.upper_bound
+        if isinstance(bound, Instance):
+            _call_class(site, TypeType(bound), args)
+        return item
+    if isinstance(item, UnionType):
+        return make_union([_call_class(site, TypeType(i), args) for i in item.items])
+    if isinstance(item, TypedDictType) or (isinstance(item, Instance) and item.info.is_typeddict):
+        for a in args:
+            if a.type is None and a.node is not None:
+                site.infer(a.node, None)
+        return item
+    ctor = ev.constructor_type(callee)
+    if ctor is None:
+        for a in args:
+            if a.type is None and a.node is not None:
+                site.infer(a.node, None)
+        return AnyType("special")
+    if isinstance(item, Instance) and item.info.fullname == "builtins.type" and len(args) == 1 and args[0].kind == ARG_POS:
+        t = _initial_type(site, args[0])
+        return _type_of_value(ev, t)
+    return call_type(site, ctor, args)
+
+
+def _type_of_value(ev: "Evaluator", t: Type) -> Type:
+    if isinstance(t, LiteralType):
+        return TypeType(t.fallback)
+    if isinstance(t, Instance):
+        return TypeType(t)
+    if isinstance(t, TupleType):
+        return TypeType(t.fallback)
+    if isinstance(t, UnionType):
+        return make_union([_type_of_value(ev, i) for i in t.items])
+    if isinstance(t, NoneType):
+        return TypeType(ev.instance("types.NoneType"))
+    if isinstance(t, TypeVarType):
+        return TypeType(t)
+    return AnyType("special")
+
+
+def call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:
+    """Call with already-known positional argument types, silently (None on error)."""
+    collect = _Collect()
+
+    def infer(node: ast.expr, expected: Type | None) -> Type:
+        return AnyType("special")
+
+    def iterate(t: Type, node: ast.AST | None) -> Type:
+        from veritype.evaluate.expressions import ExprEvaluator
+
+        return ExprEvaluator(ev, None).iterate(t, None)  # type: ignore[arg-type]
+
+    site = CallSite(ev, infer, collect, None, iterate)
+    result = call_type(site, callee, [Arg(ARG_POS, type=t) for t in arg_types])
+    if collect.errors:
+        return None
+    return result
+
+
+_unused = (field, KW_ONLY, VAR_KW)

@@ -1,0 +1,143 @@
+"""A class's bases and type parameters, and which of its members are abstract.
+
+Type parameters follow the spec ("Generics", "Defining generic classes"):
+PEP 695 parameters if written; else the variables of `Generic[...]` or
+`Protocol[...]`; else every free type variable of the bases, in order.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.type_expr import TypeContext
+from veritype.types.model import AnyType, Instance, TupleType, Type, TypeVarType, TypedDictType
+from veritype.types.substitute import type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+
+def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
+    node = info.node
+    if node is None:
+        return (), ()
+    scope = info.defining_scope
+    assert scope is not None
+    pep695 = ev.pep695_params(node, info.fullname, scope)
+    type_scope = scope
+    if pep695:
+        from veritype.evaluate.scopes import Scope
+
+        type_scope = Scope("function", scope.table, scope.module, scope, info.fullname)
+        type_scope.type_params.update(pep695)
+    ctx = TypeContext(type_scope, bind_to=info.fullname)
+    bases: list[Instance] = []
+    explicit: list[TypeVarType] | None = None
+    for base in node.bases:
+        target = base.value if isinstance(base, ast.Subscript) else base
+        ref = ev.resolve_expr(target, scope) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if ref is None or ref.kind == "missing":
+            info.has_any_base = True
+            continue
+        if ref.kind == "special":
+            name = ref.fullname.rpartition(".")[2]
+            if name in ("Generic", "Protocol"):
+                if name == "Protocol":
+                    info.is_protocol = True
+                if isinstance(base, ast.Subscript):
+                    args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                    explicit = []
+                    for a in args:
+                        t = ev.type_exprs.eval(a.value if isinstance(a, ast.Starred) else a, ctx)
+                        if isinstance(t, TypeVarType):
+                            explicit.append(t)
+                        elif isinstance(a, ast.Subscript):
+                            # Unpack[Ts]
+                            for tv in type_vars_in(ev.type_exprs.eval(a.slice, ctx)).values():  # type: ignore[arg-type]
+                                explicit.append(tv)
+                continue
+            if name == "TypedDict":
+                info.is_typeddict = True
+                td = ev.named_class("typing._TypedDict")
+                if td is not None:
+                    bases.append(Instance(td, ()))
+                continue
+            if name == "NamedTuple":
+                info.is_namedtuple = True
+                nt = ev.named_class("typing.NamedTuple")
+                if nt is not None:
+                    bases.append(Instance(nt, ()))
+                continue
+            if name == "Any":
+                info.has_any_base = True
+                continue
+        t = ev.type_exprs.eval(base, ctx)
+        if isinstance(t, TupleType):
+            t = t.fallback
+        if isinstance(t, TypedDictType):
+            info.is_typeddict = True
+            t = t.fallback
+        if isinstance(t, Instance):
+            if t.info is info:
+                continue
+            if t.info.is_typeddict:
+                info.is_typeddict = True
+            if t.info.is_protocol and not info.is_protocol:
+                pass
+            bases.append(t)
+        else:
+            info.has_any_base = True
+    for kw in node.keywords:
+        if kw.arg == "metaclass":
+            info.metaclass_expr = kw.value
+    if not bases and info.fullname != "builtins.object":
+        obj = ev.named_class("builtins.object")
+        if obj is not None and obj is not info:
+            bases.append(Instance(obj, ()))
+    if pep695:
+        tvs = tuple(pep695.values())
+    elif explicit is not None:
+        tvs = tuple(explicit)
+    else:
+        tvs = tuple(ctx.bound.values())
+    from veritype.evaluate.functions import decorator_names
+
+    info.decorators = decorator_names(ev, node, scope)
+    if any(n.endswith(".final") for n in info.decorators):
+        info.is_final = True
+    if any(n.endswith(".runtime_checkable") for n in info.decorators):
+        info.is_runtime_checkable = True
+    return tuple(bases), tvs
+
+
+def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
+    """Names that are abstract in `info` (first definition along the MRO is abstract)."""
+    cached = getattr(info, "_abstract", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    info._abstract = []  # type: ignore[attr-defined]
+    result: list[str] = []
+    seen: set[str] = set()
+    for cls in info.mro:
+        if cls.node is None:
+            continue
+        for name, sym in cls.symbols.items():
+            if name in seen:
+                continue
+            seen.add(name)
+            if sym.is_instance_attr:
+                continue
+            node = sym.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                from veritype.evaluate.functions import decorator_names
+
+                names = decorator_names(ev, node, cls.scope)
+                if any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names):
+                    result.append(name)
+    info._abstract = result  # type: ignore[attr-defined]
+    return result
+
+
+_unused = (AnyType, Type)

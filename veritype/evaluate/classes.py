@@ -1,0 +1,173 @@
+"""Class information: bases, MRO, type parameters and members, computed on demand.
+
+A `ClassInfo` is the identity of a class. Types refer to it; it is built
+once per class definition and fills itself in lazily, so a class of
+typeshed that nothing uses costs only its binding.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic.binder import collect_instance_attributes
+from veritype.semantic.symbols import Symbol, SymbolTable
+from veritype.types.model import Instance, TupleType, Type, TypeVarType, AnyType
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.program import ModuleInfo
+    from veritype.evaluate.scopes import Scope
+
+
+class ClassInfo:
+    def __init__(self, evaluator: "Evaluator", name: str, fullname: str, module: "ModuleInfo", node: ast.ClassDef | None, defining_scope: "Scope | None") -> None:
+        self.ev = evaluator
+        self.name = name
+        self.fullname = fullname
+        self.module = module
+        self.node = node
+        self.defining_scope = defining_scope
+        self._symbols: SymbolTable | None = None
+        self._scope: Scope | None = None
+        self._type_vars: tuple[TypeVarType, ...] | None = None
+        self._bases: tuple[Instance, ...] | None = None
+        self._mro: tuple[ClassInfo, ...] | None = None
+        self._resolving = False
+        # Flags set while the bases are evaluated.
+        self.is_protocol = False
+        self.is_runtime_checkable = False
+        self.is_final = False
+        self.is_enum = False
+        self.is_typeddict = False
+        self.is_namedtuple = False
+        self.is_newtype = False
+        self.has_any_base = False  # a base is Any or unresolved: attribute lookups may succeed
+        self.metaclass_expr: ast.expr | None = None
+        self.dataclass_info: object = None
+        self.decorators: list[str] = []
+        # Members made by the checker rather than written in the body
+        # (NamedTuple fields, NewType's constructor, dataclass __init__).
+        self.synthesized: dict[str, Type] = {}
+        self.tuple_type: TupleType | None = None
+        self.newtype_base: Type | None = None
+        self.special_generic_params: tuple[TypeVarType, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"<ClassInfo {self.fullname}>"
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    # -- lazily computed ----------------------------------------------------
+
+    @property
+    def symbols(self) -> SymbolTable:
+        if self._symbols is None:
+            if self.node is None:
+                self._symbols = SymbolTable()
+            else:
+                binder = self.ev.program.binder_for(self.module)
+                table = binder.bind_class(self.node)
+                collect_instance_attributes(self.node, table)
+                self._symbols = table
+        return self._symbols
+
+    @property
+    def scope(self) -> "Scope":
+        if self._scope is None:
+            from veritype.evaluate.scopes import Scope
+
+            assert self.defining_scope is not None
+            self._scope = Scope("class", self.symbols, self.module, self.defining_scope, self.fullname, cls=self)
+            self._ensure_bases()
+            for tv in self.type_vars:
+                self._scope.type_vars[tv.fullname] = tv
+            if self.node is not None:
+                for name, tv in self.ev.pep695_params(self.node, self.fullname, self.defining_scope).items():
+                    self._scope.type_params[name] = tv
+        return self._scope
+
+    @property
+    def type_vars(self) -> tuple[TypeVarType, ...]:
+        self._ensure_bases()
+        assert self._type_vars is not None
+        return self._type_vars
+
+    @property
+    def bases(self) -> tuple[Instance, ...]:
+        self._ensure_bases()
+        assert self._bases is not None
+        return self._bases
+
+    def _ensure_bases(self) -> None:
+        if self._bases is not None:
+            return
+        if self._resolving:
+            # A cycle through the bases (`class A(B)`, `class B(A)`): treat as no bases.
+            self._bases, self._type_vars = (), ()
+            return
+        self._resolving = True
+        try:
+            bases, tvs = self.ev.class_bases(self)
+        finally:
+            self._resolving = False
+        self._bases, self._type_vars = bases, tvs
+
+    @property
+    def mro(self) -> tuple["ClassInfo", ...]:
+        if self._mro is None:
+            self._mro = (self,)  # guards against cycles while computing
+            self._mro = compute_mro(self)
+        return self._mro
+
+    def is_enum_class(self) -> bool:
+        return self.is_enum or self.has_base("enum.Enum")
+
+    def has_base(self, fullname: str) -> bool:
+        return any(c.fullname == fullname for c in self.mro)
+
+    def get(self, name: str) -> "tuple[Symbol, ClassInfo] | None":
+        """The member `name` found along the MRO, and the class declaring it."""
+        for cls in self.mro:
+            sym = cls.symbols.get(name)
+            if sym is not None:
+                return sym, cls
+        return None
+
+    def self_instance(self) -> Instance:
+        return Instance(self, tuple(self.type_vars))
+
+    def instance_with_any(self, reason: str = "implicit") -> Instance:
+        return Instance(self, tuple(AnyType(reason) for _ in self.type_vars))
+
+    @property
+    def is_abstract_class(self) -> bool:
+        return bool(self.ev.abstract_members(self))
+
+
+def compute_mro(info: ClassInfo) -> tuple[ClassInfo, ...]:
+    """C3 linearization; on an inconsistent hierarchy, a depth-first fallback."""
+    seqs: list[list[ClassInfo]] = []
+    for base in info.bases:
+        seqs.append(list(base.info.mro))
+    seqs.append([b.info for b in info.bases])
+    result: list[ClassInfo] = [info]
+    seqs = [s for s in seqs if s]
+    while seqs:
+        for seq in seqs:
+            head = seq[0]
+            if not any(head in s[1:] for s in seqs):
+                break
+        else:
+            # Inconsistent: fall back to a simple order without duplicates.
+            for seq in seqs:
+                for c in seq:
+                    if c not in result:
+                        result.append(c)
+            return tuple(result)
+        result.append(head)
+        seqs = [[c for c in s if c is not head] for s in seqs]
+        seqs = [s for s in seqs if s]
+    return tuple(result)

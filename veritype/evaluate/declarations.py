@@ -1,0 +1,300 @@
+"""Declarations to types: variables, type variables, type aliases, imports.
+
+These are the lazily evaluated answers behind `Evaluator.symbol_type` and
+`Evaluator.declared_type`; each result is cached on its symbol.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.scopes import Scope
+from veritype.semantic import symbols as S
+from veritype.semantic.symbols import Symbol
+from veritype.types.model import (
+    AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType,
+)
+from veritype.types.substitute import type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+_TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple": "typevartuple"}
+
+
+def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
+    from veritype.evaluate.evaluator import class_object_type
+
+    if sym.kind == S.CLASS:
+        return class_object_type(ev.class_info_of(sym, scope))
+    if sym.kind == S.FUNC:
+        from veritype.evaluate.functions import function_symbol_type
+
+        return function_symbol_type(ev, sym, scope)
+    if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
+        return ev.ref_value_type(ev.resolve_symbol(sym, scope))
+    if sym.kind == S.PARAM:
+        t = scope.param_types.get(sym.name)
+        return t if isinstance(t, Type) else AnyType("unannotated")
+    if sym.kind == S.TYPE_ALIAS:
+        return ev.instance("typing.TypeAliasType")
+    declared = ev.declared_type(sym, scope)
+    if declared is not None:
+        return declared
+    if typevar_declaration(ev, sym, scope) is not None:
+        return ev.instance("typing.TypeVar")
+    alias = alias_info(ev, sym, scope)
+    if alias is not None:
+        target = alias[0]
+        if isinstance(target, Instance):
+            return TypeType(target)
+        return AnyType("special")
+    return infer_from_declaration(ev, sym, scope)
+
+
+def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | None:
+    if sym.kind != S.VAR:
+        return None
+    if sym.annotation is not None:
+        ctx_scope = scope
+        from veritype.evaluate.type_expr import TypeContext
+
+        ctx = TypeContext(ctx_scope, allow_qualifiers=True)
+        t = ev.type_exprs.eval(sym.annotation, ctx)
+        sym.cache["qualifiers"] = frozenset(ctx.qualifiers)
+        if "TypeAlias" in ctx.qualifiers:
+            return None
+        if ("Final" in ctx.qualifiers or "ClassVar" in ctx.qualifiers) and _is_bare_qualifier(sym.annotation):
+            return None  # `x: Final = 3`: the type comes from the value
+        return t
+    comment = sym.cache.get("type_comment")
+    if comment is not None:
+        text, _node = comment  # type: ignore[misc]
+        from veritype.evaluate.type_comments import parse_type_comment_expr
+
+        expr = parse_type_comment_expr(text)
+        if expr is None:
+            return None
+        return ev.type_exprs.evaluate(expr, scope, allow_qualifiers=True)
+    return None
+
+
+def _is_bare_qualifier(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return False
+    return isinstance(node, (ast.Name, ast.Attribute))
+
+
+def qualifiers(ev: "Evaluator", sym: Symbol, scope: Scope) -> frozenset[str]:
+    ev.declared_type(sym, scope)
+    q = sym.cache.get("qualifiers")
+    return q if isinstance(q, frozenset) else frozenset()
+
+
+def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
+    """The type of an unannotated variable, from its first assignment."""
+    node = sym.node
+    eval_scope = scope
+    if sym.is_instance_attr and sym.method is not None and scope.cls is not None:
+        from veritype.evaluate.functions import function_scope
+
+        eval_scope = function_scope(ev, sym.method, scope)
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    exprs = ExprEvaluator(ev, eval_scope)
+    final = "Final" in qualifiers(ev, sym, scope)
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            t = _type_for_target(ev, exprs, target, node.value, sym, final)
+            if t is not None:
+                return t
+        return AnyType("special")
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
+        t = exprs.infer(node.value)
+        return t if final else widen(ev, t)
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        iterable = exprs.infer(node.iter)
+        item = exprs.iterate(iterable, node.iter, is_async=isinstance(node, ast.AsyncFor))
+        return _pick(ev, exprs, node.target, item, sym) or AnyType("special")
+    if isinstance(node, ast.ExceptHandler) and node.type is not None:
+        return exprs.exception_instance(exprs.infer(node.type))
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            if item.optional_vars is None:
+                continue
+            ctx = exprs.infer(item.context_expr)
+            entered = exprs.enter(ctx, item.context_expr, is_async=isinstance(node, ast.AsyncWith))
+            t = _pick(ev, exprs, item.optional_vars, entered, sym)
+            if t is not None:
+                return t
+    if isinstance(node, ast.NamedExpr):
+        return widen(ev, exprs.infer(node.value))
+    return AnyType("special")
+
+
+def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]
+    if _target_is(target, sym):
+        t = exprs.infer(value)
+        return t if final else widen(ev, t)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts):
+            for sub_t, sub_v in zip(target.elts, value.elts):
+                r = _type_for_target(ev, exprs, sub_t, sub_v, sym, final)
+                if r is not None:
+                    return r
+            return None
+        return _pick(ev, exprs, target, exprs.infer(value), sym)
+    return None
+
+
+def _target_is(target: ast.expr, sym: Symbol) -> bool:
+    if isinstance(target, ast.Name):
+        return target.id == sym.name
+    if isinstance(target, ast.Attribute) and sym.is_instance_attr:
+        return target.attr == sym.name and isinstance(target.value, ast.Name)
+    return False
+
+
+def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbol) -> Type | None:  # type: ignore[no-untyped-def]
+    """The part of `value_type` that lands in `sym` when unpacked into `target`."""
+    if _target_is(target, sym):
+        return widen(ev, value_type)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        items = exprs.unpack(value_type, len(target.elts), target)
+        for sub, item in zip(target.elts, items):
+            if isinstance(sub, ast.Starred):
+                if _target_is(sub.value, sym):
+                    return ev.builtin("list", widen(ev, item))
+                continue
+            r = _pick(ev, exprs, sub, item, sym)
+            if r is not None:
+                return r
+    return None
+
+
+def widen(ev: "Evaluator", t: Type) -> Type:
+    """Literal types inferred for variables widen to their class (`x = 1` is int)."""
+    if isinstance(t, LiteralType):
+        return t.fallback
+    if isinstance(t, UnionType):
+        from veritype.types.model import make_union
+
+        return make_union([widen(ev, i) for i in t.items])
+    return t
+
+
+# -- type variables -----------------------------------------------------------
+
+
+def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarType | None:
+    if "typevar" in sym.cache:
+        return sym.cache["typevar"]  # type: ignore[return-value]
+    sym.cache["typevar"] = None
+    node = sym.node
+    if sym.kind != S.VAR or not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(node.value, ast.Call):
+        return None
+    call = node.value
+    ref = ev.resolve_expr(call.func, scope) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+    if ref is None:
+        return None
+    kind_name = ref.fullname.rpartition(".")[2]
+    if ref.kind not in ("special", "class") or kind_name not in _TYPEVAR_KINDS:
+        return None
+    if ref.kind == "class" and ref.info is not None and ref.info.module.name not in ("typing", "typing_extensions"):
+        return None
+    kind = _TYPEVAR_KINDS[kind_name]
+    fullname = f"{scope.fullname}.{sym.name}"
+    bound: Type | None = None
+    values: tuple[Type, ...] = ()
+    variance = "invariant"
+    default: Type | None = None
+    for arg in call.args[1:]:
+        values = values + (ev.type_exprs.evaluate(arg, scope),)
+    for kw in call.keywords:
+        if kw.arg == "bound":
+            bound = ev.type_exprs.evaluate(kw.value, scope)
+        elif kw.arg == "covariant" and _is_true(kw.value):
+            variance = "covariant"
+        elif kw.arg == "contravariant" and _is_true(kw.value):
+            variance = "contravariant"
+        elif kw.arg == "infer_variance" and _is_true(kw.value):
+            variance = "infer"
+        elif kw.arg == "default":
+            default = ev.type_exprs.evaluate(kw.value, scope)
+    tv = TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
+    sym.cache["typevar"] = tv
+    return tv
+
+
+def _is_true(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+# -- type aliases ---------------------------------------------------------------
+
+
+def alias_info(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]] | None:
+    """(target, parameters) when `sym` is a type alias, else None."""
+    if "alias" in sym.cache:
+        return sym.cache["alias"]  # type: ignore[return-value]
+    sym.cache["alias"] = (AnyType("special"), ())  # a recursive alias refers to Any for now
+    result = _compute_alias(ev, sym, scope)
+    sym.cache["alias"] = result
+    return result
+
+
+def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]] | None:
+    node = sym.node
+    if sym.kind == S.TYPE_ALIAS and node is not None:
+        owner = f"{scope.fullname}.{sym.name}"
+        params = ev.pep695_params(node, owner, scope)
+        inner = Scope("function", scope.table, scope.module, scope, owner)
+        inner.type_params.update(params)
+        target = ev.type_exprs.evaluate(node.value, inner)  # type: ignore[attr-defined]
+        return target, tuple(params.values())
+    if sym.kind != S.VAR or len(sym.decls) != 1 or scope.kind == "function":
+        return None
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
+        ann = ev.resolve_expr(node.annotation, scope) if isinstance(node.annotation, (ast.Name, ast.Attribute)) else None
+        if ann is None or ann.kind != "special" or not ann.fullname.endswith(".TypeAlias"):
+            return None
+        return _alias_from(ev, node.value, scope)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if node.type_comment is not None or not looks_like_type(ev, node.value, scope):
+            return None
+        return _alias_from(ev, node.value, scope)
+    return None
+
+
+def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]]:
+    target = ev.type_exprs.evaluate(value, scope)
+    params = tuple(tv for tv in type_vars_in(target).values() if tv.scope == "")
+    return target, params
+
+
+def looks_like_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:
+    """Whether an unannotated assignment's value is a type (so the name is an alias)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left_none = isinstance(node.left, ast.Constant) and node.left.value is None
+        right_none = isinstance(node.right, ast.Constant) and node.right.value is None
+        return (left_none or looks_like_type(ev, node.left, scope)) and (right_none or looks_like_type(ev, node.right, scope))
+    if isinstance(node, ast.Subscript):
+        return looks_like_type(ev, node.value, scope)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        ref = ev.resolve_expr(node, scope)
+        if ref is None:
+            return False
+        if ref.kind == "class":
+            return True
+        if ref.kind == "special":
+            return not ref.fullname.endswith((".TypeVar", ".ParamSpec", ".TypeVarTuple", ".NewType", ".NamedTuple", ".TypedDict", ".TypeAliasType"))
+        if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
+            return alias_info(ev, ref.sym, ref.scope) is not None
+    return False
+
+
+_unused = (NoneType, TupleType)

@@ -1,0 +1,379 @@
+"""The lazy engine: symbols to types, classes to `ClassInfo`, names to references.
+
+Every question ("what is the type of `os.path.join`?") is answered on
+demand and cached on the symbol. A question that depends on itself (a
+cycle) gets Any rather than recursing forever (DESIGN.md principle 2).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.classes import ClassInfo
+from veritype.evaluate.scopes import Scope
+from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
+from veritype.semantic import symbols as S
+from veritype.semantic.symbols import Symbol
+from veritype.types.model import (
+    ANY, ANY_SPECIAL, ANY_UNANNOTATED, AnyType, Instance, LiteralType, ModuleType, NoneType,
+    SpecialForm, TupleType, Type, TypeType, TypeVarType, make_union,
+)
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo, Program
+
+
+@dataclass
+class Ref:
+    """What a name or dotted name in source refers to."""
+
+    kind: str  # "module" | "class" | "special" | "symbol" | "missing"
+    fullname: str = ""
+    sym: Symbol | None = None
+    scope: Scope | None = None
+    module: "ModuleInfo | None" = None
+    info: ClassInfo | None = None
+
+
+_IN_PROGRESS = object()
+
+
+class Evaluator:
+    def __init__(self, program: "Program") -> None:
+        self.program = program
+        self._module_scopes: dict[str, Scope] = {}
+        self._classes: dict[int, ClassInfo] = {}
+        from veritype.evaluate.type_expr import TypeExprEvaluator
+
+        self.type_exprs = TypeExprEvaluator(self)
+        from veritype.evaluate.members import Members
+
+        self.members = Members(self)
+        self._subtype_checker = None
+
+    # -- delegations used by the type algebra -----------------------------------
+
+    def subtype_checker(self):  # type: ignore[no-untyped-def]
+        from veritype.types.subtype import SubtypeChecker
+
+        if self._subtype_checker is None:
+            self._subtype_checker = SubtypeChecker(self)
+        return self._subtype_checker
+
+    def bound_member(self, receiver: Type, name: str) -> Type | None:
+        return self.members.get(receiver, name)
+
+    def satisfies_protocol(self, left: Type, proto: Instance, checker) -> bool:  # type: ignore[no-untyped-def]
+        return self.members.satisfies(left, proto, checker)
+
+    def protocol_members(self, info: ClassInfo) -> list[str]:
+        return self.members.protocol_members(info)
+
+    def enum_members(self, info: ClassInfo) -> list[str]:
+        return self.members.enum_members(info)
+
+    def constructor_type(self, t: TypeType) -> Type | None:
+        return self.members.constructor(t)
+
+    def instance_call_signature(self, inst: Instance):  # type: ignore[no-untyped-def]
+        from veritype.types.model import CallableType, Overloaded
+
+        if inst.info.get("__call__") is None:
+            return None
+        t = self.members.instance_member(inst, "__call__", inst)
+        if isinstance(t, Overloaded):
+            return t.items[0] if t.items else None
+        return t if isinstance(t, CallableType) else None
+
+    def metaclass_instance(self, info: ClassInfo) -> Instance | None:
+        cached = getattr(info, "_metaclass", False)
+        if cached is not False:
+            return cached  # type: ignore[return-value]
+        info._metaclass = None  # type: ignore[attr-defined]
+        result: Instance | None = None
+        for cls in info.mro:
+            cls.bases  # the metaclass keyword is read with the bases
+            if cls.metaclass_expr is not None and cls.defining_scope is not None:
+                t = self.type_exprs.evaluate(cls.metaclass_expr, cls.defining_scope)
+                if isinstance(t, Instance):
+                    result = t
+                    break
+        if result is None:
+            t = self.instance("builtins.type")
+            result = t if isinstance(t, Instance) else None
+        info._metaclass = result  # type: ignore[attr-defined]
+        return result
+
+    # -- scopes -------------------------------------------------------------
+
+    def module_scope(self, module: "ModuleInfo") -> Scope:
+        scope = self._module_scopes.get(module.name)
+        if scope is None:
+            scope = Scope("module", module.symbols, module, None, module.name)
+            self._module_scopes[module.name] = scope
+        return scope
+
+    def lookup(self, name: str, scope: Scope) -> tuple[Symbol, Scope] | None:
+        hit = scope.lookup(name)
+        if hit is not None:
+            return hit
+        mod_scope = scope
+        while mod_scope.parent is not None:
+            mod_scope = mod_scope.parent
+        # `from m import *` in the module.
+        for star in mod_scope.table.star_imports:
+            target = self.program.get_module(star)
+            if target is not None and self.program._star_exported(target, name):
+                sym = self.program.lookup_in_module(target, name)
+                if sym is not None:
+                    return sym, self.module_scope(target)
+        builtins = self.program.get_module("builtins")
+        if builtins is not None and scope.module is not builtins:
+            sym = builtins.symbols.get(name)
+            if sym is not None and (not name.startswith("_") or name.startswith("__")):
+                return sym, self.module_scope(builtins)
+        return None
+
+    # -- references ---------------------------------------------------------
+
+    def resolve_symbol(self, sym: Symbol, scope: Scope, depth: int = 0) -> Ref:
+        """Follow imports to what `sym` finally names."""
+        if depth > 30:
+            return Ref("missing")
+        if sym.kind == S.MODULE_REF:
+            mod = self.program.get_module(sym.import_module or "")
+            if mod is None:
+                return Ref("missing", sym.import_module or "")
+            for sub in sym.cache.get("submodules", ()):  # type: ignore[union-attr]
+                self.program.get_module(sub)
+            return Ref("module", mod.name, module=mod)
+        if sym.kind == S.FROM_IMPORT:
+            mod = self.program.get_module(sym.import_module or "")
+            name = sym.import_name or ""
+            if mod is None:
+                return Ref("missing", f"{sym.import_module}.{name}")
+            target = self.program.lookup_in_module(mod, name, from_import=True)
+            if target is None or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
+                sub = self.program.get_module(f"{mod.name}.{name}")
+                if sub is not None:
+                    return Ref("module", sub.name, module=sub)
+                if target is None:
+                    if mod.symbols.get("__getattr__") is not None:
+                        return Ref("missing", f"{mod.name}.{name}")
+                    return Ref("missing", f"{mod.name}.{name}")
+            if target is sym:
+                return Ref("missing")
+            return self.resolve_symbol(target, self.module_scope_of_symbol(mod, target), depth + 1)
+        fullname = f"{scope.fullname}.{sym.name}"
+        if scope.kind == "module" and scope.module.name in TYPING:
+            special = special_name(fullname)
+            if special is not None:
+                return Ref("special", f"typing.{special}", sym=sym, scope=scope)
+        if scope.kind == "module" and fullname == "builtins.tuple":
+            pass
+        if sym.kind == S.CLASS:
+            info = self.class_info_of(sym, scope)
+            return Ref("class", info.fullname, sym=sym, scope=scope, info=info)
+        return Ref("symbol", fullname, sym=sym, scope=scope)
+
+    def module_scope_of_symbol(self, mod: "ModuleInfo", sym: Symbol) -> Scope:
+        if mod.symbols.get(sym.name) is sym:
+            return self.module_scope(mod)
+        # Found through a star import: find the module that defines it.
+        for star in mod.symbols.star_imports:
+            target = self.program.get_module(star)
+            if target is not None and self.program.lookup_in_module(target, sym.name) is sym:
+                return self.module_scope_of_symbol(target, sym)
+        return self.module_scope(mod)
+
+    def resolve_expr(self, node: ast.expr, scope: Scope) -> Ref | None:
+        """A Name or dotted Attribute as a reference; None when it is not one."""
+        if isinstance(node, ast.Name):
+            tp = scope.lookup_type_param(node.id)
+            if tp is not None:
+                return Ref("typeparam", tp.fullname)
+            hit = self.lookup(node.id, scope)
+            if hit is None:
+                return None
+            return self.resolve_symbol(*hit)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve_expr(node.value, scope)
+            if base is None:
+                return None
+            return self.member_ref(base, node.attr)
+        return None
+
+    def member_ref(self, base: Ref, attr: str) -> Ref | None:
+        if base.kind == "missing":
+            return Ref("missing", f"{base.fullname}.{attr}")
+        if base.kind == "module" and base.module is not None:
+            sym = self.program.lookup_in_module(base.module, attr, from_import=True)
+            if sym is None:
+                sub = self.program.get_module(f"{base.module.name}.{attr}")
+                if sub is not None:
+                    return Ref("module", sub.name, module=sub)
+                if base.module.symbols.get("__getattr__") is not None:
+                    return Ref("missing", f"{base.module.name}.{attr}")
+                return None
+            return self.resolve_symbol(sym, self.module_scope_of_symbol(base.module, sym))
+        if base.kind == "class" and base.info is not None:
+            hit = base.info.symbols.get(attr)
+            if hit is None:
+                return Ref("symbol", f"{base.fullname}.{attr}")
+            return self.resolve_symbol(hit, base.info.scope)
+        return Ref("symbol", f"{base.fullname}.{attr}")
+
+    # -- classes ------------------------------------------------------------
+
+    def class_info_of(self, sym: Symbol, scope: "Scope | ModuleInfo") -> ClassInfo:
+        node = sym.node
+        assert isinstance(node, ast.ClassDef)
+        info = self._classes.get(id(node))
+        if info is None:
+            if not isinstance(scope, Scope):
+                scope = self.module_scope(scope)
+            fullname = f"{scope.fullname}.{node.name}"
+            info = ClassInfo(self, node.name, fullname, scope.module, node, scope)
+            self._classes[id(node)] = info
+            # Keep the node alive as long as the info (ids must stay unique).
+            sym.cache["class_info"] = info
+        return info
+
+    def named_class(self, fullname: str) -> ClassInfo | None:
+        """A class by qualified name (`builtins.int`), or None."""
+        if fullname.startswith("typing.") and fullname[7:] in CLASS_ALIASES:
+            fullname = CLASS_ALIASES[fullname[7:]]
+        cached = self._named.get(fullname) if hasattr(self, "_named") else None
+        if cached is not None:
+            return cached
+        if not hasattr(self, "_named"):
+            self._named: dict[str, ClassInfo] = {}
+        module, _, name = fullname.rpartition(".")
+        mod = self.program.get_module(module)
+        if mod is None:
+            return None
+        sym = mod.symbols.get(name)
+        if sym is None or sym.kind != S.CLASS:
+            if sym is not None:
+                ref = self.resolve_symbol(sym, self.module_scope(mod))
+                if ref.kind == "class" and ref.info is not None:
+                    self._named[fullname] = ref.info
+                    return ref.info
+            return None
+        info = self.class_info_of(sym, mod)
+        self._named[fullname] = info
+        return info
+
+    def instance(self, fullname: str, args: tuple[Type, ...] | None = None) -> Type:
+        info = self.named_class(fullname)
+        if info is None:
+            return ANY_SPECIAL
+        if args is None:
+            args = tuple(ANY for _ in info.type_vars)
+        elif len(args) != len(info.type_vars):
+            args = tuple(args[i] if i < len(args) else ANY for i in range(len(info.type_vars)))
+        return Instance(info, args)
+
+    def builtin(self, name: str, *args: Type) -> Instance:
+        t = self.instance(f"builtins.{name}", args if args else None)
+        assert isinstance(t, Instance), name
+        return t
+
+    def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
+        from veritype.types.join import join_all
+
+        fallback = self.builtin("tuple", join_all(self, list(items)) if items else ANY)
+        return TupleType(tuple(items), fallback)
+
+    def literal(self, value: object) -> LiteralType:
+        name = {bool: "bool", int: "int", str: "str", bytes: "bytes"}[type(value)]
+        return LiteralType(value, self.builtin(name))
+
+    def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
+        from veritype.evaluate.class_bases import evaluate_bases
+
+        return evaluate_bases(self, info)
+
+    def pep695_params(self, node: ast.AST, owner: str, scope: Scope) -> dict[str, TypeVarType]:
+        from veritype.evaluate.type_params import pep695_type_params
+
+        return pep695_type_params(self, node, owner, scope)
+
+    def abstract_members(self, info: ClassInfo) -> list[str]:
+        from veritype.evaluate.class_bases import abstract_members
+
+        return abstract_members(self, info)
+
+    # -- symbol types -------------------------------------------------------
+
+    def symbol_type(self, sym: Symbol, scope: Scope) -> Type:
+        """The type of `sym` used as a value, from outside any flow analysis."""
+        cached = sym.cache.get("type")
+        if cached is _IN_PROGRESS:
+            return AnyType("special")
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+        sym.cache["type"] = _IN_PROGRESS
+        self.program.stats["symbols_evaluated"] += 1
+        try:
+            from veritype.evaluate.declarations import compute_symbol_type
+
+            result = compute_symbol_type(self, sym, scope)
+        except RecursionError:
+            result = AnyType("special")
+        sym.cache["type"] = result
+        return result
+
+    def declared_type(self, sym: Symbol, scope: Scope) -> Type | None:
+        """The declared type of a variable symbol (its annotation), or None."""
+        if "declared" in sym.cache:
+            return sym.cache["declared"]  # type: ignore[return-value]
+        sym.cache["declared"] = None
+        from veritype.evaluate.declarations import compute_declared_type
+
+        result = compute_declared_type(self, sym, scope)
+        sym.cache["declared"] = result
+        return result
+
+    def ref_value_type(self, ref: Ref) -> Type:
+        """The type of a reference used as an expression value."""
+        if ref.kind == "missing":
+            return AnyType("special")
+        if ref.kind == "module" and ref.module is not None:
+            return ModuleType(ref.module.name, ref.module)
+        if ref.kind == "class" and ref.info is not None:
+            return class_object_type(ref.info)
+        if ref.kind == "special":
+            name = ref.fullname.rpartition(".")[2]
+            if name in CLASS_ALIASES:
+                info = self.named_class(CLASS_ALIASES[name])
+                if info is not None:
+                    return class_object_type(info)
+            if name in ("TypeVar", "ParamSpec", "TypeVarTuple", "NamedTuple", "NewType", "Any", "TypeAliasType") and ref.sym is not None and ref.scope is not None:
+                if ref.sym.kind == S.CLASS:
+                    return class_object_type(self.class_info_of(ref.sym, ref.scope))
+                return self.symbol_type(ref.sym, ref.scope)
+            return SpecialForm(name)
+        if ref.kind == "typeparam":
+            return AnyType("special")
+        if ref.sym is not None and ref.scope is not None:
+            return self.symbol_type(ref.sym, ref.scope)
+        return AnyType("special")
+
+
+def class_object_type(info: ClassInfo) -> TypeType:
+    """The type of a class object named in an expression: `type[C[Any...]]`.
+
+    Type arguments are left as Any marked "bare": a call of the class solves
+    them from the constructor's arguments instead.
+    """
+    return TypeType(Instance(info, tuple(AnyType("bare") for _ in info.type_vars)))
+
+
+def none_or(t: Type | None) -> Type:
+    return t if t is not None else NoneType()
+
+
+_unused = (ANY_UNANNOTATED, make_union)

@@ -1,0 +1,951 @@
+"""Expression inference: the type of every expression form, with expected-type context.
+
+Used two ways: by the checker walking a body (with flow-sensitive narrowed
+types and error reporting), and lazily by declarations (no flow, silent).
+Operators go through the dunder protocol with reflected operands, as the
+data model says.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
+
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
+from veritype.evaluate.scopes import Scope
+from veritype.types.format import format_type
+from veritype.types.join import join_all
+from veritype.types.model import (
+    ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
+    Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+    make_union, union_items, NONE,
+)
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+Reporter = Callable[[ast.AST | None, str, str, str], None]
+
+BINOP_DUNDERS = {
+    ast.Add: ("__add__", "__radd__", "+"), ast.Sub: ("__sub__", "__rsub__", "-"),
+    ast.Mult: ("__mul__", "__rmul__", "*"), ast.MatMult: ("__matmul__", "__rmatmul__", "@"),
+    ast.Div: ("__truediv__", "__rtruediv__", "/"), ast.FloorDiv: ("__floordiv__", "__rfloordiv__", "//"),
+    ast.Mod: ("__mod__", "__rmod__", "%"), ast.Pow: ("__pow__", "__rpow__", "**"),
+    ast.LShift: ("__lshift__", "__rlshift__", "<<"), ast.RShift: ("__rshift__", "__rrshift__", ">>"),
+    ast.BitAnd: ("__and__", "__rand__", "&"), ast.BitOr: ("__or__", "__ror__", "|"),
+    ast.BitXor: ("__xor__", "__rxor__", "^"),
+}
+COMPARE_DUNDERS = {
+    ast.Lt: ("__lt__", "__gt__", "<"), ast.LtE: ("__le__", "__ge__", "<="),
+    ast.Gt: ("__gt__", "__lt__", ">"), ast.GtE: ("__ge__", "__le__", ">="),
+}
+UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
+
+
+class NullFlow:
+    """No flow analysis: names have their declared types."""
+
+    def lookup(self, key: str) -> Type | None:
+        return None
+
+    @contextmanager
+    def condition(self, ev: "ExprEvaluator", test: ast.expr, positive: bool) -> Iterator[None]:
+        yield
+
+    def bind(self, key: str, t: Type) -> None:
+        pass
+
+
+class ExprEvaluator:
+    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: object = None, report: Reporter | None = None) -> None:
+        self.ev = ev
+        self.scope = scope
+        self.flow = flow if flow is not None else NullFlow()
+        self._report = report
+        self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        self.options = ev.program.options
+        # Hooks the checker sets: special calls (reveal_type...) and await checks.
+        self.in_async = False
+
+    # -- reporting ------------------------------------------------------------
+
+    def error(self, node: ast.AST | None, msg: str, code: str) -> None:
+        if self._report is not None:
+            self._report(node, msg, code, "error")
+
+    def note(self, node: ast.AST | None, msg: str) -> None:
+        if self._report is not None:
+            self._report(node, msg, "note", "note")
+
+    @property
+    def reporting(self) -> bool:
+        return self._report is not None
+
+    # -- entry ------------------------------------------------------------------
+
+    def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
+        try:
+            method = getattr(self, "_" + type(node).__name__, None)
+            if method is None:
+                return AnyType("special")
+            return method(node, expected)
+        except RecursionError:
+            return AnyType("special")
+
+    # -- atoms ------------------------------------------------------------------
+
+    def _Constant(self, node: ast.Constant, expected: Type | None) -> Type:
+        v = node.value
+        if v is None:
+            return NONE
+        if isinstance(v, (bool, int, str, bytes)):
+            return self.ev.literal(v)
+        if isinstance(v, float):
+            return self.ev.builtin("float")
+        if isinstance(v, complex):
+            return self.ev.builtin("complex")
+        if v is Ellipsis:
+            t = self.ev.instance("builtins.ellipsis")
+            return t if isinstance(t, Instance) else self.ev.instance("types.EllipsisType")
+        return AnyType("special")
+
+    def _JoinedStr(self, node: ast.JoinedStr, expected: Type | None) -> Type:
+        for v in node.values:
+            if isinstance(v, ast.FormattedValue):
+                self.infer(v.value)
+                if v.format_spec is not None:
+                    self.infer(v.format_spec)
+        return self.ev.builtin("str")
+
+    def _FormattedValue(self, node: ast.FormattedValue, expected: Type | None) -> Type:
+        self.infer(node.value)
+        return self.ev.builtin("str")
+
+    def _Name(self, node: ast.Name, expected: Type | None) -> Type:
+        for layer in reversed(self.overlay):
+            if node.id in layer:
+                return layer[node.id]
+        narrowed = self.flow.lookup(node.id)  # type: ignore[attr-defined]
+        if narrowed is not None:
+            return narrowed
+        if self.scope is None:
+            return AnyType("special")
+        tp = self.scope.lookup_type_param(node.id)
+        if tp is not None:
+            return AnyType("special")
+        hit = self.ev.lookup(node.id, self.scope)
+        if hit is None:
+            if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
+                return self.ev.builtin("str")
+            if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
+                return AnyType("special")
+            self.error(node, f'Name "{node.id}" is not defined', "name-defined")
+            return ANY_ERROR
+        sym, scope = hit
+        return self.ev.ref_value_type(self.ev.resolve_symbol(sym, scope))
+
+    # -- displays -------------------------------------------------------------------
+
+    def _container_item_context(self, expected: Type | None, names: tuple[str, ...]) -> Type | None:
+        if expected is None:
+            return None
+        for item in union_items(expected):
+            if isinstance(item, Instance):
+                for target in names:
+                    info = self.ev.named_class(target)
+                    if info is None:
+                        continue
+                    mapped = map_instance_to_supertype(item, info) if info in item.info.mro else None
+                    if mapped is not None and mapped.args:
+                        return mapped.args[0]
+                    if item.info in info.mro and item.args:
+                        return item.args[0]
+        return None
+
+    def _seq_display(self, elts: list[ast.expr], expected: Type | None, cls: str) -> Type:
+        ctx = self._container_item_context(expected, (f"builtins.{cls}", "typing.Iterable", "typing.Collection", "typing.Sequence", "typing.MutableSequence", "typing.AbstractSet", "typing.MutableSet", "typing.Container"))
+        types: list[Type] = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                types.append(self.iterate(self.infer(e.value), e.value))
+            else:
+                types.append(self.infer(e, ctx))
+        if ctx is not None and not isinstance(ctx, AnyType) and all(is_subtype(self.ev, t, ctx) for t in types):
+            return self.ev.builtin(cls, ctx)
+        if not types:
+            return self.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
+        return self.ev.builtin(cls, _widen(join_all(self.ev, [_widen(t) for t in types])))
+
+    def _List(self, node: ast.List, expected: Type | None) -> Type:
+        return self._seq_display(node.elts, expected, "list")
+
+    def _Set(self, node: ast.Set, expected: Type | None) -> Type:
+        return self._seq_display(node.elts, expected, "set")
+
+    def _Tuple(self, node: ast.Tuple, expected: Type | None) -> Type:
+        item_ctx: list[Type | None] = [None] * len(node.elts)
+        if isinstance(expected, TupleType) and len(expected.items) == len(node.elts):
+            item_ctx = list(expected.items)
+        elif isinstance(expected, Instance) and expected.info.fullname == "builtins.tuple" and expected.args:
+            item_ctx = [expected.args[0]] * len(node.elts)
+        items: list[Type] = []
+        for e, c in zip(node.elts, item_ctx):
+            if isinstance(e, ast.Starred):
+                t = self.infer(e.value)
+                if isinstance(t, TupleType):
+                    items.extend(t.items)
+                else:
+                    item = self.iterate(t, e.value)
+                    for rest in node.elts[len(items) + 1:]:
+                        self.infer(rest.value if isinstance(rest, ast.Starred) else rest)
+                    return self.ev.builtin("tuple", _widen(join_all(self.ev, [_widen(i) for i in items] + [item])))
+            else:
+                items.append(self.infer(e, c))
+        return self.ev.tuple_of(items)
+
+    def _Dict(self, node: ast.Dict, expected: Type | None) -> Type:
+        kctx = vctx = None
+        if expected is not None:
+            for item in union_items(expected):
+                if isinstance(item, TypedDictType):
+                    return self._typeddict_display(node, item)
+                if isinstance(item, Instance):
+                    mapping = self.ev.named_class("typing.Mapping")
+                    if mapping is not None and mapping in item.info.mro:
+                        mapped = map_instance_to_supertype(item, mapping)
+                        if mapped is not None and len(mapped.args) == 2:
+                            kctx, vctx = mapped.args
+                            break
+        keys: list[Type] = []
+        values: list[Type] = []
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                t = self.infer(v)
+                kv = self._mapping_kv(t)
+                if kv is not None:
+                    keys.append(kv[0])
+                    values.append(kv[1])
+                continue
+            keys.append(self.infer(k, kctx))
+            values.append(self.infer(v, vctx))
+        if kctx is not None and vctx is not None and all(is_subtype(self.ev, t, kctx) for t in keys) and all(is_subtype(self.ev, t, vctx) for t in values):
+            return self.ev.builtin("dict", kctx, vctx)
+        if not keys:
+            return self.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
+        kt = _widen(join_all(self.ev, [_widen(t) for t in keys]))
+        vt = _widen(join_all(self.ev, [_widen(t) for t in values]))
+        return self.ev.builtin("dict", kt, vt)
+
+    def _typeddict_display(self, node: ast.Dict, td: TypedDictType) -> Type:
+        items = td.item_map()
+        seen: set[str] = set()
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                self.infer(v)
+                return td
+            if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                self.infer(k)
+                self.infer(v)
+                continue
+            key = k.value
+            seen.add(key)
+            if key not in items:
+                self.infer(v)
+                self.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-unknown-key" if False else "typeddict-item")
+                continue
+            vt = self.infer(v, items[key])
+            if not is_subtype(self.ev, vt, items[key]):
+                self.error(v, f'Incompatible types (expression has type "{format_type(vt)}", TypedDict item "{key}" has type "{format_type(items[key])}")', "typeddict-item")
+        missing = [k for k in td.required if k not in seen]
+        if missing:
+            keys = ", ".join(f'"{k}"' for k in sorted(missing, key=list(items).index))
+            self.error(node, f'Missing key{"s" if len(missing) > 1 else ""} {keys} for TypedDict "{format_type(td)}"', "typeddict-item")
+        return td
+
+    def _mapping_kv(self, t: Type) -> tuple[Type, Type] | None:
+        if isinstance(t, TypedDictType):
+            return self.ev.builtin("str"), self.ev.builtin("object")
+        if isinstance(t, Instance):
+            mapping = self.ev.named_class("typing.Mapping")
+            if mapping is not None and mapping in t.info.mro:
+                mapped = map_instance_to_supertype(t, mapping)
+                if mapped is not None and len(mapped.args) == 2:
+                    return mapped.args[0], mapped.args[1]
+        return AnyType("special"), AnyType("special")
+
+    # -- comprehensions ---------------------------------------------------------------
+
+    @contextmanager
+    def _comprehension(self, generators: list[ast.comprehension]) -> Iterator[None]:
+        layer: dict[str, Type] = {}
+        self.overlay.append(layer)
+        try:
+            for gen in generators:
+                it = self.infer(gen.iter)
+                item = self.iterate(it, gen.iter, is_async=bool(gen.is_async))
+                self.assign_types(gen.target, item, layer)
+                for cond in gen.ifs:
+                    self.infer(cond)
+                    narrowed = self.narrow_for(cond, True)
+                    layer.update(narrowed)
+            yield
+        finally:
+            self.overlay.pop()
+
+    def narrow_for(self, test: ast.expr, positive: bool) -> dict[str, Type]:
+        from veritype.evaluate.narrowing import narrow_names
+
+        return narrow_names(self, test, positive)
+
+    def _ListComp(self, node: ast.ListComp, expected: Type | None) -> Type:
+        ctx = self._container_item_context(expected, ("builtins.list", "typing.Iterable", "typing.Sequence"))
+        with self._comprehension(node.generators):
+            elt = self.infer(node.elt, ctx)
+        if ctx is not None and is_subtype(self.ev, elt, ctx):
+            return self.ev.builtin("list", ctx)
+        return self.ev.builtin("list", _widen(elt))
+
+    def _SetComp(self, node: ast.SetComp, expected: Type | None) -> Type:
+        ctx = self._container_item_context(expected, ("builtins.set", "typing.Iterable", "typing.AbstractSet"))
+        with self._comprehension(node.generators):
+            elt = self.infer(node.elt, ctx)
+        if ctx is not None and is_subtype(self.ev, elt, ctx):
+            return self.ev.builtin("set", ctx)
+        return self.ev.builtin("set", _widen(elt))
+
+    def _DictComp(self, node: ast.DictComp, expected: Type | None) -> Type:
+        with self._comprehension(node.generators):
+            k = self.infer(node.key)
+            v = self.infer(node.value)
+        if expected is not None:
+            ctx = self._dict_context(expected)
+            if ctx is not None and is_subtype(self.ev, k, ctx[0]) and is_subtype(self.ev, v, ctx[1]):
+                return self.ev.builtin("dict", *ctx)
+        return self.ev.builtin("dict", _widen(k), _widen(v))
+
+    def _dict_context(self, expected: Type) -> tuple[Type, Type] | None:
+        for item in union_items(expected):
+            if isinstance(item, Instance):
+                kv = self._mapping_kv(item)
+                if kv is not None and not isinstance(kv[0], AnyType):
+                    return kv
+        return None
+
+    def _GeneratorExp(self, node: ast.GeneratorExp, expected: Type | None) -> Type:
+        ctx = self._container_item_context(expected, ("typing.Iterable", "typing.Iterator", "typing.Generator"))
+        with self._comprehension(node.generators):
+            elt = self.infer(node.elt, ctx)
+        item = ctx if ctx is not None and is_subtype(self.ev, elt, ctx) else _widen(elt)
+        return self.ev.instance("typing.Generator", (item, NONE, NONE))
+
+    # -- lambda ---------------------------------------------------------------------
+
+    def _Lambda(self, node: ast.Lambda, expected: Type | None) -> Type:
+        ctx = None
+        for item in union_items(expected) if expected is not None else []:
+            if isinstance(item, CallableType):
+                ctx = item
+                break
+            if isinstance(item, Instance):
+                call = self.ev.instance_call_signature(item)
+                if call is not None:
+                    ctx = call
+                    break
+        args = node.args
+        all_args = [*args.posonlyargs, *args.args]
+        layer: dict[str, Type] = {}
+        params: list[Param] = []
+        ctx_pos = [p for p in ctx.params if p.kind in (0, 1)] if ctx is not None and not ctx.is_ellipsis else []
+        for i, a in enumerate(all_args):
+            t: Type = ctx_pos[i].type if i < len(ctx_pos) else AnyType("unannotated")
+            if isinstance(t, TypeVarType) and t.scope and ctx is not None and t in ctx.type_vars:
+                t = AnyType("special")
+            layer[a.arg] = t
+            params.append(Param(a.arg, t, POS_OR_KW, i >= len(all_args) - len(args.defaults)))
+        for a in args.kwonlyargs:
+            layer[a.arg] = AnyType("unannotated")
+            params.append(Param(a.arg, AnyType("unannotated"), 3, True))
+        if args.vararg:
+            layer[args.vararg.arg] = self.ev.builtin("tuple", AnyType("unannotated"))
+            params.append(Param(args.vararg.arg, AnyType("unannotated"), 2))
+        if args.kwarg:
+            layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
+            params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
+        self.overlay.append(layer)
+        try:
+            ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
+            ret = self.infer(node.body, ret_ctx)
+        finally:
+            self.overlay.pop()
+        if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
+            pass
+        return CallableType(tuple(params), _widen(ret) if not isinstance(ret, LiteralType) else ret.fallback, name="lambda")
+
+    # -- operators ---------------------------------------------------------------------
+
+    def _BoolOp(self, node: ast.BoolOp, expected: Type | None) -> Type:
+        from veritype.evaluate.narrowing import falsy_part, truthy_part
+
+        results: list[Type] = []
+        positive = isinstance(node.op, ast.And)
+        pushed = 0
+        try:
+            for i, value in enumerate(node.values):
+                t = self.infer(value, expected)
+                last = i == len(node.values) - 1
+                if last:
+                    results.append(t)
+                else:
+                    results.append(falsy_part(self.ev, t) if positive else truthy_part(self.ev, t))
+                    layer = self.narrow_for(value, positive)
+                    self.overlay.append(layer)
+                    pushed += 1
+        finally:
+            for _ in range(pushed):
+                self.overlay.pop()
+        return make_union(results)
+
+    def _UnaryOp(self, node: ast.UnaryOp, expected: Type | None) -> Type:
+        operand = self.infer(node.operand)
+        if isinstance(node.op, ast.Not):
+            return self.ev.builtin("bool")
+        if isinstance(operand, LiteralType) and isinstance(operand.value, int) and not isinstance(operand.value, bool):
+            if isinstance(node.op, ast.USub):
+                return self.ev.literal(-operand.value)
+            if isinstance(node.op, ast.UAdd):
+                return operand
+        dunder, sym = UNARY_DUNDERS[type(node.op)]
+        results = []
+        for item in union_items(operand):
+            if isinstance(item, AnyType):
+                results.append(item)
+                continue
+            method = self.ev.bound_member(item, dunder)
+            if method is None:
+                self.error(node, f'Unsupported operand type for unary {sym} ("{format_type(item)}")', "operator")
+                results.append(ANY_ERROR)
+                continue
+            results.append(self._call_known(method, [], node))
+        return make_union(results)
+
+    def _BinOp(self, node: ast.BinOp, expected: Type | None) -> Type:
+        left = self.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
+        right = self.infer(node.right, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
+        if isinstance(node.op, ast.Mod) and isinstance(left, (Instance, LiteralType)) and _fallback_name(left) in ("builtins.str", "builtins.bytes"):
+            return self.ev.builtin(_fallback_name(left).rpartition(".")[2])
+        if isinstance(node.op, ast.BitOr) and self._is_type_form(left) and self._is_type_form(right):
+            return self.ev.instance("types.UnionType")
+        return self.binary(node, left, right, node.op)
+
+    def _is_type_form(self, t: Type) -> bool:
+        return isinstance(t, (TypeType, SpecialForm, NoneType)) or (isinstance(t, Instance) and t.info.fullname in ("types.UnionType", "typing._SpecialForm", "types.GenericAlias"))
+
+    def binary(self, node: ast.AST, left: Type, right: Type, op: ast.operator, augmented: bool = False) -> Type:
+        dunder, rdunder, sym = BINOP_DUNDERS[type(op)]
+        if augmented:
+            idunder = "__i" + dunder[2:]
+            results = []
+            for litem in union_items(left):
+                method = self.ev.bound_member(litem, idunder) if not isinstance(litem, AnyType) else None
+                if method is not None:
+                    r = self._try_call(method, right)
+                    if r is not None:
+                        results.append(r)
+                        continue
+                results.append(self.binary(node, litem, right, op))
+            return make_union(results)
+        results: list[Type] = []
+        for litem in union_items(left):
+            r = self._binary_one(node, litem, right, dunder, rdunder, sym, left)
+            results.append(r)
+        return make_union(results)
+
+    def _binary_one(self, node: ast.AST, left: Type, right: Type, dunder: str, rdunder: str, sym: str, whole_left: Type) -> Type:
+        if isinstance(left, AnyType):
+            return left
+        results = []
+        for ritem in union_items(right):
+            if isinstance(ritem, AnyType):
+                results.append(AnyType("implicit"))
+                continue
+            r = self._binary_pair(left, ritem, dunder, rdunder)
+            if r is None:
+                if len(union_items(whole_left)) > 1 or len(union_items(right)) > 1:
+                    if len(union_items(whole_left)) > 1:
+                        self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
+                    else:
+                        self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
+                else:
+                    self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
+                results.append(ANY_ERROR)
+            else:
+                results.append(r)
+        return make_union(results)
+
+    def _binary_pair(self, left: Type, right: Type, dunder: str, rdunder: str) -> Type | None:
+        method = self.ev.bound_member(left, dunder)
+        reflected = self.ev.bound_member(right, rdunder)
+        # The reflected method goes first when the right operand's type is a
+        # proper subclass of the left's (data model, "__radd__" notes).
+        if reflected is not None and _is_proper_subclass(self.ev, right, left):
+            r = self._try_call(reflected, left)
+            if r is not None:
+                return r
+        if method is not None:
+            r = self._try_call(method, right)
+            if r is not None:
+                return r
+        if reflected is not None:
+            r = self._try_call(reflected, left)
+            if r is not None:
+                return r
+        if method is None and reflected is None and (self._has_any_base(left) or self._has_any_base(right)):
+            return AnyType("special")
+        return None
+
+    def _has_any_base(self, t: Type) -> bool:
+        return isinstance(t, Instance) and any(c.has_any_base for c in t.info.mro)
+
+    def _try_call(self, method: Type, arg: Type) -> Type | None:
+        from veritype.evaluate.calls import call_types
+
+        r = call_types(self.ev, method, [arg])
+        if r is None:
+            return None
+        if isinstance(r, Instance) and r.info.fullname in ("builtins._NotImplementedType", "types.NotImplementedType"):
+            return None
+        return r
+
+    def _call_known(self, method: Type, args: list[Type], node: ast.AST) -> Type:
+        from veritype.evaluate.calls import call_types
+
+        r = call_types(self.ev, method, args)
+        return r if r is not None else AnyType("special")
+
+    def _Compare(self, node: ast.Compare, expected: Type | None) -> Type:
+        left = self.infer(node.left)
+        result: Type = self.ev.builtin("bool")
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.infer(comp)
+            if isinstance(op, tuple(COMPARE_DUNDERS)):
+                dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
+                for litem in union_items(left):
+                    if isinstance(litem, AnyType):
+                        continue
+                    for ritem in union_items(right):
+                        if isinstance(ritem, AnyType):
+                            continue
+                        r = self._binary_pair(litem, ritem, dunder, rdunder)
+                        if r is None:
+                            self.error(node, f'Unsupported operand types for {sym} ("{format_type(litem)}" and "{format_type(ritem)}")', "operator")
+                        elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
+                            result = r
+            elif isinstance(op, (ast.In, ast.NotIn)):
+                for ritem in union_items(right):
+                    if isinstance(ritem, AnyType):
+                        continue
+                    contains = self.ev.bound_member(ritem, "__contains__")
+                    if contains is None and self.ev.bound_member(ritem, "__iter__") is None and self.ev.bound_member(ritem, "__getitem__") is None:
+                        self.error(node, f'Unsupported right operand type for in ("{format_type(ritem)}")', "operator")
+            left = right
+        return result
+
+    # -- attribute, subscript ------------------------------------------------------------
+
+    def _Attribute(self, node: ast.Attribute, expected: Type | None) -> Type:
+        key = _expr_key(node)
+        if key is not None:
+            narrowed = self.flow.lookup(key)  # type: ignore[attr-defined]
+            if narrowed is not None:
+                for layer in reversed(self.overlay):
+                    if key in layer:
+                        return layer[key]
+                return narrowed
+            for layer in reversed(self.overlay):
+                if key in layer:
+                    return layer[key]
+        base = self.infer(node.value)
+        return self.member_access(base, node.attr, node)
+
+    def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
+        if isinstance(base, UnionType):
+            results: list[Type] = []
+            for item in base.items:
+                t = self.ev.bound_member(item, name)
+                if t is None:
+                    if isinstance(item, NoneType):
+                        self.error(node, f'Item "None" of "{format_type(base)}" has no attribute "{name}"', "union-attr")
+                    else:
+                        self.error(node, f'Item "{format_type(item)}" of "{format_type(base)}" has no attribute "{name}"', "union-attr")
+                    results.append(ANY_ERROR)
+                else:
+                    results.append(t)
+            return make_union(results)
+        t = self.ev.bound_member(base, name)
+        if t is None:
+            if isinstance(base, ModuleType):
+                self.error(node, f'Module "{base.name}" has no attribute "{name}"', "attr-defined")
+            elif isinstance(base, TypeType) and isinstance(base.item, Instance):
+                self.error(node, f'"type[{format_type(base.item)}]" has no attribute "{name}"', "attr-defined")
+            else:
+                self.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
+            return ANY_ERROR
+        return t
+
+    def _Subscript(self, node: ast.Subscript, expected: Type | None) -> Type:
+        key = _expr_key(node)
+        if key is not None:
+            narrowed = self.flow.lookup(key)  # type: ignore[attr-defined]
+            if narrowed is not None:
+                return narrowed
+        base = self.infer(node.value)
+        if isinstance(base, (TypeType, SpecialForm)) or (isinstance(base, AnyType) and False):
+            # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
+            if self.scope is not None:
+                t = self.ev.type_exprs.evaluate(node, self.scope)
+                if isinstance(t, (Instance, TupleType)) and isinstance(base, TypeType) and not (isinstance(base.item, Instance) and base.item.info.get("__class_getitem__") is None and not base.item.info.type_vars and base.item.info.fullname not in ("builtins.type", "builtins.tuple")):
+                    return TypeType(t)
+            if isinstance(base, TypeType) and isinstance(base.item, Instance) and not base.item.info.type_vars and base.item.info.get("__class_getitem__") is None:
+                meta_get = self.ev.bound_member(base, "__getitem__")
+                if meta_get is not None:
+                    return self._call_known(meta_get, [self.infer(node.slice)], node)
+                self.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "index")
+                return ANY_ERROR
+            self._infer_slice_silently(node.slice)
+            return AnyType("special")
+        return self.subscript(base, node.slice, node)
+
+    def _infer_slice_silently(self, node: ast.expr) -> None:
+        pass
+
+    def subscript(self, base: Type, index_node: ast.expr, node: ast.AST) -> Type:
+        if isinstance(base, UnionType):
+            return make_union([self.subscript(i, index_node, node) for i in base.items])
+        if isinstance(base, AnyType):
+            self.infer(index_node)
+            return base
+        if isinstance(base, TupleType):
+            idx = _int_literal(index_node)
+            if idx is not None:
+                n = len(base.items)
+                if -n <= idx < n:
+                    self.infer(index_node)
+                    return base.items[idx]
+                self.error(node, "Tuple index out of range", "misc")
+                return ANY_ERROR
+            if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
+                lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
+                return self.ev.tuple_of(list(base.items[slice(lo, hi, st)]))
+        if isinstance(base, TypedDictType):
+            index_t = self.infer(index_node)
+            if isinstance(index_t, LiteralType) and isinstance(index_t.value, str):
+                m = base.item_map()
+                if index_t.value in m:
+                    return m[index_t.value]
+                self.error(index_node, f'TypedDict "{format_type(base)}" has no key "{index_t.value}"', "typeddict-item")
+                return ANY_ERROR
+            return self.ev.builtin("object")
+        if isinstance(base, NoneType):
+            self.infer(index_node)
+            self.error(node, 'Value of type "None" is not indexable', "index")
+            return ANY_ERROR
+        getitem = self.ev.bound_member(base, "__getitem__")
+        if getitem is None:
+            self.infer(index_node)
+            self.error(node, f'Value of type "{format_type(base)}" is not indexable', "index")
+            return ANY_ERROR
+        return self._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+
+    def _Slice(self, node: ast.Slice, expected: Type | None) -> Type:
+        parts = [self.infer(x) if x is not None else NONE for x in (node.lower, node.upper, node.step)]
+        t = self.ev.instance("builtins.slice")
+        if isinstance(t, Instance) and len(t.info.type_vars) == 3:
+            return Instance(t.info, tuple(_widen(p) for p in parts))
+        return t
+
+    def _Starred(self, node: ast.Starred, expected: Type | None) -> Type:
+        self.infer(node.value)
+        return AnyType("special")
+
+    # -- conditional, walrus, await -------------------------------------------------------
+
+    def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
+        self.infer(node.test)
+        self.overlay.append(self.narrow_for(node.test, True))
+        try:
+            a = self.infer(node.body, expected)
+        finally:
+            self.overlay.pop()
+        self.overlay.append(self.narrow_for(node.test, False))
+        try:
+            b = self.infer(node.orelse, expected)
+        finally:
+            self.overlay.pop()
+        return make_union([a, b])
+
+    def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
+        t = self.infer(node.value, expected)
+        if isinstance(node.target, ast.Name):
+            declared = self.declared_of(node.target.id)
+            if declared is not None and not is_subtype(self.ev, t, declared):
+                self.error(node.value, f'Incompatible types in assignment (expression has type "{format_type(t)}", variable has type "{format_type(declared)}")', "assignment")
+            self.flow.bind(node.target.id, t)  # type: ignore[attr-defined]
+            if self.overlay:
+                self.overlay[-1][node.target.id] = t
+        return t
+
+    def declared_of(self, name: str) -> Type | None:
+        if self.scope is None:
+            return None
+        hit = self.ev.lookup(name, self.scope)
+        if hit is None:
+            return None
+        return self.ev.declared_type(*hit)
+
+    def _Await(self, node: ast.Await, expected: Type | None) -> Type:
+        t = self.infer(node.value)
+        return self.awaited(t, node)
+
+    def awaited(self, t: Type, node: ast.AST | None) -> Type:
+        results = []
+        for item in union_items(t):
+            if isinstance(item, AnyType):
+                results.append(item)
+                continue
+            method = self.ev.bound_member(item, "__await__")
+            if method is None:
+                self.error(node, f'Incompatible types in "await" (actual type "{format_type(item)}", expected type "Awaitable[Any]")', "misc")
+                results.append(ANY_ERROR)
+                continue
+            gen = self._call_known(method, [], node) if node is not None else AnyType("special")
+            results.append(self._generator_return(gen))
+        return make_union(results)
+
+    def _generator_return(self, gen: Type) -> Type:
+        if isinstance(gen, Instance):
+            info = self.ev.named_class("typing.Generator")
+            if info is not None and info in gen.info.mro:
+                mapped = map_instance_to_supertype(gen, info)
+                if mapped is not None and len(mapped.args) == 3:
+                    return mapped.args[2]
+        return AnyType("special")
+
+    def _Yield(self, node: ast.Yield, expected: Type | None) -> Type:
+        if node.value is not None:
+            self.infer(node.value)
+        return AnyType("special")
+
+    def _YieldFrom(self, node: ast.YieldFrom, expected: Type | None) -> Type:
+        t = self.infer(node.value)
+        return self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
+
+    # -- calls -------------------------------------------------------------------------
+
+    def _Call(self, node: ast.Call, expected: Type | None) -> Type:
+        from veritype.evaluate.special_calls import special_call
+
+        special = special_call(self, node, expected)
+        if special is not None:
+            return special
+        callee = self.infer(node.func)
+        args = self.call_args(node)
+        return self._call_node(callee, args, node, expected=expected)
+
+    def call_args(self, node: ast.Call) -> list[Arg]:
+        args: list[Arg] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                args.append(Arg(ARG_STAR, node=a.value))
+            else:
+                args.append(Arg(ARG_POS, node=a))
+        for kw in node.keywords:
+            if kw.arg is None:
+                args.append(Arg(ARG_STAR2, node=kw.value))
+            else:
+                args.append(Arg(ARG_KW, kw.arg, node=kw.value))
+        return args
+
+    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None, receiver: Type | None = None) -> Type:
+        cache: dict[int, Type] = {}
+
+        def infer_arg(n: ast.expr, exp: Type | None) -> Type:
+            if exp is None and id(n) in cache:
+                return cache[id(n)]
+            t = self.infer(n, exp)
+            if exp is None:
+                cache[id(n)] = t
+            return t
+
+        def report(n: ast.AST | None, msg: str, code: str) -> None:
+            if method == "__getitem__" and code in ("call-overload", "arg-type") and receiver is not None:
+                if code == "call-overload" or code == "arg-type":
+                    idx = args[0].type or (cache.get(id(args[0].node)) if args[0].node is not None else None)
+                    msg = f'Invalid index type "{format_type(idx) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
+                    code = "index"
+            self.error(n if n is not None else node, msg, code)
+
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected)
+        return call_type(site, callee, args)
+
+    def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
+        from veritype.evaluate.calls import call_types
+
+        return call_types(self.ev, callee, arg_types)
+
+    # -- iteration, context managers, unpacking ----------------------------------------
+
+    def iterate(self, t: Type, node: ast.AST | None, is_async: bool = False) -> Type:
+        results: list[Type] = []
+        for item in union_items(t):
+            if isinstance(item, AnyType):
+                results.append(item)
+                continue
+            if isinstance(item, TupleType) and not is_async:
+                results.append(make_union(list(item.items)) if item.items else NeverType())
+                continue
+            name, nxt = ("__aiter__", "__anext__") if is_async else ("__iter__", "__next__")
+            it = self.ev.bound_member(item, name)
+            if it is None and not is_async:
+                getitem = self.ev.bound_member(item, "__getitem__")
+                if getitem is not None:
+                    results.append(self._call_known(getitem, [self.ev.builtin("int")], node or ast.Pass()))
+                    continue
+            if it is None:
+                kind = "async iterable" if is_async else "iterable"
+                self.error(node, f'"{format_type(item)}" has no attribute "{name}" (not {kind})', "attr-defined")
+                results.append(ANY_ERROR)
+                continue
+            iterator = self._call_known(it, [], node or ast.Pass())
+            nxt_m = self.ev.bound_member(iterator, nxt)
+            if nxt_m is None:
+                results.append(AnyType("special"))
+                continue
+            value = self._call_known(nxt_m, [], node or ast.Pass())
+            if is_async:
+                value = self.awaited(value, None)
+            results.append(value)
+        return make_union(results)
+
+    def enter(self, t: Type, node: ast.AST | None, is_async: bool = False) -> Type:
+        results = []
+        name = "__aenter__" if is_async else "__enter__"
+        for item in union_items(t):
+            if isinstance(item, AnyType):
+                results.append(item)
+                continue
+            m = self.ev.bound_member(item, name)
+            if m is None:
+                self.error(node, f'"{format_type(item)}" has no attribute "{name}"', "attr-defined")
+                results.append(ANY_ERROR)
+                continue
+            r = self._call_known(m, [], node or ast.Pass())
+            if is_async:
+                r = self.awaited(r, None)
+            results.append(r)
+        return make_union(results)
+
+    def unpack(self, t: Type, n: int, node: ast.AST | None) -> list[Type]:
+        if isinstance(t, TupleType):
+            if len(t.items) == n:
+                return list(t.items)
+            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
+            if target is not None and any(isinstance(e, ast.Starred) for e in target.elts):
+                star = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred))
+                after = n - star - 1
+                if len(t.items) >= n - 1:
+                    middle = list(t.items[star: len(t.items) - after])
+                    return list(t.items[:star]) + [join_all(self.ev, middle) if middle else NeverType()] + list(t.items[len(t.items) - after:])
+            self.error(node, f"Too many values to unpack ({n} expected, {len(t.items)} provided)" if len(t.items) > n else f"Need more than {len(t.items)} value{'s' if len(t.items) != 1 else ''} to unpack ({n} expected)", "misc")
+            return [ANY_ERROR] * n
+        item = self.iterate(t, node)
+        return [item] * n
+
+    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type]) -> None:
+        if isinstance(target, ast.Name):
+            layer[target.id] = t
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = self.unpack(t, len(target.elts), target)
+            for sub, item in zip(target.elts, items):
+                if isinstance(sub, ast.Starred):
+                    self.assign_types(sub.value, self.ev.builtin("list", item), layer)
+                else:
+                    self.assign_types(sub, item, layer)
+
+    def exception_instance(self, t: Type) -> Type:
+        results = []
+        for item in union_items(t):
+            if isinstance(item, TypeType):
+                results.append(item.item)
+            elif isinstance(item, TupleType):
+                results.append(self.exception_instance(make_union(list(item.items))))
+            elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
+                results.append(self.exception_instance(item.args[0]))
+            else:
+                results.append(AnyType("special"))
+        return make_union(results)
+
+
+def _expr_key(node: ast.expr) -> str | None:
+    """A stable key for a narrowable reference: `x`, `x.a.b`, `x[0]`, `x["k"]`."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _expr_key(node.value)
+        return f"{base}.{node.attr}" if base else None
+    if isinstance(node, ast.Subscript):
+        base = _expr_key(node.value)
+        idx = node.slice
+        if base and isinstance(idx, ast.Constant) and isinstance(idx.value, (int, str)) and not isinstance(idx.value, bool):
+            return f"{base}[{idx.value!r}]"
+        if base and isinstance(idx, ast.UnaryOp) and isinstance(idx.op, ast.USub) and isinstance(idx.operand, ast.Constant) and isinstance(idx.operand.value, int):
+            return f"{base}[{-idx.operand.value!r}]"
+    return None
+
+
+expr_key = _expr_key
+
+
+def _int_literal(node: ast.expr | None) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value
+    return None
+
+
+def _widen(t: Type) -> Type:
+    if isinstance(t, LiteralType):
+        return t.fallback
+    if isinstance(t, UnionType):
+        return make_union([_widen(i) for i in t.items])
+    return t
+
+
+def _fallback_name(t: Type) -> str:
+    if isinstance(t, LiteralType):
+        return t.fallback.info.fullname
+    if isinstance(t, Instance):
+        return t.info.fullname
+    return ""
+
+
+def _is_proper_subclass(ev: "Evaluator", right: Type, left: Type) -> bool:
+    r = right.fallback if isinstance(right, LiteralType) else right
+    l = left.fallback if isinstance(left, LiteralType) else left
+    if isinstance(r, Instance) and isinstance(l, Instance):
+        return r.info is not l.info and l.info in r.info.mro
+    return False
+
+
+def _expected_index(callee: Type) -> str:
+    if isinstance(callee, CallableType) and callee.params:
+        return format_type(callee.params[0].type)
+    if isinstance(callee, Overloaded) and callee.items and callee.items[0].params:
+        return format_type(callee.items[0].params[0].type)
+    return "Any"
+
+
+_unused = (Overloaded,)

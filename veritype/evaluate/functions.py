@@ -1,0 +1,287 @@
+"""Function definitions to callable types: parameters, returns, decorators, overloads.
+
+Signatures come from annotations or from a PEP 484 signature type comment.
+An unannotated function has an all-Any signature (mypy's default).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.scopes import Scope
+from veritype.semantic.symbols import Symbol
+from veritype.types.model import (
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NoneType,
+    Overloaded, Param, Type, TypeType, TypeVarType,
+)
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.type_expr import Reporter
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope) -> list[str]:
+    """Fully qualified names of the decorators (best effort), e.g. 'builtins.property'."""
+    out: list[str] = []
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        ref = ev.resolve_expr(target, scope) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if ref is not None and ref.fullname:
+            out.append(ref.fullname)
+        elif isinstance(target, ast.Attribute):
+            out.append("." + target.attr)  # e.g. `@x.setter`
+        else:
+            out.append("?")
+    return out
+
+
+OVERLOAD = ("typing.overload", "typing_extensions.overload")
+PROPERTY = ("builtins.property", "functools.cached_property", "abc.abstractproperty", "types.DynamicClassAttribute", "enum.property")
+STATIC = ("builtins.staticmethod",)
+CLASSMETHOD = ("builtins.classmethod",)
+# Decorators that leave the function's type as it is.
+TRANSPARENT = (
+    "typing.final", "typing_extensions.final", "typing.override", "typing_extensions.override",
+    "abc.abstractmethod", "typing.no_type_check", "typing_extensions.deprecated", "warnings.deprecated",
+    "typing.type_check_only", "typing_extensions.type_check_only", "functools.total_ordering",
+    "typing.runtime_checkable", "typing_extensions.runtime_checkable", "enum.unique", "enum.member", "enum.nonmember",
+)
+
+
+def method_kind(ev: "Evaluator", node: FuncDef, scope: Scope) -> str:
+    """'static', 'class', 'property' or 'instance' for a function in a class body."""
+    names = decorator_names(ev, node, scope)
+    if any(n in STATIC for n in names):
+        return "static"
+    if any(n in CLASSMETHOD for n in names):
+        return "class"
+    if node.name in ("__new__",):
+        return "static"
+    if node.name in ("__init_subclass__", "__class_getitem__"):
+        return "class"
+    if any(n in PROPERTY for n in names) or any(n.endswith((".setter", ".getter", ".deleter")) for n in names):
+        return "property"
+    return "instance"
+
+
+def is_overload(ev: "Evaluator", node: FuncDef, scope: Scope) -> bool:
+    return any(n in OVERLOAD for n in decorator_names(ev, node, scope))
+
+
+def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not defs:
+        return AnyType("special")
+    overloads = [d for d in defs if is_overload(ev, d, scope)]
+    if overloads:
+        items = [function_type(ev, d, scope) for d in overloads]
+        callables = [i for i in items if isinstance(i, CallableType)]
+        if len(callables) == 1:
+            return callables[0]
+        if callables:
+            return Overloaded(tuple(callables), sym.name)
+    first = defs[0]
+    if scope.kind == "class" and method_kind(ev, first, scope) == "property":
+        return function_type(ev, first, scope, apply_decorators=False)
+    return decorated_type(ev, first, scope)
+
+
+def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
+    base: Type = function_type(ev, node, scope)
+    names = decorator_names(ev, node, scope)
+    for dec, name in reversed(list(zip(node.decorator_list, names))):
+        if name in TRANSPARENT or name in STATIC or name in CLASSMETHOD or name in OVERLOAD:
+            continue
+        if name in PROPERTY or name.endswith((".setter", ".getter", ".deleter")):
+            continue
+        if name == "typing.no_type_check":
+            return AnyType("special")
+        from veritype.evaluate.expressions import ExprEvaluator
+
+        exprs = ExprEvaluator(ev, scope)
+        dec_type = exprs.infer(dec)
+        if isinstance(dec_type, AnyType):
+            return AnyType("special")
+        result = exprs.call_with_types(dec_type, [base], dec)
+        if result is None:
+            return AnyType("special")
+        base = result
+    return base
+
+
+def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -> Scope:
+    """The scope of a function's body, with its parameter types filled in."""
+    key = "scope"
+    cache = getattr(node, "_veritype_cache", None)
+    if cache is None:
+        cache = {}
+        node._veritype_cache = cache  # type: ignore[union-attr]
+    cached = cache.get((key, id(parent)))
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    binder = ev.program.binder_for(parent.module)
+    table = binder.bind_function(node)
+    name = getattr(node, "name", "<lambda>")
+    scope = Scope("function", table, parent.module, parent, f"{parent.fullname}.{name}", function=node)
+    cache[(key, id(parent))] = scope
+    if isinstance(node, ast.Lambda):
+        return scope
+    sig = function_type(ev, node, parent)
+    if isinstance(sig, CallableType):
+        for tv in sig.type_vars:
+            scope.type_vars[tv.fullname] = tv
+        for p in sig.params:
+            if p.name is None:
+                continue
+            if p.kind == VAR_POS:
+                scope.param_types[p.name] = ev.builtin("tuple", p.type)
+            elif p.kind == VAR_KW:
+                scope.param_types[p.name] = ev.builtin("dict", ev.builtin("str"), p.type)
+            else:
+                scope.param_types[p.name] = p.type
+        # Positional-only params named in the type comment may differ; fill the rest.
+        names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+        pos = [p for p in sig.params if p.kind in (POS_ONLY, POS_OR_KW)]
+        for n, p in zip(names, pos):
+            scope.param_types.setdefault(n, p.type)
+    scope.type_params.update(ev.pep695_params(node, scope.fullname, parent))
+    return scope
+
+
+def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
+    """The undecorated signature of `node`, defined in `scope`."""
+    cache = getattr(node, "_veritype_cache", None)
+    if cache is None:
+        cache = {}
+        node._veritype_cache = cache  # type: ignore[union-attr]
+    if report is None and ("sig", id(scope)) in cache:
+        return cache[("sig", id(scope))]  # type: ignore[no-any-return]
+    sig = _build(ev, node, scope, report)
+    if report is None:
+        cache[("sig", id(scope))] = sig
+    return sig
+
+
+def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | None") -> CallableType:
+    from veritype.evaluate.type_expr import TypeContext
+
+    owner = f"{scope.fullname}.{node.name}@{node.lineno}"
+    cls = scope.cls if scope.kind == "class" else None
+    kind = method_kind(ev, node, scope) if cls is not None else "function"
+    type_scope = scope
+    pep695 = ev.pep695_params(node, owner, scope)
+    if pep695:
+        type_scope = Scope("function", scope.table, scope.module, scope, owner)
+        type_scope.type_params.update(pep695)
+    ctx = TypeContext(type_scope, bind_to=owner, report=report, self_class=cls)
+
+    def ann(expr: ast.expr | None) -> Type | None:
+        if expr is None:
+            return None
+        return ev.type_exprs.eval(expr, ctx)
+
+    args = node.args
+    comment_sig = None
+    if node.type_comment:
+        from veritype.evaluate.type_comments import signature_from_comment
+
+        comment_sig = signature_from_comment(ev, node, ctx, report)
+    positional = [*args.posonlyargs, *args.args]
+    defaults_start = len(positional) - len(args.defaults)
+    params: list[Param] = []
+    annotated_any = node.returns is not None or comment_sig is not None
+    for i, a in enumerate(positional):
+        kind_ = POS_ONLY if i < len(args.posonlyargs) else POS_OR_KW
+        # Parameters named with a leading double underscore are positional-only (PEP 484).
+        if kind_ == POS_OR_KW and a.arg.startswith("__") and not a.arg.endswith("__") and not args.posonlyargs:
+            kind_ = POS_ONLY
+        t = comment_sig.param_type(i, a.arg) if comment_sig is not None else ann(a.annotation)
+        if a.annotation is not None:
+            annotated_any = True
+        if t is None:
+            if i == 0 and cls is not None and kind in ("instance", "property"):
+                t = cls.self_instance()
+            elif i == 0 and cls is not None and kind == "class" or (i == 0 and cls is not None and node.name == "__new__"):
+                t = TypeType(cls.self_instance())
+            else:
+                t = AnyType("unannotated")
+        params.append(Param(a.arg, t, kind_, i >= defaults_start))
+    if args.vararg is not None:
+        t = comment_sig.star_type() if comment_sig is not None else ann(args.vararg.annotation)
+        if args.vararg.annotation is not None:
+            annotated_any = True
+        params.append(Param(args.vararg.arg, t if t is not None else AnyType("unannotated"), VAR_POS))
+    for a, default in zip(args.kwonlyargs, args.kw_defaults):
+        t = comment_sig.kw_type(a.arg) if comment_sig is not None else ann(a.annotation)
+        if a.annotation is not None:
+            annotated_any = True
+        params.append(Param(a.arg, t if t is not None else AnyType("unannotated"), KW_ONLY, default is not None))
+    if args.kwarg is not None:
+        t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation)
+        if args.kwarg.annotation is not None:
+            annotated_any = True
+        params.append(Param(args.kwarg.arg, t if t is not None else AnyType("unannotated"), VAR_KW))
+    ctx.guard = None
+    if comment_sig is not None:
+        ret: Type | None = comment_sig.ret
+    else:
+        ret = ann(node.returns) if node.returns is not None else None
+    guard = ctx.guard
+    if ret is None:
+        if node.name == "__init__" and annotated_any:
+            ret = NoneType()
+        else:
+            ret = AnyType("unannotated")
+    if isinstance(node, ast.AsyncFunctionDef) and not _is_generator(node):
+        ret = ev.instance("typing.Coroutine", (AnyType("implicit"), AnyType("implicit"), ret))
+    type_vars = tuple(ctx.bound.values()) + tuple(pep695.values())
+    # A `Self` in the signature is bound to this method.
+    type_vars = type_vars + tuple(_self_vars(params, ret))
+    return CallableType(
+        tuple(params), ret, type_vars, node.name, definition=node,
+        type_guard=guard[1] if guard and guard[0] == "TypeGuard" else None,
+        type_is=guard[1] if guard and guard[0] == "TypeIs" else None,
+        is_untyped=not annotated_any, is_async=isinstance(node, ast.AsyncFunctionDef),
+    )
+
+
+def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
+    from veritype.types.substitute import type_vars_in
+
+    found: dict[object, TypeVarType] = {}
+    for p in params:
+        for k, v in type_vars_in(p.type).items():
+            if v.kind == "self":
+                found[k] = v
+    for k, v in type_vars_in(ret).items():
+        if v.kind == "self":
+            found[k] = v
+    return list(found.values())
+
+
+def _is_generator(node: FuncDef) -> bool:
+    for sub in _walk_own(node):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+            return True
+    return False
+
+
+def is_generator(node: FuncDef) -> bool:
+    return _is_generator(node)
+
+
+def _walk_own(node: ast.AST):  # type: ignore[no-untyped-def]
+    """Nodes of a function body, not descending into nested functions/classes/lambdas."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+_unused = (Instance,)

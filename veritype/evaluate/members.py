@@ -1,0 +1,462 @@
+"""Attribute access on types: `x.attr` for instances, class objects, modules, tuples.
+
+Finds the member along the MRO, binds methods to the receiver (dropping
+`self`, solving an explicitly typed `self`, replacing `Self`), maps the
+declaring class's type parameters to the receiver's type arguments, and
+applies properties and descriptors. Also: constructors, protocols, enums.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import (
+    POS_ONLY, POS_OR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
+    NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+)
+from veritype.types.substitute import substitute, tv_key, type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+_PROTOCOL_SKIP = frozenset({"__init__", "__new__", "__slots__", "__class_getitem__", "__match_args__", "__annotations__", "__dict__", "__module__", "__doc__", "__weakref__", "__abstractmethods__", "__parameters__", "__orig_bases__", "__protocol_attrs__", "__non_callable_proto_members__", "__type_params__", "__init_subclass__"})
+
+
+class Members:
+    def __init__(self, ev: "Evaluator") -> None:
+        self.ev = ev
+
+    # -- entry point ------------------------------------------------------------
+
+    def get(self, receiver: Type, name: str) -> Type | None:
+        """The type of `receiver.name`, or None when it has no such attribute."""
+        ev = self.ev
+        if isinstance(receiver, AnyType):
+            return AnyType("implicit")
+        if isinstance(receiver, Instance):
+            return self.instance_member(receiver, name, receiver)
+        if isinstance(receiver, LiteralType):
+            return self.instance_member(receiver.fallback, name, receiver)
+        if isinstance(receiver, TupleType):
+            return self.instance_member(receiver.fallback, name, receiver)
+        if isinstance(receiver, TypedDictType):
+            return self.instance_member(receiver.fallback, name, receiver)
+        if isinstance(receiver, NoneType):
+            none = ev.instance("types.NoneType")
+            if isinstance(none, Instance):
+                return self.instance_member(none, name, receiver)
+            return self.instance_member(ev.builtin("object"), name, receiver)
+        if isinstance(receiver, TypeVarType):
+            bound = receiver.upper_bound
+            if receiver.values:
+                return AnyType("special")
+            if bound is None:
+                bound = ev.builtin("object")
+            return self._with_self(self.get(bound, name), receiver, bound)
+        if isinstance(receiver, TypeType):
+            return self.class_member(receiver, name)
+        if isinstance(receiver, ModuleType):
+            return self.module_member(receiver, name)
+        if isinstance(receiver, (CallableType, Overloaded)):
+            if name in ("__name__", "__qualname__", "__module__"):
+                return ev.builtin("str")
+            if name == "__call__":
+                return receiver
+            fn = ev.instance("builtins.function")
+            if isinstance(fn, Instance):
+                return self.instance_member(fn, name, fn)
+            return AnyType("special")
+        if isinstance(receiver, NeverType):
+            return NeverType()
+        if isinstance(receiver, UnionType):
+            parts = [self.get(i, name) for i in receiver.items]
+            if any(p is None for p in parts):
+                return None
+            from veritype.types.model import make_union
+
+            return make_union([p for p in parts if p is not None])
+        return AnyType("special")
+
+    def _with_self(self, t: Type | None, receiver: Type, bound: Type) -> Type | None:
+        return t
+
+    # -- instances ----------------------------------------------------------------
+
+    def instance_member(self, inst: Instance, name: str, receiver: Type) -> Type | None:
+        ev = self.ev
+        info = inst.info
+        for cls in info.mro:
+            synth = cls.synthesized.get(name)
+            if synth is not None:
+                return self._map_to(inst, cls, synth, receiver)
+            sym = cls.symbols.get(name)
+            if sym is None:
+                continue
+            return self._from_symbol(inst, cls, sym, receiver, on_class=False)
+        if any(c.has_any_base for c in info.mro):
+            return AnyType("special")
+        getattr_ = self._dunder_getattr(inst)
+        if getattr_ is not None:
+            return getattr_
+        return None
+
+    def _dunder_getattr(self, inst: Instance) -> Type | None:
+        for cls in inst.info.mro:
+            if cls.fullname == "builtins.object":
+                break
+            for dunder in ("__getattr__", "__getattribute__"):
+                if dunder in cls.symbols:
+                    t = self.instance_member(inst, dunder, inst)
+                    if isinstance(t, CallableType):
+                        return t.ret
+                    return AnyType("special")
+        return None
+
+    def _from_symbol(self, inst: Instance, cls: "ClassInfo", sym, receiver: Type, on_class: bool) -> Type | None:  # type: ignore[no-untyped-def]
+        from veritype.evaluate.functions import method_kind
+
+        ev = self.ev
+        scope = cls.scope
+        if sym.kind == S.FUNC:
+            node = sym.node
+            kind = method_kind(ev, node, scope) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else "instance"
+            t = ev.symbol_type(sym, scope)
+            t = self._map_to(inst, cls, t, receiver)
+            if kind == "property":
+                if on_class:
+                    return ev.instance("builtins.property")
+                if isinstance(t, CallableType):
+                    bound = bind_self(ev, t, receiver)
+                    return bound.ret if isinstance(bound, CallableType) else AnyType("special")
+                return AnyType("special")
+            if kind == "static":
+                return t
+            if kind == "class":
+                return bind_self(ev, t, TypeType(receiver) if not on_class else receiver)
+            if on_class:
+                return t
+            return bind_self(ev, t, receiver)
+        if sym.kind == S.CLASS:
+            return ev.symbol_type(sym, scope)
+        t = ev.symbol_type(sym, scope)
+        t = self._map_to(inst, cls, t, receiver)
+        if not on_class and isinstance(t, Instance) and sym.kind == S.VAR and not sym.is_instance_attr:
+            desc = self._descriptor_get(t, receiver, on_class=False)
+            if desc is not None:
+                return desc
+        if isinstance(t, (CallableType, Overloaded)) and sym.kind == S.VAR and not sym.is_instance_attr and not on_class:
+            # A callable assigned in a class body (`f = some_function`) binds like a method
+            # only when it is a plain function; a declared Callable attribute does not.
+            if sym.annotation is None and not _is_classvar(ev, sym, scope):
+                return t
+        return t
+
+    def _descriptor_get(self, t: Instance, receiver: Type, on_class: bool) -> Type | None:
+        if t.info.fullname in ("builtins.function", "builtins.property"):
+            return None
+        hit = t.info.get("__get__")
+        if hit is None:
+            return None
+        get = self.instance_member(t, "__get__", t)
+        if isinstance(get, (CallableType, Overloaded)):
+            from veritype.evaluate.calls import call_types
+
+            owner = TypeType(receiver) if not isinstance(receiver, TypeType) else receiver
+            inst_arg: Type = NoneType() if on_class else receiver
+            r = call_types(self.ev, get, [inst_arg, owner])
+            return r
+        return None
+
+    def _map_to(self, inst: Instance, cls: "ClassInfo", t: Type, receiver: Type) -> Type:
+        if not cls.type_vars:
+            return t
+        from veritype.types.subtype import map_instance_to_supertype
+
+        mapped = map_instance_to_supertype(inst, cls)
+        if mapped is None:
+            return t
+        mapping = {tv_key(tv): arg for tv, arg in zip(cls.type_vars, mapped.args)}
+        return substitute(t, mapping)
+
+    # -- class objects -----------------------------------------------------------
+
+    def class_member(self, receiver: TypeType, name: str) -> Type | None:
+        ev = self.ev
+        item = receiver.item
+        if isinstance(item, AnyType):
+            return AnyType("implicit")
+        if isinstance(item, TypeVarType):
+            bound = item.upper_bound or ev.builtin("object")
+            if isinstance(bound, Instance):
+                return self.class_member(TypeType(bound), name)
+            return AnyType("special")
+        if isinstance(item, UnionType):
+            return self.get(UnionType(tuple(TypeType(i) for i in item.items)), name)
+        if isinstance(item, TupleType):
+            item = item.fallback
+        if isinstance(item, TypedDictType):
+            item = item.fallback
+        if not isinstance(item, Instance):
+            return AnyType("special")
+        info = item.info
+        if info.is_enum_class():
+            member = self.enum_member(info, name)
+            if member is not None:
+                return member
+        for cls in info.mro:
+            sym = cls.symbols.get(name)
+            if sym is None:
+                synth = cls.synthesized.get(name)
+                if synth is not None and name != "__init__":
+                    return synth
+                continue
+            t = self._from_symbol(item, cls, sym, receiver, on_class=True)
+            if t is not None and sym.kind == S.VAR and isinstance(t, Instance):
+                desc = self._descriptor_get(t, item, on_class=True)
+                if desc is not None:
+                    return desc
+            return t
+        meta = ev.metaclass_instance(info)
+        if meta is not None:
+            t = self._metaclass_member(meta, name, receiver)
+            if t is not None:
+                return t
+        if any(c.has_any_base for c in info.mro):
+            return AnyType("special")
+        return None
+
+    def _metaclass_member(self, meta: Instance, name: str, receiver: TypeType) -> Type | None:
+        for cls in meta.info.mro:
+            sym = cls.symbols.get(name)
+            if sym is None:
+                continue
+            return self._from_symbol(meta, cls, sym, receiver, on_class=False)
+        return None
+
+    # -- modules --------------------------------------------------------------------
+
+    def module_member(self, receiver: ModuleType, name: str) -> Type | None:
+        ev = self.ev
+        mod = ev.program.get_module(receiver.name)
+        if mod is None:
+            return AnyType("special")
+        sym = ev.program.lookup_in_module(mod, name, from_import=True)
+        if sym is not None:
+            return ev.symbol_type(sym, ev.module_scope_of_symbol(mod, sym))
+        if name in ("__name__", "__file__", "__doc__", "__package__", "__qualname__"):
+            return ev.builtin("str")
+        if name in ("__path__",):
+            return ev.builtin("list", ev.builtin("str"))
+        if name in ("__dict__",):
+            return ev.builtin("dict", ev.builtin("str"), AnyType("implicit"))
+        sub = ev.program.get_module(f"{receiver.name}.{name}")
+        if sub is not None:
+            return ModuleType(sub.name, sub)
+        getattr_ = mod.symbols.get("__getattr__")
+        if getattr_ is not None:
+            t = ev.symbol_type(getattr_, ev.module_scope(mod))
+            return t.ret if isinstance(t, CallableType) else AnyType("special")
+        if mod.origin == "namespace":
+            return AnyType("special")
+        return None
+
+    # -- enums -------------------------------------------------------------------
+
+    def enum_members(self, info: "ClassInfo") -> list[str]:
+        out: list[str] = []
+        for name, sym in info.symbols.items():
+            if sym.kind != S.VAR or sym.is_instance_attr:
+                continue
+            if name.startswith("_") and (name.endswith("_") or name.startswith("__")):
+                continue
+            node = sym.node
+            if isinstance(node, ast.AnnAssign) and node.value is None:
+                continue
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                value = node.value
+                if isinstance(value, (ast.Lambda,)):
+                    continue
+                out.append(name)
+        return out
+
+    def enum_member(self, info: "ClassInfo", name: str) -> Type | None:
+        if name in self.enum_members(info):
+            return LiteralType(name, Instance(info, ()), is_enum=True)
+        return None
+
+    # -- constructors ------------------------------------------------------------
+
+    def constructor(self, receiver: TypeType) -> Type | None:
+        """The signature of calling the class object (spec, "Constructors")."""
+        ev = self.ev
+        item = receiver.item
+        if isinstance(item, TupleType):
+            item = item.fallback
+        if not isinstance(item, Instance):
+            return None
+        info = item.info
+        explicit = not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args) or not item.args
+        self_type = item if explicit else info.self_instance()
+        init_hit = self._find_method(info, "__init__")
+        new_hit = self._find_method(info, "__new__")
+        use_new = False
+        if new_hit is not None and new_hit[1].fullname != "builtins.object":
+            if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
+                use_new = True
+        result: Type | None
+        if use_new:
+            assert new_hit is not None
+            sym, cls = new_hit
+            t = ev.symbol_type(sym, cls.scope)
+            t = self._map_to(self_type, cls, t, self_type)
+            result = bind_self(ev, t, TypeType(self_type), constructor_of=self_type)
+        elif init_hit is not None:
+            sym, cls = init_hit
+            t = ev.symbol_type(sym, cls.scope)
+            t = self._map_to(self_type, cls, t, self_type)
+            result = bind_self(ev, t, self_type, constructor_of=self_type, init=True)
+        else:
+            result = CallableType((), self_type)
+        if result is None:
+            return None
+        own = () if explicit else info.type_vars
+        return _as_type_obj(result, own)
+
+    def _find_method(self, info: "ClassInfo", name: str):  # type: ignore[no-untyped-def]
+        for cls in info.mro:
+            sym = cls.symbols.get(name)
+            if sym is not None and sym.kind == S.FUNC:
+                return sym, cls
+            if cls.synthesized.get(name) is not None:
+                return None
+        return None
+
+    # -- protocols ---------------------------------------------------------------------
+
+    def protocol_members(self, info: "ClassInfo") -> list[str]:
+        cached = getattr(info, "_protocol_members", None)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        names: dict[str, None] = {}
+        for cls in info.mro:
+            if not cls.is_protocol:
+                continue
+            for name, sym in cls.symbols.items():
+                if name in _PROTOCOL_SKIP:
+                    continue
+                if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
+                    continue
+                names.setdefault(name, None)
+        result = list(names)
+        info._protocol_members = result  # type: ignore[attr-defined]
+        return result
+
+    def satisfies(self, left: Type, proto: Instance, checker) -> bool:  # type: ignore[no-untyped-def]
+        for name in self.protocol_members(proto.info):
+            expected = self.get(proto, name)
+            if expected is None:
+                continue
+            actual = self.get(left, name)
+            if actual is None:
+                if isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro):
+                    continue
+                return False
+            if isinstance(expected, AnyType) or isinstance(actual, AnyType):
+                continue
+            if not checker.check(actual, expected):
+                return False
+        return True
+
+
+def _is_classvar(ev: "Evaluator", sym, scope) -> bool:  # type: ignore[no-untyped-def]
+    from veritype.evaluate.declarations import qualifiers
+
+    return "ClassVar" in qualifiers(ev, sym, scope)
+
+
+def _as_type_obj(t: Type, own: tuple[TypeVarType, ...]) -> Type:
+    if isinstance(t, CallableType):
+        return CallableType(t.params, t.ret, tuple(own) + tuple(v for v in t.type_vars if v not in own), t.name, t.definition, t.is_ellipsis, True, None, None, t.is_untyped)
+    if isinstance(t, Overloaded):
+        return Overloaded(tuple(_as_type_obj(i, own) for i in t.items), t.name)  # type: ignore[misc]
+    return t
+
+
+def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance | None = None, init: bool = False) -> Type:
+    """Bind the first parameter of a method to `receiver` and drop it."""
+    if isinstance(t, Overloaded):
+        items = [bind_self(ev, i, receiver, constructor_of, init) for i in t.items]
+        callables = [i for i in items if isinstance(i, CallableType)]
+        fitting = [c for c, orig in zip(callables, t.items) if _self_fits(ev, orig, receiver)]
+        chosen = fitting or callables
+        if len(chosen) == 1:
+            return chosen[0]
+        return Overloaded(tuple(chosen), t.name) if chosen else AnyType("special")
+    if not isinstance(t, CallableType):
+        return t
+    if t.is_ellipsis:
+        return t
+    params = list(t.params)
+    if not params or params[0].kind not in (POS_ONLY, POS_OR_KW):
+        if params and params[0].kind == VAR_POS:
+            return t if constructor_of is None else _ctor_ret(t, constructor_of, init)
+        return t
+    first = params[0]
+    mapping: dict = {}
+    own = {tv_key(v) for v in t.type_vars}
+    first_vars = {k for k in type_vars_in(first.type) if k in own}
+    if first_vars:
+        from veritype.types.solve import SUBTYPE, infer_constraints, solve
+
+        cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
+        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars], cons)
+        mapping.update(solved)
+    for v in t.type_vars:
+        if v.kind == "self":
+            self_value = receiver.item if isinstance(receiver, TypeType) else receiver
+            if isinstance(self_value, (LiteralType,)):
+                self_value = self_value.fallback
+            mapping[tv_key(v)] = self_value
+    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async)
+    if mapping:
+        rest = substitute(rest, mapping)  # type: ignore[assignment]
+    if constructor_of is not None:
+        if init:
+            explicit_self = first.type
+            ret: Type = constructor_of
+            if first_vars or (isinstance(explicit_self, Instance) and explicit_self.info is constructor_of.info and explicit_self != constructor_of.info.self_instance()):
+                solved_self = substitute(explicit_self, mapping) if mapping else explicit_self
+                if isinstance(solved_self, Instance):
+                    ret = solved_self
+            return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
+        if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
+            return rest
+        return rest
+    return rest
+
+
+def _returns_instance_of(ret: Type, inst: Instance) -> bool:
+    return isinstance(ret, Instance) and inst.info in ret.info.mro
+
+
+def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:
+    if init:
+        return CallableType(t.params, inst, t.type_vars, t.name, t.definition, t.is_ellipsis, True)
+    return t
+
+
+def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
+    if not item.params or item.params[0].kind not in (POS_ONLY, POS_OR_KW):
+        return True
+    first = item.params[0].type
+    if type_vars_in(first):
+        return True
+    from veritype.types.subtype import is_subtype
+
+    return is_subtype(ev, receiver, first)
+
+
+_unused = (Param,)

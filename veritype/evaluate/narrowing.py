@@ -1,0 +1,450 @@
+"""Type narrowing: what a condition being true (or false) says about names.
+
+The forms of the typing spec's "Type narrowing" chapter and mypy's
+conventions: `isinstance`/`issubclass`, `is None`, `==` against literals
+and enum members, truthiness, `callable()`, `type(x) is C`, TypeGuard and
+TypeIs functions, `in` against literal containers, and `and`/`or`/`not`.
+The result maps reference keys (`x`, `x.attr`, `x[0]`) to narrowed types.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.model import (
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type,
+    TypedDictType, TypeType, TypeVarType, UnionType, make_union, union_items,
+)
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.expressions import ExprEvaluator
+
+
+def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
+    try:
+        return _narrow(exprs, test, positive)
+    except RecursionError:
+        return {}
+
+
+def _key(node: ast.expr) -> str | None:
+    from veritype.evaluate.expressions import expr_key
+
+    return expr_key(node)
+
+
+def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
+    silent.overlay = exprs.overlay
+    return silent
+
+
+def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
+    ev = exprs.ev
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _narrow(exprs, test.operand, not positive)
+    if isinstance(test, ast.BoolOp):
+        is_and = isinstance(test.op, ast.And)
+        if is_and == positive:
+            # All parts hold: apply them in order.
+            result: dict[str, Type] = {}
+            exprs.overlay.append(result)
+            try:
+                for value in test.values:
+                    part = _narrow(exprs, value, positive)
+                    result.update(part)
+            finally:
+                exprs.overlay.pop()
+            return result
+        # At least one part holds: join what each part says (only keys all agree on).
+        parts: list[dict[str, Type]] = []
+        pushed = 0
+        try:
+            for value in test.values:
+                parts.append(_narrow(exprs, value, positive))
+                exprs.overlay.append(_narrow(exprs, value, not positive))
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                exprs.overlay.pop()
+        keys = set(parts[0])
+        for p in parts[1:]:
+            keys &= set(p)
+        return {k: make_union([p[k] for p in parts]) for k in keys}
+    if isinstance(test, ast.NamedExpr):
+        inner = _narrow(exprs, test.value, positive)
+        key = _key(test.target)
+        if key is not None:
+            t = _silent(exprs).infer(test.value)
+            inner[key] = truthy_part(ev, t) if positive else falsy_part(ev, t)
+        return inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        return _compare(exprs, test, positive)
+    if isinstance(test, ast.Call):
+        return _call(exprs, test, positive)
+    key = _key(test)
+    if key is not None:
+        t = _silent(exprs).infer(test)
+        return {key: truthy_part(ev, t) if positive else falsy_part(ev, t)}
+    return {}
+
+
+def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[str, Type]:
+    ev = exprs.ev
+    op = test.ops[0]
+    left, right = test.left, test.comparators[0]
+    silent = _silent(exprs)
+    if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+        is_positive = positive if isinstance(op, (ast.Is, ast.Eq)) else not positive
+        identity = isinstance(op, (ast.Is, ast.IsNot))
+        out: dict[str, Type] = {}
+        for a, b in ((left, right), (right, left)):
+            key = _key(a)
+            if key is None:
+                continue
+            if isinstance(b, ast.Call) and _is_type_call(exprs, b) and identity is False and False:
+                continue
+            at = silent.infer(a)
+            bt = silent.infer(b)
+            narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
+            if narrowed is not None:
+                out[key] = narrowed
+        # `type(x) is C`
+        if isinstance(left, ast.Call) and _is_type_call(exprs, left) and left.args:
+            key = _key(left.args[0])
+            if key is not None and is_positive:
+                ct = silent.infer(right)
+                if isinstance(ct, TypeType) and isinstance(ct.item, Instance):
+                    out[key] = ct.item
+        return out
+    if isinstance(op, (ast.In, ast.NotIn)):
+        key = _key(left)
+        is_positive = positive if isinstance(op, ast.In) else not positive
+        if key is None:
+            return {}
+        lt = silent.infer(left)
+        rt = silent.infer(right)
+        container_items = _literal_items(rt)
+        if container_items is not None and is_positive:
+            keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
+            # `x in ("a", "b")` narrows a str to those literals (and drops None).
+            narrowed = []
+            for item in keep:
+                matches = [c for c in container_items if is_subtype(ev, c, item)]
+                if isinstance(item, (Instance,)) and matches and all(isinstance(c, LiteralType) for c in matches):
+                    narrowed.extend(matches)
+                else:
+                    narrowed.append(item)
+            return {key: make_union(narrowed)}
+        if is_positive and isinstance(rt, Instance) and rt.args:
+            item_t = rt.args[0]
+            if not any(isinstance(i, NoneType) for i in union_items(item_t)) and any(isinstance(i, NoneType) for i in union_items(lt)):
+                return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
+        return {}
+    return {}
+
+
+def _literal_items(t: Type) -> list[Type] | None:
+    if isinstance(t, TupleType):
+        return list(t.items)
+    if isinstance(t, Instance) and t.args and t.info.fullname in ("builtins.list", "builtins.set", "builtins.frozenset", "builtins.tuple"):
+        inner = t.args[0]
+        if all(isinstance(i, (LiteralType, NoneType)) for i in union_items(inner)):
+            return union_items(inner)
+    return None
+
+
+def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
+    if isinstance(other, NoneType):
+        if positive:
+            kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
+            if isinstance(t, AnyType):
+                return None
+            return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
+        return make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
+    if isinstance(other, LiteralType) and (identity or _literal_eq_safe(other)):
+        items = union_items(t)
+        if positive:
+            kept: list[Type] = []
+            for i in items:
+                if isinstance(i, LiteralType):
+                    if i == other:
+                        kept.append(i)
+                elif isinstance(i, Instance) and is_subtype(ev, other, i):
+                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")) else i)
+                elif isinstance(i, AnyType):
+                    return None
+                elif not isinstance(i, NoneType):
+                    kept.append(i)
+            return make_union(kept)
+        remaining: list[Type] = []
+        for i in items:
+            if isinstance(i, LiteralType) and i == other:
+                continue
+            expanded = _expand_finite(ev, i)
+            if expanded is not None and other in expanded:
+                remaining.extend(e for e in expanded if e != other)
+            else:
+                remaining.append(i)
+        return make_union(remaining)
+    return None
+
+
+def _literal_eq_safe(t: LiteralType) -> bool:
+    return True
+
+
+def _is_object(t: Type) -> bool:
+    return isinstance(t, Instance) and t.info.fullname == "builtins.object"
+
+
+def _may_be_none(ev: "Evaluator", t: Type) -> bool:
+    return _is_object(t) or isinstance(t, TypeVarType) and t.upper_bound is None
+
+
+def _expand_finite(ev: "Evaluator", t: Type) -> list[Type] | None:
+    """bool -> [True, False]; an enum -> its members; else None."""
+    if isinstance(t, Instance):
+        if t.info.fullname == "builtins.bool":
+            return [ev.literal(True), ev.literal(False)]
+        if t.info.is_enum_class():
+            members = ev.enum_members(t.info)
+            if members:
+                return [LiteralType(m, Instance(t.info, ()), is_enum=True) for m in members]
+    return None
+
+
+def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
+    if len(node.args) != 1 or not isinstance(node.func, ast.Name) or node.func.id != "type":
+        return False
+    ref = exprs.ev.resolve_expr(node.func, exprs.scope) if exprs.scope is not None else None
+    return ref is not None and ref.fullname == "builtins.type"
+
+
+def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
+    ev = exprs.ev
+    if not test.args or exprs.scope is None:
+        return {}
+    ref = ev.resolve_expr(test.func, exprs.scope) if isinstance(test.func, (ast.Name, ast.Attribute)) else None
+    fullname = ref.fullname if ref is not None else ""
+    silent = _silent(exprs)
+    key = _key(test.args[0])
+    if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2 and key is not None:
+        current = silent.infer(test.args[0])
+        classes = _class_list(ev, silent.infer(test.args[1]))
+        if classes is None:
+            return {}
+        if fullname == "builtins.issubclass":
+            inner = _unwrap_type(current)
+            if inner is None:
+                return {}
+            narrowed = narrow_isinstance(ev, inner, classes, positive)
+            return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
+        return {key: narrow_isinstance(ev, current, classes, positive)}
+    if fullname == "builtins.callable" and key is not None:
+        current = silent.infer(test.args[0])
+        items = union_items(current)
+        if positive:
+            kept = [i for i in items if _maybe_callable(ev, i)]
+        else:
+            kept = [i for i in items if not _is_callable(ev, i)]
+        return {key: make_union(kept)}
+    # A user-defined TypeGuard / TypeIs function.
+    func_t = silent.infer(test.func)
+    if isinstance(func_t, CallableType) and key is not None and (func_t.type_guard is not None or func_t.type_is is not None):
+        from veritype.evaluate.calls import call_types
+
+        if func_t.type_vars:
+            arg_t = silent.infer(test.args[0])
+            solved = call_types(ev, func_t, [arg_t] + [silent.infer(a) for a in test.args[1:]])
+            _ = solved
+        if func_t.type_guard is not None:
+            return {key: func_t.type_guard} if positive else {}
+        current = silent.infer(test.args[0])
+        guard = func_t.type_is
+        assert guard is not None
+        if positive:
+            from veritype.types.join import meet
+
+            narrowed = meet(ev, current, guard)
+            if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
+                narrowed = guard
+            return {key: narrowed}
+        return {key: make_union([i for i in union_items(current) if not is_subtype(ev, i, guard)])}
+    return {}
+
+
+def _unwrap_type(t: Type) -> Type | None:
+    items = []
+    for i in union_items(t):
+        if isinstance(i, TypeType):
+            items.append(i.item)
+        elif isinstance(i, AnyType):
+            items.append(i)
+        else:
+            return None
+    return make_union(items)
+
+
+def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
+    out: list[Type] = []
+    for item in union_items(t):
+        if isinstance(item, TypeType):
+            if isinstance(item.item, (Instance, AnyType, TypeVarType)):
+                inst = item.item
+                if isinstance(inst, Instance) and inst.args and all(isinstance(a, AnyType) for a in inst.args):
+                    pass
+                out.append(inst)
+            elif isinstance(item.item, TupleType):
+                out.append(item.item.fallback)
+            else:
+                return None
+        elif isinstance(item, TupleType):
+            inner = _class_list(ev, make_union(list(item.items)))
+            if inner is None:
+                return None
+            out.extend(inner)
+        elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
+            inner = _class_list(ev, item.args[0])
+            if inner is None:
+                return None
+            out.extend(inner)
+        elif isinstance(item, Instance) and item.info.fullname == "types.UnionType":
+            return None
+        else:
+            return None
+    return out
+
+
+def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool) -> Type:
+    if any(isinstance(c, AnyType) for c in classes):
+        return current if positive else current
+    if positive:
+        results: list[Type] = []
+        for item in union_items(current):
+            if isinstance(item, AnyType):
+                results.extend(classes)
+                continue
+            for c in classes:
+                if is_subtype(ev, item, _erased(c)):
+                    results.append(item)
+                    break
+            else:
+                for c in classes:
+                    if is_subtype(ev, c, _erased(item) if isinstance(item, Instance) else item):
+                        results.append(_specialize(ev, c, item))
+                    elif _could_overlap(ev, item, c):
+                        results.append(c)
+        return make_union(results) if results else NeverType()
+    remaining = []
+    for item in union_items(current):
+        if isinstance(item, AnyType):
+            remaining.append(item)
+            continue
+        if any(is_subtype(ev, item, _erased(c)) for c in classes):
+            continue
+        remaining.append(item)
+    return make_union(remaining)
+
+
+def _erased(t: Type) -> Type:
+    if isinstance(t, Instance) and t.args:
+        return Instance(t.info, tuple(AnyType("implicit") for _ in t.args))
+    return t
+
+
+def _specialize(ev: "Evaluator", cls: Type, item: Type) -> Type:
+    """isinstance(x, list) where x: Sequence[int] gives list[int] where the mapping is direct."""
+    if isinstance(cls, Instance) and isinstance(item, Instance) and cls.args and item.args:
+        if len(cls.info.type_vars) == len(item.info.type_vars):
+            from veritype.types.subtype import map_instance_to_supertype
+
+            probe = Instance(cls.info, tuple(cls.info.type_vars))
+            mapped = map_instance_to_supertype(probe, item.info)
+            if mapped is not None and list(mapped.args) == list(cls.info.type_vars):
+                return Instance(cls.info, item.args)
+    return cls
+
+
+def _could_overlap(ev: "Evaluator", item: Type, cls: Type) -> bool:
+    """Whether some subclass of both could exist (for narrowing to an intersection)."""
+    if isinstance(item, Instance) and isinstance(cls, Instance):
+        if item.info.is_final or cls.info.is_final:
+            return False
+        if item.info.is_protocol or cls.info.is_protocol:
+            return True
+        # Builtin value types with their own layout do not mix; others might.
+        return False
+    if isinstance(item, TypeVarType):
+        return True
+    return False
+
+
+def _is_callable(ev: "Evaluator", t: Type) -> bool:
+    if isinstance(t, (CallableType, Overloaded, TypeType)):
+        return True
+    if isinstance(t, Instance):
+        return t.info.get("__call__") is not None
+    return False
+
+
+def _maybe_callable(ev: "Evaluator", t: Type) -> bool:
+    if _is_callable(ev, t) or isinstance(t, (AnyType, TypeVarType)):
+        return True
+    if isinstance(t, Instance) and (t.info.fullname == "builtins.object" or not t.info.is_final):
+        return t.info.fullname not in ("builtins.int", "builtins.str", "builtins.bytes", "builtins.float", "builtins.bool", "builtins.list", "builtins.dict", "builtins.tuple", "builtins.set")
+    return False
+
+
+# -- truthiness ---------------------------------------------------------------------
+
+
+def can_be_false(ev: "Evaluator", t: Type) -> bool:
+    if isinstance(t, (NoneType, AnyType)):
+        return True
+    if isinstance(t, LiteralType):
+        return not bool(t.value)
+    if isinstance(t, TupleType):
+        return len(t.items) == 0
+    if isinstance(t, Instance):
+        if t.info.fullname == "builtins.object":
+            return True
+        return t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None  # type: ignore[index]
+    if isinstance(t, (CallableType, Overloaded, TypeType)):
+        return False
+    if isinstance(t, TypedDictType):
+        return True
+    return True
+
+
+def can_be_true(ev: "Evaluator", t: Type) -> bool:
+    if isinstance(t, NoneType):
+        return False
+    if isinstance(t, LiteralType):
+        return bool(t.value)
+    if isinstance(t, TupleType):
+        return len(t.items) > 0 or True
+    return True
+
+
+def truthy_part(ev: "Evaluator", t: Type) -> Type:
+    items = []
+    for i in union_items(t):
+        if not can_be_true(ev, i):
+            continue
+        items.append(i)
+    return make_union(items)
+
+
+def falsy_part(ev: "Evaluator", t: Type) -> Type:
+    items = []
+    for i in union_items(t):
+        if not can_be_false(ev, i):
+            continue
+        items.append(i)
+    return make_union(items)

@@ -1,0 +1,193 @@
+"""The program: every module a run has loaded, and lookups across them.
+
+Modules are parsed and bound only when something asks for them (an import
+being followed, a name being resolved), so typeshed is read file by file as
+needed and most of it never is (DESIGN.md principle 2).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.modules.finder import FoundModule, MissingModule, ModuleFinder
+from veritype.modules.sources import BuildSource
+from veritype.options import Options
+from veritype.semantic import symbols as S
+from veritype.semantic.binder import Binder
+from veritype.semantic.symbols import Symbol, SymbolTable
+from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+
+TYPING_MODULES = ("typing", "typing_extensions", "_typeshed", "typing._type_checking")
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    name: str
+    path: str
+    is_stub: bool
+    is_package: bool
+    origin: str  # "source" | "stdlib" | "site" | "stub-package" | "namespace"
+    parsed: ParsedFile | None
+    symbols: SymbolTable = field(default_factory=SymbolTable)
+    checked: bool = False  # a file of this run (diagnostics are reported for it)
+
+    @property
+    def tree(self) -> ast.Module | None:
+        return self.parsed.tree if self.parsed else None
+
+
+class Program:
+    def __init__(self, options: Options, finder: ModuleFinder) -> None:
+        self.options = options
+        self.finder = finder
+        self.modules: dict[str, ModuleInfo | None] = {}
+        self.sources: dict[str, BuildSource] = {}
+        self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
+        from veritype.evaluate.evaluator import Evaluator
+
+        self.evaluator = Evaluator(self)
+
+    # -- modules ------------------------------------------------------------
+
+    def find(self, name: str) -> FoundModule | MissingModule:
+        if name in self.sources:
+            src = self.sources[name]
+            return FoundModule(name, src.path, src.path.endswith(".pyi"), "source", os.path.basename(src.path).startswith("__init__."))
+        return self.finder.find(name)
+
+    def get_module(self, name: str) -> ModuleInfo | None:
+        if name in self.modules:
+            return self.modules[name]
+        self.modules[name] = None  # guards against re-entry while loading
+        found = self.find(name)
+        if isinstance(found, MissingModule):
+            return None
+        info = self._load(found)
+        self.modules[name] = info
+        return info
+
+    def _load(self, found: FoundModule) -> ModuleInfo:
+        self.stats["modules_loaded"] += 1
+        if found.is_namespace:
+            return ModuleInfo(found.name, found.path, False, True, "namespace", None)
+        src = self.sources.get(found.name)
+        if src is not None and src.text is not None:
+            parsed = parse_source(src.path, src.text)
+        else:
+            parsed = parse_file(found.path)
+        info = ModuleInfo(found.name, found.path, found.is_stub, found.is_package, found.origin, parsed)
+        if parsed.tree is not None:
+            binder = self.binder_for(info)
+            info.symbols = binder.bind_module(parsed.tree)
+        return info
+
+    def binder_for(self, info: ModuleInfo) -> Binder:
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub)
+
+    # -- names --------------------------------------------------------------
+
+    def lookup_in_module(self, module: ModuleInfo, name: str, *, from_import: bool = False, _seen: frozenset[str] = frozenset()) -> Symbol | None:
+        """The symbol `module.name` as seen from outside the module."""
+        sym = module.symbols.get(name)
+        if sym is not None:
+            if module.is_stub and from_import is False and not self._exported_from_stub(module, sym):
+                sym = None
+            if sym is not None:
+                return sym
+        if module.name in _seen:
+            return None
+        for star in module.symbols.star_imports:
+            target = self.get_module(star)
+            if target is None:
+                continue
+            inner = self.lookup_in_module(target, name, _seen=_seen | {module.name})
+            if inner is not None and self._star_exported(target, name):
+                return inner
+        return None
+
+    def _exported_from_stub(self, module: ModuleInfo, sym: Symbol) -> bool:
+        # Stub rules (typing spec, "Import conventions"): imports are private
+        # unless re-exported with `as` the same name, via __all__, or with
+        # `from . import x` in a package.
+        if sym.kind not in (S.MODULE_REF, S.FROM_IMPORT):
+            return True
+        if sym.explicit_reexport:
+            return True
+        all_names = module.symbols.all_names
+        return all_names is not None and sym.name in all_names
+
+    def _star_exported(self, module: ModuleInfo, name: str) -> bool:
+        all_names = module.symbols.all_names
+        if all_names is not None:
+            return name in all_names
+        if name.startswith("_"):
+            return False
+        sym = module.symbols.get(name)
+        if sym is not None and module.is_stub and sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
+            return sym.explicit_reexport
+        return True
+
+    def builtins(self) -> ModuleInfo:
+        mod = self.get_module("builtins")
+        assert mod is not None, "typeshed builtins.pyi not found"
+        return mod
+
+    def lookup_qualified(self, fullname: str) -> Symbol | None:
+        """`typing.Sequence` -> the Symbol, following the longest module prefix."""
+        parts = fullname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod = self.get_module(".".join(parts[:i]))
+            if mod is None:
+                continue
+            sym: Symbol | None = None
+            scope = mod.symbols
+            for j, part in enumerate(parts[i:]):
+                sym = scope.get(part) if j else self.lookup_in_module(mod, part, from_import=True)
+                if sym is None:
+                    break
+                if sym.kind == S.CLASS and j < len(parts) - i - 1:
+                    scope = self.evaluator.class_info_of(sym, mod).symbols
+            if sym is not None:
+                return sym
+        return None
+
+    # -- running a check ----------------------------------------------------
+
+    def check_sources(self, sources: list[BuildSource]):  # type: ignore[no-untyped-def]
+        from veritype.build import BuildResult
+        from veritype.check.module_checker import check_module
+
+        for src in sources:
+            self.sources[src.module] = src
+        result = BuildResult()
+        for src in sources:
+            info = self.get_module(src.module)
+            if info is None:
+                continue
+            info.checked = True
+        for src in sources:
+            info = self.modules.get(src.module)
+            if info is None or info.parsed is None:
+                continue
+            diags: list[Diagnostic] = list(info.parsed.diagnostics)
+            if info.tree is not None:
+                diags.extend(check_module(self, info))
+            diags = self._filter(info, diags)
+            result.diagnostics.extend(sorted(set(diags), key=lambda d: (d.line, d.column, d.severity != "error", d.message)))
+            result.files_checked += 1
+        return result
+
+    def _filter(self, info: ModuleInfo, diags: list[Diagnostic]) -> list[Diagnostic]:
+        opts = self.options.for_module(info.name)
+        if opts.ignore_errors:
+            return []
+        try:
+            from veritype.diagnostics import ignores
+        except ImportError:  # the drivers' ignore handling has not landed yet
+            return [d for d in diags if opts.code_enabled(d.code)]
+        assert info.parsed is not None
+        ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
+        return ignores.apply_ignores(info.path, diags, ignore_map, opts)

@@ -1,0 +1,78 @@
+"""Scopes: the chain of symbol tables a name is looked up in, by Python's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from veritype.semantic.symbols import Symbol, SymbolTable
+from veritype.types.model import TypeVarType
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.program import ModuleInfo
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: str  # "module" | "class" | "function"
+    table: SymbolTable
+    module: "ModuleInfo"
+    parent: "Scope | None"
+    fullname: str
+    cls: "ClassInfo | None" = None  # the class of a class scope
+    function: object = None  # the ast node of a function scope
+    # Type variables bound here (class or function generics, PEP 695 params),
+    # by the TypeVar declaration's fullname.
+    type_vars: dict[str, TypeVarType] = field(default_factory=dict)
+    # PEP 695 type parameter scope: names of type params -> TypeVarType.
+    type_params: dict[str, TypeVarType] = field(default_factory=dict)
+    # For function scopes: the declared types of the parameters, as seen in the body.
+    param_types: dict[str, object] = field(default_factory=dict)
+
+    def enclosing_class(self) -> "ClassInfo | None":
+        s: Scope | None = self
+        while s is not None:
+            if s.kind == "class":
+                return s.cls
+            s = s.parent
+        return None
+
+    def method_class(self) -> "ClassInfo | None":
+        """The class whose method body this (function) scope is."""
+        if self.kind == "function" and self.parent is not None and self.parent.kind == "class":
+            return self.parent.cls
+        return None
+
+    def bound_type_vars(self) -> dict[str, TypeVarType]:
+        """Type variables bound by this scope and every enclosing one."""
+        out: dict[str, TypeVarType] = {}
+        s: Scope | None = self
+        while s is not None:
+            for k, v in s.type_vars.items():
+                out.setdefault(k, v)
+            s = s.parent
+        return out
+
+    def lookup(self, name: str) -> "tuple[Symbol, Scope] | None":
+        """Python's LEGB rule: this scope, enclosing functions (class scopes
+        skipped except the first), the module, then builtins (by the caller)."""
+        s: Scope | None = self
+        first = True
+        while s is not None:
+            if s.kind != "class" or first:
+                sym = s.table.get(name)
+                if sym is not None:
+                    return sym, s
+            first = False
+            s = s.parent
+        return None
+
+    def lookup_type_param(self, name: str) -> TypeVarType | None:
+        s: Scope | None = self
+        while s is not None:
+            tv = s.type_params.get(name)
+            if tv is not None:
+                return tv
+            s = s.parent
+        return None

@@ -1,0 +1,114 @@
+"""Calls the checker understands by name: reveal_type, assert_type, cast, super().
+
+These are defined in typeshed as ordinary functions, but their meaning is
+fixed by the spec ("Special functions"), so they are evaluated here.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.format import format_type
+from veritype.types.model import AnyType, Instance, Type, TypeType, TypeVarType
+from veritype.types.subtype import is_same_type, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.expressions import ExprEvaluator
+
+
+def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
+        if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
+            return f"builtins.{func.id}"
+    if exprs.scope is None or not isinstance(func, (ast.Name, ast.Attribute)):
+        return None
+    ref = exprs.ev.resolve_expr(func, exprs.scope)
+    return ref.fullname if ref is not None else None
+
+
+def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
+    name = _callee_name(exprs, node)
+    if name is None:
+        return None
+    module, _, short = name.rpartition(".")
+    if module not in ("typing", "typing_extensions", "builtins"):
+        return None
+    if short == "reveal_type" and len(node.args) == 1:
+        t = exprs.infer(node.args[0])
+        exprs.note(node, f'Revealed type is "{format_type(t)}"')
+        return t
+    if short == "reveal_locals":
+        return exprs.ev.builtin("object") if False else AnyType("special")
+    if short == "assert_type" and len(node.args) == 2 and module != "builtins":
+        t = exprs.infer(node.args[0])
+        if exprs.scope is None:
+            return t
+        expected_t = exprs.ev.type_exprs.evaluate(node.args[1], exprs.scope, report=_type_reporter(exprs))
+        if not _same_for_assert(exprs, t, expected_t):
+            exprs.error(node, f'Expression is of type "{format_type(t)}", not "{format_type(expected_t)}"', "assert-type")
+        return t
+    if short == "cast" and len(node.args) == 2 and module != "builtins":
+        if exprs.scope is None:
+            return AnyType("special")
+        target = exprs.ev.type_exprs.evaluate(node.args[0], exprs.scope, report=_type_reporter(exprs))
+        source = exprs.infer(node.args[1])
+        if exprs.options.warn_redundant_casts and not isinstance(source, AnyType) and source == target:
+            exprs.error(node, f'Redundant cast to "{format_type(target)}"', "redundant-cast")
+        return target
+    if short == "super" and module == "builtins" and not node.args:
+        return _super(exprs, node)
+    return None
+
+
+def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
+    # assert_type asks for the same type, Any only matching Any (spec, "assert_type").
+    if isinstance(a, AnyType) or isinstance(b, AnyType):
+        return isinstance(a, AnyType) and isinstance(b, AnyType)
+    if a == b:
+        return True
+    return format_type(a) == format_type(b) and is_same_type(exprs.ev, a, b)
+
+
+def _type_reporter(exprs: "ExprEvaluator"):  # type: ignore[no-untyped-def]
+    def report(node: ast.AST, msg: str, code: str) -> None:
+        exprs.error(node, msg, code)
+
+    return report if exprs.reporting else None
+
+
+def _super(exprs: "ExprEvaluator", node: ast.Call) -> Type:
+    scope = exprs.scope
+    while scope is not None and scope.kind != "function":
+        scope = scope.parent
+    if scope is None or scope.parent is None or scope.parent.kind != "class" or scope.parent.cls is None:
+        return AnyType("special")
+    cls = scope.parent.cls
+    mro = cls.mro
+    if len(mro) < 2:
+        return AnyType("special")
+    fn = scope.function
+    # The receiver: the method's first parameter (self or cls).
+    first_name = None
+    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        params = [*fn.args.posonlyargs, *fn.args.args]
+        if params:
+            first_name = params[0].arg
+    receiver = exprs.flow.lookup(first_name) if first_name else None  # type: ignore[attr-defined]
+    if receiver is None and first_name is not None:
+        t = scope.param_types.get(first_name)
+        receiver = t if isinstance(t, Type) else None
+    base = mro[1]
+    if cls.has_any_base:
+        return AnyType("special")
+    if isinstance(receiver, TypeType) and isinstance(receiver.item, Instance):
+        mapped = map_instance_to_supertype(receiver.item, base)
+        return TypeType(mapped) if mapped is not None else AnyType("special")
+    if isinstance(receiver, TypeVarType):
+        receiver = receiver.upper_bound
+    if isinstance(receiver, Instance):
+        mapped = map_instance_to_supertype(receiver, base)
+        if mapped is not None:
+            return mapped
+    return AnyType("special")

@@ -1,0 +1,448 @@
+"""Type expressions: annotations (and other places the spec allows types) to types.
+
+Follows the typing spec's grammar of type expressions ("Type annotations",
+"Special types in annotations"): names of classes, aliases and type
+variables; subscripted generics and special forms; `X | Y`; string forward
+references. Anything else is a `valid-type` error and evaluates to Any.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.scopes import Scope
+from veritype.evaluate.special import CLASS_ALIASES
+from veritype.semantic import symbols as S
+from veritype.types.model import (
+    ANY_ERROR, KW_ONLY, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, NONE,
+)
+from veritype.types.substitute import substitute, tv_key, type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator, Ref
+
+Reporter = Callable[[ast.AST, str, str], None]
+
+
+@dataclass
+class TypeContext:
+    scope: Scope
+    # Free type variables met are bound to this owner (a function or class).
+    bind_to: str | None = None
+    bound: dict[str, TypeVarType] = field(default_factory=dict)
+    report: Reporter | None = None
+    # Qualifiers seen at the top (Final, ClassVar, Required, NotRequired, ReadOnly, InitVar).
+    qualifiers: set[str] = field(default_factory=set)
+    allow_qualifiers: bool = False
+    # The class whose `Self` this is, when Self is allowed.
+    self_class: object = None
+    disallow_any_generics: bool = False
+    # Variables bound in an enclosing class or function.
+    outer: dict[str, TypeVarType] | None = None
+    # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
+    guard: tuple[str, Type] | None = None
+    in_string: bool = False
+
+
+class TypeExprEvaluator:
+    def __init__(self, ev: "Evaluator") -> None:
+        self.ev = ev
+
+    def evaluate(self, node: ast.expr, scope: Scope, **kw: object) -> Type:
+        return self.eval(node, TypeContext(scope, **kw))  # type: ignore[arg-type]
+
+    def eval(self, node: ast.expr, ctx: TypeContext) -> Type:
+        try:
+            return self._eval(node, ctx, top=True)
+        except RecursionError:
+            return AnyType("special")
+
+    # -- reporting ------------------------------------------------------------
+
+    def _error(self, ctx: TypeContext, node: ast.AST, msg: str, code: str = "valid-type") -> Type:
+        if ctx.report is not None:
+            ctx.report(node, msg, code)
+        return ANY_ERROR
+
+    # -- the grammar ----------------------------------------------------------
+
+    def _eval(self, node: ast.expr, ctx: TypeContext, top: bool = False) -> Type:
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return NONE
+            if isinstance(node.value, str):
+                return self._forward_ref(node, ctx, top)
+            if node.value is Ellipsis:
+                return self._error(ctx, node, 'Unexpected "..."', "misc")
+            return self._error(ctx, node, "Invalid type: try using Literal[%r] instead?" % (node.value,))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return make_union([self._eval(node.left, ctx), self._eval(node.right, ctx)])
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return self._named(node, ctx, top)
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, ctx, top)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return self._error(ctx, node, "Bracketed expression \"[...]\" is not valid as a type" if isinstance(node, ast.List) else "Syntax error in type annotation")
+        if isinstance(node, ast.Call):
+            return self._error(ctx, node, "Invalid type comment or annotation")
+        return self._error(ctx, node, "Invalid type comment or annotation")
+
+    def _forward_ref(self, node: ast.Constant, ctx: TypeContext, top: bool) -> Type:
+        text = str(node.value).strip()
+        try:
+            expr = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return self._error(ctx, node, f'Syntax error in forward reference "{text}"', "valid-type")
+        # Positions inside the string map to the string's own position.
+        for sub in ast.walk(expr):
+            if hasattr(sub, "lineno"):
+                sub.lineno = node.lineno  # type: ignore[attr-defined]
+                sub.col_offset = node.col_offset  # type: ignore[attr-defined]
+                sub.end_lineno = node.end_lineno  # type: ignore[attr-defined]
+                sub.end_col_offset = node.end_col_offset  # type: ignore[attr-defined]
+        return self._eval(expr, ctx, top)
+
+    def _named(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
+        ref = self.ev.resolve_expr(node, ctx.scope)
+        if ref is None:
+            if isinstance(node, ast.Name):
+                return self._error(ctx, node, f'Name "{node.id}" is not defined', "name-defined")
+            return self._error(ctx, node, f'Name "{ast.unparse(node)}" is not defined', "name-defined")
+        return self._from_ref(ref, node, ctx, top)
+
+    def _from_ref(self, ref: "Ref", node: ast.expr, ctx: TypeContext, top: bool) -> Type:
+        if ref.kind == "missing":
+            return AnyType("special")
+        if ref.kind == "typeparam":
+            tv = ctx.scope.lookup_type_param(node.id) if isinstance(node, ast.Name) else None
+            return tv if tv is not None else AnyType("special")
+        if ref.kind == "module":
+            return self._error(ctx, node, f'Module "{ref.fullname}" is not valid as a type')
+        if ref.kind == "class" and ref.info is not None:
+            info = ref.info
+            if info.fullname == "builtins.tuple":
+                return Instance(info, (AnyType("implicit"),))
+            if info.type_vars and ctx.disallow_any_generics and ctx.report is not None:
+                ctx.report(node, f'Missing type parameters for generic type "{info.name}"', "type-arg")
+            return Instance(info, tuple(_tv_default(tv) for tv in info.type_vars))
+        if ref.kind == "special":
+            return self._bare_special(ref.fullname.rpartition(".")[2], node, ctx, top)
+        if ref.sym is not None and ref.scope is not None:
+            return self._from_symbol(ref, node, ctx)
+        return AnyType("special")
+
+    def _from_symbol(self, ref: "Ref", node: ast.expr, ctx: TypeContext) -> Type:
+        from veritype.evaluate import declarations as D
+
+        sym, scope = ref.sym, ref.scope
+        assert sym is not None and scope is not None
+        tv = D.typevar_declaration(self.ev, sym, scope)
+        if tv is not None:
+            return self._bind_typevar(tv, ctx)
+        info = D.alias_info(self.ev, sym, scope)
+        if info is not None:
+            alias, params = info
+            if params:
+                return substitute(alias, {tv_key(p): _tv_default(p) for p in params})
+            return alias
+        if sym.kind == S.FUNC:
+            return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
+        if sym.kind in (S.VAR, S.PARAM):
+            value = self.ev.symbol_type(sym, scope)
+            if isinstance(value, AnyType):
+                return AnyType("special")
+            if isinstance(value, TypeType) and sym.annotation is None:
+                return value.item
+            return self._error(ctx, node, f'Variable "{ref.fullname}" is not valid as a type')
+        return AnyType("special")
+
+    def _bind_typevar(self, tv: TypeVarType, ctx: TypeContext) -> Type:
+        if ctx.outer and tv.fullname in ctx.outer:
+            return ctx.outer[tv.fullname]
+        bound = ctx.scope.bound_type_vars()
+        if tv.fullname in bound:
+            return bound[tv.fullname]
+        if tv.fullname in ctx.bound:
+            return ctx.bound[tv.fullname]
+        if ctx.bind_to is not None:
+            new = TypeVarType(tv.name, tv.fullname, ctx.bind_to, tv.upper_bound, tv.values, tv.variance, tv.default, tv.kind)
+            ctx.bound[tv.fullname] = new
+            return new
+        return tv
+
+    def _bare_special(self, name: str, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
+        if name == "Any":
+            return AnyType("explicit")
+        if name in ("NoReturn", "Never"):
+            return NeverType(name)
+        if name == "Self":
+            return self._self_type(node, ctx)
+        if name == "LiteralString":
+            return self.ev.builtin("str")
+        if name == "Tuple":
+            return self.ev.builtin("tuple", AnyType("implicit"))
+        if name == "Callable":
+            return CallableType((), AnyType("implicit"), is_ellipsis=True)
+        if name == "Type":
+            return TypeType(AnyType("implicit"))
+        if name in CLASS_ALIASES:
+            info = self.ev.named_class(CLASS_ALIASES[name])
+            if info is None:
+                return AnyType("special")
+            return Instance(info, tuple(AnyType("implicit") for _ in info.type_vars))
+        if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
+            if top and ctx.allow_qualifiers:
+                ctx.qualifiers.add(name)
+                return AnyType("special")  # the caller infers the type from the value
+            return self._error(ctx, node, f'"{name}" is not allowed in this context')
+        if name in ("TypeAlias",):
+            if top and ctx.allow_qualifiers:
+                ctx.qualifiers.add(name)
+                return AnyType("special")
+            return AnyType("special")
+        if name in ("Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack"):
+            return self._error(ctx, node, f'"{name}" must be used with type arguments' if name != "Union" else "Union requires two or more type arguments")
+        if name in ("Protocol", "Generic"):
+            return self._error(ctx, node, f'Bare "{name}" is not valid as a type')
+        if name == "TypedDict":
+            return self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object")))
+        if name == "NamedTuple":
+            return self.ev.builtin("tuple", AnyType("implicit"))
+        return AnyType("special")
+
+    def _self_type(self, node: ast.AST, ctx: TypeContext) -> Type:
+        cls = ctx.self_class if ctx.self_class is not None else ctx.scope.enclosing_class()
+        if cls is None:
+            return self._error(ctx, node, 'Self type is only allowed in annotations within class definition', "misc")
+        inst = cls.self_instance()  # type: ignore[attr-defined]
+        return TypeVarType("Self", f"{cls.fullname}.Self", ctx.bind_to or cls.fullname, inst, kind="self")  # type: ignore[attr-defined]
+
+    # -- subscripts -----------------------------------------------------------
+
+    def _subscript(self, node: ast.Subscript, ctx: TypeContext, top: bool) -> Type:
+        ref = self.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        if ref is None:
+            if isinstance(node.value, (ast.Name, ast.Attribute)):
+                return self._named(node.value, ctx, top)
+            return self._error(ctx, node, "Invalid type comment or annotation")
+        args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if ref.kind == "special":
+            return self._special_subscript(ref.fullname.rpartition(".")[2], node, args, ctx, top)
+        if ref.kind == "class" and ref.info is not None:
+            return self._generic(ref.info, node, args, ctx)
+        if ref.kind == "missing":
+            for a in args:
+                self._eval_arg(a, ctx)
+            return AnyType("special")
+        if ref.sym is not None and ref.scope is not None:
+            from veritype.evaluate import declarations as D
+
+            ainfo = D.alias_info(self.ev, ref.sym, ref.scope)
+            if ainfo is not None:
+                alias, params = ainfo
+                values = [self._eval_arg(a, ctx) for a in args]
+                if not params:
+                    if isinstance(alias, AnyType):
+                        return alias
+                    return self._error(ctx, node, f'Type alias "{ref.fullname.rpartition(".")[2]}" is not generic or already specialized' if False else "Bad number of arguments for type alias, expected 0, given %d" % len(values), "type-arg")
+                if len(values) != len(params):
+                    if not any(p.kind == "typevartuple" or p.kind == "paramspec" for p in params):
+                        self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(values)}", "type-arg")
+                    return substitute(alias, {tv_key(p): AnyType("special") for p in params})
+                return substitute(alias, {tv_key(p): v for p, v in zip(params, values)})
+            newtype_or_class = self._from_symbol(ref, node.value, ctx)
+            if isinstance(newtype_or_class, AnyType):
+                return newtype_or_class
+            return self._error(ctx, node, f'"{ast.unparse(node.value)}" is not subscriptable' if not isinstance(newtype_or_class, Instance) else f'"{newtype_or_class.info.name}" expects no type arguments, but {len(args)} given', "valid-type" if not isinstance(newtype_or_class, Instance) else "type-arg")
+        return AnyType("special")
+
+    def _eval_arg(self, node: ast.expr, ctx: TypeContext) -> Type:
+        if isinstance(node, ast.List):
+            # A parameter list (for a ParamSpec argument); not modelled yet.
+            return AnyType("special")
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return AnyType("special")
+        if isinstance(node, ast.Starred):
+            return AnyType("special")
+        return self._eval(node, ctx)
+
+    def _generic(self, info: object, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        from veritype.evaluate.classes import ClassInfo
+
+        assert isinstance(info, ClassInfo)
+        if info.fullname == "builtins.tuple":
+            return self._tuple(node, args, ctx)
+        if info.fullname == "builtins.type":
+            if len(args) != 1:
+                return self._error(ctx, node, "type[...] must have exactly one type argument")
+            return self._type_of(self._eval(args[0], ctx))
+        params = info.type_vars
+        has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
+        values = [self._eval_arg(a, ctx) for a in args]
+        if has_variadic:
+            if len(params) == 1 and params[0].kind == "paramspec":
+                return Instance(info, (AnyType("special"),))
+            if len(values) == len(params) and not any(p.kind == "typevartuple" for p in params):
+                return Instance(info, tuple(values))
+            return Instance(info, tuple(AnyType("special") for _ in params))
+        if len(values) != len(params):
+            if not params:
+                return self._error(ctx, node, f'"{info.name}" expects no type arguments, but {len(values)} given', "type-arg")
+            min_needed = sum(1 for p in params if p.default is None)
+            if not (min_needed <= len(values) <= len(params)):
+                expected = len(params)
+                self._error(ctx, node, f'"{info.name}" expects {expected} type argument{"s" if expected != 1 else ""}, but {len(values)} given', "type-arg")
+                return Instance(info, tuple(AnyType("error") for _ in params))
+            values = values + [_tv_default(p) for p in params[len(values):]]
+        self._check_bounds(info, params, values, args, ctx)
+        return Instance(info, tuple(values))
+
+    def _check_bounds(self, info: object, params: tuple[TypeVarType, ...], values: list[Type], nodes: list[ast.expr], ctx: TypeContext) -> None:
+        if ctx.report is None:
+            return
+        from veritype.types.subtype import is_subtype
+
+        for p, v, n in zip(params, values, nodes):
+            if isinstance(v, (AnyType, TypeVarType)):
+                continue
+            if p.upper_bound is not None and not is_subtype(self.ev, v, p.upper_bound):
+                from veritype.types.format import format_type
+
+                ctx.report(n, f'Type argument "{format_type(v)}" of "{info.name}" must be a subtype of "{format_type(p.upper_bound)}"', "type-var")  # type: ignore[attr-defined]
+            elif p.values and not any(is_subtype(self.ev, v, c) and is_subtype(self.ev, c, v) for c in p.values):
+                from veritype.types.format import format_type
+
+                ctx.report(n, f'Value of type variable "{p.name}" of "{info.name}" cannot be "{format_type(v)}"', "type-var")  # type: ignore[attr-defined]
+
+    def _tuple(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+            return self.ev.builtin("tuple", self._eval(args[0], ctx))
+        if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
+            return self.ev.tuple_of([])
+        if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
+            return self._error(ctx, node, 'Unexpected "..."', "misc")
+        if any(isinstance(a, ast.Starred) or (isinstance(a, ast.Subscript) and _is_unpack(self, a, ctx)) for a in args):
+            # Unpacked variadic tuple entries (PEP 646): not modelled yet.
+            return self.ev.builtin("tuple", AnyType("special"))
+        return self.ev.tuple_of([self._eval(a, ctx) for a in args])
+
+    def _type_of(self, item: Type) -> Type:
+        if isinstance(item, UnionType):
+            return make_union([TypeType(i) for i in item.items])
+        return TypeType(item)
+
+    def _special_subscript(self, name: str, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext, top: bool) -> Type:
+        if name == "Union":
+            return make_union([self._eval(a, ctx) for a in args])
+        if name == "Optional":
+            if len(args) != 1:
+                return self._error(ctx, node, "Optional[...] must have exactly one type argument")
+            return make_union([self._eval(args[0], ctx), NONE])
+        if name == "Tuple":
+            return self._tuple(node, args, ctx)
+        if name == "Type":
+            if len(args) != 1:
+                return self._error(ctx, node, "Type[...] must have exactly one type argument")
+            return self._type_of(self._eval(args[0], ctx))
+        if name in CLASS_ALIASES:
+            info = self.ev.named_class(CLASS_ALIASES[name])
+            if info is None:
+                return AnyType("special")
+            return self._generic(info, node, args, ctx)
+        if name == "Callable":
+            return self._callable(node, args, ctx)
+        if name == "Literal":
+            return self._literal(node, args, ctx)
+        if name == "Annotated":
+            if len(args) < 2:
+                return self._error(ctx, node, "Annotated[...] must have exactly one type argument and at least one annotation")
+            return self._eval(args[0], ctx, top)
+        if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
+            if not (top and ctx.allow_qualifiers):
+                return self._error(ctx, node, f'"{name}" is not allowed in this context' if name != "ClassVar" else "ClassVar can only be used for assignments in class body")
+            if len(args) != 1:
+                return self._error(ctx, node, f"{name}[...] takes exactly one type argument")
+            ctx.qualifiers.add(name)
+            return self._eval(args[0], ctx, top=True)
+        if name in ("TypeGuard", "TypeIs"):
+            if len(args) != 1:
+                return self._error(ctx, node, f"{name}[...] takes exactly one type argument")
+            inner = self._eval(args[0], ctx)
+            if top:
+                ctx.guard = (name, inner)
+            return self.ev.builtin("bool")
+        if name == "Unpack":
+            return AnyType("special")
+        if name == "Concatenate":
+            return AnyType("special")
+        if name in ("Protocol", "Generic"):
+            return self._error(ctx, node, f'"{name}[...]" is not valid as a type' if True else "")
+        if name in ("Any", "NoReturn", "Never", "Self", "LiteralString", "TypeAlias"):
+            return self._error(ctx, node, f'"{name}" expects no type arguments' if name != "Any" else "Any expects no type arguments")
+        return AnyType("special")
+
+    def _callable(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        if len(args) != 2:
+            return self._error(ctx, node, 'Please use "Callable[[<parameters>], <return type>]" or "Callable"')
+        params_node, ret_node = args
+        ret = self._eval(ret_node, ctx)
+        if isinstance(params_node, ast.Constant) and params_node.value is Ellipsis:
+            return CallableType((), ret, is_ellipsis=True)
+        if isinstance(params_node, ast.List):
+            params = []
+            for i, p in enumerate(params_node.elts):
+                if isinstance(p, ast.Starred) or (isinstance(p, ast.Subscript) and _is_unpack(self, p, ctx)):
+                    return CallableType((), ret, is_ellipsis=True)
+                params.append(Param(None, self._eval(p, ctx), POS_ONLY))
+            return CallableType(tuple(params), ret)
+        # A ParamSpec or Concatenate[...]: not modelled yet, accept any arguments.
+        self._eval_arg(params_node, ctx)
+        return CallableType((), ret, is_ellipsis=True)
+
+    def _literal(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        items: list[Type] = []
+        for a in args:
+            item = self._literal_item(a, ctx)
+            if item is None:
+                return self._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
+            items.append(item)
+        return make_union(items)
+
+    def _literal_item(self, a: ast.expr, ctx: TypeContext) -> Type | None:
+        if isinstance(a, ast.Constant):
+            if a.value is None:
+                return NONE
+            if isinstance(a.value, (bool, int, str, bytes)):
+                return self.ev.literal(a.value)
+            return None
+        if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
+            return self.ev.literal(-a.operand.value)
+        if isinstance(a, ast.Subscript):
+            inner = self._eval(a, ctx)
+            if isinstance(inner, (LiteralType, NoneType)) or (isinstance(inner, UnionType) and all(isinstance(i, (LiteralType, NoneType)) for i in inner.items)):
+                return inner
+            return None
+        if isinstance(a, ast.Attribute):
+            ref = self.ev.resolve_expr(a.value, ctx.scope)
+            if ref is not None and ref.kind == "class" and ref.info is not None and ref.info.is_enum_class():
+                return LiteralType(a.attr, Instance(ref.info, ()), is_enum=True)
+            if ref is not None and ref.kind == "missing":
+                return AnyType("special")
+            return None
+        return None
+
+
+def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
+    ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+    return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Unpack")
+
+
+def _tv_default(tv: TypeVarType) -> Type:
+    return tv.default if tv.default is not None else AnyType("implicit")
+
+
+_unused = (KW_ONLY, VAR_KW, VAR_POS, TupleType, type_vars_in)

@@ -1,0 +1,1 @@
+"""Modules: finding source files and resolving imports to files."""

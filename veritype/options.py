@@ -1,0 +1,120 @@
+"""Options: every setting a run can have, from the command line or config files.
+
+One `Options` object holds the global settings; `for_module(name)` returns the
+settings that apply to one module after per-module overrides (mypy's
+`[mypy-pkg.*]` sections and `[[tool.mypy.overrides]]`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field, replace
+
+# Options that may differ per module (mypy's per-module options).
+PER_MODULE = frozenset(
+    {
+        "ignore_missing_imports",
+        "follow_imports",
+        "disallow_untyped_defs",
+        "disallow_incomplete_defs",
+        "check_untyped_defs",
+        "disallow_untyped_calls",
+        "disallow_any_generics",
+        "warn_return_any",
+        "warn_unreachable",
+        "ignore_errors",
+        "disable_error_code",
+        "enable_error_code",
+        "strict_optional",
+        "warn_unused_ignores",
+    }
+)
+
+
+@dataclass
+class Options:
+    python_version: tuple[int, int] = (sys.version_info[0], sys.version_info[1])
+    platform: str = sys.platform
+    python_executable: str | None = None
+    mypy_path: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    # Explicit site-packages directories: when set, used instead of asking the
+    # target interpreter (the case-file tests set it; no command-line flag).
+    site_packages: list[str] | None = None
+    no_site_packages: bool = False
+    namespace_packages: bool = True
+    explicit_package_bases: bool = False
+    # Where the options came from, for messages (None: defaults and flags only).
+    config_file: str | None = None
+
+    ignore_missing_imports: bool = False
+    follow_imports: str = "normal"
+    disallow_untyped_defs: bool = False
+    disallow_incomplete_defs: bool = False
+    check_untyped_defs: bool = False
+    disallow_untyped_calls: bool = False
+    disallow_any_generics: bool = False
+    warn_return_any: bool = False
+    warn_unreachable: bool = False
+    warn_redundant_casts: bool = False
+    warn_unused_ignores: bool = False
+    strict_optional: bool = True
+    ignore_errors: bool = False
+    disable_error_code: frozenset[str] = frozenset()
+    enable_error_code: frozenset[str] = frozenset()
+
+    show_column_numbers: bool = True
+    show_error_codes: bool = True
+    error_summary: bool = True
+    output: str = "text"
+    color: bool | None = None
+    verbose: bool = False
+
+    # (pattern, {option: value}) in file order; later patterns win, as in mypy.
+    overrides: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+
+    def for_module(self, module: str) -> "Options":
+        changes: dict[str, object] = {}
+        for pattern, values in self.overrides:
+            if module_matches(pattern, module):
+                changes.update(values)
+        if not changes:
+            return self
+        return replace(self, **changes)
+
+    def code_enabled(self, code: str | None) -> bool:
+        from veritype.diagnostics.codes import REGISTRY
+
+        if code is None:
+            return True
+        if code in self.disable_error_code:
+            return False
+        if code in self.enable_error_code:
+            return True
+        info = REGISTRY.get(code)
+        if info is not None and info.parent and info.parent in self.disable_error_code:
+            return False
+        return info.default_enabled if info is not None else True
+
+    def set_strict(self) -> None:
+        """`--strict`: the same set of flags mypy's --strict turns on."""
+        self.disallow_untyped_defs = True
+        self.disallow_incomplete_defs = True
+        self.check_untyped_defs = True
+        self.disallow_untyped_calls = True
+        self.disallow_any_generics = True
+        self.warn_return_any = True
+        self.warn_redundant_casts = True
+        self.warn_unused_ignores = True
+
+
+def module_matches(pattern: str, module: str) -> bool:
+    """mypy's section patterns: `a.b` exact, `a.b.*` the package and below, globs."""
+    if pattern.endswith(".*"):
+        base = pattern[:-2]
+        if module == base or module.startswith(base + "."):
+            return True
+        return fnmatch.fnmatchcase(module, pattern)
+    return fnmatch.fnmatchcase(module, pattern)

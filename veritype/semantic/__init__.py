@@ -1,0 +1,1 @@
+"""Semantic: binding names to declarations, scope by scope."""

@@ -1,0 +1,278 @@
+"""Bind a block of statements: which names it declares, and by what.
+
+Used for module bodies, class bodies and function bodies alike. Branches on
+static conditions (see `conditions`) are taken or skipped here, so nothing
+later ever sees a declaration for another Python version or platform.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from veritype.semantic import symbols as S
+from veritype.semantic.conditions import evaluate_condition
+from veritype.semantic.symbols import Symbol, SymbolTable
+
+
+class Binder:
+    def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool) -> None:
+        self.module = module
+        self.is_package = is_package
+        self.version = version
+        self.platform = platform
+        self.is_stub = is_stub
+
+    # -- entry points -------------------------------------------------------
+
+    def bind_module(self, tree: ast.Module) -> SymbolTable:
+        table = SymbolTable()
+        self._block(tree.body, table)
+        return table
+
+    def bind_class(self, node: ast.ClassDef) -> SymbolTable:
+        table = SymbolTable()
+        self._block(node.body, table)
+        return table
+
+    def bind_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> SymbolTable:
+        table = SymbolTable()
+        args = node.args
+        for a in [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else []), *args.kwonlyargs, *([args.kwarg] if args.kwarg else [])]:
+            table[a.arg] = Symbol(a.arg, S.PARAM, [a])
+        if isinstance(node, ast.Lambda):
+            _bind_walrus(node.body, table)
+            return table
+        self._block(node.body, table)
+        return table
+
+    # -- statements ---------------------------------------------------------
+
+    def static_branch(self, test: ast.expr) -> bool | None:
+        return evaluate_condition(test, self.version, self.platform)
+
+    def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
+        for stmt in body:
+            self._stmt(stmt, table)
+
+    def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            sym = table.get(stmt.name)
+            if sym is not None and sym.kind == S.FUNC:
+                sym.decls.append(stmt)  # overloads, property setters, redefinitions
+            else:
+                self._define(table, stmt.name, S.FUNC, stmt)
+        elif isinstance(stmt, ast.ClassDef):
+            self._define(table, stmt.name, S.CLASS, stmt)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self._target(target, stmt, table, stmt.type_comment is not None and len(stmt.targets) == 1)
+            if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "__all__":
+                table.all_names = _static_names(stmt.value)
+            _bind_walrus(stmt.value, table)
+        elif isinstance(stmt, ast.AnnAssign):
+            if isinstance(stmt.target, ast.Name):
+                sym = self._define(table, stmt.target.id, S.VAR, stmt)
+                if sym.annotation is None:
+                    sym.annotation = stmt.annotation
+                    sym.annotation_node = stmt
+                if stmt.target.id == "__all__" and stmt.value is not None:
+                    table.all_names = _static_names(stmt.value)
+        elif isinstance(stmt, ast.AugAssign):
+            if isinstance(stmt.target, ast.Name):
+                if stmt.target.id == "__all__" and table.all_names is not None:
+                    extra = _static_names(stmt.value)
+                    if extra is not None:
+                        table.all_names.extend(extra)
+                if stmt.target.id not in table:
+                    self._define(table, stmt.target.id, S.VAR, stmt)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    sym = self._define(table, alias.asname, S.MODULE_REF, stmt, replace=True)
+                    sym.import_module = alias.name
+                    sym.explicit_reexport = alias.asname == alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
+                    sym.import_module = top
+                    subs = sym.cache.setdefault("submodules", set())
+                    subs.add(alias.name)  # type: ignore[union-attr]
+        elif isinstance(stmt, ast.ImportFrom):
+            source = self.resolve_relative(stmt.module, stmt.level)
+            for alias in stmt.names:
+                if alias.name == "*":
+                    table.star_imports.append(source)
+                    continue
+                local = alias.asname or alias.name
+                sym = self._define(table, local, S.FROM_IMPORT, stmt, replace=True)
+                sym.import_module = source
+                sym.import_name = alias.name
+                # PEP 484: `from m import x as x` (and any from-import in a
+                # package's __init__ of a submodule via `from . import x`) re-exports.
+                sym.explicit_reexport = alias.asname == alias.name or (stmt.level > 0 and alias.asname is None and stmt.module is None)
+        elif isinstance(stmt, ast.If):
+            branch = self.static_branch(stmt.test)
+            _bind_walrus(stmt.test, table)
+            if branch is not False:
+                self._block(stmt.body, table)
+            if branch is not True:
+                self._block(stmt.orelse, table)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self._target(stmt.target, stmt, table, False)
+            self._block(stmt.body, table)
+            self._block(stmt.orelse, table)
+        elif isinstance(stmt, ast.While):
+            _bind_walrus(stmt.test, table)
+            self._block(stmt.body, table)
+            self._block(stmt.orelse, table)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    self._target(item.optional_vars, stmt, table, False)
+            self._block(stmt.body, table)
+        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+            self._block(stmt.body, table)  # type: ignore[attr-defined]
+            for handler in stmt.handlers:  # type: ignore[attr-defined]
+                if handler.name:
+                    self._define(table, handler.name, S.VAR, handler)
+                self._block(handler.body, table)
+            self._block(stmt.orelse, table)  # type: ignore[attr-defined]
+            self._block(stmt.finalbody, table)  # type: ignore[attr-defined]
+        elif isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                for node in ast.walk(case.pattern):
+                    name = getattr(node, "name", None)
+                    if isinstance(name, str):
+                        self._define(table, name, S.VAR, case)
+                    rest = getattr(node, "rest", None)
+                    if isinstance(rest, str):
+                        self._define(table, rest, S.VAR, case)
+                self._block(case.body, table)
+        elif isinstance(stmt, ast.Global):
+            table.globals_declared.update(stmt.names)
+        elif isinstance(stmt, ast.Nonlocal):
+            table.nonlocals_declared.update(stmt.names)
+        elif type(stmt).__name__ == "TypeAlias":
+            name = stmt.name.id  # type: ignore[attr-defined]
+            self._define(table, name, S.TYPE_ALIAS, stmt)
+        elif isinstance(stmt, ast.Expr):
+            _bind_walrus(stmt.value, table)
+        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+            _bind_walrus(stmt.value, table)
+
+    def _target(self, target: ast.expr, stmt: ast.stmt, table: SymbolTable, typed: bool) -> None:
+        if isinstance(target, ast.Name):
+            sym = self._define(table, target.id, S.VAR, stmt)
+            comment = getattr(stmt, "type_comment", None)
+            if typed and comment and sym.annotation is None:
+                sym.cache["type_comment"] = (comment, stmt)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._target(elt, stmt, table, False)
+        elif isinstance(target, ast.Starred):
+            self._target(target.value, stmt, table, False)
+
+    def _define(self, table: SymbolTable, name: str, kind: str, node: ast.AST, replace: bool = False) -> Symbol:
+        sym = table.get(name)
+        # The first declaration decides the symbol's kind and declared type
+        # (mypy's rule); later ones are kept for redefinition checks.
+        if sym is None:
+            sym = Symbol(name, kind, [node])
+            table[name] = sym
+            return sym
+        sym.decls.append(node)
+        return sym
+
+    def resolve_relative(self, module: str | None, level: int) -> str:
+        if level == 0:
+            return module or ""
+        parts = self.module.split(".")
+        if not self.is_package:
+            parts = parts[:-1]
+        if level > 1:
+            parts = parts[: len(parts) - (level - 1)]
+        base = ".".join(parts)
+        if module:
+            return f"{base}.{module}" if base else module
+        return base
+
+
+def _static_names(node: ast.expr) -> list[str] | None:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        names = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return names if len(names) == len(node.elts) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _static_names(node.left), _static_names(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _bind_walrus(expr: ast.expr, table: SymbolTable) -> None:
+    for node in ast.walk(expr):
+        if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            if node.target.id not in table:
+                table[node.target.id] = Symbol(node.target.id, S.VAR, [node])
+        elif isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            # Comprehension walruses bind in the enclosing scope (PEP 572); lambdas do not.
+            if isinstance(node, ast.Lambda):
+                continue
+
+
+def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
+    """Add `self.x = ...` / `self.x: T = ...` of the class's methods to its table."""
+    for stmt in cls.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not stmt.args.args and not stmt.args.posonlyargs:
+            continue
+        if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
+            continue
+        first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
+        for node in ast.walk(stmt):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, ast.AnnAssign):
+                targets = [node.target]
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                targets = [node.target]
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+            for target in targets:
+                for t in _flatten_targets(target):
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == first:
+                        sym = table.get(t.attr)
+                        if sym is None:
+                            sym = Symbol(t.attr, S.VAR, [node], method=stmt, is_instance_attr=True)
+                            table[t.attr] = sym
+                        elif sym.is_instance_attr:
+                            sym.decls.append(node)
+                        if isinstance(node, ast.AnnAssign) and sym.annotation is None and sym.is_instance_attr:
+                            sym.annotation = node.annotation
+                            sym.annotation_node = node
+                            sym.method = stmt
+                        elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and "type_comment" not in sym.cache:
+                            sym.cache["type_comment"] = (node.type_comment, node)
+                            sym.method = stmt
+
+
+def _flatten_targets(t: ast.expr) -> list[ast.expr]:
+    if isinstance(t, (ast.Tuple, ast.List)):
+        out: list[ast.expr] = []
+        for e in t.elts:
+            out.extend(_flatten_targets(e))
+        return out
+    if isinstance(t, ast.Starred):
+        return _flatten_targets(t.value)
+    return [t]
+
+
+def _decorator_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Call):
+        return _decorator_name(node.func)
+    return None

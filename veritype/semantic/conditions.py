@@ -1,0 +1,87 @@
+"""Static conditions: `sys.version_info`, `sys.platform`, `TYPE_CHECKING`.
+
+Both stubs and user code branch on these; a checker must take only the
+branch that applies to the target Python version and platform (typing spec,
+"Version and platform checking"). Anything else is unknown (None).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+_CMP = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str) -> bool | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = evaluate_condition(node.operand, version, platform)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        values = [evaluate_condition(v, version, platform) for v in node.values]
+        if isinstance(node.op, ast.And):
+            if any(v is False for v in values):
+                return False
+            return True if all(v is True for v in values) else None
+        if any(v is True for v in values):
+            return True
+        return False if all(v is False for v in values) else None
+    name = _dotted(node)
+    if name in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING", "MYPY"):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int)):
+        return bool(node.value)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        return _compare(node, version, platform)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith":
+        if _dotted(node.func.value) == "sys.platform" and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                return platform.startswith(arg.value)
+    return None
+
+
+def _compare(node: ast.Compare, version: tuple[int, int], platform: str) -> bool | None:
+    left, op, right = node.left, node.ops[0], node.comparators[0]
+    fn = _CMP.get(type(op))
+    if fn is None:
+        return None
+    lname = _dotted(left)
+    if lname == "sys.platform" and isinstance(right, ast.Constant) and isinstance(right.value, str):
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return fn(platform, right.value)
+        return None
+    target: tuple[int, ...] | None = None
+    if lname == "sys.version_info":
+        target = version
+    elif isinstance(left, ast.Subscript) and _dotted(left.value) == "sys.version_info":
+        sl = left.slice
+        if isinstance(sl, ast.Slice) and sl.lower is None and isinstance(sl.upper, ast.Constant):
+            target = version[: sl.upper.value]  # type: ignore[misc]
+        elif isinstance(sl, ast.Constant) and sl.value == 0:
+            if isinstance(right, ast.Constant) and isinstance(right.value, int):
+                return fn(version[0], right.value)
+            return None
+    if target is None:
+        return None
+    if isinstance(right, ast.Tuple) and all(isinstance(e, ast.Constant) and isinstance(e.value, int) for e in right.elts):
+        other = tuple(e.value for e in right.elts)  # type: ignore[attr-defined]
+        # Compare only as many parts as the target version knows (major, minor).
+        return fn(tuple(target)[: len(other)] if len(other) <= 2 else tuple(target), other[:2] if len(other) > 2 else other)
+    return None

@@ -1,0 +1,1 @@
+"""Syntax: reading source files and parsing them with the standard `ast` module."""

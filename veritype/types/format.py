@@ -1,0 +1,131 @@
+"""Formatting types for messages, the way mypy users read them.
+
+`list[int]`, `int | None`, `tuple[int, str]`, `type[C]`, `Literal['a']`,
+`def (x: int) -> str`. Classes are shown by their short name; builtins
+never get a module prefix.
+"""
+
+from __future__ import annotations
+
+from veritype.types.model import (
+    POS_ONLY, VAR_KW, VAR_POS, KW_ONLY, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
+    NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+)
+
+
+def format_type(t: Type) -> str:
+    if isinstance(t, AnyType):
+        return "Any"
+    if isinstance(t, NoneType):
+        return "None"
+    if isinstance(t, NeverType):
+        return t.spelling
+    if isinstance(t, Instance):
+        name = t.info.display_name
+        if t.info.fullname == "builtins.tuple" and len(t.args) == 1:
+            return f"tuple[{format_type(t.args[0])}, ...]"
+        if t.args:
+            return f"{name}[{', '.join(format_type(a) for a in t.args)}]"
+        return name
+    if isinstance(t, LiteralType):
+        return f"Literal[{format_literal(t)}]"
+    if isinstance(t, TupleType):
+        if t.fallback.info.fullname != "builtins.tuple":
+            return t.fallback.info.display_name
+        if not t.items:
+            return "tuple[()]"
+        return f"tuple[{', '.join(format_type(i) for i in t.items)}]"
+    if isinstance(t, UnionType):
+        lits = [i for i in t.items if isinstance(i, LiteralType)]
+        others = [i for i in t.items if not isinstance(i, LiteralType)]
+        parts: list[str] = []
+        if len(lits) > 1:
+            parts.append(f"Literal[{', '.join(format_literal(x) for x in lits)}]")
+            items = others
+        else:
+            items = list(t.items)
+        # None is shown last, as mypy does (`int | None`).
+        items = [i for i in items if not isinstance(i, NoneType)] + [i for i in items if isinstance(i, NoneType)]
+        parts = parts + [_paren_callable(format_type(i), i) for i in items] if len(lits) > 1 else [_paren_callable(format_type(i), i) for i in items]
+        return " | ".join(parts)
+    if isinstance(t, TypeVarType):
+        if t.kind == "self":
+            return "Self"
+        return t.name
+    if isinstance(t, CallableType):
+        return format_callable(t)
+    if isinstance(t, Overloaded):
+        return "Overload(" + ", ".join(format_callable(c) for c in t.items) + ")"
+    if isinstance(t, TypeType):
+        return f"type[{format_type(t.item)}]"
+    if isinstance(t, ModuleType):
+        return f"Module({t.name})"
+    if isinstance(t, TypedDictType):
+        if t.fallback.info.fullname not in ("typing._TypedDict", "builtins.dict", "typing.TypedDict"):
+            return t.fallback.info.display_name
+        inner = ", ".join(f"'{k}'{'' if k in t.required else '?'}: {format_type(v)}" for k, v in t.items)
+        return f"TypedDict({{{inner}}})"
+    if isinstance(t, SpecialForm):
+        return t.name
+    return "Any"
+
+
+def _paren_callable(s: str, t: Type) -> str:
+    return f"({s})" if isinstance(t, CallableType) else s
+
+
+def format_literal(t: LiteralType) -> str:
+    if t.is_enum:
+        return f"{t.fallback.info.display_name}.{t.value}"
+    return repr(t.value)
+
+
+def format_callable(t: CallableType) -> str:
+    parts: list[str] = []
+    if t.is_ellipsis:
+        return f"def (*Any, **Any) -> {format_type(t.ret)}"
+    saw_kw_marker = False
+    last_pos_only = max((i for i, p in enumerate(t.params) if p.kind == POS_ONLY), default=-1)
+    for i, p in enumerate(t.params):
+        typ = format_type(p.type)
+        default = " =" if p.has_default else ""
+        if p.kind == VAR_POS:
+            parts.append(f"*{p.name or 'args'}: {typ}")
+            saw_kw_marker = True
+        elif p.kind == VAR_KW:
+            parts.append(f"**{p.name or 'kwargs'}: {typ}")
+        elif p.kind == KW_ONLY:
+            if not saw_kw_marker:
+                parts.append("*")
+                saw_kw_marker = True
+            parts.append(f"{p.name}: {typ}{default}")
+        elif p.kind == POS_ONLY or p.name is None:
+            parts.append(f"{typ}{default}")
+        else:
+            parts.append(f"{p.name}: {typ}{default}")
+        if i == last_pos_only and any(q.kind != POS_ONLY for q in t.params[i + 1:]) and p.name is not None:
+            pass
+    tvs = ""
+    if t.type_vars:
+        tvs = " [" + ", ".join(_format_tv_decl(v) for v in t.type_vars) + "]"
+    return f"def{tvs} ({', '.join(parts)}) -> {format_type(t.ret)}"
+
+
+def _format_tv_decl(v: TypeVarType) -> str:
+    if v.kind == "paramspec":
+        return f"**{v.name}"
+    if v.kind == "typevartuple":
+        return f"*{v.name}"
+    if v.upper_bound is not None and not (isinstance(v.upper_bound, Instance) and v.upper_bound.info.fullname == "builtins.object"):
+        return f"{v.name}: {format_type(v.upper_bound)}"
+    if v.values:
+        return f"{v.name} in ({', '.join(format_type(x) for x in v.values)})"
+    return v.name
+
+
+def format_pair(a: Type, b: Type) -> tuple[str, str]:
+    """Format two types for an 'X is not Y' message, qualifying names that collide."""
+    sa, sb = format_type(a), format_type(b)
+    if sa == sb and isinstance(a, Instance) and isinstance(b, Instance):
+        return a.info.fullname, b.info.fullname
+    return sa, sb

@@ -1,0 +1,242 @@
+"""Type values: immutable, hashable, compared by value.
+
+Class identity is carried by `ClassInfo` (owned by `evaluate.classes`); types
+only hold a reference to it and compare it by identity, so two `Instance`s of
+the same class with equal arguments are equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+
+
+class Type:
+    """Base of every type value."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AnyType(Type):
+    # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
+    # reported error), "special" (a construct we do not model yet), "implicit".
+    # Not part of equality: every Any is the same type.
+    reason: str = field(default="explicit", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NoneType(Type):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NeverType(Type):
+    # "NoReturn" and "Never" are the same type; the spelling is kept for messages.
+    spelling: str = field(default="Never", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Instance(Type):
+    info: "ClassInfo"
+    args: tuple[Type, ...] = ()
+    # Set on the instance type of a literal's value after widening is not wanted
+    # (e.g. the fallback of `Literal[1]` stays plain `int`).
+
+    def __repr__(self) -> str:
+        return f"Instance({self.info.fullname}, {self.args!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class LiteralType(Type):
+    value: object  # int | str | bytes | bool | EnumMember name (str) for enums
+    fallback: Instance
+    is_enum: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TupleType(Type):
+    """A fixed-length tuple `tuple[int, str]`; `tuple[int, ...]` is an Instance."""
+
+    items: tuple[Type, ...]
+    fallback: Instance  # tuple[join of items] or a NamedTuple class instance
+
+
+@dataclass(frozen=True, slots=True)
+class UnionType(Type):
+    items: tuple[Type, ...]
+
+
+POS_ONLY = 0
+POS_OR_KW = 1
+VAR_POS = 2
+KW_ONLY = 3
+VAR_KW = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str | None
+    type: Type
+    kind: int = POS_OR_KW
+    has_default: bool = False
+
+    @property
+    def positional(self) -> bool:
+        return self.kind in (POS_ONLY, POS_OR_KW)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeVarType(Type):
+    name: str
+    fullname: str
+    # The function or class that binds it ("" while unbound, e.g. in an alias).
+    scope: str = ""
+    upper_bound: Type | None = None
+    values: tuple[Type, ...] = ()
+    variance: str = "invariant"  # "covariant" | "contravariant" | "infer"
+    default: Type | None = None
+    kind: str = "typevar"  # "typevar" | "paramspec" | "typevartuple" | "self"
+
+
+@dataclass(frozen=True, slots=True)
+class CallableType(Type):
+    params: tuple[Param, ...]
+    ret: Type
+    type_vars: tuple[TypeVarType, ...] = ()
+    name: str | None = field(default=None, compare=False)
+    # Where the function is defined, for "defined here" notes and overrides.
+    definition: object = field(default=None, compare=False, hash=False, repr=False)
+    # Accepts any arguments (`Callable[..., R]`, an unannotated `*args, **kwargs`).
+    is_ellipsis: bool = False
+    # True for the type of a class object used as a constructor.
+    is_type_obj: bool = field(default=False, compare=False)
+    # A TypeGuard/TypeIs function narrows its first argument to this type.
+    type_guard: Type | None = None
+    type_is: Type | None = None
+    # A function whose body is not annotated at all: its signature is all Any.
+    is_untyped: bool = field(default=False, compare=False)
+    is_async: bool = field(default=False, compare=False)
+
+    def with_params(self, params: tuple[Param, ...]) -> "CallableType":
+        return _replace(self, params=params)
+
+    def with_ret(self, ret: Type) -> "CallableType":
+        return _replace(self, ret=ret)
+
+
+@dataclass(frozen=True, slots=True)
+class Overloaded(Type):
+    items: tuple[CallableType, ...]
+    name: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeType(Type):
+    """`type[C]`: the class object C (or a subclass)."""
+
+    item: Type  # Instance, TypeVarType, AnyType, UnionType of those
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleType(Type):
+    name: str
+    info: object = field(compare=False, hash=False, repr=False, default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class TypedDictType(Type):
+    items: tuple[tuple[str, Type], ...]
+    required: frozenset[str]
+    readonly: frozenset[str]
+    fallback: Instance
+
+    def item_map(self) -> dict[str, Type]:
+        return dict(self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialForm(Type):
+    """A typing special form used as a value (`Union`, `Optional`, `Literal`...).
+
+    Only type expressions give it meaning; as a value its type is opaque.
+    """
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class UninhabitedUnbound(Type):
+    """Placeholder for a partial type being inferred (`x = []` before use)."""
+
+    base: Instance
+
+
+def _replace(obj, **changes):  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    return dataclasses.replace(obj, **changes)
+
+
+ProperType = Union[
+    AnyType, NoneType, NeverType, Instance, LiteralType, TupleType, UnionType,
+    TypeVarType, CallableType, Overloaded, TypeType, ModuleType, TypedDictType,
+]
+
+ANY = AnyType("implicit")
+ANY_EXPLICIT = AnyType("explicit")
+ANY_UNANNOTATED = AnyType("unannotated")
+ANY_ERROR = AnyType("error")
+ANY_SPECIAL = AnyType("special")
+NONE = NoneType()
+NEVER = NeverType()
+
+
+def flatten_union(items: "tuple[Type, ...] | list[Type]") -> list[Type]:
+    out: list[Type] = []
+    for item in items:
+        if isinstance(item, UnionType):
+            out.extend(flatten_union(item.items))
+        else:
+            out.append(item)
+    return out
+
+
+def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
+    """The simplified union of `items`: flattened, deduplicated, Never dropped.
+
+    Any absorbs nothing here (int | Any stays both, as the spec allows) but
+    duplicates go, and a single item is returned as itself.
+    """
+    seen: dict[Type, None] = {}
+    for item in flatten_union(items):
+        if isinstance(item, NeverType):
+            continue
+        seen.setdefault(item, None)
+    result = list(seen)
+    # A literal is dropped when its plain fallback is also present.
+    plain = {t for t in result if isinstance(t, Instance)}
+    if plain:
+        result = [t for t in result if not (isinstance(t, LiteralType) and t.fallback in plain)]
+    if not result:
+        return NEVER
+    if len(result) == 1:
+        return result[0]
+    return UnionType(tuple(result))
+
+
+def union_items(t: Type) -> list[Type]:
+    return list(t.items) if isinstance(t, UnionType) else [t]
+
+
+def is_optional(t: Type) -> bool:
+    return isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items)
+
+
+def remove_none(t: Type) -> Type:
+    if isinstance(t, UnionType):
+        return make_union([i for i in t.items if not isinstance(i, NoneType)])
+    return t

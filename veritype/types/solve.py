@@ -1,0 +1,308 @@
+"""Solving type variables: constraints from (parameter, argument) pairs, then solutions.
+
+`infer_constraints(template, actual, direction)` walks the two types side by
+side and records, for each type variable in the template, that the actual
+type is a lower bound (the argument flows into it) or an upper bound.
+`solve` joins lower bounds (widening literals, as mypy and pyright do) and
+meets upper bounds; a variable with no constraints stays unsolved (Any).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from veritype.types.model import (
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+    make_union,
+)
+from veritype.types.substitute import TVKey, substitute, tv_key, type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+SUBTYPE = 0  # actual <: template  (a lower bound for the variable)
+SUPERTYPE = 1  # template <: actual  (an upper bound)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    key: TVKey
+    direction: int
+    target: Type
+
+
+def infer_constraints(ev: "Evaluator", template: Type, actual: Type, direction: int, targets: set[TVKey], depth: int = 0) -> list[Constraint]:
+    if depth > 12 or not targets:
+        return []
+    out: list[Constraint] = []
+    _infer(ev, template, actual, direction, targets, out, depth)
+    return out
+
+
+def _flip(d: int) -> int:
+    return SUPERTYPE if d == SUBTYPE else SUBTYPE
+
+
+def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    if depth > 12:
+        return
+    if isinstance(t, TypeVarType):
+        if tv_key(t) in targets:
+            out.append(Constraint(tv_key(t), d, a))
+        return
+    if isinstance(a, AnyType):
+        for key in type_vars_in(t):
+            if key in targets:
+                out.append(Constraint(key, d, a))
+        return
+    if not any(k in targets for k in type_vars_in(t)):
+        return
+    if isinstance(t, UnionType):
+        _infer_union(ev, t, a, d, targets, out, depth)
+        return
+    if isinstance(a, UnionType) and d == SUBTYPE:
+        for item in a.items:
+            _infer(ev, t, item, d, targets, out, depth + 1)
+        return
+    if isinstance(t, Instance):
+        _infer_instance(ev, t, a, d, targets, out, depth)
+        return
+    if isinstance(t, TupleType):
+        if isinstance(a, TupleType) and len(a.items) == len(t.items):
+            for ti, ai in zip(t.items, a.items):
+                _infer(ev, ti, ai, d, targets, out, depth + 1)
+        elif isinstance(a, Instance) and a.info.fullname == "builtins.tuple" and a.args:
+            for ti in t.items:
+                _infer(ev, ti, a.args[0], d, targets, out, depth + 1)
+        return
+    if isinstance(t, CallableType):
+        call = _as_callable(ev, a)
+        if call is None:
+            return
+        if not t.is_ellipsis and not call.is_ellipsis:
+            tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]
+            apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
+            a_star = next((p for p in call.params if p.kind == VAR_POS), None)
+            for i, tp in enumerate(tpos):
+                if i < len(apos):
+                    _infer(ev, tp.type, apos[i].type, _flip(d), targets, out, depth + 1)
+                elif a_star is not None:
+                    _infer(ev, tp.type, a_star.type, _flip(d), targets, out, depth + 1)
+            for tp in t.params:
+                if tp.kind == KW_ONLY:
+                    match = next((p for p in call.params if p.name == tp.name), None)
+                    if match is not None:
+                        _infer(ev, tp.type, match.type, _flip(d), targets, out, depth + 1)
+        ret = call.ret
+        if call.type_vars:
+            # A generic function argument: its own variables stay free in the result.
+            ret = substitute(ret, {tv_key(v): AnyType("special") for v in call.type_vars}) if not _solvable_from_params(t, call) else ret
+        _infer(ev, t.ret, ret, d, targets, out, depth + 1)
+        return
+    if isinstance(t, TypeType):
+        if isinstance(a, TypeType):
+            _infer(ev, t.item, a.item, d, targets, out, depth + 1)
+        elif isinstance(a, CallableType) and a.is_type_obj:
+            _infer(ev, t.item, a.ret, d, targets, out, depth + 1)
+        elif isinstance(a, Overloaded) and a.items and a.items[0].is_type_obj:
+            _infer(ev, t.item, a.items[0].ret, d, targets, out, depth + 1)
+        return
+    if isinstance(t, TypedDictType) and isinstance(a, TypedDictType):
+        am = a.item_map()
+        for k, v in t.items:
+            if k in am:
+                _infer(ev, v, am[k], d, targets, out, depth + 1)
+
+
+def _solvable_from_params(t: CallableType, call: CallableType) -> bool:
+    return False
+
+
+def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    from veritype.types.subtype import is_subtype
+
+    bare = [i for i in t.items if isinstance(i, TypeVarType) and tv_key(i) in targets]
+    rest = [i for i in t.items if not (isinstance(i, TypeVarType) and tv_key(i) in targets)]
+    actual_items = list(a.items) if isinstance(a, UnionType) else [a]
+    leftover: list[Type] = []
+    for item in actual_items:
+        # An actual item matched by a non-variable member of the template needs no variable.
+        fixed = [r for r in rest if not type_vars_in(r)]
+        if any(is_subtype(ev, item, r) for r in fixed) and not isinstance(item, AnyType):
+            continue
+        generic = [r for r in rest if type_vars_in(r)]
+        matched = False
+        for g in generic:
+            if isinstance(g, Instance) and isinstance(item, Instance) and (item.info is g.info or g.info in item.info.mro):
+                _infer(ev, g, item, d, targets, out, depth + 1)
+                matched = True
+                break
+            if isinstance(g, Instance) and isinstance(item, TupleType) and g.info.fullname == "builtins.tuple":
+                _infer(ev, g, item, d, targets, out, depth + 1)
+                matched = True
+                break
+        if not matched:
+            leftover.append(item)
+    if leftover:
+        if len(bare) == 1:
+            out.append(Constraint(tv_key(bare[0]), d, make_union(leftover)))
+        elif not bare:
+            generic = [r for r in rest if type_vars_in(r)]
+            if len(generic) == 1:
+                _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    from veritype.types.subtype import map_instance_to_supertype
+
+    if isinstance(a, LiteralType):
+        a = a.fallback
+    if isinstance(a, TupleType):
+        if t.info.fullname == "builtins.tuple":
+            from veritype.types.join import join_all
+
+            item = join_all(ev, list(a.items)) if a.items else NeverType()
+            if t.args:
+                _infer(ev, t.args[0], item, d, targets, out, depth + 1)
+            return
+        a = a.fallback
+    if isinstance(a, TypedDictType):
+        a = a.fallback
+    if isinstance(a, NoneType):
+        none = ev.instance("types.NoneType")
+        if isinstance(none, Instance):
+            a = none
+    if isinstance(a, TypeType) and isinstance(a.item, Instance):
+        meta = ev.metaclass_instance(a.item.info)
+        if t.info.is_protocol:
+            _infer_protocol(ev, t, a, d, targets, out, depth)
+            return
+        if meta is not None:
+            a = meta
+    if isinstance(a, (CallableType, Overloaded)) and t.info.is_protocol:
+        _infer_protocol(ev, t, a, d, targets, out, depth)
+        return
+    if not isinstance(a, Instance):
+        return
+    if d == SUBTYPE:
+        mapped = map_instance_to_supertype(a, t.info)
+        if mapped is None:
+            if t.info.is_protocol:
+                _infer_protocol(ev, t, a, d, targets, out, depth)
+            return
+        pairs = zip(t.info.type_vars, t.args, mapped.args)
+    else:
+        mapped_t = map_instance_to_supertype(t, a.info)
+        if mapped_t is None:
+            return
+        pairs = zip(a.info.type_vars, mapped_t.args, a.args)
+    for tv, targ, aarg in pairs:
+        if tv.variance == "contravariant":
+            _infer(ev, targ, aarg, _flip(d), targets, out, depth + 1)
+        elif tv.variance == "covariant":
+            _infer(ev, targ, aarg, d, targets, out, depth + 1)
+        else:
+            # Invariant: the argument is both bound; record as lower (joins) — solving
+            # checks the result afterwards, so an over-wide solution is reported there.
+            _infer(ev, targ, aarg, d, targets, out, depth + 1)
+
+
+def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    for name in ev.protocol_members(t.info):
+        if name in ("__init__", "__new__", "__class_getitem__", "__slots__", "__hash__"):
+            continue
+        proto_member = ev.bound_member(t, name)
+        actual_member = ev.bound_member(a, name)
+        if proto_member is None or actual_member is None:
+            continue
+        if not any(k in targets for k in type_vars_in(proto_member)):
+            continue
+        if isinstance(actual_member, Overloaded) and isinstance(proto_member, CallableType):
+            from veritype.types.subtype import is_subtype
+
+            picked = next((i for i in actual_member.items if _arity_ok(i, proto_member)), actual_member.items[0])
+            actual_member = picked
+            _ = is_subtype
+        _infer(ev, proto_member, actual_member, d, targets, out, depth + 1)
+
+
+def _arity_ok(item: CallableType, proto: CallableType) -> bool:
+    return len([p for p in item.params if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default]) <= len([p for p in proto.params if p.kind in (POS_ONLY, POS_OR_KW)])
+
+
+def _as_callable(ev: "Evaluator", a: Type) -> CallableType | None:
+    if isinstance(a, CallableType):
+        return a
+    if isinstance(a, Overloaded):
+        return a.items[0] if a.items else None
+    if isinstance(a, TypeType):
+        ctor = ev.constructor_type(a)
+        if isinstance(ctor, Overloaded):
+            return ctor.items[0] if ctor.items else None
+        return ctor if isinstance(ctor, CallableType) else None
+    if isinstance(a, Instance):
+        return ev.instance_call_signature(a)
+    return None
+
+
+def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint]) -> dict[TVKey, Type]:
+    from veritype.types.join import join_all, meet
+    from veritype.types.subtype import is_subtype
+
+    result: dict[TVKey, Type] = {}
+    for tv in type_vars:
+        key = tv_key(tv)
+        lowers = [c.target for c in constraints if c.key == key and c.direction == SUBTYPE]
+        uppers = [c.target for c in constraints if c.key == key and c.direction == SUPERTYPE]
+        sol: Type | None = None
+        if lowers:
+            if any(isinstance(x, AnyType) for x in lowers):
+                sol = AnyType("implicit")
+            else:
+                sol = join_all(ev, [_widen(x) for x in lowers])
+        elif uppers:
+            sol = uppers[0]
+            for u in uppers[1:]:
+                sol = meet(ev, sol, u)
+        if sol is None:
+            if tv.default is not None:
+                result[key] = tv.default
+            else:
+                result[key] = AnyType("unsolved")
+            continue
+        if tv.values and not isinstance(sol, AnyType):
+            choice = next((v for v in tv.values if is_subtype(ev, sol, v)), None)
+            if choice is not None:
+                sol = choice
+        result[key] = sol
+    return result
+
+
+def _widen(t: Type) -> Type:
+    if isinstance(t, LiteralType):
+        return t.fallback
+    if isinstance(t, UnionType):
+        return make_union([_widen(i) for i in t.items])
+    return t
+
+
+def unify_callable(ev: "Evaluator", generic: CallableType, target: CallableType) -> CallableType | None:
+    """Instantiate `generic`'s own variables so that it may match `target`."""
+    targets = {tv_key(v) for v in generic.type_vars}
+    cons: list[Constraint] = []
+    gpos = [p for p in generic.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    tpos = [p for p in target.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    for gp, tp in zip(gpos, tpos):
+        cons += infer_constraints(ev, gp.type, tp.type, SUPERTYPE, targets)
+    cons += infer_constraints(ev, generic.ret, target.ret, SUBTYPE if False else SUPERTYPE, targets)
+    mapping = solve(ev, generic.type_vars, cons)
+    for k, v in list(mapping.items()):
+        if isinstance(v, AnyType) and v.reason == "unsolved":
+            mapping[k] = AnyType("implicit")
+    inst = substitute(generic, mapping)
+    return inst if isinstance(inst, CallableType) else None
+
+
+_unused = (VAR_KW, Overloaded)

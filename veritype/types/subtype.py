@@ -1,0 +1,387 @@
+"""Assignability: may a value of type `left` be used where `right` is expected?
+
+The typing spec's "assignable to" relation: subtyping between fully static
+types, with Any consistent with everything (gradual typing). Nominal for
+classes (with variance), structural for protocols, parameter-wise for
+callables. Where a construct is not modelled, the answer is "yes" so that
+no false error follows (DESIGN.md principle 4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.types.model import (
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType,
+    TypeVarType, UninhabitedUnbound, UnionType,
+)
+from veritype.types.substitute import substitute, tv_key
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+# Numeric promotion (typing spec, "Special cases for float and complex").
+_PROMOTIONS = {
+    "builtins.int": ("builtins.float", "builtins.complex"),
+    "builtins.float": ("builtins.complex",),
+    "builtins.bool": ("builtins.float", "builtins.complex"),
+    "builtins.bytearray": ("builtins.bytes",),
+    "builtins.memoryview": ("builtins.bytes",),
+}
+
+
+def map_instance_to_supertype(inst: Instance, target: "ClassInfo") -> Instance | None:
+    """`list[int]` seen as `Sequence` -> `Sequence[int]`; None if not a subclass."""
+    if inst.info is target:
+        return inst
+    return _map(inst, target, 0)
+
+
+def _map(inst: Instance, target: "ClassInfo", depth: int) -> Instance | None:
+    if depth > 50:
+        return None
+    info = inst.info
+    mapping = {tv_key(tv): arg for tv, arg in zip(info.type_vars, inst.args)}
+    for base in info.bases:
+        b = substitute(base, mapping) if mapping else base
+        assert isinstance(b, Instance)
+        if b.info is target:
+            return b
+        if target in b.info.mro:
+            r = _map(b, target, depth + 1)
+            if r is not None:
+                return r
+    return None
+
+
+class SubtypeChecker:
+    def __init__(self, ev: "Evaluator") -> None:
+        self.ev = ev
+        self._assuming: set[tuple[Type, Type]] = set()
+
+    def check(self, left: Type, right: Type) -> bool:
+        if left is right or left == right:
+            return True
+        if isinstance(right, AnyType) or isinstance(left, AnyType):
+            return True
+        if isinstance(left, NeverType):
+            return True
+        if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
+            return True
+        if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
+            return True
+        if isinstance(left, UnionType):
+            return all(self.check(item, right) for item in left.items)
+        if isinstance(right, UnionType):
+            if any(self.check(left, item) for item in right.items):
+                return True
+            if isinstance(left, TypeVarType) and left.values:
+                return all(self.check(v, right) for v in left.values)
+            if isinstance(left, Instance) and left.info.fullname == "builtins.bool":
+                # bool is assignable to Literal[True] | Literal[False]
+                vals = {i.value for i in right.items if isinstance(i, LiteralType) and i.fallback.info.fullname == "builtins.bool"}
+                if vals == {True, False}:
+                    return True
+            if isinstance(left, Instance) and left.info.is_enum_class():
+                members = {i.value for i in right.items if isinstance(i, LiteralType) and i.is_enum and i.fallback.info is left.info}
+                if members and members == set(self.ev.enum_members(left.info)):
+                    return True
+            return False
+        if isinstance(left, TypeVarType):
+            if isinstance(right, TypeVarType) and tv_key(left) == tv_key(right):
+                return True
+            if left.kind in ("paramspec", "typevartuple"):
+                return True
+            if left.values:
+                return all(self.check(v, right) for v in left.values)
+            bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
+            return self.check(bound, right)
+        if isinstance(right, TypeVarType):
+            # A type variable is only assignable from itself (or Never / Any).
+            if right.kind in ("paramspec", "typevartuple"):
+                return True
+            return False
+        if isinstance(right, NoneType):
+            return isinstance(left, NoneType)
+        if isinstance(left, NoneType):
+            if isinstance(right, Instance):
+                if right.info.fullname in ("builtins.object", "types.NoneType", "_typeshed.NoneType"):
+                    return True
+                if right.info.is_protocol:
+                    none_t = self.ev.instance("types.NoneType")
+                    if isinstance(none_t, Instance):
+                        return self._protocol(none_t, right)
+                    return True
+            return False
+        if isinstance(left, LiteralType):
+            if isinstance(right, LiteralType):
+                return left.value == right.value and type(left.value) is type(right.value) and left.fallback.info is right.fallback.info
+            return self.check(left.fallback, right)
+        if isinstance(right, LiteralType):
+            return False
+        if isinstance(left, TupleType):
+            return self._tuple_left(left, right)
+        if isinstance(left, TypedDictType):
+            if isinstance(right, TypedDictType):
+                return self._typeddict(left, right)
+            return self.check(self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object"))), right) or self.check(left.fallback, right)
+        if isinstance(right, TypedDictType):
+            return False
+        if isinstance(left, (CallableType, Overloaded)):
+            return self._callable_left(left, right)
+        if isinstance(left, TypeType):
+            return self._type_left(left, right)
+        if isinstance(left, Instance):
+            return self._instance_left(left, right)
+        return True
+
+    # -- instances ------------------------------------------------------------
+
+    def _instance_left(self, left: Instance, right: Type) -> bool:
+        if isinstance(right, Instance):
+            if right.info.fullname == "builtins.object":
+                return True
+            if left.info.has_any_base and right.info not in left.info.mro:
+                return True
+            if right.info.is_protocol and right.info not in left.info.mro:
+                return self._protocol(left, right)
+            mapped = map_instance_to_supertype(left, right.info)
+            if mapped is None:
+                promo = _PROMOTIONS.get(left.info.fullname)
+                if promo and right.info.fullname in promo:
+                    return True
+                return False
+            return self._args_ok(mapped, right)
+        if isinstance(right, CallableType):
+            call = self.ev.instance_call_signature(left)
+            return call is None or self.check(call, right)
+        if isinstance(right, TupleType):
+            if left.info.fullname == "builtins.tuple" and left.args and isinstance(left.args[0], AnyType):
+                return True
+            return False
+        if isinstance(right, TypeType):
+            if left.info.fullname == "builtins.type":
+                return True
+            return False
+        return True
+
+    def _args_ok(self, left: Instance, right: Instance) -> bool:
+        params = right.info.type_vars
+        if len(left.args) != len(right.args):
+            return True
+        for tv, la, ra in zip(params, left.args, right.args):
+            if tv.kind in ("paramspec", "typevartuple"):
+                continue
+            if tv.variance == "covariant":
+                ok = self.check(la, ra)
+            elif tv.variance == "contravariant":
+                ok = self.check(ra, la)
+            elif tv.variance == "infer":
+                ok = self.check(la, ra) or self.check(ra, la)
+            else:
+                ok = self._equivalent(la, ra)
+            if not ok:
+                return False
+        return True
+
+    def _equivalent(self, a: Type, b: Type) -> bool:
+        return self.check(a, b) and self.check(b, a)
+
+    def _protocol(self, left: Type, right: Instance) -> bool:
+        key = (left, right)
+        if key in self._assuming:
+            return True
+        self._assuming.add(key)
+        try:
+            return self.ev.satisfies_protocol(left, right, self)
+        finally:
+            self._assuming.discard(key)
+
+    # -- tuples ---------------------------------------------------------------
+
+    def _tuple_left(self, left: TupleType, right: Type) -> bool:
+        if isinstance(right, TupleType):
+            if len(left.items) != len(right.items):
+                return False
+            return all(self.check(a, b) for a, b in zip(left.items, right.items)) and (
+                right.fallback.info.fullname == "builtins.tuple" or self.check(left.fallback, right.fallback)
+            )
+        if isinstance(right, Instance):
+            if right.info.fullname == "builtins.tuple":
+                item = right.args[0] if right.args else AnyType("implicit")
+                return all(self.check(i, item) for i in left.items) and (
+                    left.fallback.info.fullname == "builtins.tuple" or self.check(left.fallback, right)
+                )
+            if right.info.is_protocol and right.info not in left.fallback.info.mro:
+                return self._protocol(left, right)
+            return self.check(left.fallback, right)
+        return self.check(left.fallback, right)
+
+    # -- TypedDict --------------------------------------------------------------
+
+    def _typeddict(self, left: TypedDictType, right: TypedDictType) -> bool:
+        lm = left.item_map()
+        for key, rt in right.items:
+            if key not in lm:
+                return False
+            lt = lm[key]
+            if key in right.readonly:
+                if not self.check(lt, rt):
+                    return False
+            elif not self._equivalent(lt, rt):
+                return False
+            if (key in right.required) != (key in left.required):
+                if key in right.required or key not in right.readonly:
+                    return False
+        return True
+
+    # -- callables --------------------------------------------------------------
+
+    def _callable_left(self, left: CallableType | Overloaded, right: Type) -> bool:
+        if isinstance(right, Overloaded):
+            return all(self._callable_left(left, item) for item in right.items)
+        if isinstance(right, CallableType):
+            if isinstance(left, Overloaded):
+                return any(self.callable_ok(item, right) for item in left.items)
+            return self.callable_ok(left, right)
+        if isinstance(right, Instance):
+            if right.info.fullname in ("builtins.object", "builtins.function", "typing.Callable", "collections.abc.Callable"):
+                return True
+            if right.info.is_protocol:
+                fn = self.ev.instance("builtins.function")
+                call_member = right.info.get("__call__")
+                if call_member is not None:
+                    proto_call = self.ev.bound_member(right, "__call__")
+                    return proto_call is None or self.check(left, proto_call) or self._protocol(fn, right) if isinstance(fn, Instance) else True
+                return self._protocol(fn, right) if isinstance(fn, Instance) else True
+            if isinstance(left, CallableType) and left.is_type_obj:
+                return self.check(left.ret, right) if right.info.fullname == "builtins.type" else False
+            return False
+        if isinstance(right, TypeType):
+            return isinstance(left, CallableType) and left.is_type_obj and self.check(left.ret, right.item)
+        return True
+
+    def callable_ok(self, left: CallableType, right: CallableType) -> bool:
+        if left.is_ellipsis or right.is_ellipsis:
+            return self.check(left.ret, right.ret)
+        if left.type_vars:
+            from veritype.types.solve import unify_callable
+
+            inst = unify_callable(self.ev, left, right)
+            if inst is None:
+                return True  # could not solve: do not report
+            left = inst
+        if not self.check(left.ret, right.ret):
+            return False
+        if right.type_guard is not None and left.type_guard is None:
+            return False
+        return self._params_ok(left, right)
+
+    def _params_ok(self, left: CallableType, right: CallableType) -> bool:
+        """Every call valid for `right` must be valid for `left` (spec, "Callables")."""
+        lp, rp = list(left.params), list(right.params)
+        l_star = next((p for p in lp if p.kind == VAR_POS), None)
+        l_kw = next((p for p in lp if p.kind == VAR_KW), None)
+        r_star = next((p for p in rp if p.kind == VAR_POS), None)
+        r_kw = next((p for p in rp if p.kind == VAR_KW), None)
+        # *args: Any, **kwargs: Any on the left accepts anything (gradual form).
+        if l_star is not None and l_kw is not None and isinstance(l_star.type, AnyType) and isinstance(l_kw.type, AnyType):
+            return True
+        l_pos = [p for p in lp if p.kind in (POS_ONLY, POS_OR_KW)]
+        r_pos = [p for p in rp if p.kind in (POS_ONLY, POS_OR_KW)]
+        # Positional parameters of right, matched by position.
+        for i, r in enumerate(r_pos):
+            if i < len(l_pos):
+                l = l_pos[i]
+                if not self.check(r.type, l.type):
+                    return False
+                if r.kind == POS_OR_KW and l.kind == POS_ONLY:
+                    return False
+                if r.kind == POS_OR_KW and l.name != r.name and r.name is not None:
+                    return False
+                if r.has_default and not l.has_default:
+                    return False
+            elif l_star is not None:
+                if not self.check(r.type, l_star.type):
+                    return False
+                if r.kind == POS_OR_KW:
+                    if l_kw is None and not any(p.name == r.name for p in lp if p.kind == KW_ONLY):
+                        return False
+            else:
+                return False
+        # Extra positional parameters of left must have defaults (or be keyword-matched).
+        for l in l_pos[len(r_pos):]:
+            if l.has_default:
+                continue
+            if r_star is not None and l.kind in (POS_ONLY, POS_OR_KW):
+                if not self.check(r_star.type, l.type):
+                    return False
+                continue
+            if l.kind == POS_OR_KW and any(p.name == l.name and p.kind == KW_ONLY for p in rp):
+                continue
+            return False
+        if r_star is not None:
+            if l_star is None:
+                return False
+            if not self.check(r_star.type, l_star.type):
+                return False
+        # Keyword-only parameters of right.
+        for r in rp:
+            if r.kind != KW_ONLY:
+                continue
+            match = next((p for p in lp if p.name == r.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
+            if match is None:
+                if l_kw is None:
+                    return False
+                if not self.check(r.type, l_kw.type):
+                    return False
+                continue
+            if not self.check(r.type, match.type):
+                return False
+            if r.has_default and not match.has_default:
+                return False
+        for l in lp:
+            if l.kind == KW_ONLY and not l.has_default:
+                if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp) and r_kw is None:
+                    return False
+        if r_kw is not None:
+            if l_kw is None:
+                return False
+            if not self.check(r_kw.type, l_kw.type):
+                return False
+        return True
+
+    # -- type[C] ------------------------------------------------------------------
+
+    def _type_left(self, left: TypeType, right: Type) -> bool:
+        if isinstance(right, TypeType):
+            return self.check(left.item, right.item)
+        if isinstance(right, Instance):
+            if right.info.fullname in ("builtins.type", "builtins.object"):
+                return True
+            if isinstance(left.item, Instance):
+                meta = self.ev.metaclass_instance(left.item.info)
+                if meta is not None and self.check(meta, right):
+                    return True
+                if right.info.is_protocol:
+                    return self._protocol(left, right)
+                return False
+            return isinstance(left.item, AnyType)
+        if isinstance(right, CallableType):
+            ctor = self.ev.constructor_type(left)
+            return ctor is None or self.check(ctor, right)
+        return False
+
+
+def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
+    """Assignability of `left` to `right` (the name mypy users know it by)."""
+    try:
+        return ev.subtype_checker().check(left, right)
+    except RecursionError:
+        return True
+
+
+def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
+    return is_subtype(ev, a, b) and is_subtype(ev, b, a)
