@@ -6,6 +6,7 @@ whose section holds one or more ```py / ```pyi blocks is one test case:
     <!-- file: pkg/mod.py -->         names the next block's file (default main.py / main.pyi)
     <!-- options: --strict -->       command-line flags for the case
     <!-- xfail: reason -->           a known gap: the case is expected to fail
+    <!-- python: <3.12 -->           run only on such an interpreter (skipped elsewhere)
 
 Blocks of other languages (```toml, ```ini) are written too when a file
 comment names them, so a case can carry a `pyproject.toml` or `mypy.ini`.
@@ -56,11 +57,27 @@ class Case:
     files: list[CaseFile] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     xfail: str | None = None
+    python: str | None = None  # e.g. "<3.12": the running interpreter this case needs
+
+
+def python_matches(spec: str, running: tuple[int, int]) -> bool:
+    """Whether the running version satisfies `<3.12`, `>=3.13`, `==3.11` and the like."""
+    m = re.fullmatch(r"\s*(<=|>=|==|<|>)\s*(\d+)\.(\d+)\s*", spec)
+    if m is None:
+        raise CaseSyntaxError(f"cannot read python version condition {spec!r}")
+    op, version = m.group(1), (int(m.group(2)), int(m.group(3)))
+    return {
+        "<": running < version,
+        "<=": running <= version,
+        ">": running > version,
+        ">=": running >= version,
+        "==": running == version,
+    }[op]
 
 
 _HEADING = re.compile(r"^(#{2,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)\s*(.*)$")
-_DIRECTIVE = re.compile(r"^\s*<!--\s*(file|options|xfail)\s*:\s*(.*?)\s*-->\s*$")
+_DIRECTIVE = re.compile(r"^\s*<!--\s*(file|options|xfail|python)\s*:\s*(.*?)\s*-->\s*$")
 
 _PY_LANGS = {"py": "main.py", "python": "main.py", "pyi": "main.pyi"}
 
@@ -99,6 +116,9 @@ def parse_case_file(md_path: str, text: str) -> list[Case]:
                 import shlex
 
                 current.flags += shlex.split(value)
+            elif kind == "python":
+                python_matches(value, (3, 0))  # validate now, at collection
+                current.python = value
             else:
                 current.xfail = value or "known gap"
             i += 1

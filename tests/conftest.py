@@ -37,6 +37,8 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: case_runner.Case, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.case = case
+        if case.python and not case_runner.python_matches(case.python, sys.version_info[:2]):
+            self.add_marker(pytest.mark.skip(reason=f"needs Python {case.python}"))
         if case.xfail:
             self.add_marker(pytest.mark.xfail(reason=case.xfail, strict=True))
 

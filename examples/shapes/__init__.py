@@ -1,0 +1,1 @@
+"""A tiny example package that veritype checks cleanly: `veritype check examples/`."""
