@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -12,18 +11,18 @@ class HasArea(Protocol):
     def area(self) -> float: ...
 
 
-@dataclass(frozen=True)
 class Circle:
-    radius: float
+    def __init__(self, radius: float) -> None:
+        self.radius = radius
 
     def area(self) -> float:
         return math.pi * self.radius**2
 
 
-@dataclass(frozen=True)
 class Rectangle:
-    width: float
-    height: float
+    def __init__(self, width: float, height: float) -> None:
+        self.width = width
+        self.height = height
 
     def area(self) -> float:
         return self.width * self.height
