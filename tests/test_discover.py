@@ -136,3 +136,13 @@ def test_namespace_package_target(tmp_path: Path) -> None:
     make(tmp_path, ["ns/a.py", "ns/deeper/b.py"])
     sources = sources_for_package("ns", Options(site_packages=[]), cwd=str(tmp_path))
     assert [m for m, _ in mods(sources)] == ["ns.a", "ns.deeper.b"]
+
+
+def test_checked_module_shadowing_the_stdlib_is_refused(tmp_path: Path) -> None:
+    from veritype.modules.discover import sources_from_targets
+
+    make(tmp_path, ["proj/types.py", "proj/pkg/__init__.py", "proj/pkg/types.py"])
+    with pytest.raises(DiscoveryError, match="shadows the standard-library module 'types'"):
+        sources_from_targets(["proj"], [], [], Options(), cwd=str(tmp_path))
+    # Inside a package the name is pkg.types: no clash.
+    assert len(sources_from_targets(["proj/pkg"], [], [], Options(), cwd=str(tmp_path))) == 2

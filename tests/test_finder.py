@@ -234,3 +234,12 @@ def test_case_sensitive_names(tmp_path: Path) -> None:
 def test_results_are_cached(layout) -> None:
     finder = layout[0]
     assert finder.find("pkg") is finder.find("pkg")
+
+
+def test_stdlib_wins_over_stray_files_in_source_roots_but_not_over_mypy_path(tmp_path: Path) -> None:
+    make(tmp_path / "src", {"enum.py": "", "mine.py": ""})
+    make(tmp_path / "stubs", {"json.pyi": ""})
+    finder = ModuleFinder(Options(site_packages=[], mypy_path=[str(tmp_path / "stubs")]), [str(tmp_path / "src")])
+    assert found(finder, "enum").origin == "stdlib"
+    assert found(finder, "mine").origin == "source"
+    assert found(finder, "json").path == str(tmp_path / "stubs" / "json.pyi")

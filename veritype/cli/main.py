@@ -108,9 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             pass
         return EXIT_ERRORS
     except Exception as exc:  # an internal error: say so in one line, details with --verbose
-        if "-v" in args or "--verbose" in args:
+        verbose = "-v" in args or "--verbose" in args
+        if verbose:
             traceback.print_exc()
-        _stderr_line("internal error", f"{type(exc).__name__}: {exc} (run with --verbose for the traceback)")
+        hint = "" if verbose else " (run with --verbose for the traceback)"
+        _stderr_line("internal error", f"{type(exc).__name__}: {exc}{hint}")
         return EXIT_USAGE
 
 

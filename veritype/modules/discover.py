@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 
+from veritype.modules import typeshed
 from veritype.modules.finder import FoundModule, ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
@@ -212,4 +213,19 @@ def sources_from_targets(
     unique: dict[str, BuildSource] = {}
     for source in sources:
         unique.setdefault(os.path.abspath(source.path), source)
+    for source in unique.values():
+        _refuse_stdlib_shadowing(source, options)
     return list(unique.values())
+
+
+def _refuse_stdlib_shadowing(source: BuildSource, options: Options) -> None:
+    """A checked top-level module named like a stdlib module would replace it everywhere."""
+    if "." in source.module or not typeshed.in_stdlib(source.module, options.python_version):
+        return
+    # typeshed's own stub files, checked as such, are what they shadow.
+    if os.path.abspath(source.path).startswith(typeshed.stdlib_dir() + os.sep):
+        return
+    raise DiscoveryError(
+        f"'{source.path}' shadows the standard-library module '{source.module}'; "
+        "rename it, or check it as part of a package"
+    )

@@ -3,12 +3,13 @@
 Search order for a top-level name (PEP 561, with the stdlib placed where users
 expect it):
 
-1. user roots: `MYPYPATH`, `mypy_path` from the config, then the source roots
-   of the files being checked;
+1. `MYPYPATH`, then `mypy_path` from the config;
 2. typeshed's standard library, if the module exists in the target Python
-   version (typeshed's VERSIONS file);
-3. stub-only packages `foo-stubs` in any site-packages directory;
-4. installed packages: typed ones (`py.typed`) are used; untyped ones give
+   version (typeshed's VERSIONS file) -- before the source roots, as a
+   stray `enum.py` must not replace the stdlib for typeshed's own imports;
+3. the source roots of the files being checked;
+4. stub-only packages `foo-stubs` in any site-packages directory;
+5. installed packages: typed ones (`py.typed`) are used; untyped ones give
    `import-untyped`.
 
 In each directory `foo.pyi` wins over `foo.py`, and a package over a module
@@ -101,6 +102,7 @@ class ModuleFinder:
         self._subdirs: dict[str, list[_Dir]] = {}
         self._listings: dict[str, frozenset[str]] = {}
         self._env: Environment | None = None
+        self._stub_roots: list[str] | None = None
 
     # -- public -----------------------------------------------------------
 
@@ -111,11 +113,17 @@ class ModuleFinder:
             self._cache[name] = hit
         return hit
 
+    def stub_roots(self) -> list[str]:
+        """MYPYPATH, then mypy_path (absolute, deduplicated): searched before everything."""
+        if self._stub_roots is None:
+            env = [p for p in os.environ.get("MYPYPATH", "").split(os.pathsep) if p]
+            roots = env + list(self.options.mypy_path)
+            self._stub_roots = [os.path.abspath(r) for r in dict.fromkeys(roots)]
+        return self._stub_roots
+
     def user_roots(self) -> list[str]:
         """MYPYPATH, then mypy_path, then the source roots (absolute, deduplicated)."""
-        env = [p for p in os.environ.get("MYPYPATH", "").split(os.pathsep) if p]
-        roots = env + list(self.options.mypy_path) + self.source_roots
-        return [os.path.abspath(r) for r in dict.fromkeys(roots)]
+        return list(dict.fromkeys(self.stub_roots() + self.source_roots))
 
     @property
     def environment(self) -> Environment:
@@ -155,9 +163,13 @@ class ModuleFinder:
         return self._result(name, search)
 
     def _find_top(self, name: str) -> FoundModule | MissingModule:
-        dirs = [_Dir(root, "source") for root in self.user_roots()]
+        dirs = [_Dir(root, "source") for root in self.stub_roots()]
         if typeshed.in_stdlib(name, self.options.python_version):
+            # Before the source roots: a stray `enum.py` beside the checked files
+            # must not replace the stdlib for typeshed's own imports. (Checked
+            # files that shadow the stdlib are refused by source discovery.)
             dirs.append(_Dir(self.stdlib, "stdlib"))
+        dirs += [_Dir(root, "source") for root in self.source_roots if root not in self.stub_roots()]
         search = self._search(dirs, name, name)
         if search.regular is not None:
             return search.regular
