@@ -116,8 +116,8 @@ class ModuleChecker:
         if isinstance(stmt.value, ast.Call) and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
-        if isinstance(stmt.value, ast.Call):
-            self.flow.invalidate_members()
+        # Calls do not forget narrowed attributes: mypy and pyright keep them
+        # too (unsound but what users expect).
 
     def _Pass(self, stmt: ast.Pass) -> None:
         pass
@@ -228,8 +228,8 @@ class ModuleChecker:
         t = self.infer(stmt.value, declared)
         for target in stmt.targets:
             self.assign(target, t, stmt.value)
-        if isinstance(stmt.value, ast.Call):
-            self.flow.invalidate_members()
+        # Calls do not forget narrowed attributes: mypy and pyright keep them
+        # too (unsound but what users expect).
 
     def _declared_for_target(self, target: ast.expr) -> Type | None:
         if isinstance(target, ast.Name):

@@ -380,6 +380,8 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
             if a.type is None and a.node is not None:
                 site.infer(a.node, None)
         return AnyType("implicit") if callee.reason != "error" else callee
+    if isinstance(callee, (CallableType, Overloaded)):
+        args = _expand_star_tuples(site, args)
     if isinstance(callee, CallableType):
         return check_signature(site, callee, args, site.report)
     if isinstance(callee, Overloaded):
@@ -414,6 +416,23 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         if a.type is None and a.node is not None:
             site.infer(a.node, None)
     return AnyType("special")
+
+
+def _expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
+    """`f(*t)` with `t: tuple[A, B]` is the call `f(a, b)`: one positional argument per item."""
+    if not any(a.kind == ARG_STAR for a in args):
+        return args
+    out: list[Arg] = []
+    for a in args:
+        if a.kind == ARG_STAR:
+            t = _initial_type(site, a)
+            if isinstance(t, TupleType):
+                out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items)
+                continue
+            out.append(Arg(ARG_STAR, node=a.node, type=t))
+            continue
+        out.append(a)
+    return out
 
 
 def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:

@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 
+KNOWN_CLASS_DECORATORS = frozenset({
+    "typing.final", "typing_extensions.final", "typing.runtime_checkable", "typing_extensions.runtime_checkable",
+    "typing.type_check_only", "typing_extensions.type_check_only", "functools.total_ordering", "enum.unique",
+    "typing_extensions.deprecated", "warnings.deprecated", "typing.no_type_check", "abc.abstractmethod",
+    "typing_extensions.disjoint_base", "typing.disjoint_base", "enum.verify", "enum.global_enum",
+})
+
+
 def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
     node = info.node
     if node is None:
@@ -75,6 +83,7 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
                 continue
         t = ev.type_exprs.eval(base, ctx)
         if isinstance(t, TupleType):
+            info.tuple_type = t
             t = t.fallback
         if isinstance(t, TypedDictType):
             info.is_typeddict = True
@@ -105,6 +114,9 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     from veritype.evaluate.functions import decorator_names
 
     info.decorators = decorator_names(ev, node, scope)
+    # A class decorator we do not model may add members or change the constructor
+    # (dataclass-like libraries): its missing members and its constructor become Any.
+    info.unknown_decorator = any(n not in KNOWN_CLASS_DECORATORS for n in info.decorators)
     if any(n.endswith(".final") for n in info.decorators):
         info.is_final = True
     if any(n.endswith(".runtime_checkable") for n in info.decorators):

@@ -42,7 +42,8 @@ class ClassInfo:
         self.is_typeddict = False
         self.is_namedtuple = False
         self.is_newtype = False
-        self.has_any_base = False  # a base is Any or unresolved: attribute lookups may succeed
+        self.has_any_base = False
+        self.unknown_decorator = False  # set with the bases; see class_bases  # a base is Any or unresolved: attribute lookups may succeed
         self.metaclass_expr: ast.expr | None = None
         self.dataclass_info: object = None
         self.decorators: list[str] = []

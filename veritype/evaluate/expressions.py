@@ -432,7 +432,7 @@ class ExprEvaluator:
         return make_union(results)
 
     def _BinOp(self, node: ast.BinOp, expected: Type | None) -> Type:
-        left = self.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
+        left = self.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr, ast.Mult)) else None)
         right = self.infer(node.right, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
         if isinstance(node.op, ast.Mod) and isinstance(left, (Instance, LiteralType)) and _fallback_name(left) in ("builtins.str", "builtins.bytes"):
             return self.ev.builtin(_fallback_name(left).rpartition(".")[2])
@@ -598,6 +598,9 @@ class ExprEvaluator:
     def _Subscript(self, node: ast.Subscript, expected: Type | None) -> Type:
         key = _expr_key(node)
         if key is not None:
+            for layer in reversed(self.overlay):
+                if key in layer:
+                    return layer[key]
             narrowed = self.flow.lookup(key)  # type: ignore[attr-defined]
             if narrowed is not None:
                 return narrowed
@@ -622,6 +625,7 @@ class ExprEvaluator:
         pass
 
     def subscript(self, base: Type, index_node: ast.expr, node: ast.AST) -> Type:
+        base = as_tuple(base)
         if isinstance(base, UnionType):
             return make_union([self.subscript(i, index_node, node) for i in base.items])
         if isinstance(base, AnyType):
@@ -800,6 +804,7 @@ class ExprEvaluator:
     def iterate(self, t: Type, node: ast.AST | None, is_async: bool = False) -> Type:
         results: list[Type] = []
         for item in union_items(t):
+            item = as_tuple(item)
             if isinstance(item, AnyType):
                 results.append(item)
                 continue
@@ -848,6 +853,7 @@ class ExprEvaluator:
         return make_union(results)
 
     def unpack(self, t: Type, n: int, node: ast.AST | None) -> list[Type]:
+        t = as_tuple(t)
         if isinstance(t, TupleType):
             if len(t.items) == n:
                 return list(t.items)
@@ -886,6 +892,16 @@ class ExprEvaluator:
             else:
                 results.append(AnyType("special"))
         return make_union(results)
+
+
+def as_tuple(t: Type) -> Type:
+    """An instance of a class deriving from a fixed tuple (`sys.version_info`, a
+    NamedTuple) as that tuple, with the instance as its fallback."""
+    if isinstance(t, Instance) and not t.info.type_vars:
+        for cls in t.info.mro:
+            if cls.tuple_type is not None:
+                return TupleType(cls.tuple_type.items, t)
+    return t
 
 
 def _expr_key(node: ast.expr) -> str | None:

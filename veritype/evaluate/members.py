@@ -96,7 +96,7 @@ class Members:
             if sym is None:
                 continue
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
-        if any(c.has_any_base for c in info.mro):
+        if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
         getattr_ = self._dunder_getattr(inst)
         if getattr_ is not None:
@@ -224,7 +224,7 @@ class Members:
             t = self._metaclass_member(meta, name, receiver)
             if t is not None:
                 return t
-        if any(c.has_any_base for c in info.mro):
+        if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
         return None
 
@@ -300,6 +300,8 @@ class Members:
         info = item.info
         explicit = not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args) or not item.args
         self_type = item if explicit else info.self_instance()
+        if any(c.unknown_decorator and "__init__" not in c.synthesized for c in info.mro):
+            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
         use_new = False

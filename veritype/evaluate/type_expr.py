@@ -128,7 +128,7 @@ class TypeExprEvaluator:
                 return Instance(info, (AnyType("implicit"),))
             if info.type_vars and ctx.disallow_any_generics and ctx.report is not None:
                 ctx.report(node, f'Missing type parameters for generic type "{info.name}"', "type-arg")
-            return Instance(info, tuple(_tv_default(tv) for tv in info.type_vars))
+            return Instance(info, fill_defaults(info.type_vars, []))
         if ref.kind == "special":
             return self._bare_special(ref.fullname.rpartition(".")[2], node, ctx, top)
         if ref.sym is not None and ref.scope is not None:
@@ -297,7 +297,7 @@ class TypeExprEvaluator:
                 expected = len(params)
                 self._error(ctx, node, f'"{info.name}" expects {expected} type argument{"s" if expected != 1 else ""}, but {len(values)} given', "type-arg")
                 return Instance(info, tuple(AnyType("error") for _ in params))
-            values = values + [_tv_default(p) for p in params[len(values):]]
+            values = list(fill_defaults(params, values))
         self._check_bounds(info, params, values, args, ctx)
         return Instance(info, tuple(values))
 
@@ -439,6 +439,22 @@ class TypeExprEvaluator:
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Unpack")
+
+
+def fill_defaults(params: tuple[TypeVarType, ...], given: list[Type]) -> tuple[Type, ...]:
+    """Type arguments for `params`: those given, then each default (PEP 696), where a
+    default may refer to earlier parameters (`_StopT_co = TypeVar(default=_StartT_co)`)."""
+    out = list(given)
+    for p in params[len(given):]:
+        if p.default is None:
+            out.append(AnyType("implicit"))
+            continue
+        mapping = {}
+        for earlier, value in zip(params, out):
+            mapping[(earlier.fullname, "")] = value
+            mapping[tv_key(earlier)] = value
+        out.append(substitute(p.default, mapping))
+    return tuple(out)
 
 
 def _tv_default(tv: TypeVarType) -> Type:
