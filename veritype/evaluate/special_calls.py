@@ -64,11 +64,13 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
 
 def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
     # assert_type asks for the same type, Any only matching Any (spec, "assert_type").
+    if isinstance(a, AnyType) and a.reason not in ("explicit", "unannotated"):
+        return True  # a construct we do not understand yet: stay silent (principle 4)
     if isinstance(a, AnyType) or isinstance(b, AnyType):
         return isinstance(a, AnyType) and isinstance(b, AnyType)
     if a == b:
         return True
-    return format_type(a) == format_type(b) and is_same_type(exprs.ev, a, b)
+    return format_type(a) == format_type(b)
 
 
 def _type_reporter(exprs: "ExprEvaluator"):  # type: ignore[no-untyped-def]

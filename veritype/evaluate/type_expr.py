@@ -152,6 +152,13 @@ class TypeExprEvaluator:
         if sym.kind == S.FUNC:
             return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
         if sym.kind in (S.VAR, S.PARAM):
+            node = sym.node
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+                # Made by a call we do not model (a NewType-like factory, a sentinel,
+                # a TypeVarTuple from another module): unknown, so silent.
+                return AnyType("special")
+            if scope.module.is_stub or scope.module.name in ("typing", "typing_extensions"):
+                return AnyType("special")
             value = self.ev.symbol_type(sym, scope)
             if isinstance(value, AnyType):
                 return AnyType("special")
