@@ -56,6 +56,7 @@ class ModuleChecker:
         self.flow = Flow()
         self.func: FunctionContext | None = None
         self.scope: Scope = self.ev.module_scope(info)
+        self._loop_exits: list[State] = []  # states at `break`s of the innermost loop
 
     # -- reporting ----------------------------------------------------------------
 
@@ -128,8 +129,6 @@ class ModuleChecker:
 
     def _Continue(self, stmt: ast.Continue) -> None:
         self.flow.state.unreachable = True
-
-    _loop_exits: list[State] = []
 
     def _Delete(self, stmt: ast.Delete) -> None:
         for target in stmt.targets:
@@ -763,13 +762,24 @@ def _assigned_keys(body: list[ast.stmt]) -> set[str]:
 
 
 def _target_keys(target: ast.expr) -> set[str]:
-    out: set[str] = set()
-    for node in ast.walk(target):
-        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
-            k = expr_key(node)
-            if k is not None:
-                out.add(k)
-    return out
+    """Keys rebound by assigning to `target`.
+
+    Only the target itself (and the elements of a tuple/list/starred target):
+    assigning to `s.attr[0]` rebinds that item, never `s` or `s.attr`, so a
+    narrowing of `s` survives it.
+    """
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: set[str] = set()
+        for elt in target.elts:
+            out |= _target_keys(elt)
+        return out
+    if isinstance(target, ast.Starred):
+        return _target_keys(target.value)
+    if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+        k = expr_key(target)
+        if k is not None:
+            return {k}
+    return set()
 
 
 def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:

@@ -96,13 +96,36 @@ def qualifiers(ev: "Evaluator", sym: Symbol, scope: Scope) -> frozenset[str]:
 
 
 def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
-    """The type of an unannotated variable, from its first assignment."""
-    node = sym.node
-    eval_scope = scope
-    if sym.is_instance_attr and sym.method is not None and scope.cls is not None:
-        from veritype.evaluate.functions import function_scope
+    """The type of an unannotated variable, from its first assignment.
 
-        eval_scope = function_scope(ev, sym.method, scope)
+    A variable first assigned None (`self.x = None` in `__init__`, set for
+    real elsewhere) takes the union with its other assignments, as mypy's
+    partial None types do.
+    """
+    first = _infer_one(ev, sym, scope, sym.node)
+    if not isinstance(first, NoneType) or len(sym.decls) < 2:
+        return first
+    from veritype.types.model import make_union
+
+    others: list[Type] = [first]
+    for node in sym.decls[1:9]:
+        t = _infer_one(ev, sym, scope, node)
+        if isinstance(t, AnyType):
+            return AnyType("special")
+        others.append(t)
+    return make_union(others)
+
+
+def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None) -> Type:
+    eval_scope = scope
+    if sym.is_instance_attr and scope.cls is not None:
+        methods = sym.cache.get("decl_methods")
+        method = methods.get(id(node)) if isinstance(methods, dict) else None
+        method = method or sym.method
+        if method is not None:
+            from veritype.evaluate.functions import function_scope
+
+            eval_scope = function_scope(ev, method, scope)
     from veritype.evaluate.expressions import ExprEvaluator
 
     exprs = ExprEvaluator(ev, eval_scope)

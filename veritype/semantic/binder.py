@@ -248,6 +248,8 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                             table[t.attr] = sym
                         elif sym.is_instance_attr:
                             sym.decls.append(node)
+                        # Which method each assignment is in (to infer it in that scope).
+                        sym.cache.setdefault("decl_methods", {})[id(node)] = stmt  # type: ignore[index]
                         if isinstance(node, ast.AnnAssign) and sym.annotation is None and sym.is_instance_attr:
                             sym.annotation = node.annotation
                             sym.annotation_node = node
