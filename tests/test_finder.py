@@ -243,3 +243,40 @@ def test_stdlib_wins_over_stray_files_in_source_roots_but_not_over_mypy_path(tmp
     assert found(finder, "enum").origin == "stdlib"
     assert found(finder, "mine").origin == "source"
     assert found(finder, "json").path == str(tmp_path / "stubs" / "json.pyi")
+
+
+def test_python_executable_is_asked_for_its_site_packages(tmp_path: Path) -> None:
+    site = tmp_path / "othersite"
+    make(site, {"otherlib/__init__.py": "", "otherlib/py.typed": ""})
+    fake = tmp_path / "python"
+    # Stands in for another interpreter: prints what the real one would.
+    fake.write_text(f"#!/bin/sh\necho '[\"{site}\", \"/no/such/dir\"]'\n")
+    fake.chmod(0o755)
+    finder = ModuleFinder(Options(python_executable=str(fake)), [])
+    assert finder.environment.site_dirs == (str(site),)
+    assert found(finder, "otherlib").origin == "site"
+
+
+def test_broken_python_executable_raises_a_clear_error(tmp_path: Path) -> None:
+    from veritype.modules.environment import TargetEnvironmentError, environment_for
+
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\nexit 3\n")
+    fake.chmod(0o755)
+    with pytest.raises(TargetEnvironmentError, match="cannot get site-packages"):
+        environment_for(Options(python_executable=str(fake)))
+
+
+def test_namespace_in_site_packages_needs_py_typed_in_each_subpackage(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    make(site, {"corp/typed/__init__.py": "", "corp/typed/py.typed": "", "corp/plain/__init__.py": ""})
+    finder = ModuleFinder(Options(site_packages=[str(site)]), [])
+    assert found(finder, "corp").is_namespace
+    assert found(finder, "corp.typed").origin == "site"
+    assert missing(finder, "corp.plain").code == "import-untyped"
+
+
+def test_stub_only_package_in_source_root(tmp_path: Path) -> None:
+    make(tmp_path, {"api/__init__.pyi": "", "api/client.pyi": ""})
+    finder = ModuleFinder(Options(site_packages=[]), [str(tmp_path)])
+    assert found(finder, "api").is_stub and found(finder, "api.client").is_stub
