@@ -263,7 +263,14 @@ def finalize(options: Options) -> None:
     for _, values in options.overrides:
         if "disable_error_code" not in values and "enable_error_code" not in values:
             continue
-        local_off = frozenset(values.get("disable_error_code", frozenset()))
-        local_on = frozenset(values.get("enable_error_code", frozenset()))
+        local_off = _code_set(values.get("disable_error_code"))
+        local_on = _code_set(values.get("enable_error_code"))
         values["disable_error_code"] = (options.disable_error_code - local_on) | local_off
         values["enable_error_code"] = (options.enable_error_code - local_off) | local_on
+
+
+def _code_set(value: object) -> frozenset[str]:
+    """An override's error-code collection as a set (absent: empty)."""
+    if isinstance(value, (set, frozenset, list, tuple)):
+        return frozenset(str(v) for v in value)
+    return frozenset()
