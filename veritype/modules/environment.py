@@ -146,14 +146,15 @@ def _read_editable_finder(path: str) -> dict[str, str]:
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return {}
     for node in tree.body:
-        targets: list[ast.expr] = []
+        value: ast.expr | None = None
+        names: list[str] = []
         if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
-        if any(isinstance(t, ast.Name) and t.id == "MAPPING" for t in targets):
+            value = node.value
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            value = node.value
+            names = [node.target.id]
+        if value is not None and "MAPPING" in names:
             try:
                 mapping = ast.literal_eval(value)
             except ValueError:
