@@ -34,7 +34,7 @@ from pathlib import Path
 
 import corpus
 import machine
-from checkers import Checker, CheckerError, Mypy, Veritype, check_output
+from checkers import add_veritype_options, veritype_from_args, Checker, CheckerError, Mypy, Veritype, check_output
 from measure import Measurement, Summary, run_measured
 
 CACHE_ROOT = corpus.WORK / "cache"
@@ -73,7 +73,7 @@ class Bench:
             return
         cmd = checker.command(paths or self.paths, cache_dir=self.cache_dir(checker),
                               python_executable=self.deps_python)
-        m = run_measured(cmd, self.tree)
+        m = run_measured(cmd, self.tree, checker.env)
         try:
             diags = check_output(checker, m.returncode, m.stdout, m.stderr, self.tree)
         except CheckerError as exc:
@@ -197,9 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true",
                     help="smoke test: 1 repeat, smallest package, no scaling")
     ap.add_argument("--no-scaling", action="store_true", help="skip the 1 → 2 → all runs")
-    ap.add_argument("--veritype-cmd", help="command to run instead of `python -m veritype`")
+    add_veritype_options(ap)
     ap.add_argument("--json", type=Path, help="also write all figures to this JSON file")
     args = ap.parse_args(argv)
+    corpus.use_veritype_rev(args.veritype_rev)
     if args.quick:
         args.repeats = 1
         args.no_scaling = True
@@ -211,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     tree = corpus.build_tree(packages)  # all of them: scaling uses every package
     CACHE_ROOT.mkdir(parents=True, exist_ok=True)
 
-    veritype = Veritype(args.veritype_cmd)
+    veritype = veritype_from_args(args)
     mypy = Mypy()
     checkers: list[Checker] = [veritype, mypy]
     ok, why = veritype.runnable()

@@ -52,6 +52,8 @@ class Checker:
     name: str
     #: True once we know the checker keeps an on-disk cache between runs.
     has_cache: bool
+    #: Environment for the checker's process (None: inherit ours).
+    env: dict[str, str] | None = None
 
     def command(self, paths: list[str], *, cache_dir: Path | None,
                 python_executable: Path | None, extra: list[str] = ()) -> list[str]:
@@ -78,7 +80,8 @@ class Mypy(Checker):
         self.python = corpus.venv_python(corpus.PEERS_VENV)
 
     def command(self, paths, *, cache_dir, python_executable, extra=()):
-        cmd = [str(self.python), "-m", "mypy", "-O", "json", "--no-error-summary"]
+        # -P: the corpus tree is the working directory; never import from it.
+        cmd = [str(self.python), "-P", "-m", "mypy", "-O", "json", "--no-error-summary"]
         cmd += ["--cache-dir", str(cache_dir) if cache_dir else os.devnull]
         if python_executable:
             cmd += ["--python-executable", str(python_executable)]
@@ -101,13 +104,24 @@ class Veritype(Checker):
     name = "veritype"
 
     def __init__(self, cmd: str | None = None) -> None:
-        self.base = shlex.split(cmd) if cmd else [sys.executable, "-m", "veritype"]
+        if cmd:
+            self.base = shlex.split(cmd)
+        else:
+            # The corpus holds a snapshot of veritype's source, and the checker
+            # runs inside the corpus: with -P the working directory is not put
+            # on sys.path, so the checker that runs is the chosen revision of
+            # veritype (PYTHONPATH, see corpus.veritype_source), never the snapshot
+            # being checked.
+            self.base = [sys.executable, "-P", "-m", "veritype"]
+            path = os.environ.get("PYTHONPATH")
+            self.env = {**os.environ, "PYTHONPATH": str(corpus.veritype_source())
+                        + (os.pathsep + path if path else "")}
         self.has_cache = self.supports("--cache-dir")
 
     @cached_property
     def _help(self) -> tuple[int, str]:
         try:
-            proc = subprocess.run(self.base + ["check", "--help"], capture_output=True,
+            proc = subprocess.run(self.base + ["check", "--help"], capture_output=True, env=self.env,
                                   text=True, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return -1, f"cannot run: {exc}"
@@ -158,3 +172,17 @@ def check_output(checker: Checker, returncode: int, stdout: str, stderr: str,
         tail = "\n".join((stderr or stdout).strip().splitlines()[-8:])
         raise CheckerError(f"{checker.name} exited {returncode}:\n{tail}")
     return checker.parse(stdout, cwd)
+
+
+def add_veritype_options(ap) -> None:
+    """The options every bench tool takes to choose which veritype runs."""
+    ap.add_argument("--veritype-rev", default="HEAD", metavar="REV",
+                    help="git revision of veritype to run and to check as corpus (default"
+                         " HEAD: committed code only); 'worktree' for the files as they are")
+    ap.add_argument("--veritype-cmd", metavar="CMD",
+                    help="command to run instead of `python -m veritype` at --veritype-rev")
+
+
+def veritype_from_args(args) -> Veritype:
+    corpus.use_veritype_rev(args.veritype_rev)
+    return Veritype(args.veritype_cmd)

@@ -44,7 +44,7 @@ from pathlib import Path
 
 import corpus
 import machine
-from checkers import Checker, CheckerError, Diagnostic, Mypy, Veritype, check_output
+from checkers import add_veritype_options, veritype_from_args, Checker, CheckerError, Diagnostic, Mypy, Veritype, check_output
 
 _MARK = re.compile(r"# E\??(?=:|$| )")
 _GROUP = re.compile(r"# E\[([^\]]+)\]")
@@ -183,7 +183,7 @@ def run_checker(checker: Checker, tests_dir: Path, paths: list[str], extra: list
                 timeout: float) -> list[Diagnostic]:
     cmd = checker.command(paths, cache_dir=None, python_executable=None, extra=extra)
     try:
-        proc = subprocess.run(cmd, cwd=tests_dir, capture_output=True, text=True,
+        proc = subprocess.run(cmd, cwd=tests_dir, capture_output=True, text=True, env=checker.env,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         raise CheckerError(f"{checker.name} timed out after {timeout:.0f} s")
@@ -231,13 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write per-file results to this JSON file")
     ap.add_argument("--checker", choices=("veritype", "mypy"), default="veritype",
                     help="which checker to score (mypy: to validate this scorer)")
-    ap.add_argument("--veritype-cmd", help="command to run instead of `python -m veritype`")
+    add_veritype_options(ap)
     ap.add_argument("--python-version", default="3.12",
                     help="target version passed to the checker (default 3.12, as the suite)")
     ap.add_argument("--per-file", action="store_true",
                     help="run the checker once per test file instead of once on the directory")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per checker run")
     args = ap.parse_args(argv)
+    corpus.use_veritype_rev(args.veritype_rev)
 
     tests_dir = find_tests_dir(args.suite.resolve())
     groups = chapters(tests_dir)
@@ -251,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         corpus.ensure_peers_venv()
         checker: Checker = Mypy()
     else:
-        checker = Veritype(args.veritype_cmd)
+        checker = veritype_from_args(args)
         ok, why = checker.runnable()
         if not ok:
             raise SystemExit(f"veritype cannot run: {why}")

@@ -142,12 +142,57 @@ def _unpack(pkg: Package, wheel: Path) -> Path:
     return dest
 
 
+#: Which veritype is measured and checked: a git revision of this
+#: repository (default HEAD, so colleagues' uncommitted edits in a shared
+#: work tree never break a run), or "worktree" for the files as they are.
+#: Set by the tools' ``--veritype-rev`` option via :func:`use_veritype_rev`.
+_veritype_rev = "HEAD"
+
+
+def use_veritype_rev(rev: str) -> None:
+    global _veritype_rev
+    _veritype_rev = rev
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(REPO_ROOT), *args], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def veritype_rev_label() -> str:
+    """The revision measured, as a short hash (``+dirty`` for a dirty work tree)."""
+    if _veritype_rev == "worktree":
+        try:
+            rev = _git("rev-parse", "--short", "HEAD")
+        except subprocess.CalledProcessError:
+            rev = "no commit"
+        dirty = _git("status", "--porcelain", "--", "veritype")
+        return f"worktree at {rev}" + ("+dirty" if dirty else "")
+    return _git("rev-parse", "--short", _veritype_rev)
+
+
+def veritype_source() -> Path:
+    """A directory holding the ``veritype`` package at the chosen revision."""
+    if _veritype_rev == "worktree":
+        return REPO_ROOT
+    sha = _git("rev-parse", _veritype_rev + "^{commit}")
+    dest = WORK / "veritype-at" / sha
+    if not (dest / ".complete").exists():
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", sha, "veritype"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+        (dest / ".complete").write_text(sha + "\n")
+    return dest
+
+
 def _snapshot_self() -> Path:
-    """Copy veritype's current source (the original is never edited)."""
+    """Copy veritype's source at the chosen revision (the original is never edited)."""
     dest = CORPUS / SELF.label
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(
-        REPO_ROOT / "veritype", dest / "veritype",
+        veritype_source() / "veritype", dest / "veritype",
         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
     )
     return dest

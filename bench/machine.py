@@ -5,22 +5,9 @@ from __future__ import annotations
 import datetime
 import os
 import platform
-import subprocess
 import sys
 
 import corpus
-
-
-def _git_rev() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(corpus.REPO_ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=30)
-    except OSError:
-        return "unknown"
-    rev = out.stdout.strip() or "no commit"
-    dirty = subprocess.run(["git", "-C", str(corpus.REPO_ROOT), "status", "--porcelain",
-                            "--", "veritype"], capture_output=True, text=True).stdout.strip()
-    return rev + ("+dirty" if dirty else "")
 
 
 def describe(mypy_version: str = "") -> dict[str, str]:
@@ -29,7 +16,7 @@ def describe(mypy_version: str = "") -> dict[str, str]:
         "uname": " ".join(platform.uname()),
         "cores": str(os.cpu_count()),
         "python": sys.version.split()[0],
-        "veritype": _git_rev(),
+        "veritype": corpus.veritype_rev_label(),
         "mypy": mypy_version,
     }
 

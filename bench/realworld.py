@@ -26,7 +26,7 @@ from pathlib import Path
 
 import corpus
 import machine
-from checkers import Checker, CheckerError, Diagnostic, Mypy, Veritype, check_output
+from checkers import add_veritype_options, veritype_from_args, Checker, CheckerError, Diagnostic, Mypy, Veritype, check_output
 
 CACHE_ROOT = corpus.WORK / "cache" / "realworld"
 
@@ -38,7 +38,8 @@ def key(d: Diagnostic) -> tuple[str, int, str]:
 def run(checker: Checker, tree: Path, pkg: corpus.Package, deps_python: Path) -> list[Diagnostic]:
     cmd = checker.command(list(pkg.roots), cache_dir=CACHE_ROOT / checker.name,
                           python_executable=deps_python)
-    proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, timeout=1800,
+                          env=checker.env)
     diags = check_output(checker, proc.returncode, proc.stdout, proc.stderr, tree)
     return sorted(d for d in diags if d.severity == "error")
 
@@ -48,9 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--package", action="append", help="only this corpus package (repeatable)")
     ap.add_argument("--show", type=int, default=5,
                     help="veritype-only errors to print per package (default 5)")
-    ap.add_argument("--veritype-cmd", help="command to run instead of `python -m veritype`")
+    add_veritype_options(ap)
     ap.add_argument("--json", type=Path, help="also write every error to this JSON file")
     args = ap.parse_args(argv)
+    corpus.use_veritype_rev(args.veritype_rev)
 
     corpus.ensure_peers_venv()
     deps_python = corpus.ensure_deps_venv()
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     if not packages:
         raise SystemExit(f"no such corpus package: {', '.join(args.package)}")
 
-    veritype, mypy = Veritype(args.veritype_cmd), Mypy()
+    veritype, mypy = veritype_from_args(args), Mypy()
     ok, why = veritype.runnable()
     if not ok:
         raise SystemExit(f"veritype cannot run: {why}")
