@@ -15,7 +15,13 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     ev = checker.ev
     for dec in node.decorator_list:
         checker.infer(dec)
+    from veritype.evaluate.newtype import is_newtype_class_expr
+
     for base in node.bases:
+        if is_newtype_class_expr(ev, base, checker.scope) is not None:
+            # At run time a NewType is a plain callable, not a class (spec, "NewType").
+            checker.error(base, 'Cannot subclass "NewType"', "misc")
+            continue
         t = checker.infer(base)
         if isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_final:
             checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")

@@ -44,6 +44,11 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         return declared
     if typevar_declaration(ev, sym, scope) is not None:
         return ev.instance("typing.TypeVar")
+    from veritype.evaluate.newtype import newtype_info
+
+    newtype = newtype_info(ev, sym, scope)
+    if newtype is not None:
+        return class_object_type(newtype)
     alias = alias_info(ev, sym, scope)
     if alias is not None:
         target = alias[0]

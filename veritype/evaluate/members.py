@@ -300,6 +300,9 @@ class Members:
         info = item.info
         explicit = not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args) or not item.args
         self_type = item if explicit else info.self_instance()
+        if info.is_newtype and "__init__" in info.synthesized:
+            # NewType: exactly one argument of the original type (spec, "NewType").
+            return bind_self(ev, info.synthesized["__init__"], self_type, constructor_of=self_type, init=True)
         if any(c.unknown_decorator and "__init__" not in c.synthesized for c in info.mro):
             return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
         init_hit = self._find_method(info, "__init__")

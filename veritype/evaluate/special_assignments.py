@@ -37,6 +37,13 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
             if kw.arg in ("bound", "default"):
                 ev.type_exprs.evaluate(kw.value, checker.scope, report=checker.type_report())
         return True
+    from veritype.evaluate.newtype import newtype_call, newtype_problems
+
+    call = newtype_call(ev, stmt, checker.scope)
+    if call is not None:
+        for node, msg in newtype_problems(ev, call, name, checker.scope):
+            checker.error(node, msg, "valid-newtype")
+        return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
         ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report())
         return True

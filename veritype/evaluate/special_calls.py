@@ -57,9 +57,22 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         if exprs.options.warn_redundant_casts and not isinstance(source, AnyType) and source == target:
             exprs.error(node, f'Redundant cast to "{format_type(target)}"', "redundant-cast")
         return target
+    if short in ("isinstance", "issubclass") and module == "builtins" and len(node.args) == 2 and exprs.scope is not None:
+        _newtype_in_class_check(exprs, node, short)  # reports only; the call is evaluated as usual
     if short == "super" and module == "builtins" and not node.args:
         return _super(exprs, node)
     return None
+
+
+def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) -> None:
+    # A NewType is a plain function at run time: isinstance() raises TypeError.
+    from veritype.evaluate.newtype import is_newtype_class_expr
+
+    assert exprs.scope is not None
+    classes = node.args[1]
+    for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
+        if is_newtype_class_expr(exprs.ev, item, exprs.scope) is not None:
+            exprs.error(item, f"Cannot use {short}() with NewType type", "misc")
 
 
 def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:

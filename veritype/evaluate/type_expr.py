@@ -143,6 +143,11 @@ class TypeExprEvaluator:
         tv = D.typevar_declaration(self.ev, sym, scope)
         if tv is not None:
             return self._bind_typevar(tv, ctx)
+        from veritype.evaluate.newtype import newtype_info
+
+        newtype = newtype_info(self.ev, sym, scope)
+        if newtype is not None:
+            return Instance(newtype, ())
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info
