@@ -1,4 +1,4 @@
-"""Rules for assigning to attributes: read-only properties (more to come: Final, frozen)."""
+"""Rules for assigning to attributes: read-only properties, frozen dataclass fields."""
 
 from __future__ import annotations
 
@@ -23,11 +23,23 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     if hit is None:
         return
     sym, cls = hit
+    if sym.kind == S.VAR:
+        # A field of a frozen dataclass (spec, "Dataclasses": frozen instances are read-only).
+        from veritype.evaluate.dataclasses import frozen_field_owner
+
+        owner = frozen_field_owner(base.info, target.attr)
+        if owner is not None:
+            checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")
+        return
     if sym.kind != S.FUNC:
         return
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":
         return
+    from veritype.evaluate.functions import decorator_names
+
+    if "functools.cached_property" in decorator_names(checker.ev, defs[0], cls.scope):
+        return  # a cached_property may be assigned (it is a non-data descriptor)
     has_setter = any(
         isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list
     )

@@ -20,6 +20,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     ev = checker.ev
     parent = checker.scope
     for dec in node.decorator_list:
+        if isinstance(dec, ast.Attribute) and dec.attr in ("setter", "getter", "deleter"):
+            continue  # `@prop.setter`: the property object, not the getter's type
         checker.infer(dec)
     sig = function_type(ev, node, parent, report=checker.type_report())
     opts = checker.options
@@ -43,7 +45,7 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     if declared_ret is None or checker.info.is_stub or gen:
         return
     if _is_empty_body(node.body):
-        if stubby or _is_abstract(checker, node) or isinstance(declared_ret, (AnyType, NoneType)):
+        if stubby or checker.type_checking_depth or _is_abstract(checker, node) or isinstance(declared_ret, (AnyType, NoneType)):
             return
         if is_subtype(ev, NoneType(), declared_ret):
             return

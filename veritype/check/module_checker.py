@@ -57,6 +57,8 @@ class ModuleChecker:
         self.func: FunctionContext | None = None
         self.scope: Scope = self.ev.module_scope(info)
         self._loop_exits: list[State] = []  # states at `break`s of the innermost loop
+        # Inside `if TYPE_CHECKING:` (or a version check that holds): declarations only.
+        self.type_checking_depth = 0
 
     # -- reporting ----------------------------------------------------------------
 
@@ -239,9 +241,10 @@ class ModuleChecker:
             d = self.ev.declared_type(sym, scope)
             if d is not None:
                 return d
-            if sym.node is not None and _first_value_is(sym, target) is False:
-                inferred = self.ev.symbol_type(sym, scope)
-                return inferred if _usable_declared(inferred) else None
+            # An unannotated variable has no declared type to enforce: each
+            # assignment sets its narrowed type (pyright's rule; mypy would
+            # enforce the first assignment's type, which reports correct code
+            # that assigns in several branches).
             return None
         if isinstance(target, ast.Attribute):
             base = self.exprs().infer(target.value) if False else None
@@ -451,7 +454,11 @@ class ModuleChecker:
         binder = self.program.binder_for(self.info)
         static = binder.static_branch(stmt.test)
         if static is True:
-            self.block(stmt.body)
+            self.type_checking_depth += 1
+            try:
+                self.block(stmt.body)
+            finally:
+                self.type_checking_depth -= 1
             return
         if static is False:
             self.block(stmt.orelse)

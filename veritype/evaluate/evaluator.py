@@ -155,7 +155,11 @@ class Evaluator:
             if mod is None:
                 return Ref("missing", f"{sym.import_module}.{name}")
             target = self.program.lookup_in_module(mod, name, from_import=True)
-            if target is None or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
+            # `from . import path as _path` inside os/__init__.pyi (followed by
+            # `path = _path`) imports the submodule: a package importing from
+            # itself reaches the import system, not its own half-built names.
+            self_import = mod is scope.module and mod.is_package
+            if target is None or self_import or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
                 sub = self.program.get_module(f"{mod.name}.{name}")
                 if sub is not None:
                     return Ref("module", sub.name, module=sub)
@@ -284,7 +288,9 @@ class Evaluator:
     def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
         from veritype.types.join import join_all
 
-        fallback = self.builtin("tuple", join_all(self, list(items)) if items else ANY)
+        from veritype.types.join import widen_literals
+
+        fallback = self.builtin("tuple", join_all(self, [widen_literals(i) for i in items]) if items else ANY)
         return TupleType(tuple(items), fallback)
 
     def literal(self, value: object) -> LiteralType:

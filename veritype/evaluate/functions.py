@@ -29,6 +29,14 @@ def decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope)
     for d in node.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d
         ref = ev.resolve_expr(target, scope) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if ref is not None and ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
+            # An alias of a decorator class (`_magic_enum_attr = property`).
+            from veritype.evaluate.declarations import alias_info
+
+            alias = alias_info(ev, ref.sym, ref.scope)
+            if alias is not None and isinstance(alias[0], Instance):
+                out.append(alias[0].info.fullname)
+                continue
         if ref is not None and ref.fullname:
             out.append(ref.fullname)
         elif isinstance(target, ast.Attribute):
@@ -239,7 +247,13 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         ret = ev.instance("typing.Coroutine", (AnyType("implicit"), AnyType("implicit"), ret))
     type_vars = tuple(ctx.bound.values()) + tuple(pep695.values())
     # A `Self` in the signature is bound to this method.
-    type_vars = type_vars + tuple(_self_vars(params, ret))
+    self_vars = _self_vars(params, ret)
+    type_vars = type_vars + tuple(self_vars)
+    if self_vars and params and cls is not None and positional and positional[0].annotation is None and comment_sig is None:
+        # `def copy(self) -> Self`: the unannotated self is Self too (spec, "Self").
+        first = params[0]
+        self_tv = self_vars[0]
+        params[0] = Param(first.name, self_tv if kind != "class" else TypeType(self_tv), first.kind, first.has_default)
     return CallableType(
         tuple(params), ret, type_vars, node.name, definition=node,
         type_guard=guard[1] if guard and guard[0] == "TypeGuard" else None,

@@ -104,6 +104,8 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
         identity = isinstance(op, (ast.Is, ast.IsNot))
         out: dict[str, Type] = {}
         for a, b in ((left, right), (right, left)):
+            if isinstance(a, ast.NamedExpr):
+                a = a.target  # `(x := f()) is not None` narrows x
             key = _key(a)
             if key is None:
                 continue
