@@ -253,7 +253,8 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         # `def copy(self) -> Self`: the unannotated self is Self too (spec, "Self").
         first = params[0]
         self_tv = self_vars[0]
-        params[0] = Param(first.name, self_tv if kind != "class" else TypeType(self_tv), first.kind, first.has_default)
+        is_cls = kind == "class" or node.name == "__new__"
+        params[0] = Param(first.name, TypeType(self_tv) if is_cls else self_tv, first.kind, first.has_default)
     return CallableType(
         tuple(params), ret, type_vars, node.name, definition=node,
         type_guard=guard[1] if guard and guard[0] == "TypeGuard" else None,

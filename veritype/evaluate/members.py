@@ -55,7 +55,11 @@ class Members:
                 return AnyType("special")
             if bound is None:
                 bound = ev.builtin("object")
-            return self._with_self(self.get(bound, name), receiver, bound)
+            if isinstance(bound, Instance):
+                # Look up on the bound, but bind to the variable itself, so that
+                # `self.__class__` and methods returning Self keep it (spec, "Self").
+                return self.instance_member(bound, name, receiver)
+            return self.get(bound, name)
         if isinstance(receiver, TypeType):
             return self.class_member(receiver, name)
         if isinstance(receiver, ModuleType):
@@ -91,7 +95,10 @@ class Members:
         for cls in info.mro:
             synth = cls.synthesized.get(name)
             if synth is not None:
-                return self._map_to(inst, cls, synth, receiver)
+                t = self._map_to(inst, cls, synth, receiver)
+                if isinstance(t, CallableType) and t.params and t.params[0].name == "self":
+                    return bind_self(ev, t, receiver)  # a made-up method
+                return t
             sym = cls.symbols.get(name)
             if sym is None:
                 continue
@@ -183,7 +190,7 @@ class Members:
 
     # -- class objects -----------------------------------------------------------
 
-    def class_member(self, receiver: TypeType, name: str) -> Type | None:
+    def class_member(self, receiver: TypeType, name: str, bind_to: TypeType | None = None) -> Type | None:
         ev = self.ev
         item = receiver.item
         if isinstance(item, AnyType):
@@ -191,7 +198,7 @@ class Members:
         if isinstance(item, TypeVarType):
             bound = item.upper_bound or ev.builtin("object")
             if isinstance(bound, Instance):
-                return self.class_member(TypeType(bound), name)
+                return self.class_member(TypeType(bound), name, bind_to=receiver)
             return AnyType("special")
         if isinstance(item, UnionType):
             return self.get(UnionType(tuple(TypeType(i) for i in item.items)), name)
@@ -213,7 +220,7 @@ class Members:
                 if synth is not None and name != "__init__":
                     return synth
                 continue
-            t = self._from_symbol(item, cls, sym, receiver, on_class=True)
+            t = self._from_symbol(item, cls, sym, bind_to or receiver, on_class=True)
             if t is not None and sym.kind == S.VAR and isinstance(t, Instance):
                 desc = self._descriptor_get(t, item, on_class=True)
                 if desc is not None:
@@ -221,7 +228,7 @@ class Members:
             return t
         meta = ev.metaclass_instance(info)
         if meta is not None:
-            t = self._metaclass_member(meta, name, receiver)
+            t = self._metaclass_member(meta, name, bind_to or receiver)
             if t is not None:
                 return t
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
@@ -305,6 +312,12 @@ class Members:
             return bind_self(ev, info.synthesized["__init__"], self_type, constructor_of=self_type, init=True)
         if any(c.unknown_decorator and "__init__" not in c.synthesized for c in info.mro):
             return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
+        synth_init = self._synthesized_init(info)
+        if synth_init is not None:
+            synth, cls = synth_init
+            t = self._map_to(self_type, cls, synth, self_type)
+            bound = bind_self(ev, t, self_type, constructor_of=self_type, init=True)
+            return _as_type_obj(bound, () if explicit else info.type_vars)
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
         use_new = False
@@ -329,6 +342,19 @@ class Members:
             return None
         own = () if explicit else info.type_vars
         return _as_type_obj(result, own)
+
+    def _synthesized_init(self, info: "ClassInfo"):  # type: ignore[no-untyped-def]
+        """A made-up `__init__` (dataclass, NamedTuple) reached before any written
+        `__init__`/`__new__` along the MRO, with the class that has it."""
+        for cls in info.mro:
+            synth = cls.synthesized.get("__init__")
+            if synth is not None:
+                return synth, cls
+            sym_init = cls.symbols.get("__init__")
+            sym_new = cls.symbols.get("__new__")
+            if (sym_init is not None and sym_init.kind == S.FUNC) or (sym_new is not None and sym_new.kind == S.FUNC):
+                return None
+        return None
 
     def _find_method(self, info: "ClassInfo", name: str):  # type: ignore[no-untyped-def]
         for cls in info.mro:

@@ -116,6 +116,14 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
             if narrowed is not None:
                 out[key] = narrowed
+        # `len(x) == 2` on a tuple (mypy and pyright narrow tuples by length).
+        if not identity and isinstance(left, ast.Call) and _is_len_call(exprs, left):
+            n = right.value if isinstance(right, ast.Constant) and type(right.value) is int else None
+            key = _key(left.args[0])
+            if key is not None and n is not None and 0 <= n <= 16:
+                narrowed_len = _narrow_len(ev, silent.infer(left.args[0]), n, is_positive)
+                if narrowed_len is not None:
+                    out[key] = narrowed_len
         # `type(x) is C`
         if isinstance(left, ast.Call) and _is_type_call(exprs, left) and left.args:
             key = _key(left.args[0])
@@ -219,6 +227,29 @@ def _expand_finite(ev: "Evaluator", t: Type) -> list[Type] | None:
             if members:
                 return [LiteralType(m, Instance(t.info, ()), is_enum=True) for m in members]
     return None
+
+
+def _is_len_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
+    if len(node.args) != 1 or node.keywords or not isinstance(node.func, ast.Name) or node.func.id != "len":
+        return False
+    ref = exprs.ev.resolve_expr(node.func, exprs.scope) if exprs.scope is not None else None
+    return ref is not None and ref.fullname == "builtins.len"
+
+
+def _narrow_len(ev: "Evaluator", t: Type, n: int, positive: bool) -> Type | None:
+    items = union_items(t)
+    if not any(isinstance(i, TupleType) or (isinstance(i, Instance) and i.info.fullname == "builtins.tuple") for i in items):
+        return None
+    out: list[Type] = []
+    for i in items:
+        if isinstance(i, TupleType):
+            if (len(i.items) == n) == positive:
+                out.append(i)
+        elif isinstance(i, Instance) and i.info.fullname == "builtins.tuple" and i.args:
+            out.append(ev.tuple_of([i.args[0]] * n) if positive else i)
+        else:
+            out.append(i)
+    return make_union(out)
 
 
 def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
