@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_type
-from veritype.types.join import join_all
+from veritype.types.join import join_all, widen_literals
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
     Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
@@ -854,6 +854,10 @@ class ExprEvaluator:
 
     def unpack(self, t: Type, n: int, node: ast.AST | None) -> list[Type]:
         t = as_tuple(t)
+        if isinstance(t, UnionType):
+            # Each member unpacks on its own; position by position, the union.
+            per_item = [self.unpack(item, n, node) for item in t.items]
+            return [make_union([p[i] for p in per_item]) for i in range(n)]
         if isinstance(t, TupleType):
             if len(t.items) == n:
                 return list(t.items)
@@ -933,11 +937,7 @@ def _int_literal(node: ast.expr | None) -> int | None:
 
 
 def _widen(t: Type) -> Type:
-    if isinstance(t, LiteralType):
-        return t.fallback
-    if isinstance(t, UnionType):
-        return make_union([_widen(i) for i in t.items])
-    return t
+    return widen_literals(t)
 
 
 def _fallback_name(t: Type) -> str:

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
 
+_ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
+
 _PROTOCOL_SKIP = frozenset({"__init__", "__new__", "__slots__", "__class_getitem__", "__match_args__", "__annotations__", "__dict__", "__module__", "__doc__", "__weakref__", "__abstractmethods__", "__parameters__", "__orig_bases__", "__protocol_attrs__", "__non_callable_proto_members__", "__type_params__", "__init_subclass__"})
 
 
@@ -105,6 +107,11 @@ class Members:
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
+        if name in _ORDERING and any("functools.total_ordering" in c.decorators for c in info.mro):
+            # functools.total_ordering fills in the other comparisons from one of them.
+            for other in _ORDERING:
+                if other != name and info.get(other) is not None and info.get(other)[1].fullname != "builtins.object":  # type: ignore[index]
+                    return self.instance_member(inst, other, receiver)
         getattr_ = self._dunder_getattr(inst)
         if getattr_ is not None:
             return getattr_
@@ -421,7 +428,13 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
     if isinstance(t, Overloaded):
         items = [bind_self(ev, i, receiver, constructor_of, init) for i in t.items]
         callables = [i for i in items if isinstance(i, CallableType)]
-        fitting = [c for c, orig in zip(callables, t.items) if _self_fits(ev, orig, receiver)]
+        # Items whose explicit `self` type the receiver does not fit are dropped,
+        # except when constructing a subclass: its own type arguments need not
+        # match the base's self annotations (mypy accepts these calls too).
+        fitting = [
+            c for c, orig in zip(callables, t.items)
+            if _self_fits(ev, orig, receiver) or (constructor_of is not None and _self_class(orig) is not constructor_of.info)
+        ]
         chosen = fitting or callables
         if len(chosen) == 1:
             return chosen[0]
@@ -477,6 +490,12 @@ def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:
     if init:
         return CallableType(t.params, inst, t.type_vars, t.name, t.definition, t.is_ellipsis, True)
     return t
+
+
+def _self_class(item: CallableType) -> object:
+    if item.params and isinstance(item.params[0].type, Instance):
+        return item.params[0].type.info
+    return None
 
 
 def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
