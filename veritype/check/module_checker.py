@@ -440,7 +440,7 @@ class ModuleChecker:
         found = self.program.find(name)
         if not isinstance(found, MissingModule):
             return True
-        if self.program.options.for_module(name).ignore_missing_imports or self.options.ignore_missing_imports:
+        if getattr(found, "ignored", False) or self.program.options.for_module(name).ignore_missing_imports or self.options.ignore_missing_imports:
             return False
         # A parent package that is itself missing is reported once, for the full name.
         self.error(stmt, found.message, found.code)

@@ -115,8 +115,8 @@ class Evaluator:
             self._module_scopes[module.name] = scope
         return scope
 
-    def lookup(self, name: str, scope: Scope) -> tuple[Symbol, Scope] | None:
-        hit = scope.lookup(name)
+    def lookup(self, name: str, scope: Scope, for_type: bool = False) -> tuple[Symbol, Scope] | None:
+        hit = scope.lookup(name, for_type)
         if hit is not None:
             return hit
         mod_scope = scope
@@ -192,18 +192,18 @@ class Evaluator:
                 return self.module_scope_of_symbol(target, sym)
         return self.module_scope(mod)
 
-    def resolve_expr(self, node: ast.expr, scope: Scope) -> Ref | None:
+    def resolve_expr(self, node: ast.expr, scope: Scope, for_type: bool = False) -> Ref | None:
         """A Name or dotted Attribute as a reference; None when it is not one."""
         if isinstance(node, ast.Name):
             tp = scope.lookup_type_param(node.id)
             if tp is not None:
                 return Ref("typeparam", tp.fullname)
-            hit = self.lookup(node.id, scope)
+            hit = self.lookup(node.id, scope, for_type)
             if hit is None:
                 return None
             return self.resolve_symbol(*hit)
         if isinstance(node, ast.Attribute):
-            base = self.resolve_expr(node.value, scope)
+            base = self.resolve_expr(node.value, scope, for_type)
             if base is None:
                 return None
             return self.member_ref(base, node.attr)

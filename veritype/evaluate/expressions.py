@@ -140,6 +140,8 @@ class ExprEvaluator:
         if hit is None:
             if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
                 return self.ev.builtin("str")
+            if node.id == "__debug__":
+                return self.ev.builtin("bool")
             if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
                 return AnyType("special")
             self.error(node, f'Name "{node.id}" is not defined', "name-defined")

@@ -433,7 +433,8 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
         # match the base's self annotations (mypy accepts these calls too).
         fitting = [
             c for c, orig in zip(callables, t.items)
-            if _self_fits(ev, orig, receiver) or (constructor_of is not None and _self_class(orig) is not constructor_of.info)
+            if _self_fits(ev, orig, receiver)
+            or (constructor_of is not None and (_self_class(orig) is not constructor_of.info or type_vars_in(constructor_of)))
         ]
         chosen = fitting or callables
         if len(chosen) == 1:

@@ -54,15 +54,19 @@ class Scope:
             s = s.parent
         return out
 
-    def lookup(self, name: str) -> "tuple[Symbol, Scope] | None":
+    def lookup(self, name: str, for_type: bool = False) -> "tuple[Symbol, Scope] | None":
         """Python's LEGB rule: this scope, enclosing functions (class scopes
-        skipped except the first), the module, then builtins (by the caller)."""
+        skipped except the first), the module, then builtins (by the caller).
+
+        `for_type`: a name in an annotation never means a method of the class
+        being defined (`def str(self) -> str` means builtins.str), so class-level
+        functions are passed over, as mypy and pyright do."""
         s: Scope | None = self
         first = True
         while s is not None:
             if s.kind != "class" or first:
                 sym = s.table.get(name)
-                if sym is not None:
+                if sym is not None and not (for_type and s.kind == "class" and sym.kind == "func"):
                     return sym, s
             first = False
             s = s.parent

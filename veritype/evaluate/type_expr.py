@@ -107,7 +107,7 @@ class TypeExprEvaluator:
         return self._eval(expr, ctx, top)
 
     def _named(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
-        ref = self.ev.resolve_expr(node, ctx.scope)
+        ref = self.ev.resolve_expr(node, ctx.scope, True)
         if ref is None:
             if isinstance(node, ast.Name):
                 return self._error(ctx, node, f'Name "{node.id}" is not defined', "name-defined")
@@ -128,7 +128,7 @@ class TypeExprEvaluator:
                 return Instance(info, (AnyType("implicit"),))
             if info.type_vars and ctx.disallow_any_generics and ctx.report is not None:
                 ctx.report(node, f'Missing type parameters for generic type "{info.name}"', "type-arg")
-            return Instance(info, fill_defaults(info.type_vars, []))
+            return _typeddict_or(self.ev, Instance(info, fill_defaults(info.type_vars, [])))
         if ref.kind == "special":
             return self._bare_special(ref.fullname.rpartition(".")[2], node, ctx, top)
         if ref.sym is not None and ref.scope is not None:
@@ -236,7 +236,7 @@ class TypeExprEvaluator:
     # -- subscripts -----------------------------------------------------------
 
     def _subscript(self, node: ast.Subscript, ctx: TypeContext, top: bool) -> Type:
-        ref = self.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        ref = self.ev.resolve_expr(node.value, ctx.scope, True) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
         if ref is None:
             if isinstance(node.value, (ast.Name, ast.Attribute)):
                 return self._named(node.value, ctx, top)
@@ -292,6 +292,9 @@ class TypeExprEvaluator:
             if len(args) != 1:
                 return self._error(ctx, node, "type[...] must have exactly one type argument")
             return self._type_of(self._eval(args[0], ctx))
+        if info.fullname == "dataclasses.InitVar" and len(args) == 1:
+            # `InitVar[T]` declares an `__init__`-only parameter of type T (dataclasses reads the annotation).
+            return self._eval(args[0], ctx)
         params = info.type_vars
         has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
         values = [self._eval_arg(a, ctx) for a in args]
@@ -311,7 +314,7 @@ class TypeExprEvaluator:
                 return Instance(info, tuple(AnyType("error") for _ in params))
             values = list(fill_defaults(params, values))
         self._check_bounds(info, params, values, args, ctx)
-        return Instance(info, tuple(values))
+        return _typeddict_or(self.ev, Instance(info, tuple(values)))
 
     def _check_bounds(self, info: object, params: tuple[TypeVarType, ...], values: list[Type], nodes: list[ast.expr], ctx: TypeContext) -> None:
         if ctx.report is None:
@@ -451,6 +454,15 @@ class TypeExprEvaluator:
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Unpack")
+
+
+def _typeddict_or(ev: "Evaluator", inst: Instance) -> Type:
+    """A TypedDict class named as a type means its TypedDict type."""
+    if inst.info.is_typeddict:
+        from veritype.evaluate.typeddicts import typeddict_type
+
+        return typeddict_type(ev, inst)
+    return inst
 
 
 def fill_defaults(params: tuple[TypeVarType, ...], given: list[Type]) -> tuple[Type, ...]:
