@@ -450,11 +450,19 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         return item
     if isinstance(item, UnionType):
         return make_union([_call_class(site, TypeType(i), args) for i in item.items])
+    if isinstance(item, Instance) and item.info.is_typeddict:
+        from veritype.evaluate.typeddicts import typeddict_type
+
+        item = typeddict_type(ev, item)
+    if isinstance(item, TypedDictType):
+        return _call_typeddict(site, item, args)
     if isinstance(item, TypedDictType) or (isinstance(item, Instance) and item.info.is_typeddict):
         for a in args:
             if a.type is None and a.node is not None:
                 site.infer(a.node, None)
         return item
+    if isinstance(item, Instance) and _names_class(site.node, item.info.name):
+        _check_instantiable(site, item)
     ctor = ev.constructor_type(callee)
     if ctor is None:
         for a in args:
@@ -465,6 +473,63 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         t = _initial_type(site, args[0])
         return _type_of_value(ev, t)
     return call_type(site, ctor, args)
+
+
+def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
+    """`TD(k=v, ...)` checks each keyword against its item and reports missing
+    required keys (spec: the call "is equivalent to" a dict display of the type);
+    `TD({...})` and `TD(**other)` check the argument against the TypedDict itself."""
+    if any(a.kind != ARG_KW for a in args):
+        for a in args:
+            if a.type is None and a.node is not None:
+                site.infer(a.node, td if a.kind == ARG_POS else None)
+        return td
+    items = td.item_map()
+    name = format_type(td)
+    for a in args:
+        expected = items.get(a.name or "")
+        if expected is None:
+            _initial_type(site, a)
+            site.report(a.node or site.node, f'Unexpected keyword argument "{a.name}" for "{name}"', "call-arg")
+            continue
+        t = a.type if a.type is not None else site.infer(a.node, expected)  # type: ignore[arg-type]
+        if not is_subtype(site.ev, t, expected):
+            site.report(a.node or site.node, f'Incompatible types (expression has type "{format_type(t)}", TypedDict item "{a.name}" has type "{format_type(expected)}")', "typeddict-item")
+    given = {a.name for a in args}
+    missing = [k for k, _ in td.items if k in td.required and k not in given]
+    if missing:
+        keys = ", ".join(f'"{k}"' for k in missing)
+        site.report(site.node, f'Missing key{"s" if len(missing) > 1 else ""} {keys} for TypedDict "{name}"', "typeddict-item")
+    return td
+
+
+def _names_class(node: ast.AST | None, name: str) -> bool:
+    """The call spells the class by name (`C()`, `mod.C()`), not through a `type[C]` value."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == name) or (isinstance(func, ast.Attribute) and func.attr == name)
+
+
+def _check_instantiable(site: CallSite, item: Instance) -> None:
+    info = item.info
+    if any(c.has_any_base for c in info.mro):
+        return
+    if info.is_protocol:
+        site.report(site.node, f'Cannot instantiate protocol class "{info.name}"', "misc")
+        return
+    abstract = sorted(site.ev.abstract_members(info))
+    if not abstract:
+        return
+    quoted = [f'"{a}"' for a in abstract]
+    if len(quoted) == 1:
+        listed = quoted[0]
+    elif len(quoted) <= 5:
+        listed = ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    else:
+        listed = ", ".join(quoted[:2]) + f", ... and {quoted[-1]} ({len(quoted) - 3} methods suppressed)"
+    plural = "s" if len(quoted) > 1 else ""
+    site.report(site.node, f'Cannot instantiate abstract class "{info.name}" with abstract attribute{plural} {listed}', "abstract")
 
 
 def _type_of_value(ev: "Evaluator", t: Type) -> Type:

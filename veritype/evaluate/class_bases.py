@@ -24,6 +24,7 @@ KNOWN_CLASS_DECORATORS = frozenset({
     "typing.type_check_only", "typing_extensions.type_check_only", "functools.total_ordering", "enum.unique",
     "typing_extensions.deprecated", "warnings.deprecated", "typing.no_type_check", "abc.abstractmethod",
     "typing_extensions.disjoint_base", "typing.disjoint_base", "enum.verify", "enum.global_enum",
+    "typing.dataclass_transform", "typing_extensions.dataclass_transform",
 })
 
 

@@ -49,8 +49,10 @@ class ClassInfo:
         self.decorators: list[str] = []
         # Members made by the checker rather than written in the body
         # (NamedTuple fields, NewType's constructor, dataclass __init__).
-        self.synthesized: dict[str, Type] = {}
-        self.tuple_type: TupleType | None = None
+        # Filled lazily by `evaluate.special_classes` on first use (see the properties).
+        self._synthesized: dict[str, Type] = {}
+        self._tuple_type: TupleType | None = None
+        self._special_done = False
         self.newtype_base: Type | None = None
         self.special_generic_params: tuple[TypeVarType, ...] | None = None
 
@@ -60,6 +62,36 @@ class ClassInfo:
     @property
     def display_name(self) -> str:
         return self.name
+
+    # -- members made up from the class body (dataclass, NamedTuple) ------------
+
+    @property
+    def synthesized(self) -> dict[str, Type]:
+        self._ensure_special()
+        return self._synthesized
+
+    @property
+    def tuple_type(self) -> TupleType | None:
+        self._ensure_special()
+        return self._tuple_type
+
+    @tuple_type.setter
+    def tuple_type(self, value: TupleType | None) -> None:
+        self._tuple_type = value
+
+    def _ensure_special(self) -> None:
+        # Done once, on first need: the class's fields are only evaluated when
+        # something asks for a constructor or a synthesized member.
+        if self._special_done or self.node is None or self._resolving:
+            return
+        self._special_done = True
+        self._ensure_bases()
+        from veritype.evaluate.special_classes import synthesize
+
+        try:
+            synthesize(self.ev, self)
+        except RecursionError:
+            self._synthesized.clear()
 
     # -- lazily computed ----------------------------------------------------
 

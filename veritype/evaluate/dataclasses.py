@@ -1,0 +1,316 @@
+"""Dataclasses and dataclass-like classes (PEP 557, PEP 681 `dataclass_transform`).
+
+The spec ("Dataclasses"): a class made by `@dataclass`, or by a decorator,
+base class or metaclass marked `@dataclass_transform()`, gets an `__init__`
+whose parameters are its fields "in the order they are defined", base-class
+fields first. We collect the fields of each dataclass along the MRO (a field
+redefined in a subclass keeps its first position), honour `field(...)`
+options, `kw_only`, the `KW_ONLY` sentinel and `InitVar`, and leave out
+`ClassVar`s. `frozen` is recorded for the attribute-assignment rule;
+`order=True` adds the four comparison methods.
+
+Anything we do not understand (a decorator argument that is not a literal,
+a field call we cannot read) makes the constructor `Any` rather than wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import (
+    KW_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type, TypeVarType,
+)
+from veritype.types.substitute import substitute, tv_key
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
+
+DATACLASS = ("dataclasses.dataclass",)
+TRANSFORM = ("typing.dataclass_transform", "typing_extensions.dataclass_transform")
+FIELD = ("dataclasses.field",)
+
+
+@dataclass
+class Field:
+    name: str
+    type: Type
+    has_default: bool
+    kw_only: bool
+    init: bool = True
+    alias: str | None = None
+    is_initvar: bool = False
+
+
+@dataclass
+class DataclassInfo:
+    fields: list[Field] = field(default_factory=list)  # own and inherited, in __init__ order
+    frozen: bool = False
+    order: bool = False
+    init: bool = True
+    unknown: bool = False  # something we could not read: constructor stays Any
+    field_specifiers: tuple[str, ...] = FIELD
+
+
+@dataclass
+class _Spec:
+    """Where the dataclass behaviour comes from and its defaults."""
+
+    options: dict[str, object]
+    field_specifiers: tuple[str, ...]
+    kw_only_default: bool = False
+    frozen_default: bool = False
+    order_default: bool = False
+
+
+def _literal_kwargs(keywords: list[ast.keyword]) -> dict[str, object] | None:
+    out: dict[str, object] = {}
+    for kw in keywords:
+        if kw.arg is None:
+            return None
+        if isinstance(kw.value, ast.Constant):
+            out[kw.arg] = kw.value.value
+        else:
+            out[kw.arg] = kw.value  # an expression (field_specifiers, or unknown)
+    return out
+
+
+def _transform_spec(ev: "Evaluator", decorators: list[ast.expr], scope: "Scope") -> _Spec | None:
+    """The `@dataclass_transform(...)` among `decorators`, read as a spec."""
+    for d in decorators:
+        target = d.func if isinstance(d, ast.Call) else d
+        if not isinstance(target, (ast.Name, ast.Attribute)):
+            continue
+        ref = ev.resolve_expr(target, scope)
+        if ref is None or ref.fullname.rpartition(".")[2] != "dataclass_transform":
+            continue
+        kwargs = _literal_kwargs(d.keywords) if isinstance(d, ast.Call) else {}
+        if kwargs is None:
+            kwargs = {}
+        specs: list[str] = []
+        fs = kwargs.get("field_specifiers")
+        if isinstance(fs, ast.Tuple):
+            for e in fs.elts:
+                r = ev.resolve_expr(e, scope) if isinstance(e, (ast.Name, ast.Attribute)) else None
+                if r is not None and r.fullname:
+                    specs.append(r.fullname)
+        return _Spec(
+            {}, tuple(specs),
+            kw_only_default=kwargs.get("kw_only_default") is True,
+            frozen_default=kwargs.get("frozen_default") is True,
+            order_default=kwargs.get("order_default") is True,
+        )
+    return None
+
+
+def _function_transform(ev: "Evaluator", dec: ast.expr, scope: "Scope") -> _Spec | None:
+    target = dec.func if isinstance(dec, ast.Call) else dec
+    if not isinstance(target, (ast.Name, ast.Attribute)):
+        return None
+    ref = ev.resolve_expr(target, scope)
+    if ref is None or ref.sym is None or ref.scope is None:
+        return None
+    if ref.kind == "class" and ref.info is not None and ref.info.node is not None:
+        # A class used as a decorator (rare); its own decorators say.
+        return _transform_spec(ev, ref.info.node.decorator_list, ref.info.defining_scope or ref.scope)
+    if ref.sym.kind != S.FUNC:
+        return None
+    for decl in ref.sym.decls:
+        if isinstance(decl, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            spec = _transform_spec(ev, decl.decorator_list, ref.scope)
+            if spec is not None:
+                return spec
+    return None
+
+
+def dataclass_spec(ev: "Evaluator", info: "ClassInfo") -> _Spec | None:
+    """How `info` is a dataclass (its decorator, a transform base or metaclass), or None."""
+    node = info.node
+    scope = info.defining_scope
+    if node is None or scope is None:
+        return None
+    for dec, name in zip(node.decorator_list, info.decorators):
+        if name in DATACLASS:
+            kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
+            if kwargs is None:
+                return _Spec({"?": True}, FIELD)
+            return _Spec(kwargs, FIELD)
+        spec = _function_transform(ev, dec, scope)
+        if spec is not None:
+            kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
+            spec.options = kwargs if kwargs is not None else {"?": True}
+            return spec
+    class_kwargs = _literal_kwargs([k for k in node.keywords if k.arg != "metaclass"]) or {}
+    for cls in info.mro[1:]:
+        if cls.node is not None and cls.defining_scope is not None:
+            spec = _transform_spec(ev, cls.node.decorator_list, cls.defining_scope)
+            if spec is not None:
+                spec.options = class_kwargs
+                return spec
+    meta = ev.metaclass_instance(info)
+    if meta is not None:
+        for cls in meta.info.mro:
+            if cls.node is not None and cls.defining_scope is not None:
+                spec = _transform_spec(ev, cls.node.decorator_list, cls.defining_scope)
+                if spec is not None:
+                    spec.options = class_kwargs
+                    return spec
+    return None
+
+
+def _flag(spec: _Spec, name: str, default: bool) -> bool | None:
+    v = spec.options.get(name, default)
+    if isinstance(v, bool):
+        return v
+    return None  # not a literal: unknown
+
+
+def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
+    """Make `info` a dataclass if it is one: record fields, synthesize members."""
+    spec = dataclass_spec(ev, info)
+    if spec is None:
+        return None
+    dc = DataclassInfo(field_specifiers=spec.field_specifiers)
+    info.dataclass_info = dc
+    frozen = _flag(spec, "frozen", spec.frozen_default)
+    order = _flag(spec, "order", spec.order_default)
+    init = _flag(spec, "init", True)
+    kw_only = _flag(spec, "kw_only", spec.kw_only_default)
+    if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
+        dc.unknown = True
+    dc.frozen = bool(frozen)
+    dc.order = bool(order)
+    dc.init = init is not False
+    # Fields of dataclass bases, first base-most.
+    by_name: dict[str, Field] = {}
+    for cls in reversed(info.mro[1:]):
+        base_dc = _dataclass_of(cls)
+        if base_dc is None:
+            continue
+        if base_dc.unknown:
+            dc.unknown = True
+        mapped = _mapping_to(info, cls)
+        for f in base_dc.fields:
+            t = substitute(f.type, mapped) if mapped else f.type
+            by_name[f.name] = Field(f.name, t, f.has_default, f.kw_only, f.init, f.alias, f.is_initvar)
+    for f in _own_fields(ev, info, bool(kw_only), dc):
+        by_name[f.name] = f
+    dc.fields = list(by_name.values())
+    self_inst = info.self_instance()
+    if dc.init and "__init__" not in info.symbols and not dc.unknown:
+        params = [Param("self", self_inst, POS_OR_KW)]
+        fs = [f for f in dc.fields if f.init]
+        for f in [f for f in fs if not f.kw_only] + [f for f in fs if f.kw_only]:
+            params.append(Param(f.alias or f.name, f.type, KW_ONLY if f.kw_only else POS_OR_KW, f.has_default))
+        info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=info.name)
+    if dc.order:
+        for op in ("__lt__", "__le__", "__gt__", "__ge__"):
+            if op not in info.symbols:
+                info._synthesized[op] = CallableType(
+                    (Param("self", self_inst, POS_OR_KW), Param("other", self_inst, POS_OR_KW)), ev.builtin("bool"), name=op,
+                )
+    fields_dict = ev.instance("builtins.dict", (ev.builtin("str"), ev.instance("dataclasses.Field", (AnyType("explicit"),))))
+    info._synthesized.setdefault("__dataclass_fields__", fields_dict)
+    return dc
+
+
+def _dataclass_of(cls: "ClassInfo") -> DataclassInfo | None:
+    cls.synthesized  # processes the class if it was not yet
+    dc = cls.dataclass_info
+    return dc if isinstance(dc, DataclassInfo) else None
+
+
+def _mapping_to(info: "ClassInfo", base: "ClassInfo") -> dict:  # type: ignore[type-arg]
+    if not base.type_vars:
+        return {}
+    from veritype.types.subtype import map_instance_to_supertype
+
+    mapped = map_instance_to_supertype(info.self_instance(), base)
+    if mapped is None:
+        return {tv_key(tv): AnyType("special") for tv in base.type_vars}
+    return {tv_key(tv): a for tv, a in zip(base.type_vars, mapped.args)}
+
+
+def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: DataclassInfo) -> list[Field]:
+    from veritype.evaluate.declarations import qualifiers
+
+    node = info.node
+    assert node is not None
+    scope = info.scope
+    out: list[Field] = []
+    kw_only = kw_only_default
+    for stmt in node.body:
+        if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
+            continue
+        name = stmt.target.id
+        sym = info.symbols.get(name)
+        if sym is None:
+            continue
+        ann_ref = ev.resolve_expr(stmt.annotation, scope) if isinstance(stmt.annotation, (ast.Name, ast.Attribute)) else None
+        if ann_ref is not None and ann_ref.fullname == "dataclasses.KW_ONLY":
+            kw_only = True
+            continue
+        declared = ev.declared_type(sym, scope)
+        if "ClassVar" in qualifiers(ev, sym, scope):
+            continue
+        t: Type = declared if declared is not None else AnyType("special")
+        ann = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else None
+        ann_base = ev.resolve_expr(ann, scope) if isinstance(ann, (ast.Name, ast.Attribute)) else None
+        is_initvar = ann_base is not None and ann_base.fullname == "dataclasses.InitVar"
+        f = Field(name, t, stmt.value is not None, kw_only, is_initvar=is_initvar)
+        if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
+            _read_field_call(stmt.value, f, dc)
+        out.append(f)
+    return out
+
+
+def _is_field_call(ev: "Evaluator", call: ast.Call, scope: "Scope", specifiers: tuple[str, ...]) -> bool:
+    if not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return False
+    ref = ev.resolve_expr(call.func, scope)
+    return ref is not None and ref.fullname in (specifiers + FIELD)
+
+
+def _read_field_call(call: ast.Call, f: Field, dc: DataclassInfo) -> None:
+    f.has_default = False
+    for kw in call.keywords:
+        if kw.arg is None:
+            dc.unknown = True
+        elif kw.arg in ("default", "default_factory", "factory"):
+            f.has_default = True
+        elif kw.arg in ("init", "kw_only"):
+            if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)):
+                dc.unknown = True
+            elif kw.arg == "init":
+                f.init = kw.value.value
+            else:
+                f.kw_only = kw.value.value
+        elif kw.arg == "alias":
+            if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                f.alias = kw.value.value
+            else:
+                dc.unknown = True
+    if call.args:
+        # attrs' `attr.ib(default)` and similar: a positional default.
+        f.has_default = True
+
+
+def frozen_field_owner(info: "ClassInfo", name: str) -> "ClassInfo | None":
+    """The frozen dataclass declaring field `name` of `info`, if assigning it is an error."""
+    dc = _dataclass_of(info)
+    if dc is None or not dc.frozen or dc.unknown:
+        return None
+    if not any(f.name == name and not f.is_initvar for f in dc.fields):
+        return None
+    for cls in info.mro:
+        sym = cls.symbols.get(name)
+        if sym is not None:
+            return cls
+    return info
+
+
+_unused = (TypeVarType,)

@@ -1,0 +1,84 @@
+"""Members made up from a class body: dataclasses and NamedTuple classes.
+
+Run once per class, lazily, the first time `ClassInfo.synthesized` or
+`ClassInfo.tuple_type` is read (typically for a constructor call or an
+attribute lookup), so unused typeshed classes cost nothing.
+
+NamedTuple (spec, "Named Tuples"): the fields are the annotated names of the
+class body, in order; the class is a tuple of their types (for indexing and
+unpacking) and its constructor takes them positionally or by keyword, those
+with a value in the body being optional.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.model import POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, TupleType, Type
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+
+def synthesize(ev: "Evaluator", info: "ClassInfo") -> None:
+    if info.is_namedtuple and info.node is not None:
+        _namedtuple_class(ev, info)
+        return
+    from veritype.evaluate.class_bases import KNOWN_CLASS_DECORATORS
+    from veritype.evaluate.dataclasses import DATACLASS, process
+
+    dc = process(ev, info)
+    if dc is not None and not dc.unknown and info.unknown_decorator:
+        # The dataclass decorator is modelled now; only other unknown ones keep the class lenient.
+        from veritype.evaluate.dataclasses import dataclass_spec
+
+        others = [n for n in info.decorators if n not in KNOWN_CLASS_DECORATORS and n not in DATACLASS]
+        if len(others) <= 1 and dataclass_spec(ev, info) is not None:
+            # `others` may hold the transform decorator itself: drop it when it is the only one.
+            if not others or _is_transform_decorator(ev, info, others[0]):
+                info.unknown_decorator = False
+
+
+def _is_transform_decorator(ev: "Evaluator", info: "ClassInfo", name: str) -> bool:
+    from veritype.evaluate.dataclasses import _function_transform
+
+    assert info.node is not None and info.defining_scope is not None
+    for dec, n in zip(info.node.decorator_list, info.decorators):
+        if n == name:
+            return _function_transform(ev, dec, info.defining_scope) is not None
+    return False
+
+
+def namedtuple_fields(ev: "Evaluator", info: "ClassInfo") -> list[tuple[str, Type, bool]]:
+    node = info.node
+    assert node is not None
+    scope = info.scope
+    out: list[tuple[str, Type, bool]] = []
+    for stmt in node.body:
+        if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
+            continue
+        sym = info.symbols.get(stmt.target.id)
+        if sym is None:
+            continue
+        t = ev.declared_type(sym, scope)
+        out.append((stmt.target.id, t if t is not None else AnyType("special"), stmt.value is not None))
+    return out
+
+
+def _namedtuple_class(ev: "Evaluator", info: "ClassInfo") -> None:
+    fields = namedtuple_fields(ev, info)
+    self_inst = info.self_instance()
+    info._tuple_type = TupleType(tuple(t for _, t, _ in fields), self_inst)
+    params = [Param("self", self_inst, POS_OR_KW)]
+    params += [Param(name, t, POS_OR_KW, has_default) for name, t, has_default in fields]
+    if "__init__" not in info.symbols and "__new__" not in info.symbols:
+        info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=info.name)
+    info._synthesized.setdefault("_fields", ev.tuple_of([ev.builtin("str") for _ in fields]))
+    info._synthesized.setdefault(
+        "__match_args__", ev.tuple_of([ev.literal(name) for name, _, _ in fields]),
+    )
+
+
+_unused = (Instance,)
