@@ -59,6 +59,7 @@ class ModuleChecker:
         self._loop_exits: list[State] = []  # states at `break`s of the innermost loop
         # Inside `if TYPE_CHECKING:` (or a version check that holds): declarations only.
         self.type_checking_depth = 0
+        self.silent_passes = 0  # nesting of silent first passes over loop bodies
 
     # -- reporting ----------------------------------------------------------------
 
@@ -166,8 +167,10 @@ class ModuleChecker:
             self._check_exception(stmt.exc, t)
         if stmt.cause is not None:
             t = self.infer(stmt.cause)
-            if not isinstance(t, NoneType):
-                self._check_exception(stmt.cause, t)
+            # `raise X from None` (or from an Optional exception) is allowed.
+            cause = make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
+            if not isinstance(cause, NeverType):
+                self._check_exception(stmt.cause, cause)
         self.flow.state.unreachable = True
 
     def _check_exception(self, node: ast.expr, t: Type) -> None:
@@ -481,22 +484,42 @@ class ModuleChecker:
         self.flow.set(merge([after_body, after_else]))
 
     def _loop(self, body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
-        for key in assigned:
-            self.flow.invalidate(key)
         saved_exits = self._loop_exits
-        self._loop_exits = []
         entry = self.flow.fork()
+        if self.silent_passes < 2:
+            # A silent first pass finds what the body assigns; the loop head is
+            # the join of the entry state and the state at the end of the body,
+            # so `p = Path(p)` before `while ...: p = p.parent` keeps `Path`.
+            self.silent_passes += 1
+            mark = len(self.diags)
+            self._loop_exits = []
+            self.flow.set(entry.copy())
+            try:
+                if before_body is not None:
+                    before_body()
+                if test is not None:
+                    self.flow.apply(self.exprs().narrow_for(test, True))
+                self.block(body)
+            finally:
+                del self.diags[mark:]
+                self.silent_passes -= 1
+            head = merge([entry, self.flow.fork()])
+        else:
+            head = entry.copy()
+            for key in assigned:
+                head.types.pop(key, None)
+        self._loop_exits = []
+        self.flow.set(head.copy())
         if before_body is not None:
             before_body()
         if test is not None:
             self.flow.apply(self.exprs().narrow_for(test, True))
         self.block(body)
+        body_end = self.flow.fork()
         exits = self._loop_exits
         self._loop_exits = saved_exits
-        # After the loop: the state on entry with loop-assigned names forgotten.
-        after = entry.copy()
-        for key in assigned:
-            after.types.pop(key, None)
+        # After the loop: it ran zero or more times (or broke out).
+        after = merge([head, body_end])
         if infinite:
             after.unreachable = True
         self.flow.set(after)
@@ -504,9 +527,6 @@ class ModuleChecker:
             self.flow.apply(self.exprs().narrow_for(test, False))
         self.block(orelse)
         normal = self.flow.fork()
-        for e in exits:
-            for key in assigned:
-                e.types.pop(key, None)
         self.flow.set(merge([normal] + exits))
 
     def _While(self, stmt: ast.While) -> None:
@@ -701,7 +721,8 @@ def _usable_declared(t: Type) -> bool:
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     if isinstance(value, AnyType):
-        return declared
+        # mypy's rule: a value of type Any makes the narrowed type Any.
+        return value
     if isinstance(declared, UnionType):
         from veritype.evaluate.declarations import widen
 

@@ -223,11 +223,25 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
                 cons += infer_constraints(ev, p.type, _arg_actual(site, arg, t, p), SUBTYPE, targets)
+        ret_cons = []
         if site.expected_ret is not None and not isinstance(site.expected_ret, AnyType):
             ret_cons = infer_constraints(ev, callee.ret, site.expected_ret, SUPERTYPE, targets)
             have = {c.key for c in cons}
             cons += [c for c in ret_cons if c.key not in have]
         mapping = solve(ev, callee.type_vars, cons)
+        if ret_cons and not is_subtype(ev, substitute(callee.ret, mapping), site.expected_ret):  # type: ignore[arg-type]
+            # The return type context decides where the arguments allow it
+            # (`x: list[int | None] = list(strs)` makes T = int | None), as in mypy.
+            from_ret = solve(ev, callee.type_vars, ret_cons)
+            trial = dict(mapping)
+            for c in ret_cons:
+                sol = from_ret.get(c.key)
+                if sol is not None and not isinstance(sol, AnyType):
+                    lowers = [x.target for x in cons if x.key == c.key and x.direction == SUBTYPE]
+                    if all(is_subtype(ev, lo, sol) for lo in lowers):
+                        trial[c.key] = sol
+            if is_subtype(ev, substitute(callee.ret, trial), site.expected_ret):  # type: ignore[arg-type]
+                mapping = trial
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
             if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":

@@ -117,6 +117,16 @@ class Evaluator:
 
     def lookup(self, name: str, scope: Scope, for_type: bool = False) -> tuple[Symbol, Scope] | None:
         hit = scope.lookup(name, for_type)
+        if for_type and hit is not None and hit[1].kind == "class" and hit[0].kind == S.VAR and hit[1].parent is not None:
+            # A class attribute named like a type (`bytes: set[bytes]`) is not a
+            # type; an alias or a type variable in the class body is.
+            from veritype.evaluate.declarations import alias_info, typevar_declaration
+
+            sym, sc = hit
+            if alias_info(self, sym, sc) is None and typevar_declaration(self, sym, sc) is None:
+                outer = self.lookup(name, sc.parent, for_type)
+                if outer is not None:
+                    return outer
         if hit is not None:
             return hit
         mod_scope = scope

@@ -189,10 +189,15 @@ class ExprEvaluator:
 
     def _Tuple(self, node: ast.Tuple, expected: Type | None) -> Type:
         item_ctx: list[Type | None] = [None] * len(node.elts)
-        if isinstance(expected, TupleType) and len(expected.items) == len(node.elts):
-            item_ctx = list(expected.items)
-        elif isinstance(expected, Instance) and expected.info.fullname == "builtins.tuple" and expected.args:
-            item_ctx = [expected.args[0]] * len(node.elts)
+        for candidate in union_items(expected) if expected is not None else []:
+            if isinstance(candidate, TupleType) and len(candidate.items) == len(node.elts):
+                item_ctx = list(candidate.items)
+                break
+            # `Sequence[X]`, `Iterable[X]`, `tuple[X, ...]`: every item has context X.
+            seq_item = self._container_item_context(candidate, ("builtins.tuple", "typing.Sequence", "typing.Iterable", "typing.Collection", "typing.Container"))
+            if seq_item is not None:
+                item_ctx = [seq_item] * len(node.elts)
+                break
         items: list[Type] = []
         for e, c in zip(node.elts, item_ctx):
             if isinstance(e, ast.Starred):

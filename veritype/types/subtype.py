@@ -216,6 +216,11 @@ class SubtypeChecker:
                 )
             if right.info.is_protocol and right.info not in left.fallback.info.mro:
                 return self._protocol(left, right)
+            if left.fallback.info.fullname == "builtins.tuple" and left.items:
+                # The fallback widens literals; as a Sequence the items keep their types.
+                from veritype.types.model import make_union
+
+                return self.check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
             return self.check(left.fallback, right)
         return self.check(left.fallback, right)
 
