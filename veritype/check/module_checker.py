@@ -407,7 +407,8 @@ class ModuleChecker:
         else:
             key = expr_key(stmt.target)
             if key is not None:
-                self.flow.invalidate(key)
+                # `node.count -= 1` keeps the narrowing of `node.count` as the result.
+                self.flow.bind(key, result)
 
     # -- imports ---------------------------------------------------------------------------
 

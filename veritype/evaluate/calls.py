@@ -246,6 +246,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             sol = mapping.get(tv_key(tv))
             if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":
                 continue
+            if isinstance(sol, TypeVarType) and sol.values and tv.values and all(any(is_subtype(ev, v, c) for c in tv.values) for v in sol.values):
+                continue  # the caller's own constrained variable (AnyStr passed on as AnyStr)
             if tv.upper_bound is not None and not is_subtype(ev, sol, tv.upper_bound):
                 report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
                 mapping[tv_key(tv)] = AnyType("error")

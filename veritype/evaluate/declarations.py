@@ -51,8 +51,14 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         return class_object_type(newtype)
     alias = alias_info(ev, sym, scope)
     if alias is not None:
-        target = alias[0]
+        target, params = alias
         if isinstance(target, Instance):
+            if params and list(target.args) == list(target.info.type_vars):
+                return class_object_type(target.info)  # `L = list`: the class itself
+            if params:
+                from veritype.types.substitute import substitute, tv_key
+
+                target = substitute(target, {tv_key(p): AnyType("implicit") for p in params})  # type: ignore[assignment]
             return TypeType(target)
         return AnyType("special")
     return infer_from_declaration(ev, sym, scope)
@@ -206,13 +212,9 @@ def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbo
 
 def widen(ev: "Evaluator", t: Type) -> Type:
     """Literal types inferred for variables widen to their class (`x = 1` is int)."""
-    if isinstance(t, LiteralType):
-        return t.fallback
-    if isinstance(t, UnionType):
-        from veritype.types.model import make_union
+    from veritype.types.join import widen_literals
 
-        return make_union([widen(ev, i) for i in t.items])
-    return t
+    return widen_literals(t)
 
 
 # -- type variables -----------------------------------------------------------
@@ -299,6 +301,13 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
 
 
 def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]]:
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        ref = ev.resolve_expr(value, scope, True)
+        if ref is not None and ref.kind == "class" and ref.info is not None and ref.info.type_vars:
+            # `Alias = SomeGenericClass`: the alias takes the class's parameters.
+            info = ref.info
+            if info.fullname != "builtins.tuple":
+                return Instance(info, tuple(info.type_vars)), tuple(info.type_vars)
     target = ev.type_exprs.evaluate(value, scope)
     params = tuple(tv for tv in type_vars_in(target).values() if tv.scope == "")
     return target, params

@@ -216,6 +216,16 @@ class ExprEvaluator:
     def _Dict(self, node: ast.Dict, expected: Type | None) -> Type:
         kctx = vctx = None
         if expected is not None:
+            tds = [i for i in union_items(expected) if isinstance(i, TypedDictType)]
+            if len(tds) > 1:
+                # Several TypedDicts expected: the one whose keys the display matches.
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                fitting = [td for td in tds if td.required <= keys <= set(td.item_map())]
+                tds = fitting if len(fitting) == 1 else []
+                if not tds:
+                    return self._Dict(node, None)
+            if tds:
+                return self._typeddict_display(node, tds[0])
             for item in union_items(expected):
                 if isinstance(item, TypedDictType):
                     return self._typeddict_display(node, item)

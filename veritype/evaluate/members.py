@@ -476,6 +476,22 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                 solved_self = substitute(explicit_self, mapping) if mapping else explicit_self
                 if isinstance(solved_self, Instance):
                     ret = solved_self
+            elif isinstance(explicit_self, Instance) and explicit_self.info is not constructor_of.info and explicit_self.info in constructor_of.info.mro:
+                # A base's `__init__(self: dict[str, _VT], ...)` fixes the subclass's
+                # own parameters through the base (OrderedDict(a=1) is OrderedDict[str, int]).
+                from veritype.types.solve import SUBTYPE, infer_constraints, solve
+                from veritype.types.subtype import map_instance_to_supertype
+
+                template = map_instance_to_supertype(constructor_of, explicit_self.info)
+                own_keys = {tv_key(v) for v in constructor_of.info.type_vars}
+                if template is not None:
+                    cons = [c for c in infer_constraints(ev, template, explicit_self, SUBTYPE, own_keys)
+                            if not (isinstance(c.target, TypeVarType) and tv_key(c.target) == c.key)]
+                    if cons:
+                        solved = solve(ev, [v for v in constructor_of.info.type_vars if any(c.key == tv_key(v) for c in cons)], cons)
+                        r = substitute(constructor_of, solved)
+                        if isinstance(r, Instance):
+                            ret = r
             return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
         if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
             return rest

@@ -279,6 +279,15 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             narrowed = narrow_isinstance(ev, inner, classes, positive)
             return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
         return {key: narrow_isinstance(ev, current, classes, positive)}
+    if fullname == "builtins.hasattr" and key is not None and len(test.args) == 2:
+        attr = test.args[1]
+        if positive and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+            # After `hasattr(x, "a")`, `x.a` exists: members lacking it become Any
+            # (mypy and pyright synthesize an intersection; Any is the silent form).
+            current = silent.infer(test.args[0])
+            kept = [i if ev.bound_member(i, attr.value) is not None else AnyType("special") for i in union_items(current)]
+            return {key: make_union(kept)}
+        return {}
     if fullname == "builtins.callable" and key is not None:
         current = silent.infer(test.args[0])
         items = union_items(current)
@@ -327,6 +336,9 @@ def _unwrap_type(t: Type) -> Type | None:
 def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
     out: list[Type] = []
     for item in union_items(t):
+        if isinstance(item, AnyType):
+            out.append(item)
+            continue
         if isinstance(item, TypeType):
             if isinstance(item.item, (Instance, AnyType, TypeVarType)):
                 inst = item.item
@@ -356,7 +368,8 @@ def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
 
 def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool) -> Type:
     if any(isinstance(c, AnyType) for c in classes):
-        return current if positive else current
+        # An unknown class: the value may be anything in the positive branch.
+        return AnyType("special") if positive else current
     if positive:
         results: list[Type] = []
         for item in union_items(current):
