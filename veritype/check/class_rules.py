@@ -36,3 +36,6 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     info = ev.class_info_of(sym, checker.scope)
     with checker.in_scope(info.scope, None):
         checker.block(node.body)
+    from veritype.check.override_rules import check_overrides
+
+    check_overrides(checker, node, info)
