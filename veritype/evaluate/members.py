@@ -39,8 +39,16 @@ class Members:
         if isinstance(receiver, AnyType):
             return AnyType("implicit")
         if isinstance(receiver, Instance):
+            if name in ("value", "_value_", "name", "_name_") and receiver.info.is_enum_class():
+                t = self.enum_attr(receiver.info, name, None)
+                if t is not None:
+                    return t
             return self.instance_member(receiver, name, receiver)
         if isinstance(receiver, LiteralType):
+            if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
+                t = self.enum_attr(receiver.fallback.info, name, str(receiver.value))
+                if t is not None:
+                    return t
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, TupleType):
             return self.instance_member(receiver.fallback, name, receiver)
@@ -295,6 +303,48 @@ class Members:
                     continue
                 out.append(name)
         return out
+
+    def enum_attr(self, info: "ClassInfo", attr: str, member: str | None) -> Type | None:
+        """`.name`/`.value` of an enum member (`member`), or of any member (None).
+
+        None (fall back to typeshed's Any) when the class customizes values
+        (`__new__`, `_value_` declared, `_generate_next_value_`) or a value is not simple."""
+        ev = self.ev
+        members = self.enum_members(info)
+        if not members:
+            return None
+        if attr in ("name", "_name_"):
+            if member is not None:
+                return ev.literal(member)
+            return ev.builtin("str")
+        for cls in info.mro:
+            if cls.fullname.startswith("enum."):
+                break
+            if any(n in cls.symbols for n in ("__new__", "_value_", "_generate_next_value_", "__init__")):
+                return None
+        from veritype.evaluate.expressions import ExprEvaluator
+        from veritype.types.model import make_union
+
+        names = [member] if member is not None else members
+        out: list[Type] = []
+        for n in names:
+            sym = info.symbols.get(n)
+            node = sym.node if sym is not None else None
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if value is None:
+                return None
+            if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                ref = ev.resolve_expr(value.func, info.scope)
+                if ref is not None and ref.fullname == "enum.auto":
+                    out.append(ev.builtin("str") if info.has_base("enum.StrEnum") else ev.builtin("int"))
+                    continue
+            if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
+                return None
+            t = ExprEvaluator(ev, info.scope).infer(value)
+            if isinstance(t, LiteralType) and member is None:
+                t = t.fallback
+            out.append(t)
+        return make_union(out)
 
     def enum_member(self, info: "ClassInfo", name: str) -> Type | None:
         if name in self.enum_members(info):
