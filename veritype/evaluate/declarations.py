@@ -49,6 +49,11 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     newtype = newtype_info(ev, sym, scope)
     if newtype is not None:
         return class_object_type(newtype)
+    from veritype.evaluate.functional_classes import functional_class
+
+    made = functional_class(ev, sym, scope)
+    if made is not None:
+        return class_object_type(made)
     alias = alias_info(ev, sym, scope)
     if alias is not None:
         target, params = alias

@@ -44,6 +44,14 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         for node, msg in newtype_problems(ev, call, name, checker.scope):
             checker.error(node, msg, "valid-newtype")
         return True
+    from veritype.evaluate.functional_classes import functional_class
+
+    if functional_class(ev, sym, checker.scope) is not None:
+        # `P = NamedTuple("P", [...])`: the name is the class, not the call's value.
+        assert isinstance(stmt.value, ast.Call)
+        for arg in stmt.value.args[1:]:
+            checker.infer(arg) if not isinstance(arg, (ast.List, ast.Tuple, ast.Dict)) else None
+        return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
         ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report())
         return True

@@ -148,6 +148,11 @@ class TypeExprEvaluator:
         newtype = newtype_info(self.ev, sym, scope)
         if newtype is not None:
             return Instance(newtype, ())
+        from veritype.evaluate.functional_classes import functional_class
+
+        made = functional_class(self.ev, sym, scope)
+        if made is not None:
+            return _typeddict_or(self.ev, Instance(made, ()))
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info

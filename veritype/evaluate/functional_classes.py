@@ -1,0 +1,166 @@
+"""Classes made by a call: `NamedTuple("P", [("x", int)])`, `collections.namedtuple("P", "x y")`,
+`TypedDict("TD", {"k": int}, total=False)`.
+
+The spec ("Named Tuples", "Typed dictionaries") gives these functional forms
+the same meaning as the class syntax. Like NewType (see `newtype`), each
+becomes a `ClassInfo` without a body: a NamedTuple gets a tuple type, a
+synthesized `__init__` and its fields as synthesized attributes (all `Any` for
+`collections.namedtuple`); a TypedDict gets its `TypedDictType` directly.
+A call we cannot read (computed field lists, `rename=True`) makes no class,
+so the name stays as it was: silent rather than wrong.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.semantic.symbols import Symbol
+from veritype.types.model import (
+    POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, TupleType, Type, TypedDictType,
+)
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
+
+_NAMEDTUPLE = ("typing.NamedTuple", "typing_extensions.NamedTuple")
+_COLLECTIONS = ("collections.namedtuple",)
+_TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
+
+
+def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo | None":
+    """The class a `X = NamedTuple(...)`-style assignment makes, or None."""
+    if "functional_class" in sym.cache:
+        return sym.cache["functional_class"]  # type: ignore[return-value]
+    sym.cache["functional_class"] = None
+    if sym.kind != S.VAR or len(sym.decls) != 1:
+        return None
+    node = sym.node
+    if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+        return None
+    call = node.value
+    if not isinstance(call.func, (ast.Name, ast.Attribute)) or not call.args:
+        return None
+    first = call.args[0]
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return None
+    ref = ev.resolve_expr(call.func, scope)
+    if ref is None:
+        return None
+    info: "ClassInfo | None" = None
+    try:
+        if ref.fullname in _NAMEDTUPLE:
+            fields = _typed_fields(ev, call, scope)
+            if fields is not None:
+                info = _namedtuple(ev, sym.name, scope, [(n, t, False) for n, t in fields])
+        elif ref.fullname in _COLLECTIONS:
+            fields2 = _untyped_fields(call)
+            if fields2 is not None:
+                info = _namedtuple(ev, sym.name, scope, fields2)
+        elif ref.fullname in _TYPEDDICT:
+            info = _typeddict(ev, sym.name, scope, call)
+    except RecursionError:
+        info = None
+    sym.cache["functional_class"] = info
+    return info
+
+
+def _typed_fields(ev: "Evaluator", call: ast.Call, scope: "Scope") -> list[tuple[str, Type]] | None:
+    if len(call.args) != 2 or call.keywords:
+        return None
+    spec = call.args[1]
+    if not isinstance(spec, (ast.List, ast.Tuple)):
+        return None
+    out: list[tuple[str, Type]] = []
+    for e in spec.elts:
+        if not (isinstance(e, ast.Tuple) and len(e.elts) == 2):
+            return None
+        name, texpr = e.elts
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            return None
+        out.append((name.value, ev.type_exprs.evaluate(texpr, scope)))
+    return out
+
+
+def _untyped_fields(call: ast.Call) -> list[tuple[str, Type, bool]] | None:
+    if len(call.args) != 2:
+        return None
+    spec = call.args[1]
+    names: list[str] = []
+    if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+        names = spec.value.replace(",", " ").split()
+    elif isinstance(spec, (ast.List, ast.Tuple)):
+        for e in spec.elts:
+            if not (isinstance(e, ast.Constant) and isinstance(e.value, str)):
+                return None
+            names.append(e.value)
+    else:
+        return None
+    n_defaults = 0
+    for kw in call.keywords:
+        if kw.arg == "defaults":
+            n_defaults = len(kw.value.elts) if isinstance(kw.value, (ast.List, ast.Tuple)) else len(names)
+        elif kw.arg in ("rename", None):
+            return None
+    return [(n, AnyType("implicit"), i >= len(names) - n_defaults) for i, n in enumerate(names)]
+
+
+def _new_info(ev: "Evaluator", name: str, scope: "Scope", base: str) -> "ClassInfo | None":
+    from veritype.evaluate.classes import ClassInfo
+
+    base_info = ev.named_class(base)
+    if base_info is None:
+        return None
+    info = ClassInfo(ev, name, f"{scope.fullname}.{name}", scope.module, None, scope)
+    info._bases = (Instance(base_info, ()),)
+    info._type_vars = ()
+    return info
+
+
+def _namedtuple(ev: "Evaluator", name: str, scope: "Scope", fields: list[tuple[str, Type, bool]]) -> "ClassInfo | None":
+    info = _new_info(ev, name, scope, "typing.NamedTuple")
+    if info is None:
+        return None
+    info.is_namedtuple = True
+    self_inst = Instance(info, ())
+    info._tuple_type = TupleType(tuple(t for _, t, _ in fields), self_inst)
+    params = [Param("self", self_inst, POS_OR_KW)] + [Param(n, t, POS_OR_KW, d) for n, t, d in fields]
+    info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=name)
+    for n, t, _ in fields:
+        info._synthesized.setdefault(n, t)
+    return info
+
+
+def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "ClassInfo | None":
+    if len(call.args) != 2 or not isinstance(call.args[1], ast.Dict):
+        return None
+    total = True
+    for kw in call.keywords:
+        if kw.arg == "total" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+            total = kw.value.value
+        else:
+            return None
+    info = _new_info(ev, name, scope, "typing._TypedDict")
+    if info is None:
+        return None
+    info.is_typeddict = True
+    from veritype.evaluate.type_expr import TypeContext
+
+    items: list[tuple[str, Type]] = []
+    required: set[str] = set()
+    readonly: set[str] = set()
+    for k, v in zip(call.args[1].keys, call.args[1].values):
+        if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+            return None
+        ctx = TypeContext(scope, allow_qualifiers=True)
+        t = ev.type_exprs.eval(v, ctx)
+        items.append((k.value, t))
+        if "Required" in ctx.qualifiers or ("NotRequired" not in ctx.qualifiers and total):
+            required.add(k.value)
+        if "ReadOnly" in ctx.qualifiers:
+            readonly.add(k.value)
+    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()))  # type: ignore[attr-defined]
+    return info
