@@ -182,6 +182,8 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
     kw_only = _flag(spec, "kw_only", spec.kw_only_default)
     if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
         dc.unknown = True
+    if any(c.has_any_base for c in info.mro):
+        dc.unknown = True  # an unknown base may add fields or its own __init__
     dc.frozen = bool(frozen)
     dc.order = bool(order)
     dc.init = init is not False
