@@ -124,8 +124,39 @@ def _format_tv_decl(v: TypeVarType) -> str:
 
 
 def format_pair(a: Type, b: Type) -> tuple[str, str]:
-    """Format two types for an 'X is not Y' message, qualifying names that collide."""
+    """Format two types for an 'X is not Y' message, qualifying names that collide.
+
+    Like mypy, the actual type is shown widened (`"str"`, not `"Literal['a']"`)
+    unless the expected type involves literals, where the literal is the point.
+    """
+    if not _mentions_literal(b):
+        a = _widen_top(a)
     sa, sb = format_type(a), format_type(b)
     if sa == sb and isinstance(a, Instance) and isinstance(b, Instance):
         return a.info.fullname, b.info.fullname
     return sa, sb
+
+
+def _mentions_literal(t: Type) -> bool:
+    if isinstance(t, LiteralType):
+        return True
+    if isinstance(t, UnionType):
+        return any(_mentions_literal(i) for i in t.items)
+    if isinstance(t, Instance):
+        return any(_mentions_literal(x) for x in t.args)
+    if isinstance(t, TupleType):
+        return any(_mentions_literal(x) for x in t.items)
+    return False
+
+
+def _widen_top(t: Type) -> Type:
+    """Literals at the top level (or in a top-level union) shown as their class."""
+    if isinstance(t, LiteralType):
+        return t.fallback
+    if isinstance(t, UnionType):
+        from veritype.types.model import make_union
+
+        return make_union([_widen_top(i) for i in t.items])
+    if isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple":
+        return TupleType(tuple(_widen_top(i) for i in t.items), t.fallback)
+    return t
