@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_type
-from veritype.types.join import join_all, widen_literals
+from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
     Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
@@ -179,7 +179,7 @@ class ExprEvaluator:
             return self.ev.builtin(cls, ctx)
         if not types:
             return self.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
-        return self.ev.builtin(cls, _widen(join_all(self.ev, [_widen(t) for t in types])))
+        return self.ev.builtin(cls, _widen(join_display(self.ev, [_widen(t) for t in types])))
 
     def _List(self, node: ast.List, expected: Type | None) -> Type:
         return self._seq_display(node.elts, expected, "list")
@@ -252,8 +252,8 @@ class ExprEvaluator:
             return self.ev.builtin("dict", kctx, vctx)
         if not keys:
             return self.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
-        kt = _widen(join_all(self.ev, [_widen(t) for t in keys]))
-        vt = _widen(join_all(self.ev, [_widen(t) for t in values]))
+        kt = _widen(join_display(self.ev, [_widen(t) for t in keys]))
+        vt = _widen(join_display(self.ev, [_widen(t) for t in values]))
         return self.ev.builtin("dict", kt, vt)
 
     def _typeddict_display(self, node: ast.Dict, td: TypedDictType) -> Type:

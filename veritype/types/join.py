@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, LiteralType, NeverType, Type, TupleType, UnionType, make_union, NEVER
+from veritype.types.model import AnyType, Instance, LiteralType, NeverType, Type, TupleType, TypeType, UnionType, make_union, NEVER
 
 if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
 
 
@@ -44,12 +45,23 @@ def join_all(ev: "Evaluator", items: list[Type]) -> Type:
 
 
 def widen_literals(t: Type) -> Type:
+    """Literal types inferred for a variable or a display element widen to their class.
+
+    Inside a fixed-length tuple too: `t = (1, "a")` is `tuple[int, str]`, so a
+    later `t = (2, "b")` or `[("a", 1)].append(("b", 2))` is accepted.
+    """
     if isinstance(t, LiteralType):
         return t.fallback
     if isinstance(t, UnionType):
         return make_union([widen_literals(i) for i in t.items])
     if isinstance(t, TupleType):
-        return t
+        items = tuple(widen_literals(i) for i in t.items)
+        if items == t.items:
+            return t
+        fallback = t.fallback
+        if fallback.info.fullname == "builtins.tuple" and fallback.args:
+            fallback = Instance(fallback.info, tuple(widen_literals(a) for a in fallback.args))
+        return TupleType(items, fallback)
     return t
 
 
@@ -70,3 +82,36 @@ def meet(ev: "Evaluator", a: Type, b: Type) -> Type:
     if isinstance(b, UnionType):
         return make_union([meet(ev, a, i) for i in b.items])
     return NEVER
+
+
+def join_display(ev: "Evaluator", items: list[Type]) -> Type:
+    """The element type inferred for a display (`[A(), B()]`, `{ast.Add: ...}`).
+
+    Like `join_all`, except that instances (or class objects) of unrelated
+    classes sharing a nominal base other than `object` join to that base,
+    as mypy users expect: `{ast.Add: "+", ast.Sub: "-"}` is indexed with a
+    `type[ast.operator]`, and `[Cat(), Dog()]` accepts a later `Bird()`.
+    """
+    result = join_all(ev, items)
+    if not isinstance(result, UnionType):
+        return result
+    instances = [i for i in result.items if isinstance(i, Instance) and not i.args]
+    if len(instances) == len(result.items):
+        base = _common_base([i.info for i in instances])
+        return Instance(base) if base is not None else result
+    classes = [i.item for i in result.items if isinstance(i, TypeType) and isinstance(i.item, Instance) and not i.item.args]
+    if len(classes) == len(result.items):
+        base = _common_base([c.info for c in classes])  # type: ignore[union-attr]
+        return TypeType(Instance(base)) if base is not None else result
+    return result
+
+
+def _common_base(infos: "list[ClassInfo]") -> "ClassInfo | None":
+    """The first class of the first MRO that every class derives from, unless `object` or generic."""
+    mros = [info.mro for info in infos]
+    for cand in mros[0]:
+        if cand.fullname in ("builtins.object", "typing.Generic", "typing.Protocol"):
+            continue
+        if all(cand in m for m in mros[1:]):
+            return None if cand.type_vars else cand
+    return None
