@@ -295,6 +295,7 @@ class ModuleChecker:
             from veritype.check.attribute_rules import check_attribute_assignment
 
             check_attribute_assignment(self, target, t)
+            self._record_self_assignment(target, t, value)
             key = expr_key(target)
             if key is not None:
                 self.flow.bind(key, _narrow_on_assign(self.ev, declared, t) if declared is not None else t)
@@ -317,6 +318,22 @@ class ModuleChecker:
                     self.assign(sub, item, None)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, t, value)
+
+    def _record_self_assignment(self, target: ast.Attribute, t: Type, value: ast.expr | None) -> None:
+        """Remember the type assigned to `self.x` here, narrowing included, for the
+        inference of unannotated instance attributes (declarations._flow_assigned)."""
+        if value is None or not isinstance(target.value, ast.Name):
+            return
+        cls = self.scope.method_class()
+        fn = self.scope.function
+        if cls is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        params = [*fn.args.posonlyargs, *fn.args.args]
+        if not params or params[0].arg != target.value.id:
+            return
+        sym = cls.symbols.get(target.attr)
+        if sym is not None and sym.is_instance_attr and sym.annotation is None:
+            sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
     def _setitem(self, target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
         from veritype.evaluate.calls import ARG_POS, Arg
@@ -847,3 +864,27 @@ def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool
 
 
 _unused = (Overloaded, function_scope, function_type, is_generator, is_overload, method_kind, map_instance_to_supertype)
+
+
+def walk_method_silently(program: "Program", method: ast.FunctionDef | ast.AsyncFunctionDef, class_scope: Scope) -> None:
+    """Walk a method body without reporting, to record `self.x = value` types.
+
+    Registered as `Evaluator.method_walker`; each method is walked at most once
+    this way (the flag guards against a walk asking for its own attribute).
+    """
+    cache = getattr(method, "_veritype_cache", None)
+    if cache is None:
+        cache = {}
+        method._veritype_cache = cache  # type: ignore[union-attr]
+    if cache.get("walked"):
+        return
+    cache["walked"] = True
+    checker = ModuleChecker(program, class_scope.module)
+    checker.scope = class_scope
+    scope = function_scope(program.evaluator, method, class_scope)
+    ctx = FunctionContext(method, None, is_generator(method), isinstance(method, ast.AsyncFunctionDef))
+    try:
+        with checker.in_scope(scope, ctx):
+            checker.block(method.body)
+    except RecursionError:
+        pass

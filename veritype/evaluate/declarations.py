@@ -142,6 +142,12 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             from veritype.evaluate.functions import function_scope
 
             eval_scope = function_scope(ev, method, scope)
+            # `self.file = file` after `if file is None: file = ...`: the value's
+            # type where it is assigned, narrowing included (mypy's inference).
+            # The check stage walks the method silently and records it.
+            flowed = _flow_assigned(ev, sym, method, scope, node)
+            if flowed is not None:
+                return widen(ev, flowed)
     from veritype.evaluate.expressions import ExprEvaluator
 
     exprs = ExprEvaluator(ev, eval_scope)
@@ -173,6 +179,22 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     if isinstance(node, ast.NamedExpr):
         return widen(ev, exprs.infer(node.value))
     return AnyType("special")
+
+
+def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.AST, scope: Scope, node: ast.AST | None) -> Type | None:
+    value = getattr(node, "value", None)
+    if not isinstance(node, (ast.Assign, ast.AnnAssign)) or value is None or ev.method_walker is None:
+        return None
+    if scope.module.is_stub or isinstance(value, ast.Constant):
+        return None
+    assigned = sym.cache.get("assigned")
+    if not isinstance(assigned, dict) or id(value) not in assigned:
+        ev.method_walker(method, scope)
+        assigned = sym.cache.get("assigned")
+    if isinstance(assigned, dict):
+        t = assigned.get(id(value))
+        return t if isinstance(t, Type) else None
+    return None
 
 
 def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,9 @@ class Evaluator:
 
         self.members = Members(self)
         self._subtype_checker = None
+        # Set by the check stage: walks a method body silently so that the
+        # types assigned to `self.x` (with narrowing) are recorded on symbols.
+        self.method_walker: "object | None" = None
 
     # -- delegations used by the type algebra -----------------------------------
 

@@ -160,6 +160,11 @@ class Program:
         from veritype.build import BuildResult
         from veritype.check.module_checker import check_module
 
+        from veritype.check.module_checker import walk_method_silently
+
+        # The check stage lends the evaluator a silent method walker, so that
+        # instance attributes are inferred from narrowed values (see declarations).
+        self.evaluator.method_walker = lambda method, scope: walk_method_silently(self, method, scope)
         for src in sources:
             self.sources[src.module] = src
         result = BuildResult()
