@@ -95,30 +95,16 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             elif star_index is not None:
                 slots[star_index].append(ai)
             else:
-                errors.append((arg.node or site.node, f"Too many arguments for {name}" if not callee.is_type_obj else f"Too many arguments for {name}", "call-arg"))
+                errors.append((arg.node or site.node, f"Too many arguments for {name}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
-            t = arg_types[ai]
-            if isinstance(t, TupleType):
-                # A fixed tuple spreads to exactly its items.
-                for _ in t.items:
-                    if pos_cursor < len(positional):
-                        slots[positional[pos_cursor]].append(ai)
-                        pos_cursor += 1
-                    elif star_index is not None:
-                        slots[star_index].append(ai)
-                    else:
-                        errors.append((arg.node or site.node, f"Too many arguments for {name}", "call-arg"))
-                        break
-            else:
-                while pos_cursor < len(positional):
-                    p = params[positional[pos_cursor]]
-                    if p.has_default and p.kind == POS_OR_KW and False:
-                        break
-                    slots[positional[pos_cursor]].append(ai)
-                    pos_cursor += 1
-                if star_index is not None:
-                    slots[star_index].append(ai)
+            # Fixed tuples were spread to positional arguments already
+            # (_expand_star_tuples); any other iterable fills what is left.
+            while pos_cursor < len(positional):
+                slots[positional[pos_cursor]].append(ai)
+                pos_cursor += 1
+            if star_index is not None:
+                slots[star_index].append(ai)
         elif arg.kind == ARG_KW:
             idx = next((i for i, p in enumerate(params) if p.name == arg.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
             if idx is not None:
