@@ -117,7 +117,8 @@ class ModuleChecker:
 
     def _Expr(self, stmt: ast.Expr) -> None:
         t = self.infer(stmt.value)
-        if isinstance(stmt.value, ast.Call) and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
+        is_reveal = isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in ("reveal_type", "assert_type")
+        if isinstance(stmt.value, ast.Call) and not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
         # Calls do not forget narrowed attributes: mypy and pyright keep them

@@ -741,7 +741,7 @@ class ExprEvaluator:
                 self.error(node, f'Incompatible types in "await" (actual type "{format_type(item)}", expected type "Awaitable[Any]")', "misc")
                 results.append(ANY_ERROR)
                 continue
-            gen = self._call_known(method, [], node) if node is not None else AnyType("special")
+            gen = self._call_known(method, [], node if node is not None else ast.Pass())
             results.append(self._generator_return(gen))
         return make_union(results)
 
