@@ -23,6 +23,9 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         if isinstance(dec, ast.Attribute) and dec.attr in ("setter", "getter", "deleter"):
             continue  # `@prop.setter`: the property object, not the getter's type
         checker.infer(dec)
+    from veritype.check.overload_rules import check_overload_definition
+
+    check_overload_definition(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
