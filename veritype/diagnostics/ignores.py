@@ -95,6 +95,15 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
     comments = _comment_columns(source)
     if tree is not None:
         tags = {ti.lineno: ti.tag for ti in tree.type_ignores}
+        # `x = 1  # type: int  # type: ignore`: Python keeps the ignore inside the
+        # type comment, not in `type_ignores`; PEP 484 allows the two together.
+        for node in ast.walk(tree):
+            comment = getattr(node, "type_comment", None)
+            lineno = getattr(node, "lineno", None)
+            if comment and lineno is not None and lineno not in tags:
+                m = _IGNORE_COMMENT.search("#" + comment.split("#", 1)[1]) if "#" in comment else None
+                if m is not None:
+                    tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
     else:
         tags = {line: _tag_of(text) for line, (_, text) in comments.items()}
     first_code = _first_code_line(source)
