@@ -18,6 +18,7 @@ from veritype.options import Options
 class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
+    reused: int = 0  # of files_checked, how many had their diagnostics from the cache
 
 
 def run(sources: list[BuildSource], options: Options) -> BuildResult:
@@ -26,4 +27,11 @@ def run(sources: list[BuildSource], options: Options) -> BuildResult:
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
+    # Incremental checking (veritype/cache): only when a driver asked for it
+    # by setting a cache directory (the CLI does, by default); tests and other
+    # callers of `run` get a plain full check.
+    if options.incremental and options.cache_dir:
+        from veritype.cache import CacheStore, check_incrementally
+
+        return check_incrementally(program, sources, CacheStore(options.cache_dir))
     return program.check_sources(sources)

@@ -48,6 +48,10 @@ class Options:
     explicit_package_bases: bool = False
     # Where the options came from, for messages (None: defaults and flags only).
     config_file: str | None = None
+    # Incremental cache (veritype/cache): used when `incremental` and a
+    # directory is set. The CLI sets `.veritype_cache` in the project root.
+    incremental: bool = True
+    cache_dir: str | None = None
 
     ignore_missing_imports: bool = False
     follow_imports: str = "normal"

@@ -101,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--disable-error-code", action="append", metavar="CODE", help="turn an error code off (comma-separated allowed)"
     )
+    parser.add_argument("--cache-dir", metavar="DIR", help="keep the incremental cache here (default .veritype_cache)")
+    parser.add_argument(
+        "--no-incremental", dest="incremental", action="store_false", help="check everything; don't read or write the cache"
+    )
+    parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("-O", "--output", choices=("text", "json"), help="output format (default text)")
     for flag, inverse, field, help_text in BOOL_FLAGS:
         parser.add_argument(flag, dest=field, action="store_true", help=help_text)
@@ -143,6 +148,10 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
             setattr(options, field, given[field])
     if "verbose" in given:
         options.verbose = True
+    if "incremental" in given:
+        options.incremental = given["incremental"]
+    if "cache_dir" in given:
+        options.cache_dir = os.path.abspath(given["cache_dir"])
     enable = split_codes(given.get("enable_error_code", []))
     disable = split_codes(given.get("disable_error_code", []))
     warn_unknown_codes(enable | disable, "command line", warn)
@@ -172,6 +181,13 @@ def options_from_args(
     apply_flags(options, ns, warn)
     finalize(options)
     return options
+
+
+def set_default_cache_dir(options: Options, cwd: str) -> None:
+    """The CLI's default cache: `.veritype_cache` beside the config file, else in cwd."""
+    if options.incremental and options.cache_dir is None:
+        root = os.path.dirname(options.config_file) if options.config_file else cwd
+        options.cache_dir = os.path.join(root, ".veritype_cache")
 
 
 def options_from_argv(argv: list[str], cwd: str, search_config: bool = False) -> Options:

@@ -13,7 +13,7 @@ import sys
 import traceback
 from typing import TextIO
 
-from veritype.cli.flags import UsageError, options_from_args, parse_args, version_text
+from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
 from veritype.modules.discover import DiscoveryError, sources_from_targets
 from veritype.modules.environment import TargetEnvironmentError, environment_for
@@ -70,6 +70,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         return EXIT_CLEAN
     cwd = os.path.abspath(cwd or os.getcwd())
     options = options_from_args(ns, cwd, _warn)
+    set_default_cache_dir(options, cwd)
     try:
         environment_for(options)  # fail early, and once, if the interpreter cannot be asked
     except TargetEnvironmentError as exc:
@@ -81,6 +82,8 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     from veritype.build import run as build_run
 
     result = build_run(sources, options)
+    if options.verbose:
+        _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
     diagnostics = ordered(result.diagnostics, [s.path for s in sources])
     if options.output == "json":
         write_json(diagnostics, stdout)

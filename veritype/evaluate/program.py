@@ -156,7 +156,11 @@ class Program:
 
     # -- running a check ----------------------------------------------------
 
-    def check_sources(self, sources: list[BuildSource]):  # type: ignore[no-untyped-def]
+    def check_sources(self, sources: list[BuildSource], reuse=None, on_checked=None):  # type: ignore[no-untyped-def]
+        """Check `sources`. The incremental cache (veritype/cache) passes
+        `reuse` (module -> diagnostics kept from an earlier run: that module is
+        not loaded for checking, nor checked) and `on_checked(src, diags)`,
+        told each freshly checked module's diagnostics."""
         from veritype.build import BuildResult
         from veritype.check.module_checker import check_module
 
@@ -167,22 +171,29 @@ class Program:
         self.evaluator.method_walker = lambda method, scope: walk_method_silently(self, method, scope)
         for src in sources:
             self.sources[src.module] = src
+        reuse = reuse or {}
         result = BuildResult()
         for src in sources:
-            info = self.get_module(src.module)
+            info = None if src.module in reuse else self.get_module(src.module)
             if info is None:
                 continue
             info.checked = True
         for src in sources:
+            if src.module in reuse:
+                result.diagnostics.extend(reuse[src.module])
+                result.files_checked += 1
+                continue
             info = self.modules.get(src.module)
             if info is None or info.parsed is None:
                 continue
             diags: list[Diagnostic] = list(info.parsed.diagnostics)
             if info.tree is not None:
                 diags.extend(check_module(self, info))
-            diags = self._filter(info, diags)
-            result.diagnostics.extend(sorted(set(diags), key=lambda d: (d.line, d.column, d.severity != "error", d.message)))
+            diags = sorted(set(self._filter(info, diags)), key=lambda d: (d.line, d.column, d.severity != "error", d.message))
+            result.diagnostics.extend(diags)
             result.files_checked += 1
+            if on_checked is not None:
+                on_checked(src, diags)
         return result
 
     def _filter(self, info: ModuleInfo, diags: list[Diagnostic]) -> list[Diagnostic]:

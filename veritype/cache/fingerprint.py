@@ -1,0 +1,160 @@
+"""Digests for the incremental cache: sources, options, veritype, dependencies.
+
+Every function here is pure over its inputs (and the file system); none
+raises on an unreadable file: a file that cannot be read digests to a marker
+that never equals a real digest, so the entry simply does not match.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+
+from veritype import __version__
+from veritype.options import Options
+
+UNREADABLE = "unreadable"
+MISSING = "missing"
+
+# Options that change only how results are printed or what is checked at the
+# top level, never a module's diagnostics: left out of the options key.
+_OUTPUT_ONLY = frozenset(
+    {"files", "exclude", "config_file", "show_column_numbers", "show_error_codes",
+     "error_summary", "output", "color", "verbose", "cache_dir", "incremental"}
+)
+
+
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest_text(text: str) -> str:
+    return digest_bytes(text.encode("utf-8", "surrogatepass"))
+
+
+def digest_file(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return digest_bytes(f.read())
+    except OSError:
+        return UNREADABLE
+
+
+def options_key(options: Options) -> str:
+    """A digest of every option that may change a module's diagnostics.
+
+    Per-module overrides are part of `options.overrides`, so any change to
+    them invalidates every module: coarse, but never wrong.
+    """
+    fields = {
+        f.name: getattr(options, f.name)
+        for f in dataclasses.fields(options)
+        if f.name not in _OUTPUT_ONLY
+    }
+    text = json.dumps(fields, sort_keys=True, default=_jsonable)
+    return digest_text(text)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    return repr(value)
+
+
+@functools.cache
+def typeshed_key() -> str:
+    """typeshed's stdlib stubs change only with the typeshed_client package."""
+    try:
+        from importlib.metadata import version
+
+        ver = version("typeshed_client")
+    except Exception:  # noqa: BLE001 - metadata missing: fall back to the location only
+        ver = "unknown"
+    from veritype.modules import typeshed
+
+    return f"typeshed_client {ver} at {typeshed.stdlib_dir()}"
+
+
+@functools.cache
+def veritype_key() -> str:
+    """veritype's version plus (path, size, mtime) of its own code files.
+
+    The version alone is not enough while veritype is developed: the version
+    string stays the same while the rules change.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parts = [__version__]
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                parts.append(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}")
+    return digest_text("\n".join(parts))
+
+
+def static_imports(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """Every module name `tree` may import, relative imports resolved.
+
+    Conservative: `import a.b.c` gives a, a.b and a.b.c; `from p import x`
+    gives p and the candidate submodule p.x (if it does not exist it is
+    recorded as missing, so creating it later re-checks the importer).
+    Imports anywhere in the file count, inside functions and
+    `if TYPE_CHECKING:` blocks too.
+    """
+    names: set[str] = set()
+    package = module if is_package else module.rpartition(".")[0]
+    for node in _statements(tree.body):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names.update(_prefixes(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve_from(node, package)
+            if base is None:
+                continue
+            if base:
+                names.update(_prefixes(base))
+            for alias in node.names:
+                if alias.name != "*":
+                    names.add(f"{base}.{alias.name}" if base else alias.name)
+    return names
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones too; expressions are not entered (an
+    import is always a statement, and most of a tree is expressions)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            child = getattr(node, name, None)
+            if isinstance(child, list):
+                stack.extend(c for c in child if isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case)))
+
+
+def _prefixes(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _resolve_from(node: ast.ImportFrom, package: str) -> str | None:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".") if package else []
+    up = node.level - 1
+    if up > len(parts):
+        return None  # beyond the top-level package: the checker reports it
+    base_parts = parts[: len(parts) - up] if up else parts
+    if node.module:
+        base_parts = base_parts + node.module.split(".")
+    return ".".join(base_parts)

@@ -1,0 +1,120 @@
+"""One incremental run: reuse the cached diagnostics of unchanged modules,
+check the rest, and store entries for what was checked.
+
+See the package docstring for what a fingerprint covers and its limits.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.cache.fingerprint import (
+    MISSING,
+    digest_file,
+    digest_text,
+    options_key,
+    static_imports,
+    typeshed_key,
+    veritype_key,
+)
+from veritype.cache.store import CacheStore, Entry
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.modules.finder import MissingModule
+from veritype.modules.sources import BuildSource
+
+if TYPE_CHECKING:
+    from veritype.build import BuildResult
+    from veritype.evaluate.program import Program
+
+
+class _States:
+    """Where each module name resolves now, with a digest; memoized per run."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._memo: dict[str, str] = {}
+
+    def source_digest(self, src: BuildSource) -> str:
+        return digest_text(src.text) if src.text is not None else digest_file(src.path)
+
+    def state(self, name: str) -> str:
+        if name not in self._memo:
+            self._memo[name] = self._compute(name)
+        return self._memo[name]
+
+    def _compute(self, name: str) -> str:
+        src = self.program.sources.get(name)
+        if src is not None:
+            return f"source:{src.path}:{self.source_digest(src)}"
+        found = self.program.find(name)
+        if isinstance(found, MissingModule):
+            return f"{MISSING}:{found.code}:{found.ignored}"
+        if found.origin == "stdlib":
+            return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
+        if found.is_namespace:
+            return f"namespace:{'|'.join(found.portions or (found.path,))}"
+        return f"{found.origin}:{found.path}:{digest_file(found.path)}"
+
+
+def _module_key(base: str, src: BuildSource, states: _States) -> str:
+    return digest_text(f"{base}\n{src.module}\n{src.path}\n{states.source_digest(src)}")
+
+
+def _dependencies(program: Program, module: str, imports: dict[str, set[str]]) -> set[str]:
+    """The static import closure of `module` over the modules this run loaded.
+
+    A module this run never loaded cannot have influenced any result, so the
+    walk does not go through it (it is still recorded, by digest). typeshed's
+    stdlib is not walked: it imports only itself, and is keyed as a whole.
+    """
+    parts = module.split(".")
+    seen = {".".join(parts[:i]) for i in range(1, len(parts))}  # parent packages
+    stack = [module]
+    while stack:
+        info = program.modules.get(stack.pop())
+        if info is None or info.tree is None or info.origin == "stdlib":
+            continue
+        if info.name not in imports:  # memo shared by the whole run
+            imports[info.name] = static_imports(info.tree, info.name, info.is_package)
+        for dep in imports[info.name]:
+            if dep not in seen:
+                seen.add(dep)
+                stack.append(dep)
+    seen.discard(module)
+    return seen
+
+
+def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore) -> BuildResult:
+    options = program.options
+    base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
+    for src in sources:  # so that dependency states see the run's own sources
+        program.sources[src.module] = src
+    states = _States(program)
+
+    reuse: dict[str, list[Diagnostic]] = {}
+    keys: dict[str, str] = {}
+    for src in sources:
+        keys[src.module] = key = _module_key(base, src, states)
+        entry = store.load(src.module, src.path)
+        if entry is None or entry.key != key:
+            continue
+        if all(states.state(name) == state for name, state in entry.deps.items()):
+            reuse[src.module] = entry.diagnostics
+
+    fresh: dict[str, list[Diagnostic]] = {}
+
+    def remember(src: BuildSource, diagnostics: list[Diagnostic]) -> None:
+        fresh[src.module] = diagnostics
+
+    result = program.check_sources(sources, reuse=reuse, on_checked=remember)
+
+    # Entries are written after the whole run: only then has every module
+    # that any check needed been loaded, so the closures are complete.
+    imports: dict[str, set[str]] = {}
+    for src in sources:
+        if src.module not in fresh:
+            continue
+        deps = {name: states.state(name) for name in sorted(_dependencies(program, src.module, imports))}
+        store.save(src.module, src.path, Entry(keys[src.module], deps, fresh[src.module]))
+    result.reused = len(reuse)
+    return result
