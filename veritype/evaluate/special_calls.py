@@ -86,7 +86,18 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return isinstance(a, AnyType) and isinstance(b, AnyType)
     if a == b:
         return True
-    return format_type(a) == format_type(b)
+    if format_type(a) == format_type(b):
+        return True
+    # Union order does not matter (`list[int | A]` is `list[A | int]`).
+    from veritype.types.subtype import is_subtype
+
+    return is_subtype(exprs.ev, a, b) and is_subtype(exprs.ev, b, a) and not _has_any(a) and not _has_any(b)
+
+
+def _has_any(t: Type) -> bool:
+    from veritype.types.format import format_type as fmt
+
+    return "Any" in fmt(t)
 
 
 def _type_reporter(exprs: "ExprEvaluator"):  # type: ignore[no-untyped-def]
