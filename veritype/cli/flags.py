@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-incremental", dest="incremental", action="store_false", help="check everything; don't read or write the cache"
     )
     parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--watch", action="store_true", help="check, then check again whenever a file changes (`veritype watch`)"
+    )
     parser.add_argument("-O", "--output", choices=("text", "json"), help="output format (default text)")
     for flag, inverse, field, help_text in BOOL_FLAGS:
         parser.add_argument(flag, dest=field, action="store_true", help=help_text)
@@ -162,6 +165,8 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     if argv and argv[0] == "check":
         argv = argv[1:]
+    elif argv and argv[0] == "watch":
+        argv = [*argv[1:], "--watch"]
     return build_parser().parse_args(argv)
 
 

@@ -63,12 +63,43 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
     return sources_from_targets(paths, modules, packages, options, cwd)
 
 
+def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
+    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py)."""
+    from veritype.server.watch import WatchUnavailable, file_events, watch_loop, watch_roots
+
+    options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
+    set_default_cache_dir(options, cwd)
+    roots = watch_roots(list(getattr(ns, "paths", []) or options.files), cwd, options.config_file)
+    try:
+        events = file_events(roots)
+    except WatchUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    once = [a for a in (argv[1:] if argv[:1] == ["watch"] else argv) if a != "--watch"]
+
+    def check() -> int:
+        try:
+            return run(once, stdout, cwd)
+        except (UsageError, ConfigError, DiscoveryError) as exc:  # e.g. a config mid-edit: wait for the next change
+            _stderr_line("error", str(exc))
+            return EXIT_USAGE
+        except Exception as exc:  # an internal error must not end the watch
+            _stderr_line("internal error", f"{type(exc).__name__}: {exc}")
+            return EXIT_USAGE
+        finally:
+            stdout.flush()
+
+    ignore = (options.cache_dir,) if options.cache_dir else ()
+    return watch_loop(check, events, stdout, ignore)
+
+
 def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     ns = parse_args(argv)
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
         return EXIT_CLEAN
     cwd = os.path.abspath(cwd or os.getcwd())
+    if getattr(ns, "watch", False):
+        return _watch(argv, ns, stdout, cwd)
     options = options_from_args(ns, cwd, _warn)
     set_default_cache_dir(options, cwd)
     try:
