@@ -92,7 +92,22 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
     return watch_loop(check, events, stdout, ignore)
 
 
+def _lsp() -> int:
+    """`veritype lsp`: the language server on stdin/stdout (veritype/server/lsp.py)."""
+    from veritype.server.lsp import LspUnavailable, serve_stdio
+
+    try:
+        serve_stdio()
+    except LspUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    return EXIT_CLEAN
+
+
 def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
+    if argv[:1] == ["lsp"]:
+        if argv[1:]:
+            raise UsageError("veritype lsp takes no arguments (it speaks LSP on stdin/stdout)")
+        return _lsp()
     ns = parse_args(argv)
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
