@@ -164,3 +164,19 @@ def test_cli_flags(tmp_path: Path) -> None:
     set_default_cache_dir(opts, str(tmp_path))
     assert opts.cache_dir == os.path.join(str(tmp_path), ".veritype_cache")
     assert parse_args(["check", "--no-incremental", "x.py"]).incremental is False
+
+
+def test_submodule_reached_by_attribute_is_a_dependency(tmp_path: Path, checked: list[str]) -> None:
+    # `pkg.sub.x` after only `import pkg`: no import names pkg.sub, yet the
+    # check read it; an edit to it must re-check the user.
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    write(root, {"pkg/__init__.py": "", "pkg/sub.py": "x: int = 1\n", "main.py": "import pkg\nreveal_type(pkg.sub.x)\n"})
+    srcs = [BuildSource(str(root / "main.py"), "main", str(root))]
+    first = run(srcs, options(root))
+    assert [d.message for d in first.diagnostics] == ['Revealed type is "int"']
+    write(root, {"pkg/sub.py": "x: str = ''\n"})
+    checked.clear()
+    second = run(srcs, options(root))
+    assert checked == ["main"]
+    assert [d.message for d in second.diagnostics] == ['Revealed type is "str"']

@@ -10,7 +10,9 @@ matches. The fingerprint covers:
 - the options that affect checking, per-module overrides included, and the
   target Python version and platform;
 - every module the check may have depended on: the static import closure of
-  the module over the modules this run loaded, each recorded as where it
+  the module over the modules this run loaded (with the loaded submodules of
+  any package bound by `import pkg`, which `pkg.sub.x` reaches without an
+  import of its own), each recorded as where it
   resolves now and a digest of its source (typeshed's stdlib by the bundled
   typeshed_client version; a module that could not be found as "missing", so
   that creating it invalidates its importers).

@@ -102,21 +102,28 @@ def veritype_key() -> str:
     return digest_text("\n".join(parts))
 
 
-def static_imports(tree: ast.Module, module: str, is_package: bool) -> set[str]:
-    """Every module name `tree` may import, relative imports resolved.
+def static_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set[str], set[str]]:
+    """(every module name `tree` may import, the module names it binds).
 
     Conservative: `import a.b.c` gives a, a.b and a.b.c; `from p import x`
     gives p and the candidate submodule p.x (if it does not exist it is
     recorded as missing, so creating it later re-checks the importer).
     Imports anywhere in the file count, inside functions and
-    `if TYPE_CHECKING:` blocks too.
+    `if TYPE_CHECKING:` blocks too; relative imports are resolved.
+
+    The second set names the modules bound as values (`import a.b` binds
+    `a`; `from p import x` may bind the module p.x): attribute access on them
+    can reach submodules no import names (`pkg.sub.x` after `import pkg`),
+    so the caller counts their loaded submodules as dependencies too.
     """
     names: set[str] = set()
+    bound: set[str] = set()
     package = module if is_package else module.rpartition(".")[0]
     for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 names.update(_prefixes(alias.name))
+                bound.add(alias.name if alias.asname else alias.name.partition(".")[0])
         elif isinstance(node, ast.ImportFrom):
             base = _resolve_from(node, package)
             if base is None:
@@ -124,9 +131,13 @@ def static_imports(tree: ast.Module, module: str, is_package: bool) -> set[str]:
             if base:
                 names.update(_prefixes(base))
             for alias in node.names:
-                if alias.name != "*":
-                    names.add(f"{base}.{alias.name}" if base else alias.name)
-    return names
+                if alias.name == "*":
+                    bound.add(base)
+                else:
+                    sub = f"{base}.{alias.name}" if base else alias.name
+                    names.add(sub)
+                    bound.add(sub)
+    return names, bound
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -60,28 +60,51 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
     return digest_text(f"{base}\n{src.module}\n{src.path}\n{states.source_digest(src)}")
 
 
-def _dependencies(program: Program, module: str, imports: dict[str, set[str]]) -> set[str]:
-    """The static import closure of `module` over the modules this run loaded.
+def _dependencies(program: Program, module: str, imports: dict[str, tuple[set[str], set[str]]]) -> set[str]:
+    """The import closure of `module` over the modules this run loaded.
 
-    A module this run never loaded cannot have influenced any result, so the
-    walk does not go through it (it is still recorded, by digest). typeshed's
-    stdlib is not walked: it imports only itself, and is keyed as a whole.
+    Static imports, plus, for each module bound as a value (`import pkg`),
+    its submodules that this run loaded: the checker resolves `pkg.sub.x`
+    even where no import names `pkg.sub`. A module this run never loaded
+    cannot have influenced any result, so the walk does not go through it
+    (it is still recorded, by digest). typeshed's stdlib is not walked: it
+    imports only itself, and is keyed as a whole.
     """
     parts = module.split(".")
     seen = {".".join(parts[:i]) for i in range(1, len(parts))}  # parent packages
     stack = [module]
+    below: dict[str, list[str]] | None = None
     while stack:
         info = program.modules.get(stack.pop())
         if info is None or info.tree is None or info.origin == "stdlib":
             continue
         if info.name not in imports:  # memo shared by the whole run
             imports[info.name] = static_imports(info.tree, info.name, info.is_package)
-        for dep in imports[info.name]:
+        names, bound = imports[info.name]
+        deps = set(names)
+        if bound:
+            if below is None:
+                below = _loaded_below(program)
+            for b in bound:
+                deps.update(below.get(b, ()))
+        for dep in deps:
             if dep not in seen:
                 seen.add(dep)
                 stack.append(dep)
     seen.discard(module)
     return seen
+
+
+def _loaded_below(program: Program) -> dict[str, list[str]]:
+    """package name -> the loaded (non-stdlib) modules anywhere below it."""
+    below: dict[str, list[str]] = {}
+    for name, info in program.modules.items():
+        if info is None or info.origin == "stdlib":
+            continue
+        parts = name.split(".")
+        for i in range(1, len(parts)):
+            below.setdefault(".".join(parts[:i]), []).append(name)
+    return below
 
 
 def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore) -> BuildResult:
@@ -110,7 +133,7 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.
-    imports: dict[str, set[str]] = {}
+    imports: dict[str, tuple[set[str], set[str]]] = {}
     for src in sources:
         if src.module not in fresh:
             continue
