@@ -251,7 +251,6 @@ class ModuleChecker:
             # that assigns in several branches).
             return None
         if isinstance(target, ast.Attribute):
-            base = self.exprs().infer(target.value) if False else None
             return self._attribute_declared(target)
         return None
 
@@ -625,7 +624,7 @@ class ModuleChecker:
                 if handler.name:
                     self.flow.bind(handler.name, exc)
             elif handler.name:
-                self.flow.bind(handler.name, self.ev.builtin("BaseException") if False else AnyType("special"))
+                self.flow.bind(handler.name, AnyType("special"))
             self.block(handler.body)
             if handler.name:
                 self.flow.invalidate(handler.name)
@@ -710,32 +709,6 @@ class _ScopeSwitch:
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
     return checker.ev.lookup(name, checker.scope)
-
-
-def _first_value_is(sym, target: ast.expr) -> bool | None:  # type: ignore[no-untyped-def]
-    node = sym.node
-    if isinstance(node, ast.Assign):
-        return any(t is target or _contains(t, target) for t in node.targets)
-    if isinstance(node, (ast.For, ast.AsyncFor)):
-        return _contains(node.target, target)
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return any(i.optional_vars is not None and _contains(i.optional_vars, target) for i in node.items)
-    return None
-
-
-def _contains(tree: ast.AST, node: ast.AST) -> bool:
-    return any(n is node for n in ast.walk(tree))
-
-
-def _usable_declared(t: Type) -> bool:
-    """Whether an inferred first-assignment type may be enforced on later assignments."""
-    if isinstance(t, (AnyType, NoneType)):
-        return False
-    if isinstance(t, Instance) and any(isinstance(a, AnyType) for a in t.args):
-        return False
-    if isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items):
-        return True
-    return True
 
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]

@@ -115,12 +115,10 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             elif kw_index is not None:
                 slots[kw_index].append(ai)
             else:
-                pos_only = any(p.name == arg.name and p.kind == POS_ONLY for p in params)
                 if callee.is_ellipsis:
                     continue
                 msg = f'Unexpected keyword argument "{arg.name}" for {name}'
                 errors.append((arg.node or site.node, msg, "call-arg"))
-                _ = pos_only
         elif arg.kind == ARG_STAR2:
             has_star2_arg = True
             t = arg_types[ai]
@@ -252,7 +250,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             if not is_subtype(ev, actual, expected):
                 report(arg.node or site.node, _arg_message(callee, args, ai, p, actual, expected), "arg-type")
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
-    return _erase_unsolved(ret)
+    return ret
 
 
 def _initial_type(site: CallSite, arg: Arg) -> Type:
@@ -264,10 +262,6 @@ def _initial_type(site: CallSite, arg: Arg) -> Type:
 
 def _erase_targets(t: Type, targets: set) -> Type:  # type: ignore[type-arg]
     return substitute(t, {k: AnyType("special") for k in targets})
-
-
-def _erase_unsolved(t: Type) -> Type:
-    return t
 
 
 def _ret_after_error(callee: CallableType) -> Type:
@@ -364,8 +358,6 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
                 s = "*" + s
             elif a.kind == ARG_STAR2:
                 s = "**" + s
-            elif a.kind == ARG_KW:
-                s = f"{a.name}={s}" if False else s
             shown.append(f'"{s}"')
         desc = ", ".join(shown)
         msg = f"No overload variant of {name} matches argument type{'s' if len(args) > 1 else ''} {desc}"

@@ -179,7 +179,7 @@ class ExprEvaluator:
             return self.ev.builtin(cls, ctx)
         if not types:
             return self.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
-        return self.ev.builtin(cls, _widen(join_display(self.ev, [_widen(t) for t in types])))
+        return self.ev.builtin(cls, widen_literals(join_display(self.ev, [widen_literals(t) for t in types])))
 
     def _List(self, node: ast.List, expected: Type | None) -> Type:
         return self._seq_display(node.elts, expected, "list")
@@ -208,7 +208,7 @@ class ExprEvaluator:
                     item = self.iterate(t, e.value)
                     for rest in node.elts[len(items) + 1:]:
                         self.infer(rest.value if isinstance(rest, ast.Starred) else rest)
-                    return self.ev.builtin("tuple", _widen(join_all(self.ev, [_widen(i) for i in items] + [item])))
+                    return self.ev.builtin("tuple", widen_literals(join_all(self.ev, [widen_literals(i) for i in items] + [item])))
             else:
                 items.append(self.infer(e, c))
         return self.ev.tuple_of(items)
@@ -252,8 +252,8 @@ class ExprEvaluator:
             return self.ev.builtin("dict", kctx, vctx)
         if not keys:
             return self.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
-        kt = _widen(join_display(self.ev, [_widen(t) for t in keys]))
-        vt = _widen(join_display(self.ev, [_widen(t) for t in values]))
+        kt = widen_literals(join_display(self.ev, [widen_literals(t) for t in keys]))
+        vt = widen_literals(join_display(self.ev, [widen_literals(t) for t in values]))
         return self.ev.builtin("dict", kt, vt)
 
     def _typeddict_display(self, node: ast.Dict, td: TypedDictType) -> Type:
@@ -271,7 +271,7 @@ class ExprEvaluator:
             seen.add(key)
             if key not in items:
                 self.infer(v)
-                self.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-unknown-key" if False else "typeddict-item")
+                self.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-item")
                 continue
             vt = self.infer(v, items[key])
             if not is_subtype(self.ev, vt, items[key]):
@@ -323,7 +323,7 @@ class ExprEvaluator:
             elt = self.infer(node.elt, ctx)
         if ctx is not None and is_subtype(self.ev, elt, ctx):
             return self.ev.builtin("list", ctx)
-        return self.ev.builtin("list", _widen(elt))
+        return self.ev.builtin("list", widen_literals(elt))
 
     def _SetComp(self, node: ast.SetComp, expected: Type | None) -> Type:
         ctx = self._container_item_context(expected, ("builtins.set", "typing.Iterable", "typing.AbstractSet"))
@@ -331,7 +331,7 @@ class ExprEvaluator:
             elt = self.infer(node.elt, ctx)
         if ctx is not None and is_subtype(self.ev, elt, ctx):
             return self.ev.builtin("set", ctx)
-        return self.ev.builtin("set", _widen(elt))
+        return self.ev.builtin("set", widen_literals(elt))
 
     def _DictComp(self, node: ast.DictComp, expected: Type | None) -> Type:
         with self._comprehension(node.generators):
@@ -341,7 +341,7 @@ class ExprEvaluator:
             ctx = self._dict_context(expected)
             if ctx is not None and is_subtype(self.ev, k, ctx[0]) and is_subtype(self.ev, v, ctx[1]):
                 return self.ev.builtin("dict", *ctx)
-        return self.ev.builtin("dict", _widen(k), _widen(v))
+        return self.ev.builtin("dict", widen_literals(k), widen_literals(v))
 
     def _dict_context(self, expected: Type) -> tuple[Type, Type] | None:
         for item in union_items(expected):
@@ -355,7 +355,7 @@ class ExprEvaluator:
         ctx = self._container_item_context(expected, ("typing.Iterable", "typing.Iterator", "typing.Generator"))
         with self._comprehension(node.generators):
             elt = self.infer(node.elt, ctx)
-        item = ctx if ctx is not None and is_subtype(self.ev, elt, ctx) else _widen(elt)
+        item = ctx if ctx is not None and is_subtype(self.ev, elt, ctx) else widen_literals(elt)
         return self.ev.instance("typing.Generator", (item, NONE, NONE))
 
     # -- lambda ---------------------------------------------------------------------
@@ -399,7 +399,7 @@ class ExprEvaluator:
             self.overlay.pop()
         if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
             pass
-        return CallableType(tuple(params), _widen(ret) if not isinstance(ret, LiteralType) else ret.fallback, name="lambda")
+        return CallableType(tuple(params), widen_literals(ret), name="lambda")
 
     # -- operators ---------------------------------------------------------------------
 
@@ -622,7 +622,7 @@ class ExprEvaluator:
             if narrowed is not None:
                 return narrowed
         base = self.infer(node.value)
-        if isinstance(base, (TypeType, SpecialForm)) or (isinstance(base, AnyType) and False):
+        if isinstance(base, (TypeType, SpecialForm)):
             # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
             if self.scope is not None:
                 t = self.ev.type_exprs.evaluate(node, self.scope)
@@ -634,12 +634,8 @@ class ExprEvaluator:
                     return self._call_known(meta_get, [self.infer(node.slice)], node)
                 self.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "index")
                 return ANY_ERROR
-            self._infer_slice_silently(node.slice)
             return AnyType("special")
         return self.subscript(base, node.slice, node)
-
-    def _infer_slice_silently(self, node: ast.expr) -> None:
-        pass
 
     def subscript(self, base: Type, index_node: ast.expr, node: ast.AST) -> Type:
         base = as_tuple(base)
@@ -684,7 +680,7 @@ class ExprEvaluator:
         parts = [self.infer(x) if x is not None else NONE for x in (node.lower, node.upper, node.step)]
         t = self.ev.instance("builtins.slice")
         if isinstance(t, Instance) and len(t.info.type_vars) == 3:
-            return Instance(t.info, tuple(_widen(p) for p in parts))
+            return Instance(t.info, tuple(widen_literals(p) for p in parts))
         return t
 
     def _Starred(self, node: ast.Starred, expected: Type | None) -> Type:
@@ -951,10 +947,6 @@ def _int_literal(node: ast.expr | None) -> int | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value
     return None
-
-
-def _widen(t: Type) -> Type:
-    return widen_literals(t)
 
 
 def _fallback_name(t: Type) -> str:

@@ -94,9 +94,6 @@ class Members:
             return make_union([p for p in parts if p is not None])
         return AnyType("special")
 
-    def _with_self(self, t: Type | None, receiver: Type, bound: Type) -> Type | None:
-        return t
-
     # -- instances ----------------------------------------------------------------
 
     def instance_member(self, inst: Instance, name: str, receiver: Type) -> Type | None:

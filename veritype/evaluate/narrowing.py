@@ -109,8 +109,6 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             key = _key(a)
             if key is None:
                 continue
-            if isinstance(b, ast.Call) and _is_type_call(exprs, b) and identity is False and False:
-                continue
             at = silent.infer(a)
             bt = silent.infer(b)
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
@@ -177,7 +175,7 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 return None
             return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
         return make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
-    if isinstance(other, LiteralType) and (identity or _literal_eq_safe(other)):
+    if isinstance(other, LiteralType):
         items = union_items(t)
         if positive:
             kept: list[Type] = []
@@ -203,10 +201,6 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 remaining.append(i)
         return make_union(remaining)
     return None
-
-
-def _literal_eq_safe(t: LiteralType) -> bool:
-    return True
 
 
 def _is_object(t: Type) -> bool:

@@ -43,7 +43,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         exprs.note(node, f'Revealed type is "{format_type(t)}"')
         return t
     if short == "reveal_locals":
-        return exprs.ev.builtin("object") if False else AnyType("special")
+        return AnyType("special")
     if short == "assert_type" and len(node.args) == 2 and module != "builtins":
         t = exprs.infer(node.args[0])
         if exprs.scope is None:

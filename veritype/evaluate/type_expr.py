@@ -265,7 +265,7 @@ class TypeExprEvaluator:
                 if not params:
                     if isinstance(alias, AnyType):
                         return alias
-                    return self._error(ctx, node, f'Type alias "{ref.fullname.rpartition(".")[2]}" is not generic or already specialized' if False else "Bad number of arguments for type alias, expected 0, given %d" % len(values), "type-arg")
+                    return self._error(ctx, node, "Bad number of arguments for type alias, expected 0, given %d" % len(values), "type-arg")
                 if len(values) != len(params):
                     if not any(p.kind == "typevartuple" or p.kind == "paramspec" for p in params):
                         self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(values)}", "type-arg")

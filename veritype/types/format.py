@@ -85,8 +85,7 @@ def format_callable(t: CallableType) -> str:
     if t.is_ellipsis:
         return f"def (*Any, **Any) -> {format_type(t.ret)}"
     saw_kw_marker = False
-    last_pos_only = max((i for i, p in enumerate(t.params) if p.kind == POS_ONLY), default=-1)
-    for i, p in enumerate(t.params):
+    for p in t.params:
         typ = format_type(p.type)
         default = " =" if p.has_default else ""
         if p.kind == VAR_POS:
@@ -103,8 +102,6 @@ def format_callable(t: CallableType) -> str:
             parts.append(f"{typ}{default}")
         else:
             parts.append(f"{p.name}: {typ}{default}")
-        if i == last_pos_only and any(q.kind != POS_ONLY for q in t.params[i + 1:]) and p.name is not None:
-            pass
     tvs = ""
     if t.type_vars:
         tvs = " [" + ", ".join(_format_tv_decl(v) for v in t.type_vars) + "]"

@@ -98,7 +98,7 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         ret = call.ret
         if call.type_vars:
             # A generic function argument: its own variables stay free in the result.
-            ret = substitute(ret, {tv_key(v): AnyType("special") for v in call.type_vars}) if not _solvable_from_params(t, call) else ret
+            ret = substitute(ret, {tv_key(v): AnyType("special") for v in call.type_vars})
         _infer(ev, t.ret, ret, d, targets, out, depth + 1)
         return
     if isinstance(t, TypeType):
@@ -114,10 +114,6 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         for k, v in t.items:
             if k in am:
                 _infer(ev, v, am[k], d, targets, out, depth + 1)
-
-
-def _solvable_from_params(t: CallableType, call: CallableType) -> bool:
-    return False
 
 
 def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -296,7 +292,7 @@ def unify_callable(ev: "Evaluator", generic: CallableType, target: CallableType)
     tpos = [p for p in target.params if p.kind in (POS_ONLY, POS_OR_KW)]
     for gp, tp in zip(gpos, tpos):
         cons += infer_constraints(ev, gp.type, tp.type, SUPERTYPE, targets)
-    cons += infer_constraints(ev, generic.ret, target.ret, SUBTYPE if False else SUPERTYPE, targets)
+    cons += infer_constraints(ev, generic.ret, target.ret, SUPERTYPE, targets)
     mapping = solve(ev, generic.type_vars, cons)
     for k, v in list(mapping.items()):
         if isinstance(v, AnyType) and v.reason == "unsolved":
