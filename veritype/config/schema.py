@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from veritype.options import PER_MODULE
+from veritype.options import PER_MODULE, Options
 
 
 class ConfigValueError(ValueError):
@@ -28,27 +28,10 @@ class Setting:
     choices: tuple[str, ...] = ()
 
 
-_BOOL_FIELDS = (
-    "ignore_missing_imports",
-    "disallow_untyped_defs",
-    "disallow_incomplete_defs",
-    "check_untyped_defs",
-    "disallow_untyped_calls",
-    "disallow_any_generics",
-    "warn_return_any",
-    "warn_unreachable",
-    "warn_redundant_casts",
-    "warn_unused_ignores",
-    "strict_optional",
-    "ignore_errors",
-    "show_column_numbers",
-    "show_error_codes",
-    "error_summary",
-    "verbose",
-    "no_site_packages",
-    "namespace_packages",
-    "explicit_package_bases",
-)
+# Every plain-bool Options field is a config setting of the same name, so a new
+# flag is settable from config files the moment it exists. `strict` is not a
+# field (it turns on a group of flags) and is added below.
+_BOOL_FIELDS = tuple(f.name for f in fields(Options) if f.type == "bool")
 
 SETTINGS: dict[str, Setting] = {name: Setting("bool", name) for name in _BOOL_FIELDS}
 SETTINGS.update(
@@ -82,7 +65,6 @@ ACCEPTED_MYPY_SETTINGS = frozenset(
         "show_absolute_path",
         "cache_dir",
         "sqlite_cache",
-        "incremental",
         "cache_fine_grained",
         "skip_version_check",
         "skip_cache_mtime_checks",
