@@ -252,3 +252,32 @@ def test_python_m_veritype_and_check_subcommand(project: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "veritype", "check", "m.py"], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "Success: no issues found in 1 source file\n"
+
+
+# -- --stats ---------------------------------------------------------------------
+
+
+def test_stats_line_after_summary(project: Path, capsys) -> None:
+    import re
+
+    write(project, {"a.py": "import os\nx: int = 1\ny = os.sep\n"})
+    code, out, _ = run(capsys, "check", "a.py", "--stats", "--no-incremental")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("Success:")
+    m = re.fullmatch(r"Stats: (\d+) modules loaded, (\d+) symbols evaluated, (\d+) declarations in loaded modules", lines[1])
+    assert m, lines
+    modules, symbols, declarations = map(int, m.groups())
+    assert modules >= 2  # a, builtins (and os, which the run needed)
+    assert symbols >= 1  # os.sep at least
+    assert declarations >= 3  # a.py's own three, plus the stubs'
+    # Without the flag, no stats line.
+    code, out, _ = run(capsys, "check", "a.py", "--no-incremental")
+    assert "Stats:" not in out
+
+
+def test_stats_with_json_output_goes_to_stderr(project: Path, capsys) -> None:
+    write(project, {"a.py": "x = 1\n"})
+    code, out, err = run(capsys, "check", "a.py", "--stats", "--output", "json", "--no-incremental")
+    json.loads(out)
+    assert err.startswith("Stats: ")

@@ -19,6 +19,8 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
     reused: int = 0  # of files_checked, how many had their diagnostics from the cache
+    # The run's Program, for `--stats` (counted on demand: see Program.statistics).
+    program: object | None = field(default=None, repr=False, compare=False)
 
 
 def run(sources: list[BuildSource], options: Options) -> BuildResult:
@@ -33,5 +35,8 @@ def run(sources: list[BuildSource], options: Options) -> BuildResult:
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore, check_incrementally
 
-        return check_incrementally(program, sources, CacheStore(options.cache_dir))
-    return program.check_sources(sources)
+        result = check_incrementally(program, sources, CacheStore(options.cache_dir))
+    else:
+        result = program.check_sources(sources)
+    result.program = program
+    return result

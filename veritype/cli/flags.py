@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--watch", action="store_true", help="check, then check again whenever a file changes (`veritype watch`)"
     )
+    parser.add_argument(
+        "--stats", action="store_true", help="after the summary, print how many modules and symbols the run evaluated"
+    )
     parser.add_argument("-O", "--output", choices=("text", "json"), help="output format (default text)")
     for flag, inverse, field, help_text in BOOL_FLAGS:
         parser.add_argument(flag, dest=field, action="store_true", help=help_text)

@@ -103,6 +103,23 @@ def _lsp() -> int:
     return EXIT_CLEAN
 
 
+def stats_line(stats: dict[str, int]) -> str:
+    return (
+        f"Stats: {stats['modules_loaded']} modules loaded, {stats['symbols_evaluated']} symbols evaluated, "
+        f"{stats['declarations']} declarations in loaded modules"
+    )
+
+
+def _write_stats(result: object, stdout: TextIO) -> None:
+    """`--stats`: one line after the summary (with --output json, on stderr, to keep stdout JSON)."""
+    program = getattr(result, "program", None)
+    if program is None:
+        return
+    line = stats_line(program.statistics())
+    stream = sys.stderr if program.options.output == "json" else stdout
+    stream.write(line + "\n")
+
+
 def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if argv[:1] == ["lsp"]:
         if argv[1:]:
@@ -135,6 +152,8 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         write_json(diagnostics, stdout)
     else:
         write_text(diagnostics, result.files_checked, options, stdout)
+    if getattr(ns, "stats", False):
+        _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
     return EXIT_ERRORS if has_errors else EXIT_CLEAN
 

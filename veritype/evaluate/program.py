@@ -20,6 +20,18 @@ from veritype.semantic.binder import Binder
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
 
+_DECLARING: tuple[type[ast.AST], ...] = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.Import,
+    ast.ImportFrom,
+    *((ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ()),
+)
+
 TYPING_MODULES = ("typing", "typing_extensions", "_typeshed", "typing._type_checking")
 
 
@@ -153,6 +165,21 @@ class Program:
             if sym is not None:
                 return sym
         return None
+
+    # -- statistics (--stats) ------------------------------------------------
+
+    def statistics(self) -> dict[str, int]:
+        """What this run touched: modules loaded (parsed and bound), symbols
+        whose type was evaluated (the evaluator's Symbol.cache misses), and
+        the declaring statements in the loaded modules' sources (def, class,
+        assignments, imports, `type` statements, at any depth) - the work
+        there was to do, next to the part of it that was done. Counted only
+        when asked, by one walk over the loaded trees."""
+        declarations = 0
+        for info in self.modules.values():
+            if info is not None and info.tree is not None:
+                declarations += sum(1 for node in ast.walk(info.tree) if isinstance(node, _DECLARING))
+        return {**self.stats, "declarations": declarations}
 
     # -- running a check ----------------------------------------------------
 
