@@ -55,6 +55,8 @@ class ClassInfo:
         self._special_done = False
         self.newtype_base: Type | None = None
         self.special_generic_params: tuple[TypeVarType, ...] | None = None
+        # Member names of an `Enum("E", "A B")` call (see functional_classes); None otherwise.
+        self.functional_enum_members: list[str] | None = None
 
     def __repr__(self) -> str:
         return f"<ClassInfo {self.fullname}>"

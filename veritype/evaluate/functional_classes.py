@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 _NAMEDTUPLE = ("typing.NamedTuple", "typing_extensions.NamedTuple")
 _COLLECTIONS = ("collections.namedtuple",)
 _TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
+_ENUMS = ("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag")
+# Keywords of the functional Enum API that do not change the members.
+_ENUM_KEYWORDS = frozenset({"module", "qualname", "type", "start", "boundary"})
 
 
 def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo | None":
@@ -62,6 +65,13 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
                 info = _namedtuple(ev, sym.name, scope, fields2)
         elif ref.fullname in _TYPEDDICT:
             info = _typeddict(ev, sym.name, scope, call)
+        elif ref.fullname in _ENUMS:
+            names = _enum_names(call)
+            if names is not None:
+                info = _new_info(ev, sym.name, scope, ref.fullname)
+                if info is not None:
+                    info.is_enum = True
+                    info.functional_enum_members = names
     except RecursionError:
         info = None
     sym.cache["functional_class"] = info
@@ -106,6 +116,37 @@ def _untyped_fields(call: ast.Call) -> list[tuple[str, Type, bool]] | None:
         elif kw.arg in ("rename", None):
             return None
     return [(n, AnyType("implicit"), i >= len(names) - n_defaults) for i, n in enumerate(names)]
+
+
+def _enum_names(call: ast.Call) -> list[str] | None:
+    """Member names of `Enum("E", names)` (spec, "Enumerations": the functional
+    syntax takes a space- or comma-separated string, a sequence of names or of
+    (name, value) pairs, or a mapping of names to values); None if unreadable."""
+    spec: ast.expr | None = call.args[1] if len(call.args) == 2 else None
+    for kw in call.keywords:
+        if kw.arg == "names" and spec is None and len(call.args) == 1:
+            spec = kw.value
+        elif kw.arg not in _ENUM_KEYWORDS:
+            return None
+    if spec is None:
+        return None
+    keys: list[ast.expr]
+    if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+        return spec.value.replace(",", " ").split()
+    if isinstance(spec, ast.Dict):
+        if any(k is None for k in spec.keys):
+            return None
+        keys = [k for k in spec.keys if k is not None]
+    elif isinstance(spec, (ast.List, ast.Tuple)):
+        keys = [e.elts[0] if isinstance(e, ast.Tuple) and len(e.elts) == 2 else e for e in spec.elts]
+    else:
+        return None
+    out: list[str] = []
+    for k in keys:
+        if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+            return None
+        out.append(k.value)
+    return out
 
 
 def _new_info(ev: "Evaluator", name: str, scope: "Scope", base: str) -> "ClassInfo | None":

@@ -162,6 +162,8 @@ class Members:
             return ev.symbol_type(sym, scope)
         t = ev.symbol_type(sym, scope)
         t = self._map_to(inst, cls, t, receiver)
+        if not on_class and sym.kind == S.VAR:
+            t = _bind_self_vars(t, receiver)
         if not on_class and isinstance(t, Instance) and sym.kind == S.VAR and not sym.is_instance_attr:
             desc = self._descriptor_get(t, receiver, on_class=False)
             if desc is not None:
@@ -285,6 +287,8 @@ class Members:
     # -- enums -------------------------------------------------------------------
 
     def enum_members(self, info: "ClassInfo") -> list[str]:
+        if info.functional_enum_members is not None:
+            return list(info.functional_enum_members)
         out: list[str] = []
         for name, sym in info.symbols.items():
             if sym.kind != S.VAR or sym.is_instance_attr:
@@ -366,6 +370,10 @@ class Members:
             return bind_self(ev, info.synthesized["__init__"], self_type, constructor_of=self_type, init=True)
         if any(c.unknown_decorator and "__init__" not in c.synthesized for c in info.mro):
             return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
+        if info.is_enum_class() and info.fullname.startswith("enum.") and not self.enum_members(info):
+            # `Enum("E", names)`, the functional API (typeshed types it on EnumMeta.__call__);
+            # a call we could not read as a class (see functional_classes) stays silent.
+            return CallableType((), AnyType("special"), is_ellipsis=True)
         synth_init = self._synthesized_init(info)
         if synth_init is not None:
             synth, cls = synth_init
@@ -468,6 +476,18 @@ def _as_type_obj(t: Type, own: tuple[TypeVarType, ...]) -> Type:
     if isinstance(t, Overloaded):
         return Overloaded(tuple(_as_type_obj(i, own) for i in t.items), t.name)  # type: ignore[misc]
     return t
+
+
+def _bind_self_vars(t: Type, receiver: Type) -> Type:
+    """An attribute declared with `Self` seen through an instance: Self is that instance
+    (spec, "Use in attribute annotations": the type of the attribute is the receiver's)."""
+    selfs = {k: v for k, v in type_vars_in(t).items() if v.kind == "self"}
+    if not selfs:
+        return t
+    value = receiver.fallback if isinstance(receiver, LiteralType) else receiver
+    if not isinstance(value, (Instance, TypeVarType, TupleType, TypedDictType)):
+        return t
+    return substitute(t, {k: value for k in selfs})
 
 
 def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance | None = None, init: bool = False) -> Type:
