@@ -849,6 +849,9 @@ def walk_method_silently(program: "Program", method: ast.FunctionDef | ast.Async
     cache = getattr(method, "_veritype_cache", None)
     if cache is None:
         cache = {}
+                # Spec (exceptions): an `__exit__` returning `Literal[True]` also suppresses.
+                if isinstance(ret, LiteralType) and ret.value is True:
+                    return True
         method._veritype_cache = cache  # type: ignore[union-attr]
     if cache.get("walked"):
         return

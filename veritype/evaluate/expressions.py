@@ -678,6 +678,14 @@ class ExprEvaluator:
 
     def _Slice(self, node: ast.Slice, expected: Type | None) -> Type:
         parts = [self.infer(x) if x is not None else NONE for x in (node.lower, node.upper, node.step)]
+            keys = union_items(index_t)
+            literal_keys = [k.value for k in keys if isinstance(k, LiteralType) and isinstance(k.value, str)]
+            if len(keys) > 1 and len(literal_keys) == len(keys):
+                # A union of literal keys (spec: "an expression with a suitable literal type"): the
+                # union of their value types; an unknown key among them is left to the one-key path.
+                m = base.item_map()
+                if all(k in m for k in literal_keys):
+                    return make_union([m[k] for k in literal_keys])
         t = self.ev.instance("builtins.slice")
         if isinstance(t, Instance) and len(t.info.type_vars) == 3:
             return Instance(t.info, tuple(widen_literals(p) for p in parts))

@@ -461,7 +461,47 @@ class Members:
                 continue
             if not checker.check(actual, expected):
                 return False
+            if self._both_mutable_vars(proto.info, left, name) and not checker.check(expected, actual):
+                # Spec, "Protocols": "mutable attributes ... are invariant" - a
+                # settable `x: int` member is not matched by a settable `x: bool`.
+                return False
         return True
+
+    def _both_mutable_vars(self, proto: "ClassInfo", left: Type, name: str) -> bool:
+        """Whether `name` is a plain settable variable (annotated, not ClassVar,
+        Final or a descriptor) both in the protocol and in the class of `left`.
+        Anything else (properties, methods, inferred attributes) stays covariant."""
+        if not isinstance(left, Instance):
+            return False
+        # Only declared ones on both sides: an inferred attribute's type is a guess
+        # (widened literals, empty containers) too rough to be held invariant.
+        # Read-only fields (NamedTuple, frozen dataclasses) are not held invariant either.
+        if left.info.is_namedtuple:
+            return False
+        from veritype.evaluate.dataclasses import frozen_field_owner
+
+        if frozen_field_owner(left.info, name) is not None:
+            return False
+        return self._mutable_var(proto, name) and self._mutable_var(left.info, name)
+
+    def _mutable_var(self, info: "ClassInfo", name: str) -> bool:
+        from veritype.evaluate.declarations import qualifiers
+
+        for cls in info.mro:
+            sym = cls.symbols.get(name)
+            if sym is None:
+                if cls.synthesized.get(name) is not None:
+                    return False
+                continue
+            if sym.kind != S.VAR or sym.annotation is None:
+                return False
+            quals = qualifiers(self.ev, sym, cls.scope)
+            if quals & {"ClassVar", "Final", "ReadOnly"}:
+                return False
+            declared = self.ev.declared_type(sym, cls.scope)
+            # A descriptor-typed member is not a plain variable.
+            return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
+        return False
 
 
 def _is_classvar(ev: "Evaluator", sym, scope) -> bool:  # type: ignore[no-untyped-def]

@@ -104,7 +104,8 @@ class SubtypeChecker:
                 return True
             return False
         if isinstance(right, NoneType):
-            return isinstance(left, NoneType)
+            # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
+            return isinstance(left, NoneType) or (isinstance(left, Instance) and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))
         if isinstance(left, NoneType):
             if isinstance(right, Instance):
                 if right.info.fullname in ("builtins.object", "types.NoneType", "_typeshed.NoneType"):
