@@ -245,6 +245,8 @@ class ModuleChecker:
             d = self.ev.declared_type(sym, scope)
             if d is not None:
                 return d
+            if sym.kind == S.PARAM:
+                return _annotated_param_type(sym, scope)
             # An unannotated variable has no declared type to enforce: each
             # assignment sets its narrowed type (pyright's rule; mypy would
             # enforce the first assignment's type, which reports correct code
@@ -705,6 +707,20 @@ class _ScopeSwitch:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+
+def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
+    """An annotated parameter's declared type: assigning to it must fit (spec,
+    "Type annotations": a parameter annotation declares the name's type for the
+    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free."""
+    node = sym.node
+    func = scope.function
+    if not isinstance(node, ast.arg) or func is None:
+        return None
+    if node.annotation is None and getattr(func, "type_comment", None) is None:
+        return None
+    t = scope.param_types.get(sym.name)
+    return None if not isinstance(t, Type) or isinstance(t, AnyType) else t
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
