@@ -12,12 +12,17 @@ from veritype.types.model import Instance, Type
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
 
 
 def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type) -> None:
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
     base = silent.infer(target.value)
     if not isinstance(base, Instance):
+        return
+    owner = slots_violation(base.info, target.attr)
+    if owner is not None:
+        checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
         return
     hit = base.info.get(target.attr)
     if hit is None:
@@ -45,3 +50,27 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     )
     if not has_setter:
         checker.error(target, f'Property "{target.attr}" defined in "{cls.name}" is read-only', "misc")
+
+
+def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
+    """The class whose `__slots__` lack `name`, when `info` is a `slots=True` dataclass and
+    every class of its MRO has slots (only then is there no `__dict__` to take the name)."""
+    from veritype.evaluate.dataclasses import DataclassInfo
+
+    if name.startswith("__") and name.endswith("__"):
+        return None
+    for cls in info.mro:
+        if cls.fullname == "builtins.object":
+            continue
+        cls.synthesized  # processes a dataclass
+        dc = cls.dataclass_info
+        if not isinstance(dc, DataclassInfo) or dc.unknown or not dc.slots or cls.has_any_base:
+            return None
+        if "__slots__" in cls.symbols or "__setattr__" in cls.symbols or "__getattr__" in cls.symbols:
+            return None
+        if any(f.name == name for f in dc.fields):
+            return None
+        sym = cls.symbols.get(name)
+        if sym is not None and not sym.is_instance_attr:
+            return None  # a class-level member (a property, a descriptor, a ClassVar)
+    return info

@@ -37,6 +37,55 @@ def _irrefutable(case: ast.match_case) -> bool:
     return case.guard is None and isinstance(p, ast.MatchAs) and p.pattern is None
 
 
+# Builtins whose class pattern takes one positional sub-pattern matching the
+# subject itself (PEP 634, "Class Patterns").
+_SELF_MATCHING = frozenset({
+    "builtins.bool", "builtins.bytearray", "builtins.bytes", "builtins.dict", "builtins.float",
+    "builtins.frozenset", "builtins.int", "builtins.list", "builtins.set", "builtins.str", "builtins.tuple",
+})
+
+
+def _named_attr(checker: "ModuleChecker", narrowed: Type, name: str) -> Type:
+    """The type a keyword sub-pattern `name=p` matches: the attribute, or Any when unsure."""
+    if not isinstance(narrowed, Instance):
+        return AnyType("special")
+    t = checker.ev.members.get(narrowed, name)
+    return t if t is not None else AnyType("special")
+
+
+def _positional_attr(checker: "ModuleChecker", narrowed: Type, index: int, count: int) -> Type:
+    """The type of positional sub-pattern `index`: the attribute `__match_args__[index]`
+    names (PEP 634), the subject itself for self-matching builtins, Any when unsure."""
+    if not isinstance(narrowed, Instance):
+        return AnyType("special")
+    if narrowed.info.fullname in _SELF_MATCHING and count == 1:
+        return narrowed
+    names = _literal_match_args(checker, narrowed)
+    if names is None or index >= len(names):
+        return AnyType("special")
+    return _named_attr(checker, narrowed, names[index])
+
+
+def _literal_match_args(checker: "ModuleChecker", narrowed: Type) -> "list[str] | None":
+    from veritype.types.model import LiteralType, TupleType
+
+    if not isinstance(narrowed, Instance):
+        return None
+    match_args = checker.ev.members.get(TypeType(narrowed), "__match_args__")
+    if not isinstance(match_args, TupleType):
+        return None
+    names = [i.value for i in match_args.items if isinstance(i, LiteralType) and isinstance(i.value, str)]
+    return names if len(names) == len(match_args.items) else None
+
+
+def _check_positional_count(checker: "ModuleChecker", p: ast.MatchClass, narrowed: Type) -> None:
+    if not p.patterns or not isinstance(narrowed, Instance) or narrowed.info.fullname in _SELF_MATCHING:
+        return
+    names = _literal_match_args(checker, narrowed)
+    if names is not None and len(p.patterns) > len(names):
+        checker.error(p, "Too many positional patterns for class pattern", "misc")
+
+
 def _pattern(checker: "ModuleChecker", p: ast.pattern, subject: Type) -> Type:
     ev = checker.ev
     if isinstance(p, ast.MatchAs):
@@ -51,10 +100,11 @@ def _pattern(checker: "ModuleChecker", p: ast.pattern, subject: Type) -> Type:
         narrowed: Type = AnyType("special")
         if isinstance(cls, TypeType) and isinstance(cls.item, Instance):
             narrowed = narrow_isinstance(ev, subject, [cls.item], True)
-        for sub in p.patterns:
-            _pattern(checker, sub, AnyType("special"))
-        for sub in p.kwd_patterns:
-            _pattern(checker, sub, AnyType("special"))
+        _check_positional_count(checker, p, narrowed)
+        for i, sub in enumerate(p.patterns):
+            _pattern(checker, sub, _positional_attr(checker, narrowed, i, len(p.patterns)))
+        for name, sub in zip(p.kwd_attrs, p.kwd_patterns):
+            _pattern(checker, sub, _named_attr(checker, narrowed, name))
         return narrowed
     if isinstance(p, ast.MatchValue):
         checker.infer(p.value)

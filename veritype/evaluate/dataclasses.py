@@ -44,6 +44,7 @@ class Field:
     init: bool = True
     alias: str | None = None
     is_initvar: bool = False
+    node: ast.AnnAssign | None = None  # the declaring statement, for own fields only
 
 
 @dataclass
@@ -52,6 +53,8 @@ class DataclassInfo:
     frozen: bool = False
     order: bool = False
     init: bool = True
+    slots: bool = False
+    match_args: bool = True
     unknown: bool = False  # something we could not read: constructor stays Any
     field_specifiers: tuple[str, ...] = FIELD
 
@@ -180,6 +183,8 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
     order = _flag(spec, "order", spec.order_default)
     init = _flag(spec, "init", True)
     kw_only = _flag(spec, "kw_only", spec.kw_only_default)
+    dc.slots = _flag(spec, "slots", False) is True
+    dc.match_args = _flag(spec, "match_args", True) is not False
     if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
         dc.unknown = True
     if any(c.has_any_base for c in info.mro):
@@ -198,7 +203,7 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
         mapped = _mapping_to(info, cls)
         for f in base_dc.fields:
             t = substitute(f.type, mapped) if mapped else f.type
-            by_name[f.name] = Field(f.name, t, f.has_default, f.kw_only, f.init, f.alias, f.is_initvar)
+            by_name[f.name] = Field(f.name, t, f.has_default, f.kw_only, f.init, f.alias, f.is_initvar, None)
     for f in _own_fields(ev, info, bool(kw_only), dc):
         by_name[f.name] = f
     dc.fields = list(by_name.values())
@@ -209,6 +214,10 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
         for f in [f for f in fs if not f.kw_only] + [f for f in fs if f.kw_only]:
             params.append(Param(f.alias or f.name, f.type, KW_ONLY if f.kw_only else POS_OR_KW, f.has_default))
         info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=info.name)
+    if dc.match_args and "__match_args__" not in info.symbols and not dc.unknown:
+        # The runtime sets `__match_args__` to the positional `__init__` fields' names.
+        positional = [f.name for f in dc.fields if f.init and not f.kw_only]
+        info._synthesized["__match_args__"] = ev.tuple_of([ev.literal(n) for n in positional])
     if dc.order:
         for op in ("__lt__", "__le__", "__gt__", "__ge__"):
             if op not in info.symbols:
@@ -263,7 +272,7 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         ann = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else None
         ann_base = ev.resolve_expr(ann, scope) if isinstance(ann, (ast.Name, ast.Attribute)) else None
         is_initvar = ann_base is not None and ann_base.fullname == "dataclasses.InitVar"
-        f = Field(name, t, stmt.value is not None, kw_only, is_initvar=is_initvar)
+        f = Field(name, t, stmt.value is not None, kw_only, is_initvar=is_initvar, node=stmt)
         if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
             _read_field_call(stmt.value, f, dc)
         out.append(f)

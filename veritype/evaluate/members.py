@@ -27,6 +27,17 @@ _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 _PROTOCOL_SKIP = frozenset({"__init__", "__new__", "__slots__", "__class_getitem__", "__match_args__", "__annotations__", "__dict__", "__module__", "__doc__", "__weakref__", "__abstractmethods__", "__parameters__", "__orig_bases__", "__protocol_attrs__", "__non_callable_proto_members__", "__type_params__", "__init_subclass__"})
 
 
+def _hidden_initvar(cls: "ClassInfo", name: str, sym: "S.Symbol") -> bool:
+    """An `InitVar` field without a default: an `__init__` parameter, not an attribute
+    (PEP 557: init-only variables "are not stored"; mypy reports their access)."""
+    from veritype.evaluate.dataclasses import DataclassInfo
+
+    dc = cls.dataclass_info
+    if not isinstance(dc, DataclassInfo) or dc.unknown or len(sym.decls) != 1:
+        return False
+    return any(f.name == name and f.is_initvar and not f.has_default and f.node is not None for f in dc.fields)
+
+
 class Members:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
@@ -109,6 +120,8 @@ class Members:
             sym = cls.symbols.get(name)
             if sym is None:
                 continue
+            if _hidden_initvar(cls, name, sym):
+                return None
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
