@@ -848,6 +848,9 @@ def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool
                     ret = ret.args[-1]
                 if isinstance(ret, Instance) and ret.info.fullname == "builtins.bool":
                     return True
+                # Spec (exceptions): an `__exit__` returning `Literal[True]` also suppresses.
+                if isinstance(ret, LiteralType) and ret.value is True:
+                    return True
             elif isinstance(i, AnyType):
                 return False
     return False
@@ -865,9 +868,6 @@ def walk_method_silently(program: "Program", method: ast.FunctionDef | ast.Async
     cache = getattr(method, "_veritype_cache", None)
     if cache is None:
         cache = {}
-                # Spec (exceptions): an `__exit__` returning `Literal[True]` also suppresses.
-                if isinstance(ret, LiteralType) and ret.value is True:
-                    return True
         method._veritype_cache = cache  # type: ignore[union-attr]
     if cache.get("walked"):
         return
