@@ -44,6 +44,7 @@ class FunctionContext:
         self.ret = ret
         self.is_generator = is_generator
         self.is_async = is_async
+        self.yield_types: tuple[Type, Type] | None = None  # set for annotated generators
 
 
 class ModuleChecker:
@@ -79,6 +80,7 @@ class ModuleChecker:
     def exprs(self) -> ExprEvaluator:
         e = ExprEvaluator(self.ev, self.scope, self.flow, self.report)
         e.in_async = bool(self.func and self.func.is_async)
+        e.yield_types = self.func.yield_types if self.func is not None else None
         return e
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -101,12 +103,16 @@ class ModuleChecker:
         self.block(tree.body)
 
     def block(self, body: list[ast.stmt]) -> None:
+        prev: ast.stmt | None = None
         for stmt in body:
             if self.flow.state.unreachable:
-                if self.options.warn_unreachable and not _is_trivial_unreachable(stmt):
+                # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
+                platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
+                if self.options.warn_unreachable and not platform_skip and not _is_trivial_unreachable(stmt):
                     self.error(stmt, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
+            prev = stmt
 
     def stmt(self, stmt: ast.stmt) -> None:
         method = getattr(self, "_" + type(stmt).__name__, None)
@@ -154,6 +160,11 @@ class ModuleChecker:
         pass
 
     def _Assert(self, stmt: ast.Assert) -> None:
+        if self.program.binder_for(self.info).static_branch(stmt.test) is False:
+            # A platform/version assert that fails here (spec, "Version and Platform
+            # Checking"): what follows is not checked, like a skipped `if` branch.
+            self.flow.state.unreachable = True
+            return
         self.infer(stmt.test)
         if stmt.msg is not None:
             self.infer(stmt.msg)
@@ -230,6 +241,8 @@ class ModuleChecker:
                     declared = self.ev.type_exprs.evaluate(expr, self.scope, report=self.type_report(), allow_qualifiers=True)
                 elif not stmt.type_comment.strip().startswith("ignore"):
                     self.error(stmt, f'Syntax error in type comment "{stmt.type_comment.strip()}"', "syntax")
+        if declared is not None and self.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
+            return  # `x = ...  # type: int` in a stub (spec, "Module Level Attributes")
         t = self.infer(stmt.value, declared)
         for target in stmt.targets:
             self.assign(target, t, stmt.value)
@@ -280,11 +293,14 @@ class ModuleChecker:
             declared = self._declared_for_target(target)
             if declared is not None:
                 if not is_subtype(self.ev, t, declared):
-                    got, exp = format_pair(t, declared)
-                    self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                    from veritype.check.display_items import report_display_items
+
+                    if value is None or not report_display_items(self, value, declared):
+                        got, exp = format_pair(t, declared)
+                        self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     self.flow.invalidate(target.id)
                     return
-                self.flow.bind(target.id, _narrow_on_assign(self.ev, declared, t))
+                self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
                 self.flow.bind(target.id, _widen_for_variable(self.ev, t, self, target))
         elif isinstance(target, ast.Attribute):
@@ -390,10 +406,15 @@ class ModuleChecker:
             t = self.infer(stmt.value)
             self.assign_literal_ok(stmt.target, t)
             return
+        if self.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
+            return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
         t = self.infer(stmt.value, declared)
         if not is_subtype(self.ev, t, declared):
-            got, exp = format_pair(t, declared)
-            self.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            from veritype.check.display_items import report_display_items
+
+            if not report_display_items(self, stmt.value, declared):
+                got, exp = format_pair(t, declared)
+                self.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             return
         if isinstance(stmt.target, ast.Name):
             self.flow.bind(stmt.target.id, _narrow_on_assign(self.ev, declared, t))
@@ -558,13 +579,17 @@ class ModuleChecker:
         it = self.infer(stmt.iter)
         is_async = isinstance(stmt, ast.AsyncFor)
         item = self.exprs().iterate(it, stmt.iter, is_async=is_async)
-        declared = None
+        # `for x in xs:  # type: T` declares the one-name target (bound by name
+        # in bind_target, a closure that no isinstance narrowing reaches).
+        declared: Type | None = None
+        declared_name = ""
         if stmt.type_comment and isinstance(stmt.target, ast.Name):
             from veritype.evaluate.type_comments import parse_type_comment_expr
 
             expr = parse_type_comment_expr(stmt.type_comment)
             if expr is not None:
                 declared = self.ev.type_exprs.evaluate(expr, self.scope, report=self.type_report())
+                declared_name = stmt.target.id
         assigned = _assigned_keys(stmt.body) | _target_keys(stmt.target)
 
         def bind_target() -> None:
@@ -572,7 +597,7 @@ class ModuleChecker:
                 if not is_subtype(self.ev, item, declared):
                     got, exp = format_pair(item, declared)
                     self.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
-                self.flow.bind(stmt.target.id, declared)  # type: ignore[union-attr]
+                self.flow.bind(declared_name, declared)
             else:
                 self.assign(stmt.target, item, None)
 
@@ -698,7 +723,10 @@ class _ScopeSwitch:
         c.flow = Flow()
         # Narrowing of enclosing names does not carry into a nested function body
         # (it may run later), except for names the enclosing scope never rebinds.
-        _ = outer
+        from veritype.check.closures import carried_narrowings
+
+        if not outer.state.unreachable:
+            c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))
         c._loop_exits = []
 
     def __exit__(self, *exc: object) -> None:
@@ -747,6 +775,20 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
     if isinstance(declared, Instance) and isinstance(value, (TupleType,)) and declared.info.fullname == "builtins.tuple":
         return value
     return declared
+
+
+def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    """A later assignment to a declared name (or annotated parameter) narrows it to the
+    value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
+    narrowed = _narrow_on_assign(ev, declared, value)
+    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+        return narrowed
+    from veritype.types.join import widen_literals
+
+    v = widen_literals(value)
+    if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
+        return v
+    return narrowed
 
 
 def _widen_lit(t: Type) -> Type:

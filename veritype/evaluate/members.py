@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import (
-    POS_ONLY, POS_OR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
+    POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.substitute import substitute, tv_key, type_vars_in
@@ -124,6 +124,10 @@ class Members:
                 return None
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
+            return AnyType("special")
+        if any(name in _slot_names(c) for c in info.mro):
+            # Named in `__slots__` but set only indirectly (`object.__setattr__(self, "x", v)`):
+            # the attribute exists at runtime; with no declaration its type is unknown.
             return AnyType("special")
         if name in _ORDERING and any("functools.total_ordering" in c.decorators for c in info.mro):
             # functools.total_ordering fills in the other comparisons from one of them.
@@ -393,11 +397,21 @@ class Members:
             t = self._map_to(self_type, cls, synth, self_type)
             bound = bind_self(ev, t, self_type, constructor_of=self_type, init=True)
             return _as_type_obj(bound, () if explicit else info.type_vars)
+        meta_call = self._metaclass_call(info, self_type)
+        if meta_call is not None:
+            return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
         use_new = False
         if new_hit is not None and new_hit[1].fullname != "builtins.object":
             if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
+                use_new = True
+            elif self._new_skips_init(new_hit, info):
+                # Spec ("__new__ Method"): a `__new__` returning something that is not an
+                # instance of the class means `__init__` is not called at all.
+                use_new = True
+            elif _accepts_anything(ev.symbol_type(init_hit[0], init_hit[1].scope)) and not _accepts_anything(ev.symbol_type(new_hit[0], new_hit[1].scope)):
+                # `__init__(self, *args, **kwargs)` says nothing; the `__new__` signature does.
                 use_new = True
         result: Type | None
         if use_new:
@@ -417,6 +431,36 @@ class Members:
             return None
         own = () if explicit else info.type_vars
         return _as_type_obj(result, own)
+
+    def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> Type | None:
+        """A metaclass `__call__` (other than `type`'s) whose declared return is not an
+        instance of the class: the call evaluates to that, and `__new__`/`__init__` are
+        skipped (spec, "Metaclass __call__ Method"). None to go on with them."""
+        meta = self.ev.metaclass_instance(info)
+        if meta is None:
+            return None
+        for cls in meta.info.mro:
+            if cls.fullname in ("builtins.type", "builtins.object"):
+                return None
+            sym = cls.symbols.get("__call__")
+            if sym is None:
+                continue
+            if sym.kind != S.FUNC:
+                return None
+            t = self.ev.symbol_type(sym, cls.scope)
+            if not isinstance(t, CallableType):
+                return None
+            bound = bind_self(self.ev, t, TypeType(self_type))
+            if not isinstance(bound, CallableType) or _is_instance_return(bound.ret, info):
+                return None
+            return bound
+        return None
+
+    def _new_skips_init(self, new_hit, info: "ClassInfo") -> bool:  # type: ignore[no-untyped-def]
+        t = self.ev.symbol_type(new_hit[0], new_hit[1].scope)
+        if not isinstance(t, CallableType):
+            return False
+        return not _is_instance_return(t.ret, info)
 
     def _synthesized_init(self, info: "ClassInfo"):  # type: ignore[no-untyped-def]
         """A made-up `__init__` (dataclass, NamedTuple) reached before any written
@@ -517,6 +561,26 @@ class Members:
         return False
 
 
+def _slot_names(cls: "ClassInfo") -> frozenset[str]:
+    """The names of a class body's literal `__slots__` (a string, or a tuple/list of strings)."""
+    sym = cls.symbols.get("__slots__")
+    if sym is None:
+        return frozenset()
+    cached = sym.cache.get("slot_names")
+    if isinstance(cached, frozenset):
+        return cached
+    names: set[str] = set()
+    for decl in sym.decls:
+        value = decl.value if isinstance(decl, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            names.add(value.value)
+        elif isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+            names.update(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    out = frozenset(names)
+    sym.cache["slot_names"] = out
+    return out
+
+
 def _is_classvar(ev: "Evaluator", sym, scope) -> bool:  # type: ignore[no-untyped-def]
     from veritype.evaluate.declarations import qualifiers
 
@@ -587,7 +651,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             mapping[tv_key(v)] = self_value
     rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async)
     if mapping:
-        rest = substitute(rest, mapping)  # type: ignore[assignment]
+        substituted = substitute(rest, mapping)
+        # Substitution keeps a callable a callable (it maps inside params and return).
+        if isinstance(substituted, CallableType):
+            rest = substituted
     if constructor_of is not None:
         if init:
             explicit_self = first.type
@@ -617,6 +684,31 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             return rest
         return rest
     return rest
+
+
+def _is_instance_return(ret: Type, info: "ClassInfo") -> bool:
+    """Whether a constructor-stage return type is an instance of `info` (or may be:
+    unannotated, Self, a type variable), so that the later stages still run. An
+    explicit Any, a union, Never or another class is not (spec, "Constructors")."""
+    if isinstance(ret, AnyType):
+        return ret.reason in ("unannotated", "implicit")
+    if isinstance(ret, TypeVarType):
+        return True
+    if isinstance(ret, Instance):
+        return info in ret.info.mro
+    if isinstance(ret, TupleType):
+        return info in ret.fallback.info.mro
+    if isinstance(ret, TypedDictType):
+        return True
+    return False
+
+
+def _accepts_anything(t: Type) -> bool:
+    """`(self, *args, **kwargs)` with no annotations on the rest: a pass-through signature."""
+    if not isinstance(t, CallableType):
+        return False
+    rest = t.params[1:]
+    return bool(rest) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in rest)
 
 
 def _returns_instance_of(ret: Type, inst: Instance) -> bool:

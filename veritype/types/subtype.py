@@ -79,6 +79,9 @@ class SubtypeChecker:
                 return True
             if isinstance(left, TypeVarType) and left.values:
                 return all(self.check(v, right) for v in left.values)
+            if isinstance(left, TypeVarType) and left.kind in ("typevar", "self") and left.upper_bound is not None:
+                # A bound that is itself a union (`bound=int | str`) is checked as a whole.
+                return self.check(left.upper_bound, right)
             if isinstance(left, Instance) and left.info.fullname == "builtins.bool":
                 # bool is assignable to Literal[True] | Literal[False]
                 vals = {i.value for i in right.items if isinstance(i, LiteralType) and i.fallback.info.fullname == "builtins.bool"}
@@ -161,6 +164,12 @@ class SubtypeChecker:
         if isinstance(right, TupleType):
             if left.info.fullname == "builtins.tuple" and left.args and isinstance(left.args[0], AnyType):
                 return True
+            # A NamedTuple (or other fixed-tuple subclass) instance is the tuple of its fields.
+            for cls in left.info.mro:
+                if cls.tuple_type is not None:
+                    if left.info.type_vars:
+                        return True  # generic: items would need mapping; stay lenient
+                    return self._tuple_left(TupleType(cls.tuple_type.items, left), right)
             return False
         if isinstance(right, TypeType):
             if left.info.fullname == "builtins.type":

@@ -1,0 +1,70 @@
+"""Narrowed types that a nested function body may keep from its enclosing function.
+
+A nested function may run later than its definition, so in general the
+narrowing of an enclosing variable at the `def` says nothing about its value
+when the body runs. But if the enclosing function never rebinds the variable
+after the `def` (no assignment later in the body, none in a loop around the
+`def`, no `nonlocal` rebinding it), the value the body sees is the one it had
+at the `def`, so the narrowing holds. mypy keeps narrowing on the same rule;
+without it, the common
+
+    if cb is None:
+        return
+    def wrapper(): return cb()
+
+is a false positive.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.model import Type
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def carried_narrowings(ev: "Evaluator", outer: dict[str, Type], nested: "Scope") -> dict[str, Type]:
+    """The narrowed bare names of `outer` (the flow at the nested `def`) that hold in `nested`."""
+    node = nested.function
+    if nested.kind != "function" or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or nested.parent is None:
+        return {}
+    out: dict[str, Type] = {}
+    for key, t in outer.items():
+        if "." in key or "[" in key or key in nested.table:
+            continue
+        hit = ev.lookup(key, nested.parent)
+        if hit is None:
+            continue
+        sym, defining = hit
+        if defining.kind != "function" or not _fixed_after(sym.decls, defining.function, key, node):
+            continue
+        out[key] = t
+    return out
+
+
+def _fixed_after(decls: list[ast.AST], func: object, name: str, target: ast.AST) -> bool:
+    """Whether no binding of `name` in `func` can run after `target` (a nested def) is defined."""
+    start = getattr(target, "lineno", None)
+    if start is None or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return False
+    lines: list[int] = []
+    for d in decls:
+        line = getattr(d, "lineno", None)
+        end = getattr(d, "end_lineno", line)
+        if line is None or end is None or end >= start:
+            return False  # bound at or after the def (or a `for` whose body holds the def)
+        lines.append(line)
+    for n in ast.walk(func):
+        if isinstance(n, ast.Nonlocal) and name in n.names:
+            return False  # some nested function may rebind it
+        if isinstance(n, _LOOPS) and n.lineno <= start <= (n.end_lineno or n.lineno):
+            # The def runs on every iteration: a binding earlier in the loop runs again after it.
+            if any(n.lineno <= line <= (n.end_lineno or n.lineno) for line in lines):
+                return False
+    return True
