@@ -140,10 +140,11 @@ def static_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set
     return names, bound
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement, nested ones too; expressions are not entered (an
-    import is always a statement, and most of a tree is expressions)."""
-    stack = list(reversed(body))
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement, nested ones too (and the except handlers and match
+    cases holding them); expressions are not entered (an import is always a
+    statement, and most of a tree is expressions)."""
+    stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
         yield node

@@ -42,6 +42,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.module_checker import FunctionContext
 
     ctx = FunctionContext(node, declared_ret, gen, is_async)
+    if gen and (node.returns is not None or node.type_comment):
+        ctx.yield_types = _yield_types(checker, sig.ret)
     with checker.in_scope(scope, ctx):
         checker.block(node.body)
         falls_off = not checker.flow.state.unreachable
@@ -61,6 +63,18 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
             checker.error(node, "Missing return statement", "return")
         elif isinstance(declared_ret, Instance) and declared_ret.info.fullname == "builtins.object":
             pass
+
+
+def _yield_types(checker: "ModuleChecker", ret: Type) -> tuple[Type, Type] | None:
+    """(yield, send) types of a generator's declared return; None when unknown."""
+    if not isinstance(ret, Instance):
+        return None
+    name = ret.info.fullname
+    if name in ("typing.Generator", "typing.AsyncGenerator") and len(ret.args) >= 2:
+        return ret.args[0], ret.args[1]
+    if name in ("typing.Iterator", "typing.Iterable", "typing.AsyncIterator", "typing.AsyncIterable") and len(ret.args) == 1:
+        return ret.args[0], NoneType()
+    return None
 
 
 def _return_for_body(checker: "ModuleChecker", ret: Type, gen: bool, is_async: bool) -> Type | None:

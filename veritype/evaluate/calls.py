@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
+from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType,
@@ -87,6 +88,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
+    surplus_pos = 0
     for ai, arg in enumerate(args):
         if arg.kind == ARG_POS:
             if pos_cursor < len(positional):
@@ -94,6 +96,12 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 pos_cursor += 1
             elif star_index is not None:
                 slots[star_index].append(ai)
+            elif any(p.kind == KW_ONLY for p in params):
+                # mypy's wording when the surplus would land on keyword-only
+                # parameters; like mypy, those then do not count as missing.
+                surplus_pos += 1
+                if surplus_pos == 1:
+                    errors.append((arg.node or site.node, f"Too many positional arguments for {name}", "call-arg"))
             else:
                 errors.append((arg.node or site.node, f"Too many arguments for {name}", "call-arg"))
         elif arg.kind == ARG_STAR:
@@ -137,8 +145,11 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 slots[kw_index].append(ai)
     if callee.is_ellipsis:
         return Matching(slots, [])
-    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i]]
-    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i]]
+    # A positional-only parameter passed by keyword already has its
+    # "Unexpected keyword argument" error; mypy does not add "Missing" too.
+    kw_names = {a.name for a in args if a.kind == ARG_KW}
+    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not (p.kind == POS_ONLY and p.name in kw_names)]
+    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i]][surplus_pos:]
     if missing_pos and not has_star_arg:
         names = [p.name for p in missing_pos if p.name]
         if len(missing_pos) == 1 and names:
@@ -248,7 +259,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)
             if not is_subtype(ev, actual, expected):
-                report(arg.node or site.node, _arg_message(callee, args, ai, p, actual, expected), "arg-type")
+                # Star arguments are shown whole ("*list[str]"), as mypy does.
+                shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
+                report(arg.node or site.node, _arg_message(callee, args, ai, p, shown, expected), "arg-type")
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     return ret
 

@@ -84,9 +84,8 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
         if ("Final" in ctx.qualifiers or "ClassVar" in ctx.qualifiers) and _is_bare_qualifier(sym.annotation):
             return None  # `x: Final = 3`: the type comes from the value
         return t
-    comment = sym.cache.get("type_comment")
-    if comment is not None:
-        text, _node = comment  # type: ignore[misc]
+    if sym.type_comment is not None:
+        text, _node = sym.type_comment
         from veritype.evaluate.type_comments import parse_type_comment_expr
 
         expr = parse_type_comment_expr(text)
@@ -135,9 +134,7 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None) -> Type:
     eval_scope = scope
     if sym.is_instance_attr and scope.cls is not None:
-        methods = sym.cache.get("decl_methods")
-        method = methods.get(id(node)) if isinstance(methods, dict) else None
-        method = method or sym.method
+        method = sym.decl_methods.get(id(node)) or sym.method
         if method is not None:
             from veritype.evaluate.functions import function_scope
 
@@ -181,7 +178,7 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     return AnyType("special")
 
 
-def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.AST, scope: Scope, node: ast.AST | None) -> Type | None:
+def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, node: ast.AST | None) -> Type | None:
     value = getattr(node, "value", None)
     if not isinstance(node, (ast.Assign, ast.AnnAssign)) or value is None or ev.method_walker is None:
         return None

@@ -8,6 +8,7 @@ cycle) gets Any rather than recursing forever (DESIGN.md principle 2).
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,7 @@ class Evaluator:
         self._subtype_checker = None
         # Set by the check stage: walks a method body silently so that the
         # types assigned to `self.x` (with narrowing) are recorded on symbols.
-        self.method_walker: "object | None" = None
+        self.method_walker: Callable[[ast.FunctionDef | ast.AsyncFunctionDef, Scope], None] | None = None
 
     # -- delegations used by the type algebra -----------------------------------
 
@@ -120,14 +121,15 @@ class Evaluator:
 
     def lookup(self, name: str, scope: Scope, for_type: bool = False) -> tuple[Symbol, Scope] | None:
         hit = scope.lookup(name, for_type)
-        if for_type and hit is not None and hit[1].kind == "class" and hit[0].kind == S.VAR and hit[1].parent is not None:
+        outer_scope = hit[1].parent if hit is not None else None
+        if for_type and hit is not None and hit[1].kind == "class" and hit[0].kind == S.VAR and outer_scope is not None:
             # A class attribute named like a type (`bytes: set[bytes]`) is not a
             # type; an alias or a type variable in the class body is.
             from veritype.evaluate.declarations import alias_info, typevar_declaration
 
             sym, sc = hit
             if alias_info(self, sym, sc) is None and typevar_declaration(self, sym, sc) is None:
-                outer = self.lookup(name, sc.parent, for_type)
+                outer = self.lookup(name, outer_scope, for_type)
                 if outer is not None:
                     return outer
         if hit is not None:
@@ -159,7 +161,7 @@ class Evaluator:
             mod = self.program.get_module(sym.import_module or "")
             if mod is None:
                 return Ref("missing", sym.import_module or "")
-            for sub in sym.cache.get("submodules", ()):  # type: ignore[union-attr]
+            for sub in sym.submodules:
                 self.program.get_module(sub)
             return Ref("module", mod.name, module=mod)
         if sym.kind == S.FROM_IMPORT:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
 from veritype.evaluate.scopes import Scope
-from veritype.types.format import format_type
+from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
@@ -45,6 +45,16 @@ COMPARE_DUNDERS = {
 UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
 
 
+class FlowView(Protocol):
+    """What expression inference needs of flow analysis: a name's (or a member
+    chain's, `a.b`) narrowed type, and binding one (walrus targets). The
+    checker's `check.flow.Flow` is one; `NullFlow` is the flow-less one."""
+
+    def lookup(self, key: str) -> Type | None: ...
+
+    def bind(self, key: str, t: Type) -> None: ...
+
+
 class NullFlow:
     """No flow analysis: names have their declared types."""
 
@@ -60,15 +70,17 @@ class NullFlow:
 
 
 class ExprEvaluator:
-    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: object = None, report: Reporter | None = None) -> None:
+    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None) -> None:
         self.ev = ev
         self.scope = scope
-        self.flow = flow if flow is not None else NullFlow()
+        self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
+        # (yield type, send type) of the enclosing generator when declared.
+        self.yield_types: tuple[Type, Type] | None = None
 
     # -- reporting ------------------------------------------------------------
 
@@ -128,7 +140,7 @@ class ExprEvaluator:
         for layer in reversed(self.overlay):
             if node.id in layer:
                 return layer[node.id]
-        narrowed = self.flow.lookup(node.id)  # type: ignore[attr-defined]
+        narrowed = self.flow.lookup(node.id)
         if narrowed is not None:
             return narrowed
         if self.scope is None:
@@ -219,8 +231,8 @@ class ExprEvaluator:
             tds = [i for i in union_items(expected) if isinstance(i, TypedDictType)]
             if len(tds) > 1:
                 # Several TypedDicts expected: the one whose keys the display matches.
-                keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-                fitting = [td for td in tds if td.required <= keys <= set(td.item_map())]
+                display_keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                fitting = [td for td in tds if td.required <= display_keys <= set(td.item_map())]
                 tds = fitting if len(fitting) == 1 else []
                 if not tds:
                     return self._Dict(node, None)
@@ -442,7 +454,9 @@ class ExprEvaluator:
                 continue
             method = self.ev.bound_member(item, dunder)
             if method is None:
-                self.error(node, f'Unsupported operand type for unary {sym} ("{format_type(item)}")', "operator")
+                # mypy's wording: "unary -" / "unary +", but plain "~".
+                label = sym if sym == "~" else f"unary {sym}"
+                self.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(item))}")', "operator")
                 results.append(ANY_ERROR)
                 continue
             results.append(self._call_known(method, [], node))
@@ -490,17 +504,17 @@ class ExprEvaluator:
                 continue
             r = self._binary_pair(left, ritem, dunder, rdunder)
             if r is None:
-                if len(union_items(whole_left)) > 1 or len(union_items(right)) > 1:
-                    if len(union_items(whole_left)) > 1:
-                        self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
-                    else:
-                        self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
-                else:
-                    self.error(node, f'Unsupported operand types for {sym} ("{format_type(left)}" and "{format_type(ritem)}")', "operator")
+                self.error(node, self.operand_message(left, ritem, dunder, rdunder, sym), "operator")
                 results.append(ANY_ERROR)
             else:
                 results.append(r)
         return make_union(results)
+
+    def operand_message(self, left: Type, right: Type, dunder: str, rdunder: str, sym: str) -> str:
+        """mypy's wording: literals widened; "left operand" when neither side has the method at all."""
+        if self.ev.bound_member(left, dunder) is None and self.ev.bound_member(right, rdunder) is None:
+            return f'Unsupported left operand type for {sym} ("{format_type(widen_literals(left))}")'
+        return f'Unsupported operand types for {sym} ("{format_type(widen_literals(left))}" and "{format_type(widen_literals(right))}")'
 
     def _binary_pair(self, left: Type, right: Type, dunder: str, rdunder: str) -> Type | None:
         method = self.ev.bound_member(left, dunder)
@@ -557,7 +571,7 @@ class ExprEvaluator:
                             continue
                         r = self._binary_pair(litem, ritem, dunder, rdunder)
                         if r is None:
-                            self.error(node, f'Unsupported operand types for {sym} ("{format_type(litem)}" and "{format_type(ritem)}")', "operator")
+                            self.error(node, self.operand_message(litem, ritem, dunder, rdunder, sym), "operator")
                         elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
                             result = r
             elif isinstance(op, (ast.In, ast.NotIn)):
@@ -566,7 +580,7 @@ class ExprEvaluator:
                         continue
                     contains = self.ev.bound_member(ritem, "__contains__")
                     if contains is None and self.ev.bound_member(ritem, "__iter__") is None and self.ev.bound_member(ritem, "__getitem__") is None:
-                        self.error(node, f'Unsupported right operand type for in ("{format_type(ritem)}")', "operator")
+                        self.error(node, f'Unsupported right operand type for in ("{format_type(widen_literals(ritem))}")', "operator")
             left = right
         return result
 
@@ -575,7 +589,7 @@ class ExprEvaluator:
     def _Attribute(self, node: ast.Attribute, expected: Type | None) -> Type:
         key = _expr_key(node)
         if key is not None:
-            narrowed = self.flow.lookup(key)  # type: ignore[attr-defined]
+            narrowed = self.flow.lookup(key)
             if narrowed is not None:
                 for layer in reversed(self.overlay):
                     if key in layer:
@@ -618,7 +632,7 @@ class ExprEvaluator:
             for layer in reversed(self.overlay):
                 if key in layer:
                     return layer[key]
-            narrowed = self.flow.lookup(key)  # type: ignore[attr-defined]
+            narrowed = self.flow.lookup(key)
             if narrowed is not None:
                 return narrowed
         base = self.infer(node.value)
@@ -664,20 +678,6 @@ class ExprEvaluator:
                     return m[index_t.value]
                 self.error(index_node, f'TypedDict "{format_type(base)}" has no key "{index_t.value}"', "typeddict-item")
                 return ANY_ERROR
-            return self.ev.builtin("object")
-        if isinstance(base, NoneType):
-            self.infer(index_node)
-            self.error(node, 'Value of type "None" is not indexable', "index")
-            return ANY_ERROR
-        getitem = self.ev.bound_member(base, "__getitem__")
-        if getitem is None:
-            self.infer(index_node)
-            self.error(node, f'Value of type "{format_type(base)}" is not indexable', "index")
-            return ANY_ERROR
-        return self._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
-
-    def _Slice(self, node: ast.Slice, expected: Type | None) -> Type:
-        parts = [self.infer(x) if x is not None else NONE for x in (node.lower, node.upper, node.step)]
             keys = union_items(index_t)
             literal_keys = [k.value for k in keys if isinstance(k, LiteralType) and isinstance(k.value, str)]
             if len(keys) > 1 and len(literal_keys) == len(keys):
@@ -686,6 +686,20 @@ class ExprEvaluator:
                 m = base.item_map()
                 if all(k in m for k in literal_keys):
                     return make_union([m[k] for k in literal_keys])
+            return self.ev.builtin("object")
+        if isinstance(base, NoneType):
+            self.infer(index_node)
+            self.error(node, 'Value of type "None" is not indexable', "index")
+            return ANY_ERROR
+        getitem = self.ev.bound_member(base, "__getitem__")
+        if getitem is None:
+            self.infer(index_node)
+            self.error(node, f'Value of type "{format_type(widen_literals(base))}" is not indexable', "index")
+            return ANY_ERROR
+        return self._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+
+    def _Slice(self, node: ast.Slice, expected: Type | None) -> Type:
+        parts = [self.infer(x) if x is not None else NONE for x in (node.lower, node.upper, node.step)]
         t = self.ev.instance("builtins.slice")
         if isinstance(t, Instance) and len(t.info.type_vars) == 3:
             return Instance(t.info, tuple(widen_literals(p) for p in parts))
@@ -717,7 +731,7 @@ class ExprEvaluator:
             declared = self.declared_of(node.target.id)
             if declared is not None and not is_subtype(self.ev, t, declared):
                 self.error(node.value, f'Incompatible types in assignment (expression has type "{format_type(t)}", variable has type "{format_type(declared)}")', "assignment")
-            self.flow.bind(node.target.id, t)  # type: ignore[attr-defined]
+            self.flow.bind(node.target.id, t)
             if self.overlay:
                 self.overlay[-1][node.target.id] = t
         return t
@@ -742,7 +756,7 @@ class ExprEvaluator:
                 continue
             method = self.ev.bound_member(item, "__await__")
             if method is None:
-                self.error(node, f'Incompatible types in "await" (actual type "{format_type(item)}", expected type "Awaitable[Any]")', "misc")
+                self.error(node, f'Incompatible types in "await" (actual type "{format_type(widen_literals(item))}", expected type "Awaitable[Any]")', "misc")
                 results.append(ANY_ERROR)
                 continue
             gen = self._call_known(method, [], node if node is not None else ast.Pass())
@@ -759,12 +773,23 @@ class ExprEvaluator:
         return AnyType("special")
 
     def _Yield(self, node: ast.Yield, expected: Type | None) -> Type:
+        declared = self.yield_types
         if node.value is not None:
-            self.infer(node.value)
-        return AnyType("special")
+            t = self.infer(node.value, declared[0] if declared else None)
+            if declared is not None and not is_subtype(self.ev, t, declared[0]):
+                got, exp = format_pair(t, declared[0])
+                self.error(node, f'Incompatible types in "yield" (actual type "{got}", expected type "{exp}")', "misc")
+        # The value of a yield expression is what the caller sends.
+        return declared[1] if declared is not None else AnyType("special")
 
     def _YieldFrom(self, node: ast.YieldFrom, expected: Type | None) -> Type:
         t = self.infer(node.value)
+        declared = self.yield_types
+        if declared is not None and not isinstance(t, AnyType):
+            item = self.iterate(t, node.value)
+            if not is_subtype(self.ev, item, declared[0]):
+                got, exp = format_pair(item, declared[0])
+                self.error(node, f'Incompatible types in "yield from" (actual type "{got}", expected type "{exp}")', "misc")
         return self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
 
     # -- calls -------------------------------------------------------------------------
@@ -808,7 +833,7 @@ class ExprEvaluator:
             if method == "__getitem__" and code in ("call-overload", "arg-type") and receiver is not None:
                 if code == "call-overload" or code == "arg-type":
                     idx = args[0].type or (cache.get(id(args[0].node)) if args[0].node is not None else None)
-                    msg = f'Invalid index type "{format_type(idx) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
+                    msg = f'Invalid index type "{format_type(widen_literals(idx)) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
@@ -822,7 +847,7 @@ class ExprEvaluator:
 
     # -- iteration, context managers, unpacking ----------------------------------------
 
-    def iterate(self, t: Type, node: ast.AST | None, is_async: bool = False) -> Type:
+    def iterate(self, t: Type, node: ast.AST | None, is_async: bool = False, unpacking: bool = False) -> Type:
         results: list[Type] = []
         for item in union_items(t):
             item = as_tuple(item)
@@ -841,7 +866,12 @@ class ExprEvaluator:
                     continue
             if it is None:
                 kind = "async iterable" if is_async else "iterable"
-                self.error(node, f'"{format_type(item)}" has no attribute "{name}" (not {kind})', "attr-defined")
+                if unpacking:
+                    # `a, b = x` reports under mypy's code for it, so that a
+                    # `# type: ignore[misc]` written for mypy covers us too.
+                    self.error(node, f'"{format_type(item)}" object is not iterable', "misc")
+                else:
+                    self.error(node, f'"{format_type(item)}" has no attribute "{name}" (not {kind})', "attr-defined")
                 results.append(ANY_ERROR)
                 continue
             iterator = self._call_known(it, [], node or ast.Pass())
@@ -891,7 +921,7 @@ class ExprEvaluator:
                     return list(t.items[:star]) + [join_all(self.ev, middle) if middle else NeverType()] + list(t.items[len(t.items) - after:])
             self.error(node, f"Too many values to unpack ({n} expected, {len(t.items)} provided)" if len(t.items) > n else f"Need more than {len(t.items)} value{'s' if len(t.items) != 1 else ''} to unpack ({n} expected)", "misc")
             return [ANY_ERROR] * n
-        item = self.iterate(t, node)
+        item = self.iterate(t, node, unpacking=True)
         return [item] * n
 
     def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type]) -> None:

@@ -124,7 +124,7 @@ def _super(exprs: "ExprEvaluator", node: ast.Call) -> Type:
         params = [*fn.args.posonlyargs, *fn.args.args]
         if params:
             first_name = params[0].arg
-    receiver = exprs.flow.lookup(first_name) if first_name else None  # type: ignore[attr-defined]
+    receiver = exprs.flow.lookup(first_name) if first_name else None
     if receiver is None and first_name is not None:
         t = scope.param_types.get(first_name)
         receiver = t if isinstance(t, Type) else None

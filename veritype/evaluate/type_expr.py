@@ -23,6 +23,7 @@ from veritype.types.model import (
 from veritype.types.substitute import substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator, Ref
 
 Reporter = Callable[[ast.AST, str, str], None]
@@ -39,7 +40,7 @@ class TypeContext:
     qualifiers: set[str] = field(default_factory=set)
     allow_qualifiers: bool = False
     # The class whose `Self` this is, when Self is allowed.
-    self_class: object = None
+    self_class: ClassInfo | None = None
     disallow_any_generics: bool = False
     # Variables bound in an enclosing class or function.
     outer: dict[str, TypeVarType] | None = None
@@ -162,8 +163,8 @@ class TypeExprEvaluator:
         if sym.kind == S.FUNC:
             return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
         if sym.kind in (S.VAR, S.PARAM):
-            node = sym.node
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+            decl = sym.node
+            if isinstance(decl, (ast.Assign, ast.AnnAssign)) and isinstance(decl.value, ast.Call):
                 # Made by a call we do not model (a NewType-like factory, a sentinel,
                 # a TypeVarTuple from another module): unknown, so silent.
                 return AnyType("special")
@@ -235,8 +236,8 @@ class TypeExprEvaluator:
         cls = ctx.self_class if ctx.self_class is not None else ctx.scope.enclosing_class()
         if cls is None:
             return self._error(ctx, node, 'Self type is only allowed in annotations within class definition', "misc")
-        inst = cls.self_instance()  # type: ignore[attr-defined]
-        return TypeVarType("Self", f"{cls.fullname}.Self", ctx.bind_to or cls.fullname, inst, kind="self")  # type: ignore[attr-defined]
+        inst = cls.self_instance()
+        return TypeVarType("Self", f"{cls.fullname}.Self", ctx.bind_to or cls.fullname, inst, kind="self")
 
     # -- subscripts -----------------------------------------------------------
 

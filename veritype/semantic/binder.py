@@ -96,8 +96,7 @@ class Binder:
                     top = alias.name.split(".")[0]
                     sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
                     sym.import_module = top
-                    subs = sym.cache.setdefault("submodules", set())
-                    subs.add(alias.name)  # type: ignore[union-attr]
+                    sym.submodules.add(alias.name)
         elif isinstance(stmt, ast.ImportFrom):
             source = self.resolve_relative(stmt.module, stmt.level)
             for alias in stmt.names:
@@ -166,7 +165,7 @@ class Binder:
             sym = self._define(table, target.id, S.VAR, stmt)
             comment = getattr(stmt, "type_comment", None)
             if typed and comment and sym.annotation is None:
-                sym.cache["type_comment"] = (comment, stmt)
+                sym.type_comment = (comment, stmt)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self._target(elt, stmt, table, False)
@@ -249,13 +248,13 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                         elif sym.is_instance_attr:
                             sym.decls.append(node)
                         # Which method each assignment is in (to infer it in that scope).
-                        sym.cache.setdefault("decl_methods", {})[id(node)] = stmt  # type: ignore[index]
+                        sym.decl_methods[id(node)] = stmt
                         if isinstance(node, ast.AnnAssign) and sym.annotation is None and sym.is_instance_attr:
                             sym.annotation = node.annotation
                             sym.annotation_node = node
                             sym.method = stmt
-                        elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and "type_comment" not in sym.cache:
-                            sym.cache["type_comment"] = (node.type_comment, node)
+                        elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and sym.type_comment is None:
+                            sym.type_comment = (node.type_comment, node)
                             sym.method = stmt
 
 

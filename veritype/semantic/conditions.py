@@ -72,8 +72,8 @@ def _compare(node: ast.Compare, version: tuple[int, int], platform: str) -> bool
         target = version
     elif isinstance(left, ast.Subscript) and _dotted(left.value) == "sys.version_info":
         sl = left.slice
-        if isinstance(sl, ast.Slice) and sl.lower is None and isinstance(sl.upper, ast.Constant):
-            target = version[: sl.upper.value]  # type: ignore[misc]
+        if isinstance(sl, ast.Slice) and sl.lower is None and isinstance(sl.upper, ast.Constant) and isinstance(sl.upper.value, int):
+            target = version[: sl.upper.value]
         elif isinstance(sl, ast.Constant) and sl.value == 0:
             if isinstance(right, ast.Constant) and isinstance(right.value, int):
                 return fn(version[0], right.value)

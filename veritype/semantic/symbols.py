@@ -32,11 +32,17 @@ class Symbol:
     import_module: str | None = None
     import_name: str | None = None
     # `import a.b.c` also needs a, a.b, a.b.c loaded: submodules imported here.
+    submodules: set[str] = field(default_factory=set)
     # Stub re-export rules (`import X as X`, `from m import y as y`, __all__).
     explicit_reexport: bool = False
     # For instance attributes declared as `self.x = ...` in a method: that method.
     method: ast.FunctionDef | ast.AsyncFunctionDef | None = None
     is_instance_attr: bool = False
+    # Instance attributes: the method each declaration (keyed by id(node)) is
+    # in, to infer its value in that method's scope.
+    decl_methods: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    # `x = v  # type: int`: the comment's text and the statement it is on.
+    type_comment: tuple[str, ast.AST] | None = None
     # Filled by evaluate: the computed type and evaluation state.
     cache: dict[str, object] = field(default_factory=dict)
 

@@ -101,8 +101,13 @@ def join_display(ev: "Evaluator", items: list[Type]) -> Type:
         return Instance(base) if base is not None else result
     classes = [i.item for i in result.items if isinstance(i, TypeType) and isinstance(i.item, Instance) and not i.item.args]
     if len(classes) == len(result.items):
-        base = _common_base([c.info for c in classes])  # type: ignore[union-attr]
-        return TypeType(Instance(base)) if base is not None else result
+        base = _common_base([c.info for c in classes if isinstance(c, Instance)])
+        if base is not None:
+            return TypeType(Instance(base))
+        # Unrelated classes (`{int: "int", str: "str"}`, indexed with a
+        # `type(value)`): plain `type`, as mypy joins them; the spec makes it
+        # `type[Any]`, called with any arguments and returning Any.
+        return ev.builtin("type")
     return result
 
 
