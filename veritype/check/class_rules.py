@@ -39,6 +39,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.override_rules import check_overrides
 
     check_overrides(checker, node, info)
+    from veritype.check.attribute_overrides import check_attribute_overrides
+
+    check_attribute_overrides(checker, node, info)
     from veritype.check.dataclass_rules import check_dataclass
 
     check_dataclass(checker, node, info)

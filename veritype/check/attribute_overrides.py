@@ -1,0 +1,249 @@
+"""Overrides of attributes and properties, and conflicts between base classes.
+
+The typing spec ("Class and instance variables", "Method overrides"): an
+attribute redeclared in a subclass must stay assignable to the base's
+declaration, and a class inheriting the same name from two unrelated bases
+must have compatible definitions (the first along the MRO wins, so it must be
+usable as the later one). mypy's rules and messages:
+
+- a variable of a subclass whose type is not assignable to the base's:
+  `Incompatible types in assignment (expression has type ..., base class "A"
+  defined the type as ...)` [assignment] (mypy allows covariant overrides of
+  mutable attributes by default, so do we);
+- a read-only property over a writable attribute: `Cannot override writeable
+  attribute with read-only property` [override];
+- two bases with the same name: methods must be subtypes in MRO order,
+  variables must be equivalent: `Definition of "x" in base class "A" is
+  incompatible with definition in base class "B"` [misc].
+
+Only what we fully understand is compared: explicitly declared variables,
+plain (undecorated, non-overloaded, non-generic, annotated) instance methods and
+properties. Dunder and name-mangled names, enums, named tuples, TypedDicts
+and classes with an unknown base are skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
+from veritype.semantic import symbols as S
+from veritype.types.format import format_pair
+from veritype.types.model import AnyType, CallableType, Instance, Type
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
+
+
+def _skipped_class(info: "ClassInfo") -> bool:
+    return (
+        any(c.has_any_base or c.unknown_decorator for c in info.mro)
+        or info.is_enum_class() or info.is_namedtuple or info.is_typeddict
+        or any(c.is_namedtuple or c.is_typeddict for c in info.mro)
+    )
+
+
+def _skipped_name(name: str) -> bool:
+    return name.startswith("__")  # dunders and name-mangled privates
+
+
+def _func_defs(sym: S.Symbol) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _kind(checker: "ModuleChecker", cls: "ClassInfo", sym: S.Symbol) -> str | None:
+    """'var' (declared variable), 'method' (plain instance method), 'ro'/'rw'
+    (read-only / settable plain property), or None (anything else: not compared)."""
+    ev = checker.ev
+    if sym.kind == S.VAR:
+        if sym.is_instance_attr and sym.annotation is None:
+            return None
+        if ev.declared_type(sym, cls.scope) is None:
+            return None
+        from veritype.evaluate.declarations import qualifiers
+
+        if "Final" in qualifiers(ev, sym, cls.scope):
+            return None
+        return "var"
+    if sym.kind != S.FUNC:
+        return None
+    defs = _func_defs(sym)
+    if not defs or any(is_overload(ev, d, cls.scope) for d in defs):
+        return None
+    kind = method_kind(ev, defs[0], cls.scope)
+    names = [n for d in defs for n in decorator_names(ev, d, cls.scope)]
+    if kind == "instance":
+        return "method" if all(n in TRANSPARENT for n in names) else None
+    if kind != "property":
+        return None
+    if any(n not in TRANSPARENT and n != "builtins.property" and not n.endswith((".setter", ".getter", ".deleter")) for n in names):
+        return None  # cached_property and other descriptors
+    has_setter = any(isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list)
+    return "rw" if has_setter else "ro"
+
+
+def _member_type(checker: "ModuleChecker", info: "ClassInfo", cls: "ClassInfo", name: str) -> Type | None:
+    """`name` as declared in `cls`, seen from an instance of `info` (type arguments
+    mapped, methods bound); None when unknown or not fully typed."""
+    receiver = info.self_instance()
+    mapped = map_instance_to_supertype(receiver, cls)
+    if mapped is None:
+        return None
+    t = checker.ev.members.instance_member(mapped, name, receiver)
+    if t is None or isinstance(t, AnyType):
+        return None
+    if isinstance(t, CallableType) and (t.is_untyped or t.type_vars):
+        return None
+    return t
+
+
+def check_attribute_overrides(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    if _skipped_class(info):
+        return
+    try:
+        _check_own(checker, node, info)
+        _check_bases(checker, node, info)
+    except RecursionError:
+        pass
+
+
+# -- a subclass's own declarations against its bases ------------------------------
+
+
+def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    seen: set[str] = set()
+    for stmt in node.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            if not isinstance(stmt.value, ast.Constant) or stmt.value.value is Ellipsis:
+                continue  # an inferred type we might get wrong without the base as context
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            name = stmt.name
+        else:
+            continue
+        if name in seen or _skipped_name(name):
+            continue
+        seen.add(name)
+        sym = info.symbols.get(name)
+        if sym is None:
+            continue
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            _check_property(checker, stmt, info, sym, name)
+        else:
+            _check_variable(checker, stmt, info, sym, name)
+
+
+def _bases_declaring(info: "ClassInfo", name: str):  # type: ignore[no-untyped-def]
+    for cls in info.mro[1:]:
+        if cls.fullname == "builtins.object":
+            continue
+        sym = cls.symbols.get(name)
+        if sym is not None:
+            yield cls, sym
+
+
+def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
+    ev = checker.ev
+    if isinstance(stmt, ast.AnnAssign):
+        own = ev.declared_type(sym, info.scope)
+        from veritype.evaluate.declarations import qualifiers
+
+        if own is None or "Final" in qualifiers(ev, sym, info.scope):
+            return
+    else:
+        if sym.annotation is not None or len(sym.decls) != 1:
+            return
+        assert isinstance(stmt.value, ast.Constant)
+        from veritype.evaluate.expressions import ExprEvaluator
+        from veritype.types.join import widen_literals
+
+        own = widen_literals(ExprEvaluator(ev, info.scope).infer(stmt.value))
+    if isinstance(own, AnyType):
+        return
+    for cls, base_sym in _bases_declaring(info, name):
+        kind = _kind(checker, cls, base_sym)
+        if kind not in ("var", "ro", "rw"):
+            return  # a method or something we do not compare: stop at the nearest
+        base_t = _member_type(checker, info, cls, name)
+        if base_t is None:
+            return
+        if not is_subtype(ev, own, base_t):
+            s, b = format_pair(own, base_t)
+            checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
+            return
+
+
+def _check_property(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunctionDef, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
+    if _kind(checker, info, sym) != "ro":
+        return
+    for cls, base_sym in _bases_declaring(info, name):
+        kind = _kind(checker, cls, base_sym)
+        if kind != "var":
+            return  # methods and properties are compared by the method override rule
+        from veritype.evaluate.declarations import qualifiers
+
+        if "ClassVar" in qualifiers(checker.ev, base_sym, cls.scope):
+            return
+        checker.error(fn, "Cannot override writeable attribute with read-only property", "override")
+        return
+
+
+# -- the same name inherited from two bases ------------------------------------------
+
+
+def _check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    if len(info.bases) < 2:
+        return
+    mro = [c for c in info.mro[1:] if c.fullname != "builtins.object"]
+    names: list[str] = []
+    for cls in mro:
+        for name in cls.symbols:
+            if name not in names and name not in info.symbols and not _skipped_name(name):
+                names.append(name)
+    reports: list[tuple[str, str, str]] = []
+    for name in names:
+        defining = [(c, c.symbols[name]) for c in mro if name in c.symbols]
+        first, first_sym = defining[0]
+        for second, second_sym in defining[1:]:
+            if second in first.mro:
+                continue
+            problem = _conflict(checker, info, name, first, first_sym, second, second_sym)
+            if problem is not None:
+                reports.append((name, problem[0], problem[1]))
+                break
+    for name, msg, code in sorted(reports):
+        checker.error(node, msg, code)
+
+
+def _conflict(checker, info, name, first, first_sym, second, second_sym):  # type: ignore[no-untyped-def]
+    k1, k2 = _kind(checker, first, first_sym), _kind(checker, second, second_sym)
+    if k1 is None or k2 is None:
+        return None
+    if k1 == "ro" and k2 == "var":
+        return f'Cannot override writeable attribute "{name}" in base "{second.name}" with read-only property in base "{first.name}"', "override"
+    t1 = _member_type(checker, info, first, name)
+    t2 = _member_type(checker, info, second, name)
+    if t1 is None or t2 is None:
+        return None
+    ev = checker.ev
+    if k1 == "method" and k2 == "method":
+        if not (isinstance(t1, CallableType) and isinstance(t2, CallableType)):
+            return None
+        ok = ev.subtype_checker().callable_ok(t1, t2)
+    elif k1 == "var" and k2 == "var":
+        ok = is_subtype(ev, t1, t2) and is_subtype(ev, t2, t1)
+    elif k1 == "var" and k2 in ("ro", "rw"):
+        ok = is_subtype(ev, t1, t2)
+    else:
+        return None
+    if ok:
+        return None
+    return f'Definition of "{name}" in base class "{first.name}" is incompatible with definition in base class "{second.name}"', "misc"
+
+
+_unused = (Instance,)
