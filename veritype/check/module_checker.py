@@ -185,6 +185,21 @@ class ModuleChecker:
                 self._check_exception(stmt.cause, cause)
         self.flow.state.unreachable = True
 
+    def _check_except_type(self, node: ast.expr, t: Type) -> None:
+        """`except 1:`: only values that are plainly not classes are reported
+        (mypy's message); classes, type[...] and tuples of them pass."""
+        from veritype.types.model import LiteralType
+
+        items = list(union_items(t))
+        while items:
+            item = items.pop()
+            if isinstance(item, TupleType):
+                items.extend(item.items)
+                continue
+            if isinstance(item, LiteralType) or (isinstance(item, (Instance, NoneType)) and _plain_value(self.ev, item)):
+                self.error(node, "Exception type must be derived from BaseException (or be a tuple of exception classes)", "misc")
+                return
+
     def _check_exception(self, node: ast.expr, t: Type) -> None:
         base = self.ev.instance("builtins.BaseException")
         if not isinstance(base, Instance):
@@ -194,7 +209,7 @@ class ModuleChecker:
                 continue
             ok = is_subtype(self.ev, item, base) or is_subtype(self.ev, item, TypeType(base))
             if not ok:
-                self.error(node, "Exceptions must derive from BaseException", "misc")
+                self.error(node, "Exception must be derived from BaseException", "misc")
                 return
 
     def _Return(self, stmt: ast.Return) -> None:
@@ -246,8 +261,28 @@ class ModuleChecker:
         t = self.infer(stmt.value, declared)
         for target in stmt.targets:
             self.assign(target, t, stmt.value)
+        if declared is None and not stmt.type_comment:
+            self._check_var_annotated(stmt, t)
         # Calls do not forget narrowed attributes: mypy and pyright keep them
         # too (unsound but what users expect).
+
+    def _check_var_annotated(self, stmt: ast.Assign, t: Type) -> None:
+        from veritype.check import var_annotated as va
+
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or self.info.is_stub:
+            return
+        kind = va.empty_display_kind(stmt.value)
+        if kind is None or not (isinstance(t, Instance) and t.info.fullname == f"builtins.{kind}"):
+            return
+        if self.scope.kind == "module":
+            body = self.info.tree.body if self.info.tree is not None else None
+        elif self.scope.kind == "function" and self.func is not None and isinstance(self.func.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = self.func.node.body
+        else:
+            return
+        name = stmt.targets[0].id
+        if body is not None and va.needs_annotation(body, name, stmt):
+            self.error(stmt.targets[0], va.message(name, kind), "var-annotated")
 
     def _declared_for_target(self, target: ast.expr) -> Type | None:
         if isinstance(target, ast.Name):
@@ -644,6 +679,7 @@ class ModuleChecker:
             self.flow.set(state)
             if handler.type is not None:
                 t = self.infer(handler.type)
+                self._check_except_type(handler.type, t)
                 exc = self.exprs().exception_instance(t)
                 if type(stmt).__name__ == "TryStar":
                     group = self.ev.instance("builtins.ExceptionGroup", (exc,))
@@ -923,3 +959,11 @@ def walk_method_silently(program: "Program", method: ast.FunctionDef | ast.Async
             checker.block(method.body)
     except RecursionError:
         pass
+
+
+def _plain_value(ev: object, item: Type) -> bool:
+    """An instance of a builtin value class (int, str, ...) that cannot be an exception class."""
+    if isinstance(item, NoneType):
+        return True
+    assert isinstance(item, Instance)
+    return item.info.fullname in ("builtins.int", "builtins.str", "builtins.bytes", "builtins.float", "builtins.bool", "builtins.list", "builtins.dict", "builtins.set")

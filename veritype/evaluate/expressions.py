@@ -869,9 +869,9 @@ class ExprEvaluator:
                 if unpacking:
                     # `a, b = x` reports under mypy's code for it, so that a
                     # `# type: ignore[misc]` written for mypy covers us too.
-                    self.error(node, f'"{format_type(item)}" object is not iterable', "misc")
+                    self.error(node, f'"{format_type(widen_literals(item))}" object is not iterable', "misc")
                 else:
-                    self.error(node, f'"{format_type(item)}" has no attribute "{name}" (not {kind})', "attr-defined")
+                    self.error(node, f'"{format_type(widen_literals(item))}" has no attribute "{name}" (not {kind})', "attr-defined")
                 results.append(ANY_ERROR)
                 continue
             iterator = self._call_known(it, [], node or ast.Pass())
@@ -893,8 +893,16 @@ class ExprEvaluator:
                 results.append(item)
                 continue
             m = self.ev.bound_member(item, name)
+            exit_name = "__aexit__" if is_async else "__exit__"
+            if self.ev.bound_member(item, exit_name) is None and not self._has_any_base(item):
+                # mypy reports the missing exit method too (after the enter one).
+                if m is None:
+                    self.error(node, f'"{format_type(widen_literals(item))}" has no attribute "{name}"', "attr-defined")
+                self.error(node, f'"{format_type(widen_literals(item))}" has no attribute "{exit_name}"', "attr-defined")
+                results.append(ANY_ERROR)
+                continue
             if m is None:
-                self.error(node, f'"{format_type(item)}" has no attribute "{name}"', "attr-defined")
+                self.error(node, f'"{format_type(widen_literals(item))}" has no attribute "{name}"', "attr-defined")
                 results.append(ANY_ERROR)
                 continue
             r = self._call_known(m, [], node or ast.Pass())
@@ -918,7 +926,7 @@ class ExprEvaluator:
                 after = n - star - 1
                 if len(t.items) >= n - 1:
                     middle = list(t.items[star: len(t.items) - after])
-                    return list(t.items[:star]) + [join_all(self.ev, middle) if middle else NeverType()] + list(t.items[len(t.items) - after:])
+                    return list(t.items[:star]) + [widen_literals(join_all(self.ev, middle)) if middle else NeverType()] + list(t.items[len(t.items) - after:])
             self.error(node, f"Too many values to unpack ({n} expected, {len(t.items)} provided)" if len(t.items) > n else f"Need more than {len(t.items)} value{'s' if len(t.items) != 1 else ''} to unpack ({n} expected)", "misc")
             return [ANY_ERROR] * n
         item = self.iterate(t, node, unpacking=True)

@@ -64,6 +64,9 @@ class Scope:
         s: Scope | None = self
         first = True
         while s is not None:
+            if name in s.table.globals_declared:
+                while s.parent is not None:  # straight to the module
+                    s = s.parent
             if s.kind != "class" or first:
                 sym = s.table.get(name)
                 if sym is not None and not (for_type and s.kind == "class" and sym.kind == "func"):

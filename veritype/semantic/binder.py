@@ -173,6 +173,10 @@ class Binder:
             self._target(target.value, stmt, table, False)
 
     def _define(self, table: SymbolTable, name: str, kind: str, node: ast.AST, replace: bool = False) -> Symbol:
+        if name in table.globals_declared or name in table.nonlocals_declared:
+            # `global x` / `nonlocal x`: the assignment binds the outer name;
+            # a local symbol would shadow it (and infer from itself).
+            return Symbol(name, kind, [node])
         sym = table.get(name)
         # The first declaration decides the symbol's kind and declared type
         # (mypy's rule); later ones are kept for redefinition checks.
