@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType,
+    ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
     TypeVarType, UninhabitedUnbound, UnionType,
 )
 from veritype.types.substitute import substitute, tv_key
@@ -70,6 +70,9 @@ class SubtypeChecker:
             return True
         if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
             return True
+        if isinstance(right, NeverType):
+            # Nothing but Never (and Any) is assignable to Never: assert_never(x).
+            return False
         if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
             return True
         if isinstance(left, UnionType):
@@ -292,7 +295,30 @@ class SubtypeChecker:
             return False
         if right.type_guard is not None and left.type_guard is None:
             return False
+        from veritype.types.substitute import paramspec_tail
+
+        if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
+            # A signature still holding a ParamSpec: its parameters are not known here.
+            return True
+        if _gradual_tail(right):
+            return self._gradual_prefix_ok(left, right.params[:-2])
         return self._params_ok(left, right)
+
+    def _gradual_prefix_ok(self, left: CallableType, prefix: tuple[Param, ...]) -> bool:
+        """`right` is `(X, Y, *args: Any, **kwargs: Any)`, which the spec ("Callables",
+        "Meaning of ... in Callable") treats like `Concatenate[X, Y, ...]`: only the
+        leading parameters are checked; `left` may take anything after them."""
+        lpos = [p for p in left.params if p.kind in (POS_ONLY, POS_OR_KW)]
+        l_star = next((p for p in left.params if p.kind == VAR_POS), None)
+        for i, rp in enumerate(prefix):
+            if rp.kind not in (POS_ONLY, POS_OR_KW):
+                return True
+            lp = lpos[i] if i < len(lpos) else l_star
+            if lp is None:
+                return False
+            if not self.check(rp.type, lp.type):
+                return False
+        return True
 
     def _params_ok(self, left: CallableType, right: CallableType) -> bool:
         """Every call valid for `right` must be valid for `left` (spec, "Callables")."""
@@ -400,3 +426,11 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
 
 def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) and is_subtype(ev, b, a)
+
+
+def _gradual_tail(c: CallableType) -> bool:
+    """Whether `c` ends in `*args: Any, **kwargs: Any` (a gradual parameter tail)."""
+    if len(c.params) < 2:
+        return False
+    a, k = c.params[-2], c.params[-1]
+    return a.kind == VAR_POS and k.kind == VAR_KW and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)
