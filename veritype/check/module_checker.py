@@ -77,6 +77,13 @@ class ModuleChecker:
     def note(self, node: ast.AST | None, msg: str) -> None:
         self.report(node, msg, "note", "note")
 
+    def explain_protocol(self, node: ast.AST | None, actual: Type, expected: Type) -> None:
+        """mypy's notes on the members making `actual` fail protocol `expected`."""
+        from veritype.evaluate.protocol_notes import protocol_notes
+
+        for n in protocol_notes(self.ev, actual, expected):
+            self.note(node, n)
+
     def exprs(self) -> ExprEvaluator:
         e = ExprEvaluator(self.ev, self.scope, self.flow, self.report)
         e.in_async = bool(self.func and self.func.is_async)
@@ -234,6 +241,7 @@ class ModuleChecker:
                     else:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
+                        self.explain_protocol(stmt.value, t, expected)
                 elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
         self.flow.state.unreachable = True
@@ -333,6 +341,7 @@ class ModuleChecker:
                     if value is None or not report_display_items(self, value, declared):
                         got, exp = format_pair(t, declared)
                         self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                        self.explain_protocol(value if value is not None else target, t, declared)
                     self.flow.invalidate(target.id)
                     return
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
@@ -450,6 +459,7 @@ class ModuleChecker:
             if not report_display_items(self, stmt.value, declared):
                 got, exp = format_pair(t, declared)
                 self.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                self.explain_protocol(stmt.value, t, declared)
             return
         if isinstance(stmt.target, ast.Name):
             self.flow.bind(stmt.target.id, _narrow_on_assign(self.ev, declared, t))

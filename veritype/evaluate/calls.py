@@ -262,6 +262,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 # Star arguments are shown whole ("*list[str]"), as mypy does.
                 shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
                 report(arg.node or site.node, _arg_message(callee, args, ai, p, shown, expected), "arg-type")
+                from veritype.evaluate.protocol_notes import protocol_notes
+
+                for n in protocol_notes(ev, actual, expected):
+                    report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     return ret
 

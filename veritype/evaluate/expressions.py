@@ -830,6 +830,9 @@ class ExprEvaluator:
             return t
 
         def report(n: ast.AST | None, msg: str, code: str) -> None:
+            if code == "note":
+                self.note(n if n is not None else node, msg)
+                return
             if method == "__getitem__" and code in ("call-overload", "arg-type") and receiver is not None:
                 if code == "call-overload" or code == "arg-type":
                     idx = args[0].type or (cache.get(id(args[0].node)) if args[0].node is not None else None)

@@ -216,7 +216,7 @@ class Program:
             diags: list[Diagnostic] = list(info.parsed.diagnostics)
             if info.tree is not None:
                 diags.extend(check_module(self, info))
-            diags = sorted(set(self._filter(info, diags)), key=lambda d: (d.line, d.column, d.severity != "error", d.message))
+            diags = _sorted_unique(self._filter(info, diags))
             result.diagnostics.extend(diags)
             result.files_checked += 1
             if on_checked is not None:
@@ -234,3 +234,26 @@ class Program:
         assert info.parsed is not None
         ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
         return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+
+
+def _sorted_unique(diags: "list[Diagnostic]") -> "list[Diagnostic]":
+    """Diagnostics by position, duplicates (from expressions inferred twice) dropped.
+
+    An error and the notes reported right after it on its line (mypy's
+    explanations, e.g. of a protocol's members) stay together and in order:
+    they are sorted and deduplicated as one group."""
+    groups: list[list[Diagnostic]] = []
+    for d in diags:
+        if d.severity == "note" and groups and groups[-1][0].severity == "error" and groups[-1][0].line == d.line:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    # A group whose head was seen already is a repeat (its notes are the same ones).
+    seen: set[Diagnostic] = set()
+    unique: list[list[Diagnostic]] = []
+    for g in groups:
+        if g[0] not in seen:
+            seen.add(g[0])
+            unique.append(g)
+    unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
+    return [d for g in unique for d in g]
