@@ -108,12 +108,35 @@ class TypeExprEvaluator:
         return self._eval(expr, ctx, top)
 
     def _named(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
+        if isinstance(node, ast.Attribute) and node.attr in ("args", "kwargs") and isinstance(node.value, ast.Name):
+            spec = self._paramspec_named(node.value, ctx)
+            if spec is not None:
+                # `*args: P.args, **kwargs: P.kwargs`: the parameter's type is P itself
+                # (see substitute.paramspec_tail).
+                return spec
         ref = self.ev.resolve_expr(node, ctx.scope, True)
         if ref is None:
             if isinstance(node, ast.Name):
                 return self._error(ctx, node, f'Name "{node.id}" is not defined', "name-defined")
             return self._error(ctx, node, f'Name "{ast.unparse(node)}" is not defined', "name-defined")
         return self._from_ref(ref, node, ctx, top)
+
+    def _paramspec_named(self, node: ast.Name, ctx: TypeContext) -> TypeVarType | None:
+        ref = self.ev.resolve_expr(node, ctx.scope, True)
+        if ref is None or ref.kind not in ("typeparam", "var") and ref.sym is None:
+            return None
+        if ref.kind == "typeparam":
+            tv = ctx.scope.lookup_type_param(node.id)
+            return tv if isinstance(tv, TypeVarType) and tv.kind == "paramspec" else None
+        if ref.sym is None or ref.scope is None:
+            return None
+        from veritype.evaluate import declarations as D
+
+        tv = D.typevar_declaration(self.ev, ref.sym, ref.scope)
+        if tv is None or tv.kind != "paramspec":
+            return None
+        bound = self._bind_typevar(tv, ctx)
+        return bound if isinstance(bound, TypeVarType) else None
 
     def _from_ref(self, ref: "Ref", node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         if ref.kind == "missing":
@@ -262,6 +285,8 @@ class TypeExprEvaluator:
             ainfo = D.alias_info(self.ev, ref.sym, ref.scope)
             if ainfo is not None:
                 alias, params = ainfo
+                if any(p.kind == "paramspec" for p in params):
+                    return self._paramspec_alias(alias, params, node, args, ctx)
                 values = [self._eval_arg(a, ctx) for a in args]
                 if not params:
                     if isinstance(alias, AnyType):
@@ -277,6 +302,68 @@ class TypeExprEvaluator:
                 return newtype_or_class
             return self._error(ctx, node, f'"{ast.unparse(node.value)}" is not subscriptable' if not isinstance(newtype_or_class, Instance) else f'"{newtype_or_class.info.name}" expects no type arguments, but {len(args)} given', "valid-type" if not isinstance(newtype_or_class, Instance) else "type-arg")
         return AnyType("special")
+
+    def _param_list(self, node: ast.expr, ctx: TypeContext) -> CallableType | None:
+        """A parameter list given for a ParamSpec (`[int, str]`, `...`, `P`,
+        `Concatenate[int, P]`) as a callable holding those parameters (its return
+        type is meaningless), or None when `node` is none of these."""
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return CallableType((), AnyType("special"), is_ellipsis=True)
+        if isinstance(node, ast.List):
+            if any(isinstance(p, ast.Starred) or (isinstance(p, ast.Subscript) and _is_unpack(self, p, ctx)) for p in node.elts):
+                return CallableType((), AnyType("special"), is_ellipsis=True)
+            return CallableType(tuple(Param(None, self._eval(p, ctx), POS_ONLY) for p in node.elts), AnyType("special"))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)):
+            ref = self.ev.resolve_expr(node.value, ctx.scope, True)
+            if ref is None or ref.kind != "special" or not ref.fullname.endswith(".Concatenate"):
+                return None
+            elts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if not elts:
+                return None
+            prefix = tuple(Param(None, self._eval(e, ctx), POS_ONLY) for e in elts[:-1])
+            last = elts[-1]
+            if isinstance(last, ast.Constant) and last.value is Ellipsis:
+                tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
+                return CallableType(prefix + tail, AnyType("special"))
+            spec = self._eval(last, ctx)
+            if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
+                return CallableType(prefix + (Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
+            return CallableType((), AnyType("special"), is_ellipsis=True)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            spec = self._eval(node, ctx)
+            if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
+                return CallableType((Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
+        return None
+
+    def _paramspec_alias(self, alias: Type, params: tuple[TypeVarType, ...], node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        """Specialize an alias with a ParamSpec parameter (spec, "ParamSpec"): its argument
+        is a parameter list, `...`, a ParamSpec or Concatenate; with the ParamSpec as the
+        only parameter, `Alias[int, str]` means `Alias[[int, str]]`."""
+        if len(params) == 1 and not (len(args) == 1 and self._param_list(args[0], ctx) is not None):
+            plists: list[CallableType | None] = [CallableType(tuple(Param(None, self._eval(a, ctx), POS_ONLY) for a in args), AnyType("special"))]
+            args = [node.slice]
+        else:
+            plists = [self._param_list(a, ctx) if p.kind == "paramspec" else None for p, a in zip(params, args)]
+        if len(args) != len(params) or any(p.kind == "typevartuple" for p in params):
+            if not any(p.kind == "typevartuple" for p in params):
+                self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(args)}", "type-arg")
+            for a in args:
+                self._eval_arg(a, ctx)
+            return substitute(alias, {tv_key(p): AnyType("special") for p in params})
+        mapping: dict = {}
+        for p, a, plist in zip(params, args, plists):
+            if p.kind == "paramspec":
+                if plist is None:
+                    self._eval_arg(a, ctx)
+                    self._error(ctx, a, f'Can only replace ParamSpec with a parameter types list or another ParamSpec, got "{ast.unparse(a)}"', "valid-type")
+                    mapping[tv_key(p)] = AnyType("error")
+                else:
+                    mapping[tv_key(p)] = plist
+            elif self._param_list(a, ctx) is not None and not isinstance(a, (ast.Name, ast.Attribute)):
+                mapping[tv_key(p)] = self._error(ctx, a, f'Bracketed expression "[...]" is not valid as a type' if isinstance(a, ast.List) else 'Unexpected "..."', "valid-type")
+            else:
+                mapping[tv_key(p)] = self._eval(a, ctx)
+        return substitute(alias, mapping)
 
     def _eval_arg(self, node: ast.expr, ctx: TypeContext) -> Type:
         if isinstance(node, ast.List):
@@ -306,9 +393,15 @@ class TypeExprEvaluator:
         values = [self._eval_arg(a, ctx) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
-                return Instance(info, (AnyType("special"),))
+                # Spec, "ParamSpec": with only a ParamSpec parameter, `C[int, str]` is `C[[int, str]]`.
+                if len(args) == 1 and self._param_list(args[0], ctx) is not None:
+                    plist: Type | None = self._param_list(args[0], ctx)
+                else:
+                    plist = CallableType(tuple(Param(None, v, POS_ONLY) for v in values), AnyType("special"))
+                return Instance(info, (plist if plist is not None else AnyType("special"),))
             if len(values) == len(params) and not any(p.kind == "typevartuple" for p in params):
-                return Instance(info, tuple(values))
+                spec_values = [self._param_list(a, ctx) if p.kind == "paramspec" else v for p, a, v in zip(params, args, values)]
+                return Instance(info, tuple(v if v is not None else AnyType("special") for v in spec_values))
             return Instance(info, tuple(AnyType("special") for _ in params))
         if len(values) != len(params):
             if not params:
@@ -420,8 +513,15 @@ class TypeExprEvaluator:
                     return CallableType((), ret, is_ellipsis=True)
                 params.append(Param(None, self._eval(p, ctx), POS_ONLY))
             return CallableType(tuple(params), ret)
-        # A ParamSpec or Concatenate[...]: not modelled yet, accept any arguments.
-        self._eval_arg(params_node, ctx)
+        plist = self._param_list(params_node, ctx)
+        if plist is not None:
+            # A ParamSpec or Concatenate[X, P]: the parameters are that list.
+            return CallableType(plist.params, ret, is_ellipsis=plist.is_ellipsis)
+        first = self._eval_arg(params_node, ctx)
+        if isinstance(first, (Instance, NoneType, UnionType, TupleType, LiteralType, CallableType)):
+            # Spec, "Callable": the first argument is a list of types, `...`, a
+            # ParamSpec or Concatenate; `Callable[int, str]` is none of these.
+            return self._error(ctx, params_node, 'The first argument to Callable must be a list of types, parameter specification, or "..."')
         return CallableType((), ret, is_ellipsis=True)
 
     def _literal(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:

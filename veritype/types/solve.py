@@ -17,7 +17,7 @@ from veritype.types.model import (
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
     make_union,
 )
-from veritype.types.substitute import TVKey, substitute, tv_key, type_vars_in
+from veritype.types.substitute import TVKey, paramspec_tail, substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -50,6 +50,8 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         return
     if isinstance(t, TypeVarType):
         if tv_key(t) in targets:
+            if t.kind == "paramspec" and not isinstance(a, (AnyType, CallableType)) and not (isinstance(a, TypeVarType) and a.kind == "paramspec"):
+                return  # an argument for `*args: P.args`: P comes from a signature, not from it
             out.append(Constraint(tv_key(t), d, a))
         return
     if isinstance(a, AnyType):
@@ -81,7 +83,10 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         call = _as_callable(ev, a)
         if call is None:
             return
-        if not t.is_ellipsis and not call.is_ellipsis:
+        spec = paramspec_tail(t)
+        if spec is not None and tv_key(spec) in targets:
+            _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
+        elif not t.is_ellipsis and not call.is_ellipsis:
             tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]
             apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
             a_star = next((p for p in call.params if p.kind == VAR_POS), None)
@@ -114,6 +119,28 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         for k, v in t.items:
             if k in am:
                 _infer(ev, v, am[k], d, targets, out, depth + 1)
+
+
+def _infer_paramspec(ev: "Evaluator", t: CallableType, spec: TypeVarType, call: CallableType, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    """`Callable[Concatenate[X, P], R]` against a signature: the leading parameters
+    match X, and P is the parameter list that is left (spec, "ParamSpec")."""
+    prefix = t.params[:-2]
+    if call.is_ellipsis:
+        out.append(Constraint(tv_key(spec), d, AnyType("special")))
+        return
+    own = paramspec_tail(call)
+    if len(call.params) < len(prefix) or any(p.kind not in (POS_ONLY, POS_OR_KW) for p in call.params[:len(prefix)]):
+        if own is None:
+            return  # the prefix does not fit: the argument check reports it
+        # `Concatenate[int, P]` against `(*args: Q.args, ...)`: nothing to learn.
+        return
+    for tp, ap in zip(prefix, call.params):
+        _infer(ev, tp.type, ap.type, _flip(d), targets, out, depth + 1)
+    rest = call.params[len(prefix):]
+    if own is not None and len(rest) == 2:
+        out.append(Constraint(tv_key(spec), d, own))
+        return
+    out.append(Constraint(tv_key(spec), d, CallableType(rest, AnyType("special"))))
 
 
 def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -218,9 +245,13 @@ def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
         if isinstance(actual_member, Overloaded) and isinstance(proto_member, CallableType):
             from veritype.types.subtype import is_subtype
 
-            picked = next((i for i in actual_member.items if _arity_ok(i, proto_member)), actual_member.items[0])
+            # The item that fits the protocol's signature (the targets erased): float's
+            # `__round__(None) -> int` / `__round__(SupportsIndex) -> float` against
+            # `__round__(int) -> T` is the second one.
+            erased = substitute(proto_member, {k: AnyType("special") for k in targets})
+            arity = [i for i in actual_member.items if _arity_ok(i, proto_member)]
+            picked = next((i for i in arity if is_subtype(ev, i, erased)), arity[0] if arity else actual_member.items[0])
             actual_member = picked
-            _ = is_subtype
         _infer(ev, proto_member, actual_member, d, targets, out, depth + 1)
 
 
@@ -262,6 +293,10 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             sol = uppers[0]
             for u in uppers[1:]:
                 sol = meet(ev, sol, u)
+        if tv.kind == "paramspec":
+            # A parameter list is not joined: the first signature seen decides.
+            found = [x for x in lowers + uppers if isinstance(x, CallableType) or (isinstance(x, TypeVarType) and x.kind == "paramspec")]
+            sol = found[0] if found else (AnyType("implicit") if lowers or uppers else None)
         if sol is None:
             if tv.default is not None:
                 result[key] = tv.default

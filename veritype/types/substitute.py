@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from veritype.types.model import (
-    CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
+    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
     TypeType, TypeVarType, UnionType, make_union,
 )
 
@@ -40,6 +40,9 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, CallableType):
         params = tuple(Param(p.name, _sub(p.type, m), p.kind, p.has_default) for p in t.params)
         tvs = tuple(tv for tv in t.type_vars if tv_key(tv) not in m)
+        spec = paramspec_tail(t)
+        if spec is not None and tv_key(spec) in m:
+            return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
         guard = _sub(t.type_guard, m) if t.type_guard is not None else None
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
         return CallableType(
@@ -56,6 +59,40 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, LiteralType):
         return t
     return t
+
+
+def paramspec_tail(t: CallableType) -> TypeVarType | None:
+    """The ParamSpec P when `t` ends in `*args: P.args, **kwargs: P.kwargs` (how
+    `Callable[P, R]` and `Callable[Concatenate[X, P], R]` are represented)."""
+    if len(t.params) < 2:
+        return None
+    a, k = t.params[-2], t.params[-1]
+    if a.kind != VAR_POS or k.kind != VAR_KW:
+        return None
+    if isinstance(a.type, TypeVarType) and a.type.kind == "paramspec" and a.type == k.type:
+        return a.type
+    return None
+
+
+def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs: tuple[TypeVarType, ...], m: Mapping[TVKey, Type]) -> Type:
+    """Replace the ParamSpec tail of `t` by `value`: a parameter list (a callable whose
+    parameters are the list), another ParamSpec, or anything else (then: any arguments)."""
+    guard = _sub(t.type_guard, m) if t.type_guard is not None else None
+    is_ = _sub(t.type_is, m) if t.type_is is not None else None
+    ret = _sub(t.ret, m)
+    ellipsis = False
+    if isinstance(value, TypeVarType) and value.kind == "paramspec":
+        tail: tuple[Param, ...] = (Param(t.params[-2].name, value, VAR_POS), Param(t.params[-1].name, value, VAR_KW))
+    elif isinstance(value, CallableType) and not value.is_ellipsis:
+        tail = value.params
+    elif not prefix:
+        tail, ellipsis = (), True
+    else:
+        tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
+    return CallableType(
+        prefix + tail, ret, tvs, t.name, t.definition, ellipsis, t.is_type_obj,
+        guard, is_, t.is_untyped, t.is_async,
+    )
 
 
 def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[TVKey, TypeVarType]:
