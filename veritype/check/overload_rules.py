@@ -3,8 +3,14 @@
 - "at least two @overload-decorated definitions" must be present;
 - in a source file (not a stub, not a Protocol or abstract method) the
   overloads must be followed by an implementation without @overload.
-Checked once per overloaded name, at its first definition. The consistency
-of the implementation with each overload is not checked yet.
+- "If one overload signature is decorated with @staticmethod or
+  @classmethod, all overload signatures must be similarly decorated" (and
+  the implementation too);
+- "If a @final or @override decorator is supplied for a function with
+  overloads, the decorator should be applied only to the overload
+  implementation if it is present" (else only to the first overload).
+Checked once per overloaded name, at its first definition. The overloads
+against each other and against the implementation: overload_consistency.py.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.functions import decorator_names, is_overload
+from veritype.evaluate.functions import CLASSMETHOD, STATIC, decorator_names, is_overload, method_kind
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -33,6 +39,15 @@ def check_overload_definition(checker: "ModuleChecker", node: FuncDef) -> None:
     if len(overloads) == 1:
         checker.error(_at(overloads[0]), "Single overload definition, multiple required", "misc")
     implementations = [d for d in defs if d not in overloads and d.lineno > overloads[-1].lineno]
+    impl = implementations[0] if implementations else None
+    kind = _kinds_agree(checker, overloads, impl)
+    _check_final_override(checker, overloads, impl)
+    # Only a run of overloads (no other definition in between) is compared.
+    run = defs[defs.index(overloads[0]):defs.index(overloads[-1]) + 1]
+    if kind is not None and len(overloads) > 1 and run == overloads:
+        from veritype.check.overload_consistency import check_overload_signatures
+
+        check_overload_signatures(checker, overloads, impl, kind)
     if implementations or checker.info.is_stub:
         return
     cls = scope.cls if scope.kind == "class" else None
@@ -43,6 +58,40 @@ def check_overload_definition(checker: "ModuleChecker", node: FuncDef) -> None:
     if checker.type_checking_depth:
         return
     checker.error(_at(overloads[0]), "An overloaded function outside a stub file must have an implementation", "no-overload-impl")
+
+
+def _kinds_agree(checker: "ModuleChecker", overloads: list[FuncDef], impl: FuncDef | None) -> str | None:
+    """The method kind shared by all definitions, or None (reported) if they differ."""
+    ev, scope = checker.ev, checker.scope
+    defs = overloads + ([impl] if impl is not None else [])
+    if scope.kind != "class":
+        return "function"
+    names = [decorator_names(ev, d, scope) for d in defs]
+    for label, group in (("classmethod", CLASSMETHOD), ("staticmethod", STATIC)):
+        marks = {any(n in group for n in ns) for ns in names}
+        if len(marks) > 1:
+            checker.error(_at(overloads[0]), f'Overload does not consistently use the "@{label}" decorator on all function signatures.', "misc")
+            return None
+    kinds = {method_kind(ev, d, scope) for d in defs}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+_FINAL = ("typing.final", "typing_extensions.final")
+_OVERRIDE = ("typing.override", "typing_extensions.override")
+
+
+def _check_final_override(checker: "ModuleChecker", overloads: list[FuncDef], impl: FuncDef | None) -> None:
+    ev, scope = checker.ev, checker.scope
+    for label, group in (("final", _FINAL), ("override", _OVERRIDE)):
+        marked = [d for d in overloads if any(n in group for n in decorator_names(ev, d, scope))]
+        if not marked:
+            continue
+        if impl is not None:
+            checker.error(_at(marked[0]), f"@{label} should be applied only to overload implementation", "misc")
+        elif checker.info.is_stub:
+            later = [d for d in marked if d is not overloads[0]]
+            if later:
+                checker.error(_at(later[0]), f"In a stub file @{label} must be applied only to the first overload", "misc")
 
 
 def _at(node: FuncDef) -> ast.AST:

@@ -61,9 +61,12 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
     names = [n for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in decorator_names(ev, d, scope)]
     hit = _base_method(info, name)
     lenient = any(c.has_any_base for c in info.mro)
+    at: ast.AST = fn
+    if fn.decorator_list and is_overload(ev, fn, scope):
+        at = fn.decorator_list[0]  # an overloaded definition starts at its first decorator (mypy's line)
     if hit is None:
         if any(n in _OVERRIDE for n in names) and not lenient:
-            checker.error(fn, f'Method "{name}" is marked as an override, but no base method was found with this name', "misc")
+            checker.error(at, f'Method "{name}" is marked as an override, but no base method was found with this name', "misc")
         return
     base_sym, base_cls = hit
     if base_cls.fullname == "builtins.object" and name in ("__eq__", "__ne__", "__hash__", "__repr__", "__str__"):
@@ -71,10 +74,10 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
     base_defs = [d for d in base_sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     base_names = [n for d in base_defs for n in decorator_names(ev, d, base_cls.scope)]
     if any(n in _FINAL for n in base_names):
-        checker.error(fn, f'Cannot override final attribute "{name}" (previously declared in base class "{base_cls.name}")', "misc")
+        checker.error(at, f'Cannot override final attribute "{name}" (previously declared in base class "{base_cls.name}")', "misc")
         return
     if base_sym.kind == S.FUNC and name not in _SKIP and not any(n in _OVERRIDE for n in names) and not (name.startswith("__") and name.endswith("__") and base_cls.fullname == "builtins.object"):
-        checker.error(fn, f'Method "{name}" is not using @override but is overriding a method in class "{base_cls.fullname}"', "explicit-override")
+        checker.error(at, f'Method "{name}" is not using @override but is overriding a method in class "{base_cls.fullname}"', "explicit-override")
     if name in _SKIP or (name.startswith("__") and not name.endswith("__")):
         return
     if base_sym.kind != S.FUNC or not base_defs:

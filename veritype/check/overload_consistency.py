@@ -1,0 +1,228 @@
+"""Overloads checked against each other and against their implementation.
+
+- Implementation consistency (spec, "Overloads", "Implementation
+  consistency"): "the input signature of the implementation should be
+  assignable to the input signatures of all overloads, and the return type of
+  all overloads should be assignable to the return type of the
+  implementation". Messages and codes are mypy's (`misc`). As mypy does, a
+  return type is accepted when it is assignable in either direction, so an
+  implementation declared `-> object` or `-> bool` for `-> int` overloads is
+  silent.
+- Overlapping overloads. The spec no longer says anything about them; we
+  follow mypy (DESIGN.md principle 7): `overload-cannot-match` when an
+  earlier overload accepts every call a later one accepts, and
+  `overload-overlap` when an earlier overload's parameters are all subtypes
+  of a later one's while its return type is unrelated to the later one's.
+
+Everything here is conservative: false positives are the worst bug. Any
+TypeVar, ParamSpec, Any, callable parameter, or decorator we do not know
+makes a pair (or the whole definition) silent. mypy also reports partially
+overlapping parameter types (`int | str` against `str | bytes`); we do not.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
+from veritype.types.model import (
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
+    NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
+)
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.evaluator import Evaluator
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+_KNOWN = (*OVERLOAD, *STATIC, *CLASSMETHOD, *TRANSPARENT)
+# Promotions (int -> float ...) make a parameter type accepted, not a subset
+# of the values: mypy does not count them as overlap.
+_PROMOTED_TO = ("builtins.float", "builtins.complex", "builtins.bytes")
+
+
+def check_overload_signatures(checker: "ModuleChecker", overloads: list[FuncDef], impl: FuncDef | None, kind: str) -> None:
+    """Run both checks. `kind` is the method kind shared by every definition."""
+    ev = checker.ev
+    scope = checker.scope
+    defs = overloads + ([impl] if impl is not None else [])
+    if any(n not in _KNOWN for d in defs for n in decorator_names(ev, d, scope)):
+        return  # a decorator changes the type: we do not apply it here
+    sigs = [function_type(ev, d, scope) for d in overloads]
+    try:
+        if impl is not None:
+            impl_sig = function_type(ev, impl, scope)
+            if not impl_sig.is_untyped:
+                drop = _bare_self(impl, kind)
+                _check_implementation(checker, [_unbound(s, drop) for s in sigs], _unbound(impl_sig, drop), impl)
+        if overloads[0].name != "__get__":  # descriptors: mypy does not check them either
+            drop = all(_bare_self(d, kind) for d in overloads)
+            _check_overlaps(checker, [_unbound(s, drop) for s in sigs], overloads)
+    except RecursionError:
+        pass
+
+
+def _bare_self(node: FuncDef, kind: str) -> bool:
+    args = [*node.args.posonlyargs, *node.args.args]
+    return kind in ("instance", "class") and bool(args) and args[0].annotation is None and not node.type_comment
+
+
+def _unbound(sig: CallableType, drop: bool) -> CallableType:
+    """Without self/cls where it is unannotated: any instance of the class is accepted."""
+    return sig.with_params(sig.params[1:]) if drop and sig.params and sig.params[0].kind != VAR_POS else sig
+
+
+# -- implementation consistency ---------------------------------------------------------
+
+
+def _check_implementation(checker: "ModuleChecker", sigs: list[CallableType], impl: CallableType, impl_node: FuncDef) -> None:
+    ev = checker.ev
+    at = impl_node.decorator_list[0] if impl_node.decorator_list else impl_node
+    for i, sig in enumerate(sigs, 1):
+        generic = _has_type_vars(sig) or _has_type_vars(impl)
+        if sig.is_ellipsis or impl.is_ellipsis:
+            continue
+        if not ev.subtype_checker()._params_ok(impl, sig):
+            if not generic:
+                checker.error(at, f"Overloaded function implementation does not accept all possible parameters of signature {i}", "misc")
+        elif not (is_subtype(ev, sig.ret, impl.ret) or is_subtype(ev, impl.ret, sig.ret)):
+            if not generic:
+                checker.error(at, f"Overloaded function implementation cannot produce return type of signature {i}", "misc")
+
+
+# -- overlaps ---------------------------------------------------------------------------
+
+
+def _check_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: list[FuncDef]) -> None:
+    ev = checker.ev
+    sure = [_certain(ev, s) for s in sigs]
+    for i, first in enumerate(sigs):
+        if not sure[i]:
+            continue
+        for j in range(i + 1, len(sigs)):
+            second = sigs[j]
+            if not sure[j]:
+                continue
+            if _accepts_all(ev, first, second):
+                checker.error(
+                    nodes[j],
+                    f"Overloaded function signature {j + 1} will never be matched: "
+                    f"signature {i + 1}'s parameter type(s) are the same or broader",
+                    "overload-cannot-match",
+                )
+            elif _accepts_all(ev, second, first, promotions=False) and not _ret_compatible(ev, first.ret, second.ret):
+                checker.error(nodes[i], f"Overloaded function signatures {i + 1} and {j + 1} overlap with incompatible return types", "overload-overlap")
+
+
+def _accepts_all(ev: "Evaluator", wide: CallableType, narrow: CallableType, promotions: bool = True) -> bool:
+    """Every call `narrow` accepts, `wide` accepts too (return types ignored).
+
+    With `promotions=False` (the overlap test): no pair may rely on a promotion,
+    and at least one of `narrow`'s parameter types must be strictly narrower.
+    """
+    if not ev.subtype_checker()._params_ok(wide, narrow):
+        return False
+    if promotions:
+        return True
+    # The same walk, without promotions: pair the parameters as _params_ok does.
+    wpos = [p for p in wide.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    npos = [p for p in narrow.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    wstar = next((p for p in wide.params if p.kind == VAR_POS), None)
+    pairs: list[tuple[Type, Type]] = []
+    for k, n in enumerate(npos):
+        w = wpos[k] if k < len(wpos) else wstar
+        if w is not None:
+            pairs.append((n.type, w.type))
+    for n in narrow.params:
+        if n.kind == KW_ONLY:
+            w = next((p for p in wide.params if p.name == n.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
+            if w is not None:
+                pairs.append((n.type, w.type))
+    nstar = next((p for p in narrow.params if p.kind == VAR_POS), None)
+    if nstar is not None and wstar is not None:
+        pairs.append((nstar.type, wstar.type))
+    if any(_promotes(ev, a, b) for a, b in pairs):
+        return False
+    # With every paired type the same, a call both accept is always resolved to
+    # the first overload, statically and at run time: that is safe (mypy too).
+    return any(not is_subtype(ev, b, a) for a, b in pairs)
+
+
+def _promotes(ev: "Evaluator", a: Type, b: Type) -> bool:
+    """`a` is accepted for `b` only through a promotion (int for float)."""
+    if isinstance(a, UnionType):
+        return any(_promotes(ev, x, b) for x in a.items)
+    if isinstance(a, LiteralType):
+        a = a.fallback
+    if not isinstance(a, Instance):
+        return False
+    targets = b.items if isinstance(b, UnionType) else (b,)
+    if any(_nominal(a, t) for t in targets):
+        return False
+    return any(isinstance(t, Instance) and t.info.fullname in _PROMOTED_TO for t in targets)
+
+
+def _nominal(a: Instance, b: Type) -> bool:
+    return isinstance(b, Instance) and b.info in a.info.mro
+
+
+def _ret_compatible(ev: "Evaluator", r1: Type, r2: Type) -> bool:
+    """r1's values are r2's values (mypy's is_subset): generics compared covariantly."""
+    if is_subtype(ev, r1, r2):
+        return True
+    if isinstance(r1, UnionType):
+        return all(_ret_compatible(ev, x, r2) for x in r1.items)
+    if isinstance(r2, UnionType):
+        return any(_ret_compatible(ev, r1, x) for x in r2.items)
+    if isinstance(r1, Instance) and isinstance(r2, Instance):
+        mapped = map_instance_to_supertype(r1, r2.info)
+        if mapped is None or len(mapped.args) != len(r2.args):
+            return False
+        return all(_ret_compatible(ev, a, b) for a, b in zip(mapped.args, r2.args))
+    if isinstance(r1, TupleType) and isinstance(r2, TupleType) and len(r1.items) == len(r2.items):
+        return all(_ret_compatible(ev, a, b) for a, b in zip(r1.items, r2.items))
+    return False
+
+
+# -- what we are sure about -------------------------------------------------------------
+
+
+def _certain(ev: "Evaluator", sig: CallableType) -> bool:
+    """Whether our subtype checks on this signature are exact, not lenient."""
+    if sig.is_ellipsis or sig.type_vars or sig.type_guard is not None or sig.type_is is not None:
+        return False
+    if any(p.kind == VAR_KW and not _simple(p.type) for p in sig.params):
+        return False
+    return all(_simple(p.type) for p in sig.params) and _simple(sig.ret, ret=True)
+
+
+def _simple(t: Type, ret: bool = False) -> bool:
+    if isinstance(t, (NoneType, LiteralType)):
+        return True
+    if isinstance(t, NeverType):
+        return ret
+    if isinstance(t, Instance):
+        if any(c.has_any_base for c in t.info.mro):
+            return False  # an unknown base: compatible with anything
+        return all(_simple(a) for a in t.args)
+    if isinstance(t, UnionType):
+        return all(_simple(i, ret) for i in t.items)
+    if isinstance(t, TupleType):
+        return all(_simple(i) for i in t.items) and _simple(t.fallback)
+    if isinstance(t, TypeType):
+        return isinstance(t.item, Instance) and _simple(t.item)
+    return False  # Any, TypeVars, ParamSpecs, callables, TypedDicts ...
+
+
+def _has_type_vars(sig: CallableType) -> bool:
+    from veritype.types.substitute import type_vars_in
+
+    if sig.type_vars:
+        return True
+    return bool(any(type_vars_in(p.type) for p in sig.params) or type_vars_in(sig.ret))
+
+
+_unused = (AnyType, Param, TypeVarType)
