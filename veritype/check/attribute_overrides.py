@@ -179,17 +179,26 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
 
 
 def _check_property(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunctionDef, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
-    if _kind(checker, info, sym) != "ro":
+    own_kind = _kind(checker, info, sym)
+    if own_kind not in ("ro", "rw"):
         return
+    from veritype.evaluate.declarations import qualifiers
+
     for cls, base_sym in _bases_declaring(info, name):
         kind = _kind(checker, cls, base_sym)
-        if kind != "var":
-            return  # methods and properties are compared by the method override rule
-        from veritype.evaluate.declarations import qualifiers
-
-        if "ClassVar" in qualifiers(checker.ev, base_sym, cls.scope):
+        if kind not in ("var", "ro", "rw"):
+            return  # methods are compared by the method override rule
+        if kind == "var" and "ClassVar" in qualifiers(checker.ev, base_sym, cls.scope):
             return
-        checker.error(fn, "Cannot override writeable attribute with read-only property", "override")
+        if own_kind == "ro" and kind == "var":
+            checker.error(fn, "Cannot override writeable attribute with read-only property", "override")
+        elif own_kind == "ro" and kind == "rw":
+            checker.error(fn.decorator_list[0] if fn.decorator_list else fn, "Read-only property cannot override read-write property", "misc")
+        own_t = _member_type(checker, info, info, name)
+        base_t = _member_type(checker, info, cls, name)
+        if own_t is not None and base_t is not None and not is_subtype(checker.ev, own_t, base_t):
+            # mypy compares the getter's type with the base's (attribute or getter) type.
+            checker.error(fn, f'Signature of "{name}" incompatible with supertype "{cls.name}"', "override")
         return
 
 
