@@ -97,6 +97,8 @@ class Options:
             return False
         if code in self.enable_error_code:
             return True
+        if code == "unreachable" and self.warn_unreachable:
+            return True  # the flag turns on the (off by default) code, as in mypy
         info = REGISTRY.get(code)
         if info is not None and info.parent and info.parent in self.disable_error_code:
             return False

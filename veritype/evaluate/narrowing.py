@@ -81,7 +81,7 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         key = _key(test.target)
         if key is not None:
             t = _silent(exprs).infer(test.value)
-            inner[key] = truthy_part(ev, t) if positive else falsy_part(ev, t)
+            inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         return _compare(exprs, test, positive)
@@ -90,7 +90,7 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
     key = _key(test)
     if key is not None:
         t = _silent(exprs).infer(test)
-        return {key: truthy_part(ev, t) if positive else falsy_part(ev, t)}
+        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)}
     return {}
 
 
@@ -263,7 +263,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     key = _key(test.args[0])
     if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2 and key is not None:
         current = silent.infer(test.args[0])
-        classes = _class_list(ev, silent.infer(test.args[1]))
+        classes = _classinfo_arg(ev, silent, test.args[1])
         if classes is None:
             return {}
         if fullname == "builtins.issubclass":
@@ -281,6 +281,16 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             current = silent.infer(test.args[0])
             kept = [i if ev.bound_member(i, attr.value) is not None else AnyType("special") for i in union_items(current)]
             return {key: make_union(kept)}
+        if isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+            # After `not hasattr(x, "a")`: union members that surely have `a` are ruled
+            # out (mypy does the same). Only plain instances with the member declared
+            # on their class count; anything unsure (Any, __getattr__) stays.
+            current = silent.infer(test.args[0])
+            items = union_items(current)
+            if len(items) > 1:
+                kept = [i for i in items if not _surely_has(ev, i, attr.value)]
+                if kept and len(kept) < len(items):
+                    return {key: make_union(kept)}
         return {}
     if fullname == "builtins.callable" and key is not None:
         current = silent.infer(test.args[0])
@@ -325,6 +335,21 @@ def _unwrap_type(t: Type) -> Type | None:
         else:
             return None
     return make_union(items)
+
+
+def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type] | None:
+    """The classes of isinstance's second argument; `int | str` (PEP 604,
+    3.10+) is read operand by operand, as its value is a types.UnionType."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left = _classinfo_arg(ev, silent, node.left)
+        right = _classinfo_arg(ev, silent, node.right)
+        if left is None or right is None:
+            return None
+        return left + right
+    t = silent.infer(node)  # type: ignore[attr-defined]
+    if isinstance(t, NoneType):
+        t = TypeType(NoneType())  # `int | None`: None stands for its class
+    return _class_list(ev, t)
 
 
 def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
@@ -472,19 +497,29 @@ def can_be_true(ev: "Evaluator", t: Type) -> bool:
     return True
 
 
-def truthy_part(ev: "Evaluator", t: Type) -> Type:
+def _surely_has(ev: "Evaluator", t: Type, name: str) -> bool:
+    if not isinstance(t, Instance) or any(c.has_any_base for c in t.info.mro):
+        return False
+    return any(name in c.symbols for c in t.info.mro if c.fullname != "builtins.object")
+
+
+def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
     items = []
     for i in union_items(t):
         if not can_be_true(ev, i):
             continue
+        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
+            i = ev.literal(True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
         items.append(i)
     return make_union(items)
 
 
-def falsy_part(ev: "Evaluator", t: Type) -> Type:
+def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
     items = []
     for i in union_items(t):
         if not can_be_false(ev, i):
             continue
+        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
+            i = ev.literal(False)
         items.append(i)
     return make_union(items)

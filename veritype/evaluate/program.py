@@ -244,7 +244,10 @@ def _sorted_unique(diags: "list[Diagnostic]") -> "list[Diagnostic]":
     they are sorted and deduplicated as one group."""
     groups: list[list[Diagnostic]] = []
     for d in diags:
-        if d.severity == "note" and groups and groups[-1][0].severity == "error" and groups[-1][0].line == d.line:
+        # An indented note ("    a: int" after "Revealed local types are:")
+        # continues the note before it.
+        continues = d.severity == "note" and d.message.startswith("    ")
+        if d.severity == "note" and groups and (groups[-1][0].severity == "error" or continues) and groups[-1][0].line == d.line:
             groups[-1].append(d)
         else:
             groups.append([d])

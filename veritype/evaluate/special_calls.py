@@ -10,7 +10,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
-from veritype.types.model import AnyType, Instance, Type, TypeType, TypeVarType
+from veritype.types.join import widen_literals
+from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType
 from veritype.types.subtype import is_same_type, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         exprs.note(node, f'Revealed type is "{format_type(t)}"')
         return t
     if short == "reveal_locals":
-        return AnyType("special")
+        _reveal_locals(exprs, node)
+        return NoneType()
     if short == "assert_type" and len(node.args) == 2 and module != "builtins":
         t = exprs.infer(node.args[0])
         if exprs.scope is None:
@@ -57,7 +59,9 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
             return AnyType("special")
         target = exprs.ev.type_exprs.evaluate(node.args[0], exprs.scope, report=_type_reporter(exprs))
         source = exprs.infer(node.args[1])
-        if exprs.options.warn_redundant_casts and not isinstance(source, AnyType) and source == target:
+        # An inferred literal (`cast(int, 1)`) counts as its class, as mypy's `Literal[1]?`.
+        same = source == target or (isinstance(node.args[1], ast.Constant) and widen_literals(source) == target)
+        if exprs.options.warn_redundant_casts and not isinstance(source, AnyType) and same:
             exprs.error(node, f'Redundant cast to "{format_type(target)}"', "redundant-cast")
         return target
     if short in ("isinstance", "issubclass") and module == "builtins" and len(node.args) == 2 and exprs.scope is not None:
@@ -179,3 +183,21 @@ def _typeddict_get(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
     if func.attr == "pop":
         return value
     return make_union([value, NoneType()])
+
+
+def _reveal_locals(exprs: "ExprEvaluator", node: ast.Call) -> None:
+    """mypy's output: a header note, then `name: type` per variable of the
+    current scope (parameters included), sorted by name."""
+    from veritype.semantic.symbols import PARAM, VAR
+
+    if exprs.scope is None or not exprs.reporting:
+        return
+    lines = []
+    for name, sym in sorted(exprs.scope.table.items()):
+        if sym.kind not in (VAR, PARAM) or name.startswith("__"):
+            continue
+        t = exprs.infer(ast.Name(id=name, ctx=ast.Load(), lineno=node.lineno, col_offset=node.col_offset))
+        lines.append(f"    {name}: {format_type(t)}")
+    exprs.note(node, "Revealed local types are:")
+    for line in lines:
+        exprs.note(node, line)
