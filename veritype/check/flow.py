@@ -83,5 +83,18 @@ def merge(states: list[State]) -> State:
         keys &= set(s.types)
     out: dict[str, Type] = {}
     for k in keys:
-        out[k] = make_union([s.types[k] for s in live])
+        out[k] = _bool_whole(make_union([s.types[k] for s in live]))
     return State(out, False)
+
+
+def _bool_whole(t: Type) -> Type:
+    """`Literal[True] | Literal[False]` (the branches of `if b:`) joins back to `bool`."""
+    from veritype.types.model import LiteralType, UnionType
+
+    if not isinstance(t, UnionType):
+        return t
+    bools = [i for i in t.items if isinstance(i, LiteralType) and isinstance(i.value, bool)]
+    if {i.value for i in bools} != {True, False}:
+        return t
+    rest = [i for i in t.items if i not in bools]
+    return make_union(rest + [bools[0].fallback])

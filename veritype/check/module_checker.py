@@ -346,7 +346,8 @@ class ModuleChecker:
                     return
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
-                self.flow.bind(target.id, _widen_for_variable(self.ev, t, self, target))
+                keep = value is not None and _declared_literal_source(self, value)
+                self.flow.bind(target.id, t if keep else _widen_for_variable(self.ev, t, self, target))
         elif isinstance(target, ast.Attribute):
             self.infer(target.value)
             declared = self._attribute_declared(target)
@@ -850,6 +851,28 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
     return widen(ev, t)
+
+
+def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
+    """Whether a literal type of `value` comes from a declaration (`align = self.align`
+    where `align: Literal[...]`, a call returning a Literal), not from a literal
+    expression: mypy widens only the latter when inferring a variable's type."""
+    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
+        return True
+    if isinstance(value, ast.Name):
+        hit = checker.ev.lookup(value.id, checker.scope)
+        if hit is None:
+            return False
+        sym = hit[0]
+        if sym.kind == S.PARAM:
+            return True
+        ann = sym.annotation
+        if ann is None:
+            return False
+        # `X: Final = 1` infers `Literal[1]` from the value: that one widens.
+        bare_final = isinstance(ann, (ast.Name, ast.Attribute)) and (ann.id if isinstance(ann, ast.Name) else ann.attr) == "Final"
+        return not bare_final
+    return False
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]
