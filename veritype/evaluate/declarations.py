@@ -278,7 +278,7 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
         elif kw.arg == "infer_variance" and _is_true(kw.value):
             variance = "infer"
         elif kw.arg == "default":
-            default = ev.type_exprs.evaluate(kw.value, scope)
+            default = ev.type_exprs.evaluate_default(kw.value, scope, kind)
     tv = TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
     sym.cache["typevar"] = tv
     return tv

@@ -13,7 +13,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NoneType,
-    Overloaded, Param, Type, TypeType, TypeVarType,
+    Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType,
 )
 
 if TYPE_CHECKING:
@@ -150,6 +150,13 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
                 scope.param_types[p.name] = ev.builtin("dict", ev.builtin("str"), p.type)
             else:
                 scope.param_types[p.name] = p.type
+        kwarg = node.args.kwarg
+        if kwarg is not None and kwarg.arg not in scope.param_types:
+            from veritype.evaluate.type_expr import TypeContext
+
+            td = _unpacked_kwargs(ev, kwarg.annotation, TypeContext(parent))
+            if td is not None:
+                scope.param_types[kwarg.arg] = td  # inside the body, `kwargs` is the TypedDict
         # Positional-only params named in the type comment may differ; fill the rest.
         names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
         pos = [p for p in sig.params if p.kind in (POS_ONLY, POS_OR_KW)]
@@ -157,6 +164,25 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
             scope.param_types.setdefault(n, p.type)
     scope.type_params.update(ev.pep695_params(node, scope.fullname, parent))
     return scope
+
+
+def _unpacked_kwargs(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> "TypedDictType | None":
+    """The TypedDict of a `**kwargs: Unpack[TD]` annotation, else None."""
+    inner = _unpack_inner(ev, annotation, ctx)
+    if inner is None:
+        return None
+    td = ev.type_exprs.eval(inner, ctx)  # type: ignore[arg-type]
+    return td if isinstance(td, TypedDictType) else None
+
+
+def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> ast.expr | None:
+    """X of an `Unpack[X]` annotation."""
+    if not isinstance(annotation, ast.Subscript) or not isinstance(annotation.value, (ast.Name, ast.Attribute)):
+        return None
+    ref = ev.resolve_expr(annotation.value, ctx.scope, True)  # type: ignore[attr-defined]
+    if ref is None or ref.kind != "special" or not ref.fullname.endswith(".Unpack"):
+        return None
+    return annotation.slice
 
 
 def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
@@ -228,10 +254,22 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
             annotated_any = True
         params.append(Param(a.arg, t if t is not None else AnyType("unannotated"), KW_ONLY, default is not None))
     if args.kwarg is not None:
-        t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation)
+        unpacked = _unpacked_kwargs(ev, args.kwarg.annotation, ctx) if comment_sig is None else None
+        t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation) if unpacked is None else None
         if args.kwarg.annotation is not None:
             annotated_any = True
-        params.append(Param(args.kwarg.arg, t if t is not None else AnyType("unannotated"), VAR_KW))
+        if unpacked is None and report is not None and comment_sig is None and _unpack_inner(ev, args.kwarg.annotation, ctx) is not None:
+            report(args.kwarg.annotation, 'Unpack item in ** argument must be a TypedDict', "misc")  # type: ignore[arg-type]
+        if unpacked is not None:
+            # `**kwargs: Unpack[TD]` (spec, "Unpack for keyword arguments"): one
+            # keyword-only parameter per item, with a default when not required.
+            taken = {p.name for p in params if p.kind != POS_ONLY}
+            clash = [k for k, _ in unpacked.items if k in taken]
+            if clash and report is not None:
+                report(args.kwarg.annotation, f'Overlap between argument names and ** TypedDict items: "{clash[0]}"', "misc")  # type: ignore[arg-type]
+            params.extend(Param(k, v, KW_ONLY, k not in unpacked.required) for k, v in unpacked.items)
+        else:
+            params.append(Param(args.kwarg.arg, t if t is not None else AnyType("unannotated"), VAR_KW))
     ctx.guard = None
     if comment_sig is not None:
         ret: Type | None = comment_sig.ret

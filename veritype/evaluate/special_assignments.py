@@ -34,8 +34,10 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         for arg in call.args[1:]:
             ev.type_exprs.evaluate(arg, checker.scope, report=checker.type_report())
         for kw in call.keywords:
-            if kw.arg in ("bound", "default"):
+            if kw.arg == "bound":
                 ev.type_exprs.evaluate(kw.value, checker.scope, report=checker.type_report())
+            elif kw.arg == "default":
+                ev.type_exprs.evaluate_default(kw.value, checker.scope, tv.kind, report=checker.type_report())
         return True
     from veritype.evaluate.newtype import newtype_call, newtype_problems
 

@@ -56,6 +56,16 @@ class TypeExprEvaluator:
     def evaluate(self, node: ast.expr, scope: Scope, **kw: object) -> Type:
         return self.eval(node, TypeContext(scope, **kw))  # type: ignore[arg-type]
 
+    def evaluate_default(self, node: ast.expr, scope: Scope, kind: str, **kw: object) -> Type:
+        """A type variable's `default=` (PEP 696): for a ParamSpec, a parameter list
+        (`[int, str]`, `...`, another ParamSpec)."""
+        ctx = TypeContext(scope, **kw)  # type: ignore[arg-type]
+        if kind == "paramspec":
+            plist = self._param_list(node, ctx)
+            if plist is not None:
+                return plist
+        return self.eval(node, ctx)
+
     def eval(self, node: ast.expr, ctx: TypeContext) -> Type:
         try:
             return self._eval(node, ctx, top=True)
