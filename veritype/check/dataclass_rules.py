@@ -68,7 +68,12 @@ def _frozen_inheritance(checker: "ModuleChecker", node: ast.ClassDef, info: "Cla
 
 
 def _post_init(checker: "ModuleChecker", info: "ClassInfo", dc: DataclassInfo) -> None:
-    """`__post_init__` must accept the InitVars, positionally, in field order."""
+    """`__post_init__` must accept the InitVars, positionally, in field order.
+
+    Only for the stdlib decorator: libraries using `dataclass_transform` may
+    give `__post_init__` other meanings."""
+    if not dc.stdlib:
+        return
     sym = info.symbols.get("__post_init__")
     if sym is None or sym.kind != S.FUNC or len(sym.decls) != 1:
         return

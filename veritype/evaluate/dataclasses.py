@@ -55,6 +55,7 @@ class DataclassInfo:
     init: bool = True
     slots: bool = False
     match_args: bool = True
+    stdlib: bool = False
     unknown: bool = False  # something we could not read: constructor stays Any
     field_specifiers: tuple[str, ...] = FIELD
 
@@ -68,6 +69,7 @@ class _Spec:
     kw_only_default: bool = False
     frozen_default: bool = False
     order_default: bool = False
+    stdlib: bool = False  # `@dataclasses.dataclass` itself, not a dataclass_transform
 
 
 def _literal_kwargs(keywords: list[ast.keyword]) -> dict[str, object] | None:
@@ -140,8 +142,8 @@ def dataclass_spec(ev: "Evaluator", info: "ClassInfo") -> _Spec | None:
         if name in DATACLASS:
             kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
             if kwargs is None:
-                return _Spec({"?": True}, FIELD)
-            return _Spec(kwargs, FIELD)
+                return _Spec({"?": True}, FIELD, stdlib=True)
+            return _Spec(kwargs, FIELD, stdlib=True)
         spec = _function_transform(ev, dec, scope)
         if spec is not None:
             kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
@@ -184,6 +186,7 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
     init = _flag(spec, "init", True)
     kw_only = _flag(spec, "kw_only", spec.kw_only_default)
     dc.slots = _flag(spec, "slots", False) is True
+    dc.stdlib = spec.stdlib
     dc.match_args = _flag(spec, "match_args", True) is not False
     if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
         dc.unknown = True

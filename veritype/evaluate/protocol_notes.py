@@ -101,5 +101,6 @@ def _method(name: str, bound: CallableType) -> str | None:
     text = format_callable(bound)
     if not text.startswith("def ("):
         return None
-    rest = text[len("def ("):]
+    # Defaults show as `= ...` in a definition (`def (x: int =)` in a type).
+    rest = text[len("def ("):].replace(" =,", " = ...,").replace(" =)", " = ...)")
     return f"def {name}(self{', ' if not rest.startswith(')') else ''}{rest}"
