@@ -296,7 +296,10 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         current = silent.infer(test.args[0])
         items = union_items(current)
         if positive:
-            kept = [i for i in items if _maybe_callable(ev, i)]
+            # A non-callable class that a subclass could make callable: mypy makes the
+            # intersection "<callable subtype of C>"; Any is its silent form.
+            kept = [i if _is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
+                    for i in items if _maybe_callable(ev, i)]
         else:
             kept = [i for i in items if not _is_callable(ev, i)]
         return {key: make_union(kept)}
@@ -305,10 +308,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     if isinstance(func_t, CallableType) and key is not None and (func_t.type_guard is not None or func_t.type_is is not None):
         from veritype.evaluate.calls import call_types
 
-        if func_t.type_vars:
-            arg_t = silent.infer(test.args[0])
-            solved = call_types(ev, func_t, [arg_t] + [silent.infer(a) for a in test.args[1:]])
-            _ = solved
+        func_t = _solved_guard(ev, silent, test, func_t)
         if func_t.type_guard is not None:
             return {key: func_t.type_guard} if positive else {}
         current = silent.infer(test.args[0])
@@ -323,6 +323,32 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             return {key: narrowed}
         return {key: make_union([i for i in union_items(current) if not is_subtype(ev, i, guard)])}
     return {}
+
+
+def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: CallableType) -> CallableType:
+    """`func_t` with the type variables of its TypeGuard/TypeIs type solved from the
+    call's arguments, and `Self` bound to the receiver of a method call."""
+    from veritype.evaluate.calls import call_types
+    from veritype.types.substitute import substitute, type_vars_in
+
+    guard = func_t.type_guard if func_t.type_guard is not None else func_t.type_is
+    assert guard is not None
+    if func_t.type_vars and not any(isinstance(a, ast.Starred) for a in test.args) and not test.keywords:
+        # Calling a copy that returns the guard type solves its variables as a call would.
+        probe = CallableType(func_t.params, guard, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis)
+        solved = call_types(ev, probe, [silent.infer(a) for a in test.args])
+        if not isinstance(solved, AnyType) and not type_vars_in(solved).keys() & {(v.fullname, v.scope) for v in func_t.type_vars}:
+            guard = solved
+    selfs = [k for k, v in type_vars_in(guard).items() if v.kind == "self"]
+    if selfs and isinstance(test.func, ast.Attribute):
+        receiver = silent.infer(test.func.value)
+        if isinstance(receiver, TypeType):
+            receiver = receiver.item
+        if isinstance(receiver, Instance):
+            guard = substitute(guard, {k: receiver for k in selfs})
+    if func_t.type_guard is not None:
+        return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_guard=guard)
+    return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_is=guard)
 
 
 def _unwrap_type(t: Type) -> Type | None:
@@ -514,6 +540,9 @@ def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
     return make_union(items)
 
 
+_FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
+
+
 def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
     items = []
     for i in union_items(t):
@@ -521,5 +550,8 @@ def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
             i = ev.literal(False)
+        elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
+            # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
+            i = ev.literal(_FALSY_VALUES[i.info.fullname])
         items.append(i)
     return make_union(items)
