@@ -92,6 +92,13 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return True
     if format_type(a) == format_type(b):
         return True
+    from veritype.types.substitute import substitute, type_vars_in
+
+    selfs = {k: v.upper_bound for k, v in type_vars_in(b).items() if v.kind == "self" and v.upper_bound is not None}
+    if selfs:
+        # An unannotated `self`/`cls` is typed as the enclosing class's instance, which
+        # stands for `Self` inside that class (spec, "Self": self is implicitly Self).
+        return _same_for_assert(exprs, a, substitute(b, selfs))  # type: ignore[arg-type]
     # Union order does not matter (`list[int | A]` is `list[A | int]`).
     from veritype.types.subtype import is_subtype
 
