@@ -57,6 +57,8 @@ class ClassInfo:
         self.special_generic_params: tuple[TypeVarType, ...] | None = None
         # Member names of an `Enum("E", "A B")` call (see functional_classes); None otherwise.
         self.functional_enum_members: list[str] | None = None
+        # Their values where the call spells them (dict and pair forms).
+        self.functional_enum_values: dict[str, ast.expr] = {}
 
     def __repr__(self) -> str:
         return f"<ClassInfo {self.fullname}>"

@@ -72,6 +72,7 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
                 if info is not None:
                     info.is_enum = True
                     info.functional_enum_members = names
+                    info.functional_enum_values = _enum_values(call)
     except RecursionError:
         info = None
     sym.cache["functional_class"] = info
@@ -146,6 +147,24 @@ def _enum_names(call: ast.Call) -> list[str] | None:
         if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
             return None
         out.append(k.value)
+    return out
+
+
+def _enum_values(call: ast.Call) -> dict[str, ast.expr]:
+    """The values a dict or (name, value)-pairs form spells out."""
+    spec = call.args[1] if len(call.args) == 2 else next((k.value for k in call.keywords if k.arg == "names"), None)
+    out: dict[str, ast.expr] = {}
+    if any(k.arg == "type" for k in call.keywords):
+        return out  # a mixin type converts the values
+    if isinstance(spec, ast.Dict):
+        pairs = list(zip(spec.keys, spec.values))
+    elif isinstance(spec, (ast.List, ast.Tuple)):
+        pairs = [(e.elts[0], e.elts[1]) for e in spec.elts if isinstance(e, ast.Tuple) and len(e.elts) == 2]
+    else:
+        return out
+    for k, v in pairs:
+        if isinstance(k, ast.Constant) and isinstance(k.value, str):
+            out[k.value] = v
     return out
 
 

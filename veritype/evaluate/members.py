@@ -345,7 +345,18 @@ class Members:
 
         names = [member] if member is not None else members
         out: list[Type] = []
+        scope = info.scope if info.node is not None else info.defining_scope
         for n in names:
+            if info.functional_enum_members is not None:
+                # `Enum("E", {"A": 1})`: the value written in the call (none: Any, as mypy).
+                value = info.functional_enum_values.get(n)
+                if value is None:
+                    return None
+                if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
+                    return None
+                t = ExprEvaluator(ev, scope).infer(value)
+                out.append(t.fallback if isinstance(t, LiteralType) and member is None else t)
+                continue
             sym = info.symbols.get(n)
             node = sym.node if sym is not None else None
             value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
