@@ -95,6 +95,11 @@ def join_display(ev: "Evaluator", items: list[Type]) -> Type:
     result = join_all(ev, items)
     if not isinstance(result, UnionType):
         return result
+    if any(isinstance(i, UnionType) for i in items):
+        # An element that is itself a union (`[impl]` with `impl: A | B`) keeps
+        # it: joining to the base is for distinct elements, and widening one
+        # element's own type would lose what the variable was declared as.
+        return result
     instances = [i for i in result.items if isinstance(i, Instance) and not i.args]
     if len(instances) == len(result.items):
         base = _common_base([i.info for i in instances])
