@@ -80,10 +80,17 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                 _infer(ev, ti, a.args[0], d, targets, out, depth + 1)
         return
     if isinstance(t, CallableType):
+        spec = paramspec_tail(t)
+        if spec is not None and tv_key(spec) in targets and _is_overloaded(ev, a):
+            # P of an overloaded signature would be the overloads themselves, which
+            # a parameter list cannot hold: unknown (Any) rather than the first item.
+            for key in type_vars_in(t):
+                if key in targets:
+                    out.append(Constraint(key, d, AnyType("special")))
+            return
         call = _as_callable(ev, a)
         if call is None:
             return
-        spec = paramspec_tail(t)
         if spec is not None and tv_key(spec) in targets:
             _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
         elif not t.is_ellipsis and not call.is_ellipsis:
@@ -101,7 +108,7 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                     if match is not None:
                         _infer(ev, tp.type, match.type, _flip(d), targets, out, depth + 1)
         ret = call.ret
-        if call.type_vars:
+        if call.type_vars and not (spec is not None and tv_key(spec) in targets):
             # A generic function argument: its own variables stay free in the result.
             ret = substitute(ret, {tv_key(v): AnyType("special") for v in call.type_vars})
         _infer(ev, t.ret, ret, d, targets, out, depth + 1)
@@ -140,7 +147,8 @@ def _infer_paramspec(ev: "Evaluator", t: CallableType, spec: TypeVarType, call: 
     if own is not None and len(rest) == 2:
         out.append(Constraint(tv_key(spec), d, own))
         return
-    out.append(Constraint(tv_key(spec), d, CallableType(rest, AnyType("special"))))
+    # A generic argument's own variables go with its parameters (spec, "ParamSpec").
+    out.append(Constraint(tv_key(spec), d, CallableType(rest, AnyType("special"), call.type_vars)))
 
 
 def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -257,6 +265,15 @@ def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
 
 def _arity_ok(item: CallableType, proto: CallableType) -> bool:
     return len([p for p in item.params if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default]) <= len([p for p in proto.params if p.kind in (POS_ONLY, POS_OR_KW)])
+
+
+def _is_overloaded(ev: "Evaluator", a: Type) -> bool:
+    if isinstance(a, Overloaded):
+        return len(a.items) > 1
+    if isinstance(a, TypeType):
+        ctor = ev.constructor_type(a)
+        return isinstance(ctor, Overloaded) and len(ctor.items) > 1
+    return False
 
 
 def _as_callable(ev: "Evaluator", a: Type) -> CallableType | None:

@@ -85,6 +85,7 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
         tail: tuple[Param, ...] = (Param(t.params[-2].name, value, VAR_POS), Param(t.params[-1].name, value, VAR_KW))
     elif isinstance(value, CallableType) and not value.is_ellipsis:
         tail = value.params
+        tvs = tvs + tuple(v for v in value.type_vars if v not in tvs)
     elif not prefix:
         tail, ellipsis = (), True
     else:
