@@ -423,7 +423,7 @@ class ExprEvaluator:
         pushed = 0
         try:
             for i, value in enumerate(node.values):
-                t = self.infer(value, expected)
+                t = self.infer(value, _sibling_context(expected, value, results[-1] if results else None))
                 last = i == len(node.values) - 1
                 if last:
                     results.append(t)
@@ -720,7 +720,7 @@ class ExprEvaluator:
             self.overlay.pop()
         self.overlay.append(self.narrow_for(node.test, False))
         try:
-            b = self.infer(node.orelse, expected)
+            b = self.infer(node.orelse, _sibling_context(expected, node.orelse, a))
         finally:
             self.overlay.pop()
         return make_union([a, b])
@@ -958,6 +958,18 @@ class ExprEvaluator:
             else:
                 results.append(AnyType("special"))
         return make_union(results)
+
+
+def _sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None) -> Type | None:
+    """mypy behaviour: with no outer context, an empty display in `x or []` /
+    `a if c else {}` takes the other operand's type (`list[int]`, not
+    `list[Any]`)."""
+    if expected is not None or sibling is None:
+        return expected
+    empty = (isinstance(node, (ast.List, ast.Set)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
+    if empty and isinstance(sibling, Instance) and sibling.info.fullname in ("builtins.list", "builtins.set", "builtins.dict"):
+        return sibling
+    return None
 
 
 def as_tuple(t: Type) -> Type:

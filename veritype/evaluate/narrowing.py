@@ -122,6 +122,23 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
                 narrowed_len = _narrow_len(ev, silent.infer(left.args[0]), n, is_positive)
                 if narrowed_len is not None:
                     out[key] = narrowed_len
+        # `td["kind"] == "a"` on a union of TypedDicts (a tagged union: mypy and
+        # pyright keep the members whose tag can equal the literal).
+        if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and isinstance(left.slice.value, str):
+            base_key = _key(left.value)
+            lit = silent.infer(right)
+            if base_key is not None and isinstance(lit, LiteralType):
+                tagged = _narrow_tagged(ev, silent.infer(left.value), left.slice.value, lit, is_positive)
+                if tagged is not None:
+                    out[base_key] = tagged
+        # `x.kind == "a"` on a union of classes with literal-typed `kind`.
+        if isinstance(left, ast.Attribute):
+            base_key = _key(left.value)
+            lit = silent.infer(right)
+            if base_key is not None and isinstance(lit, LiteralType):
+                tagged = _narrow_tagged_attr(ev, silent.infer(left.value), left.attr, lit, is_positive)
+                if tagged is not None:
+                    out[base_key] = tagged
         # `type(x) is C`
         if isinstance(left, ast.Call) and _is_type_call(exprs, left) and left.args:
             key = _key(left.args[0])
@@ -337,7 +354,7 @@ def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func
         # Calling a copy that returns the guard type solves its variables as a call would.
         probe = CallableType(func_t.params, guard, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis)
         solved = call_types(ev, probe, [silent.infer(a) for a in test.args])
-        if not isinstance(solved, AnyType) and not type_vars_in(solved).keys() & {(v.fullname, v.scope) for v in func_t.type_vars}:
+        if solved is not None and not isinstance(solved, AnyType) and not type_vars_in(solved).keys() & {(v.fullname, v.scope) for v in func_t.type_vars}:
             guard = solved
     selfs = [k for k, v in type_vars_in(guard).items() if v.kind == "self"]
     if selfs and isinstance(test.func, ast.Attribute):
@@ -361,6 +378,44 @@ def _unwrap_type(t: Type) -> Type | None:
         else:
             return None
     return make_union(items)
+
+
+def _narrow_tagged(ev: "Evaluator", t: Type, tag: str, lit: LiteralType, positive: bool) -> Type | None:
+    items = union_items(t)
+    if len(items) < 2 or not all(isinstance(i, TypedDictType) for i in items):
+        return None
+    kept = []
+    for item in items:
+        assert isinstance(item, TypedDictType)
+        vt = item.item_map().get(tag)
+        if vt is None:
+            return None  # a member without the tag: no narrowing
+        values = union_items(vt)
+        if positive:
+            if any(not isinstance(v, LiteralType) or v == lit for v in values):
+                kept.append(item)
+        elif not (len(values) == 1 and values[0] == lit):
+            kept.append(item)
+    return make_union(kept)
+
+
+def _narrow_tagged_attr(ev: "Evaluator", t: Type, attr: str, lit: LiteralType, positive: bool) -> Type | None:
+    """mypy's "tagged unions": members whose `attr` is a literal other than `lit` are dropped."""
+    items = union_items(t)
+    if len(items) < 2 or not all(isinstance(i, Instance) for i in items):
+        return None
+    kept = []
+    for item in items:
+        vt = ev.members.get(item, attr)
+        if vt is None:
+            return None
+        values = union_items(vt)
+        if positive:
+            if any(not isinstance(v, LiteralType) or v == lit for v in values):
+                kept.append(item)
+        elif not (len(values) == 1 and values[0] == lit):
+            kept.append(item)
+    return make_union(kept)
 
 
 def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type] | None:
