@@ -206,7 +206,7 @@ def _check_property(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFun
 
 
 def _check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
-    if len(info.bases) < 2:
+    if len(info.bases) < 2 or info.inconsistent_mro:
         return
     mro = [c for c in info.mro[1:] if c.fullname != "builtins.object"]
     names: list[str] = []

@@ -34,6 +34,14 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
         sym = Symbol(node.name, "class", [node])
     info = ev.class_info_of(sym, checker.scope)
+    if info.mro and info.inconsistent_mro and not any(c.has_any_base for c in info.mro):
+        # Python raises TypeError for such a class (C3 linearization), as mypy reports.
+        seen: set[object] = set()
+        dup = next((b.info for b in info.bases if b.info in seen or seen.add(b.info)), None)  # type: ignore[func-returns-value]
+        if dup is not None:
+            checker.error(node, f'Duplicate base class "{dup.name}"', "misc")
+        else:
+            checker.error(node, f'Cannot determine consistent method resolution order (MRO) for "{info.name}"', "misc")
     with checker.in_scope(info.scope, None):
         checker.block(node.body)
     from veritype.check.override_rules import check_overrides

@@ -370,7 +370,8 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
     else:
         shown = []
         for a, t in zip(args, arg_types):
-            s = format_type(t)
+            # mypy shows the inferred (widened) types here: `o(1, 2)` lists "int", "int".
+            s = format_type(widen_literals(t))
             if a.kind == ARG_STAR:
                 s = "*" + s
             elif a.kind == ARG_STAR2:

@@ -57,6 +57,7 @@ class ClassInfo:
         self.special_generic_params: tuple[TypeVarType, ...] | None = None
         # Member names of an `Enum("E", "A B")` call (see functional_classes); None otherwise.
         self.functional_enum_members: list[str] | None = None
+        self.inconsistent_mro = False  # C3 linearization failed (see compute_mro)
         # Their values where the call spells them (dict and pair forms).
         self.functional_enum_values: dict[str, ast.expr] = {}
 
@@ -199,6 +200,7 @@ def compute_mro(info: ClassInfo) -> tuple[ClassInfo, ...]:
                 break
         else:
             # Inconsistent: fall back to a simple order without duplicates.
+            info.inconsistent_mro = True
             for seq in seqs:
                 for c in seq:
                     if c not in result:

@@ -563,8 +563,25 @@ class TypeExprEvaluator:
                 return LiteralType(a.attr, Instance(ref.info, ()), is_enum=True)
             if ref is not None and ref.kind == "missing":
                 return AnyType("special")
-            return None
+            return self._literal_alias(a, ctx)
+        if isinstance(a, ast.Name):
+            return self._literal_alias(a, ctx)
         return None
+
+    def _literal_alias(self, a: ast.expr, ctx: TypeContext) -> Type | None:
+        """Spec, "Literal": "Literal may also be parameterized by other literal
+        types, or type aliases to other literal types" - `Literal[Mode, "c"]`
+        with `Mode = Literal["a", "b"]`. Evaluated silently: anything that is not
+        a literal alias stays invalid here, with the Literal error only."""
+        from dataclasses import replace
+
+        inner = self._eval(a, replace(ctx, report=None, qualifiers=set()))
+        if isinstance(inner, AnyType) and inner.reason not in ("error", "explicit"):  # `Literal[Any]` stays invalid
+            return inner  # an unresolved import or the like: unknown, not wrong
+        if isinstance(inner, (LiteralType, NoneType)) or (isinstance(inner, UnionType) and all(isinstance(i, (LiteralType, NoneType)) for i in inner.items)):
+            return inner
+        return None
+
 
 
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
