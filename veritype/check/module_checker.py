@@ -424,6 +424,13 @@ class ModuleChecker:
                     self.infer(target.slice)
                     self.error(target, f'Unsupported target for indexed assignment ("{format_type(item)}")', "index")
                     continue
+                if isinstance(setitem, CallableType) and not setitem.type_vars and len(setitem.params) == 2:
+                    # mypy's wording for `d["a"] = "b"` when only the value is wrong.
+                    key_p, val_p = setitem.params
+                    if is_subtype(self.ev, self.infer(target.slice), key_p.type) and not is_subtype(self.ev, value_t, val_p.type):
+                        got, exp = format_pair(value_t, val_p.type)
+                        self.error(value or target, f'Incompatible types in assignment (expression has type "{got}", target has type "{exp}")', "assignment")
+                        continue
                 exprs = self.exprs()
                 exprs._call_node(setitem, [Arg(ARG_POS, node=target.slice), Arg(ARG_POS, type=value_t, node=value)], target, method="__setitem__", receiver=item)
 
@@ -533,6 +540,11 @@ class ModuleChecker:
         if getattr(found, "ignored", False) or self.program.options.for_module(name).ignore_missing_imports or self.options.ignore_missing_imports:
             return False
         # A parent package that is itself missing is reported once, for the full name.
+        # Like mypy, a missing module is reported at its first import in a file only.
+        reported: set[str] = self.__dict__.setdefault("_missing_reported", set())
+        if name in reported:
+            return False
+        reported.add(name)
         self.error(stmt, found.message, found.code)
         for n in found.notes:
             self.note(stmt, n)
@@ -859,6 +871,10 @@ def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
     expression: mypy widens only the latter when inferring a variable's type."""
     if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
         return True
+    if isinstance(value, ast.BoolOp):
+        return all(_declared_literal_source(checker, v) for v in value.values)
+    if isinstance(value, ast.IfExp):
+        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)
     if isinstance(value, ast.Name):
         hit = checker.ev.lookup(value.id, checker.scope)
         if hit is None:

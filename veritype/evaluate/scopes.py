@@ -69,6 +69,9 @@ class Scope:
                     s = s.parent
             if s.kind != "class" or first:
                 sym = s.table.get(name)
+                # `self.x = ...` attributes live in the class table but are no names of its body.
+                if sym is not None and s.kind == "class" and sym.is_instance_attr:
+                    sym = None
                 if sym is not None and not (for_type and s.kind == "class" and sym.kind == "func"):
                     return sym, s
             first = False

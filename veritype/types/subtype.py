@@ -409,7 +409,10 @@ class SubtypeChecker:
                 if right.info.is_protocol:
                     return self._protocol(left, right)
                 return False
-            return isinstance(left.item, AnyType)
+            if isinstance(left.item, AnyType):
+                # `type[Any]` is some class object: an instance of `type` (or of a metaclass).
+                return right.info.is_protocol or any(c.fullname == "builtins.type" for c in right.info.mro)
+            return False
         if isinstance(right, CallableType):
             ctor = self.ev.constructor_type(left)
             return ctor is None or self.check(ctor, right)
