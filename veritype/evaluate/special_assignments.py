@@ -38,6 +38,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
                 ev.type_exprs.evaluate(kw.value, checker.scope, report=checker.type_report())
             elif kw.arg == "default":
                 ev.type_exprs.evaluate_default(kw.value, checker.scope, tv.kind, report=checker.type_report())
+        _typevar_shape(checker, stmt, tv)
         return True
     from veritype.evaluate.newtype import newtype_call, newtype_problems
 
@@ -68,3 +69,26 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
 
 def special_annassign(checker: "ModuleChecker", stmt: ast.AnnAssign) -> bool:
     return False
+
+
+def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # type: ignore[no-untyped-def]
+    """Spec, "Generics": "There should be at least two constraints, if any;
+    specifying a single constraint is disallowed", and (PEP 696) a default "must
+    be assignable to the bound" / be one of the constraints. mypy's messages."""
+    from veritype.types.model import AnyType, TypeVarType
+    from veritype.types.subtype import is_subtype
+
+    if tv.kind != "typevar":
+        return
+    call = stmt.value
+    assert isinstance(call, ast.Call)
+    if len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args):
+        checker.error(stmt, "Type variable must have at least two constrained types", "misc")
+        return
+    default = tv.default
+    if default is None or isinstance(default, (AnyType, TypeVarType)):
+        return
+    if tv.upper_bound is not None and not isinstance(tv.upper_bound, AnyType) and not is_subtype(checker.ev, default, tv.upper_bound):
+        checker.error(stmt, "TypeVar default must be a subtype of the bound type", "misc")
+    elif tv.values and not any(isinstance(v, AnyType) or (is_subtype(checker.ev, default, v) and is_subtype(checker.ev, v, default)) for v in tv.values):
+        checker.error(stmt, "TypeVar default must be one of the constraint types", "misc")
