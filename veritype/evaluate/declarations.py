@@ -334,7 +334,33 @@ def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope) -> tuple[Type, t
                 return Instance(info, tuple(info.type_vars)), tuple(info.type_vars)
     target = ev.type_exprs.evaluate(value, scope)
     params = tuple(tv for tv in type_vars_in(target).values() if tv.scope == "")
-    return target, params
+    return target, _with_variadics(ev, value, scope, params)
+
+
+def _with_variadics(ev: "Evaluator", value: ast.expr, scope: Scope, params: tuple[TypeVarType, ...]) -> tuple[TypeVarType, ...]:
+    """The alias parameters plus the TypeVarTuples its value names (`tuple[int, *Ts]`):
+    unpacked variadics are not modelled in the target yet, but they are parameters, so
+    `Alias[int, str]` is no wrong-count error. Ordered by first appearance."""
+    order: list[str] = []
+    found: dict[str, TypeVarType] = {}
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Name):
+            continue
+        ref = ev.resolve_expr(node, scope)
+        if ref is None or ref.sym is None or ref.scope is None:
+            continue
+        tv = typevar_declaration(ev, ref.sym, ref.scope)
+        if tv is None:
+            continue
+        if tv.fullname not in order:
+            order.append(tv.fullname)
+        if tv.kind == "typevartuple":
+            found.setdefault(tv.fullname, tv)
+    if not found or any(p.fullname in found for p in params):
+        return params
+    merged = list(params) + list(found.values())
+    merged.sort(key=lambda p: order.index(p.fullname) if p.fullname in order else len(order))
+    return tuple(merged)
 
 
 def looks_like_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:

@@ -90,6 +90,8 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return isinstance(a, AnyType) and isinstance(b, AnyType)
     if a == b:
         return True
+    if _has_special_any(a):
+        return True  # part of it is a construct we do not model yet (`tuple[*Ts]`): silent
     if format_type(a) == format_type(b):
         return True
     from veritype.types.substitute import substitute, type_vars_in
@@ -103,6 +105,25 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
     from veritype.types.subtype import is_subtype
 
     return is_subtype(exprs.ev, a, b) and is_subtype(exprs.ev, b, a) and not _has_any(a) and not _has_any(b)
+
+
+def _has_special_any(t: Type, depth: int = 0) -> bool:
+    """Whether `t` holds an Any standing for an unmodelled construct (reason "special")."""
+    from veritype.types.model import CallableType, Instance, TupleType, TypeType, UnionType
+
+    if depth > 8:
+        return False
+    if isinstance(t, AnyType):
+        return t.reason == "special"
+    if isinstance(t, Instance):
+        return any(_has_special_any(a, depth + 1) for a in t.args)
+    if isinstance(t, (TupleType, UnionType)):
+        return any(_has_special_any(i, depth + 1) for i in t.items)
+    if isinstance(t, TypeType):
+        return _has_special_any(t.item, depth + 1)
+    if isinstance(t, CallableType):
+        return _has_special_any(t.ret, depth + 1) or any(_has_special_any(p.type, depth + 1) for p in t.params)
+    return False
 
 
 def _has_any(t: Type) -> bool:
