@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
-from veritype.types.model import Instance, Type
+from veritype.types.format import format_type
+from veritype.types.model import Instance, NoneType, Type, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type) -> None:
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
     base = silent.infer(target.value)
+    if isinstance(base, UnionType):
+        _check_optional_target(checker, target, base)
+        return
     if not isinstance(base, Instance):
         return
     owner = slots_violation(base.info, target.attr)
@@ -26,6 +30,8 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         return
     hit = base.info.get(target.attr)
     if hit is None:
+        if _is_unknown_attribute(checker, target, base):
+            checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
         return
     sym, cls = hit
     if sym.kind == S.VAR:
@@ -74,3 +80,29 @@ def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
         if sym is not None and not sym.is_instance_attr:
             return None  # a class-level member (a property, a descriptor, a ClassVar)
     return info
+
+
+def _is_unknown_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Instance) -> bool:
+    """`obj.new = 1` outside the class's own methods, on a class that cannot
+    take new attributes in any way we know of (mypy reports [attr-defined]).
+    Silent for `self.x = ...` (a definition), Any bases, __setattr__ /
+    __getattr__ overrides and anything the member lookup finds."""
+    if checker.func is not None and checker.scope.enclosing_class() is not None:
+        return False  # inside a class: may be `self.x = ...` or a sibling's attribute
+    if any(c.has_any_base for c in base.info.mro):
+        return False
+    for c in base.info.mro:
+        if c.fullname == "builtins.object":
+            continue
+        if any(c.get(n) is not None and c.get(n)[1] is c for n in ("__setattr__", "__getattr__", "__getattribute__", "__dict__")):  # type: ignore[index]
+            return False
+    return checker.ev.members.get(base, target.attr) is None
+
+
+def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:
+    items = base.items
+    if not any(isinstance(i, NoneType) for i in items):
+        return
+    others = [i for i in items if not isinstance(i, NoneType)]
+    if others and all(isinstance(i, Instance) and checker.ev.members.get(i, target.attr) is not None for i in others):
+        checker.error(target, f'Item "None" of "{format_type(base)}" has no attribute "{target.attr}"', "union-attr")

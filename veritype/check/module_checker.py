@@ -266,7 +266,9 @@ class ModuleChecker:
                     self.error(stmt, f'Syntax error in type comment "{stmt.type_comment.strip()}"', "syntax")
         if declared is not None and self.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
             return  # `x = ...  # type: int` in a stub (spec, "Module Level Attributes")
-        t = self.infer(stmt.value, declared)
+        t = self._infer_redisplay(stmt) if declared is None else None
+        if t is None:
+            t = self.infer(stmt.value, declared)
         for target in stmt.targets:
             self.assign(target, t, stmt.value)
         if declared is None and not stmt.type_comment:
@@ -291,6 +293,25 @@ class ModuleChecker:
         name = stmt.targets[0].id
         if body is not None and va.needs_annotation(body, name, stmt):
             self.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+
+    def _infer_redisplay(self, stmt: ast.Assign) -> Type | None:
+        """`xs = [Styled(x) for x in xs]` re-binding an unannotated list variable: the
+        display is inferred in the context of the variable's current type, which it
+        keeps if the items fit (mypy's inference from the first assignment), so a
+        later `xs.append(other_item)` still works."""
+        target = stmt.targets[0] if len(stmt.targets) == 1 else None
+        if not isinstance(target, ast.Name) or not isinstance(stmt.value, _DISPLAYS):
+            return None
+        prior = self.flow.lookup(target.id)
+        if not isinstance(prior, Instance) or prior.info.fullname not in ("builtins.list", "builtins.set", "builtins.dict"):
+            return None
+        if any(isinstance(a, AnyType) for a in prior.args):
+            return None
+        silent = ExprEvaluator(self.ev, self.scope, self.flow, None)
+        t = silent.infer(stmt.value, prior)
+        if not is_subtype(self.ev, t, prior):
+            return None
+        return self.infer(stmt.value, prior)
 
     def _declared_for_target(self, target: ast.expr) -> Type | None:
         if isinstance(target, ast.Name):
@@ -475,7 +496,9 @@ class ModuleChecker:
             self.infer(stmt.target.value)
             key = expr_key(stmt.target)
             if key is not None:
-                self.flow.bind(key, _narrow_on_assign(self.ev, declared, t))
+                # `self.s: Sequence[str] = []` narrows `self.s` to the list (mypy does, for
+                # attributes though not for plain names), so `self.s.append(x)` follows.
+                self.flow.bind(key, _narrow_on_reassign(self.ev, declared, t))
         else:
             self.infer(stmt.target)
 
@@ -863,6 +886,9 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
     return widen(ev, t)
+
+
+_DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
 
 
 def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:

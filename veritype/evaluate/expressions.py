@@ -779,6 +779,8 @@ class ExprEvaluator:
             if declared is not None and not is_subtype(self.ev, t, declared[0]):
                 got, exp = format_pair(t, declared[0])
                 self.error(node, f'Incompatible types in "yield" (actual type "{got}", expected type "{exp}")', "misc")
+        elif declared is not None and not is_subtype(self.ev, NoneType(), declared[0]):
+            self.error(node, "Yield value expected", "misc")
         # The value of a yield expression is what the caller sends.
         return declared[1] if declared is not None else AnyType("special")
 
