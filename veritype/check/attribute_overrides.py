@@ -120,8 +120,6 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
             name = stmt.target.id
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
-            if not isinstance(stmt.value, ast.Constant) or stmt.value.value is Ellipsis:
-                continue  # an inferred type we might get wrong without the base as context
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             name = stmt.name
         else:
@@ -134,8 +132,40 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             _check_property(checker, stmt, info, sym, name)
-        else:
-            _check_variable(checker, stmt, info, sym, name)
+            continue
+        if _check_final_and_classvar(checker, stmt, info, sym, name):
+            continue
+        if isinstance(stmt, ast.Assign) and (not isinstance(stmt.value, ast.Constant) or stmt.value.value is Ellipsis):
+            continue  # an inferred type we might get wrong without the base as context
+        _check_variable(checker, stmt, info, sym, name)
+
+
+def _check_final_and_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> bool:
+    """A `Final` base attribute redefined, or a class variable swapped for an instance
+    variable (or back) (spec, "Type qualifiers": "a type checker should prevent final
+    attributes from being overridden in a subclass"; `ClassVar`: mypy's rule). True when something was reported."""
+    from veritype.evaluate.declarations import qualifiers
+
+    ev = checker.ev
+    for cls, base_sym in _bases_declaring(info, name):
+        if base_sym.kind != S.VAR or (base_sym.is_instance_attr and base_sym.annotation is None):
+            return False
+        base_quals = qualifiers(ev, base_sym, cls.scope)
+        if "Final" in base_quals:
+            checker.error(stmt, f'Cannot assign to final name "{name}"', "misc")
+            return True
+        if not isinstance(stmt, ast.AnnAssign) or ev.declared_type(base_sym, cls.scope) is None:
+            return False
+        own_class = "ClassVar" in qualifiers(ev, sym, info.scope)
+        base_class = "ClassVar" in base_quals
+        if own_class and not base_class:
+            checker.error(stmt, f'Cannot override instance variable (previously declared on base class "{cls.name}") with class variable', "misc")
+            return True
+        if base_class and not own_class:
+            checker.error(stmt, f'Cannot override class variable (previously declared on base class "{cls.name}") with instance variable', "misc")
+            return True
+        return False
+    return False
 
 
 def _bases_declaring(info: "ClassInfo", name: str):  # type: ignore[no-untyped-def]
