@@ -208,16 +208,31 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     mapping: dict = {}
     if targets:
         cons = []
+        lambdas: list[tuple[int, Param]] = []
         for pi, p in enumerate(callee.params):
             for ai in matching.slots[pi]:
                 arg = args[ai]
                 t = arg_types[ai]
+                if isinstance(arg.node, ast.Lambda) and arg.type is None and type_vars_in(p.type).keys() & targets:
+                    # Second pass (as mypy): a lambda's parameters come from
+                    # what the other arguments solve (`map(lambda n: n * 2, [1])`).
+                    lambdas.append((ai, p))
+                    continue
                 if arg.node is not None and _context_sensitive(arg.node) and arg.type is None:
                     # Infer with the parameter's type as context where it has no variables.
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
                 cons += infer_constraints(ev, p.type, _arg_actual(site, arg, t, p), SUBTYPE, targets)
+        if lambdas:
+            partial = solve(ev, callee.type_vars, cons) if cons else {}
+            constrained = {c.key for c in cons}
+            known = {k: v for k, v in partial.items() if k in constrained and v is not None and not isinstance(v, (AnyType, NeverType))}
+            for ai, p in lambdas:
+                ctx = _erase_targets(substitute(p.type, known) if known else p.type, targets)
+                t = site.infer(args[ai].node, ctx)  # type: ignore[arg-type]
+                arg_types[ai] = t
+                cons += infer_constraints(ev, p.type, _arg_actual(site, args[ai], t, p), SUBTYPE, targets)
         ret_cons = []
         if site.expected_ret is not None and not isinstance(site.expected_ret, AnyType):
             ret_cons = infer_constraints(ev, callee.ret, site.expected_ret, SUPERTYPE, targets)
