@@ -469,6 +469,11 @@ class ExprEvaluator:
             return self.ev.builtin(_fallback_name(left).rpartition(".")[2])
         if isinstance(node.op, ast.BitOr) and self._is_type_form(left) and self._is_type_form(right):
             return self.ev.instance("types.UnionType")
+        if isinstance(node.op, ast.Add) and _plain_tuple(left) and _plain_tuple(right):
+            # Two fixed-length tuples concatenate item by item (typeshed's tuple.__add__
+            # would join them into tuple[A | B, ...]); NamedTuples stay on __add__.
+            assert isinstance(left, TupleType) and isinstance(right, TupleType)
+            return self.ev.tuple_of(left.items + right.items)
         return self.binary(node, left, right, node.op)
 
     def _is_type_form(self, t: Type) -> bool:
@@ -1010,6 +1015,10 @@ def _int_literal(node: ast.expr | None) -> int | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value
     return None
+
+
+def _plain_tuple(t: Type) -> bool:
+    return isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple"
 
 
 def _fallback_name(t: Type) -> str:
