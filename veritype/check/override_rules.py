@@ -114,6 +114,10 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
         return
     if ev.subtype_checker().callable_ok(sub_b, base_b):
         return
+    if ev.subtype_checker().callable_ok(_base_pos_names(sub_b, base_b), base_b):
+        # Only positional parameter names differ (`encode(self, data)` over
+        # `encode(self, input)`): mypy accepts such overrides, and so do we.
+        return
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
     sup = base_cls.name
@@ -131,3 +135,17 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             checker.error(fn, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
             return
     checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+
+
+def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:
+    """`sub` with its leading positional parameters renamed as `base` names them."""
+    import dataclasses
+
+    base_pos = [p for p in base.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    params = list(sub.params)
+    for i, p in enumerate(params[: len(base_pos)]):
+        if p.kind not in (POS_ONLY, POS_OR_KW):
+            break
+        if p.name != base_pos[i].name:
+            params[i] = dataclasses.replace(p, name=base_pos[i].name)
+    return dataclasses.replace(sub, params=tuple(params))

@@ -976,6 +976,8 @@ def _sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None
     empty = (isinstance(node, (ast.List, ast.Set)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
     if empty and isinstance(sibling, Instance) and sibling.info.fullname in ("builtins.list", "builtins.set", "builtins.dict"):
         return sibling
+    if isinstance(node, ast.Dict) and not node.keys and isinstance(sibling, TypedDictType) and not sibling.required:
+        return sibling  # `(options or {}).get("alt")` with a TypedDict of optional keys
     return None
 
 

@@ -206,6 +206,13 @@ def _typeddict_get(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
             exprs.infer(node.args[1], value)
         return value
     if len(node.args) == 2:
+        if isinstance(node.args[1], ast.Dict) and isinstance(value, TypedDictType):
+            # `td.get("options", {})`: a dict display default of a TypedDict item is a
+            # partial one (mypy accepts it); the result is the item's type.
+            for part in [*node.args[1].keys, *node.args[1].values]:
+                if part is not None:
+                    exprs.infer(part)
+            return value
         default = exprs.infer(node.args[1], value)
         return make_union([value, default])
     if func.attr == "pop":
