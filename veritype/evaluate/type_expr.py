@@ -100,6 +100,11 @@ class TypeExprEvaluator:
             return self._error(ctx, node, "Bracketed expression \"[...]\" is not valid as a type" if isinstance(node, ast.List) else "Syntax error in type annotation")
         if isinstance(node, ast.Call):
             return self._error(ctx, node, "Invalid type comment or annotation")
+        if isinstance(node, ast.Starred):
+            # `*args: *tuple[int, *Ts]` (PEP 646; Python allows the star only there):
+            # an unpacked variadic, not modelled yet.
+            self._eval(node.value, ctx)
+            return AnyType("special")
         return self._error(ctx, node, "Invalid type comment or annotation")
 
     def _forward_ref(self, node: ast.Constant, ctx: TypeContext, top: bool) -> Type:
@@ -107,7 +112,14 @@ class TypeExprEvaluator:
         try:
             expr = ast.parse(text, mode="eval").body
         except SyntaxError:
-            return self._error(ctx, node, f'Syntax error in forward reference "{text}"', "valid-type")
+            try:
+                # Spec ("String annotations"): a triple-quoted annotation "should be parsed as
+                # though it is implicitly surrounded by parentheses" (newlines allowed).
+                expr = ast.parse(f"({text})", mode="eval").body if "\n" in text else None
+            except SyntaxError:
+                expr = None
+            if expr is None:
+                return self._error(ctx, node, f'Syntax error in forward reference "{text}"', "valid-type")
         # Positions inside the string map to the string's own position.
         for sub in ast.walk(expr):
             if hasattr(sub, "lineno"):
