@@ -508,7 +508,15 @@ class ModuleChecker:
 
     def _AugAssign(self, stmt: ast.AugAssign) -> None:
         target_t = self.infer(stmt.target)
-        value_t = self.infer(stmt.value)
+        if isinstance(stmt.op, ast.Add) and isinstance(stmt.value, ast.List) and isinstance(target_t, Instance) and target_t.info.fullname == "builtins.list":
+            # `l += ["a"]` on a list[int]: mypy checks the display's items against the list's.
+            from veritype.check.display_items import report_display_items
+
+            if report_display_items(self, stmt.value, target_t):
+                return
+            value_t = self.infer(stmt.value, target_t)
+        else:
+            value_t = self.infer(stmt.value)
         result = self.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)
         if isinstance(stmt.target, ast.Name):
             declared = self._declared_for_target(stmt.target)
