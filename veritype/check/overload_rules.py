@@ -87,11 +87,22 @@ def _check_final_override(checker: "ModuleChecker", overloads: list[FuncDef], im
         if not marked:
             continue
         if impl is not None:
-            checker.error(_at(marked[0]), f"@{label} should be applied only to overload implementation", "misc")
+            checker.error(_where(checker, marked[0], label, group), f"@{label} should be applied only to overload implementation", "misc")
         elif checker.info.is_stub:
             later = [d for d in marked if d is not overloads[0]]
             if later:
-                checker.error(_at(later[0]), f"In a stub file @{label} must be applied only to the first overload", "misc")
+                checker.error(_where(checker, later[0], label, group), f"In a stub file @{label} must be applied only to the first overload", "misc")
+
+
+def _where(checker: "ModuleChecker", node: FuncDef, label: str, group: tuple[str, ...]) -> ast.AST:
+    """mypy reports a misplaced @final where the definition starts; it has no
+    @override rule, so that one goes on the decorator itself."""
+    if label == "final":
+        return _at(node)
+    for dec, name in zip(node.decorator_list, decorator_names(checker.ev, node, checker.scope)):
+        if name in group:
+            return dec
+    return _at(node)
 
 
 def _at(node: FuncDef) -> ast.AST:
