@@ -19,17 +19,69 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
     ends = []
     for case in stmt.cases:
         checker.flow.set(entry.copy())
-        narrowed = _pattern(checker, case.pattern, subject)
+        test = _subject_test(stmt.subject, case.pattern)
+        if test is not None:
+            checker.flow.apply(checker.exprs().narrow_for(test, True))
+        narrowed = _pattern(checker, case.pattern, _current_subject(checker, stmt.subject, subject))
+        # PEP 634: a class pattern narrows the subject itself (`case ast.Name(): subject.id`).
+        from veritype.evaluate.expressions import expr_key
+        from veritype.types.model import NeverType
+
+        key = expr_key(stmt.subject)
+        if key is not None and narrowed is not subject and not isinstance(narrowed, NeverType):
+            checker.flow.bind(key, narrowed)
         if case.guard is not None:
             checker.infer(case.guard)
             checker.flow.apply(checker.exprs().narrow_for(case.guard, True))
-        _ = narrowed
         checker.block(case.body)
         ends.append(checker.flow.fork())
+        if test is not None and case.guard is None:
+            # Later cases see the subject without what this case matched (PEP 634:
+            # cases are tried in order), so `case _: assert_never(x)` holds.
+            checker.flow.set(entry.copy())
+            checker.flow.apply(checker.exprs().narrow_for(test, False))
+            entry = checker.flow.fork()
     # Without an irrefutable case the match may fall through unchanged.
     if not any(_irrefutable(c) for c in stmt.cases):
         ends.append(entry.copy())
     checker.flow.set(merge(ends))
+
+
+def _current_subject(checker: "ModuleChecker", node: ast.expr, subject: Type) -> Type:
+    """The subject's type as earlier cases have narrowed it (a capture binds that)."""
+    from veritype.evaluate.expressions import ExprEvaluator, expr_key
+
+    if expr_key(node) is None:
+        return subject
+    return ExprEvaluator(checker.ev, checker.scope, checker.flow, None).infer(node)
+
+
+def _subject_test(subject: ast.expr, p: ast.pattern) -> ast.expr | None:
+    """The condition a value, singleton or plain class pattern stands for, on a
+    subject we can narrow (a name or attribute): `x == V`, `x is None`,
+    `isinstance(x, C)`; an or-pattern of those is their `or`. None otherwise."""
+    from veritype.evaluate.expressions import expr_key
+
+    if expr_key(subject) is None:
+        return None
+    if isinstance(p, ast.MatchValue):
+        return _located(ast.Compare(left=subject, ops=[ast.Eq()], comparators=[p.value]), p)
+    if isinstance(p, ast.MatchSingleton):
+        return _located(ast.Compare(left=subject, ops=[ast.Is()], comparators=[_located(ast.Constant(value=p.value), p)]), p)
+    if isinstance(p, ast.MatchClass) and not p.patterns and not p.kwd_patterns:
+        func = _located(ast.Name(id="isinstance", ctx=ast.Load()), p)
+        return _located(ast.Call(func=func, args=[subject, p.cls], keywords=[]), p)
+    if isinstance(p, ast.MatchAs) and p.pattern is not None:
+        return _subject_test(subject, p.pattern)
+    if isinstance(p, ast.MatchOr):
+        parts = [_subject_test(subject, sub) for sub in p.patterns]
+        if all(part is not None for part in parts):
+            return _located(ast.BoolOp(op=ast.Or(), values=parts), p)  # type: ignore[arg-type]
+    return None
+
+
+def _located(node: ast.expr, p: ast.pattern) -> ast.expr:
+    return ast.copy_location(node, p)
 
 
 def _irrefutable(case: ast.match_case) -> bool:
