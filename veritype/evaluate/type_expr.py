@@ -547,6 +547,11 @@ class TypeExprEvaluator:
         return CallableType((), ret, is_ellipsis=True)
 
     def _literal(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
+        sl = node.slice
+        if isinstance(sl, ast.Tuple) and sl.elts and (sl.lineno, sl.col_offset) != (sl.elts[0].lineno, sl.elts[0].col_offset):
+            # `Literal[(1, "a")]`: the tuple is written in parentheses, so it is one (tuple)
+            # parameter, which Literal does not accept (spec, "Legal parameters for Literal").
+            return self._error(ctx, sl, "Parameter 1 of Literal[...] is invalid")
         items: list[Type] = []
         for a in args:
             item = self._literal_item(a, ctx)
@@ -564,6 +569,9 @@ class TypeExprEvaluator:
             return None
         if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
             return self.ev.literal(-a.operand.value)
+        if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.UAdd) and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
+            # Spec ("Literal"): `Literal[+5]` is the int literal 5 (a unary + on an int).
+            return self.ev.literal(a.operand.value)
         if isinstance(a, ast.Subscript):
             inner = self._eval(a, ctx)
             if isinstance(inner, (LiteralType, NoneType)) or (isinstance(inner, UnionType) and all(isinstance(i, (LiteralType, NoneType)) for i in inner.items)):
