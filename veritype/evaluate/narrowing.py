@@ -285,6 +285,9 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             return {}
         if fullname == "builtins.issubclass":
             inner = _unwrap_type(current)
+            if inner is None and positive and all(isinstance(i, Instance) and i.info.fullname == "builtins.type" for i in union_items(current)):
+                # A bare `type`: issubclass(t, int) makes it type[int] (mypy).
+                inner = ev.builtin("object")
             if inner is None:
                 return {}
             narrowed = narrow_isinstance(ev, inner, classes, positive)
