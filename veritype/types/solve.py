@@ -316,7 +316,12 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             sol = found[0] if found else (AnyType("implicit") if lowers or uppers else None)
         if sol is None:
             if tv.default is not None:
-                result[key] = tv.default
+                # A default may name an earlier parameter (PEP 696: `StopT = TypeVar(default=StartT)`).
+                earlier: dict[TVKey, Type] = {}
+                for prev in type_vars:
+                    if tv_key(prev) in result:
+                        earlier[tv_key(prev)] = earlier[(prev.fullname, "")] = result[tv_key(prev)]
+                result[key] = substitute(tv.default, earlier) if earlier else tv.default
             else:
                 result[key] = AnyType("unsolved")
             continue
