@@ -349,11 +349,14 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         check_signature(site, matches[0][0], args, site.report)
         return first_ret
     # Step 3: union expansion of one argument at a time.
+    from veritype.evaluate.overload_expansion import expand_argument
+
     for ai, t in enumerate(arg_types):
-        if isinstance(t, UnionType) and args[ai].kind in (ARG_POS, ARG_KW):
+        expanded = expand_argument(ev, t) if args[ai].kind in (ARG_POS, ARG_KW) else None
+        if expanded:
             results: list[Type] = []
             ok = True
-            for member in t.items:
+            for member in expanded:
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = _Collect()

@@ -218,9 +218,15 @@ class ExprEvaluator:
                     items.extend(t.items)
                 else:
                     item = self.iterate(t, e.value)
-                    for rest in node.elts[len(items) + 1:]:
-                        self.infer(rest.value if isinstance(rest, ast.Starred) else rest)
-                    return self.ev.builtin("tuple", widen_literals(join_all(self.ev, [widen_literals(i) for i in items] + [item])))
+                    idx = node.elts.index(e)
+                    tail: list[Type] = []
+                    for rest in node.elts[idx + 1:]:
+                        # The items after the unpacking join in too (`(*[1], "a")`).
+                        if isinstance(rest, ast.Starred):
+                            tail.append(self.iterate(self.infer(rest.value), rest.value))
+                        else:
+                            tail.append(self.infer(rest))
+                    return self.ev.builtin("tuple", widen_literals(join_all(self.ev, [widen_literals(i) for i in items + [item] + tail])))
             else:
                 items.append(self.infer(e, c))
         return self.ev.tuple_of(items)
@@ -283,7 +289,7 @@ class ExprEvaluator:
             seen.add(key)
             if key not in items:
                 self.infer(v)
-                self.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-item")
+                self.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-unknown-key")
                 continue
             vt = self.infer(v, items[key])
             if not is_subtype(self.ev, vt, items[key]):
@@ -629,6 +635,9 @@ class ExprEvaluator:
             else:
                 self.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
             return ANY_ERROR
+        if isinstance(base, TypeType) and isinstance(base.item, Instance) and _instance_only(base.item, name):
+            # Set only as `self.name = ...` in methods: the class object has no such attribute.
+            self.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
         return t
 
     def _Subscript(self, node: ast.Subscript, expected: Type | None) -> Type:
@@ -809,7 +818,18 @@ class ExprEvaluator:
             return special
         callee = self.infer(node.func)
         args = self.call_args(node)
+        if isinstance(callee, CallableType) and callee.is_untyped and self.reporting:
+            self._check_untyped_call(callee, node)
         return self._call_node(callee, args, node, expected=expected)
+
+    def _check_untyped_call(self, callee: CallableType, node: ast.Call) -> None:
+        """--disallow-untyped-calls: a call to an unannotated def from checked code."""
+        if self.scope is None:
+            return
+        opts = self.ev.program.options.for_module(self.scope.module.name)
+        if not opts.disallow_untyped_calls:
+            return
+        self.error(node, f'Call to untyped function "{callee.name or "function"}" in typed context', "no-untyped-call")
 
     def call_args(self, node: ast.Call) -> list[Arg]:
         args: list[Arg] = []
@@ -1048,3 +1068,14 @@ def _expected_index(callee: Type) -> str:
 
 
 _unused = (Overloaded,)
+
+
+def _instance_only(item: Instance, name: str) -> bool:
+    """Whether `name` is first found in the MRO as an attribute set only through `self`."""
+    for cls in item.info.mro:
+        if cls.has_any_base or cls.unknown_decorator or name in cls.synthesized:
+            return False
+        sym = cls.symbols.get(name)
+        if sym is not None:
+            return bool(sym.is_instance_attr) and cls.node is not None and not cls.is_enum_class() and cls.dataclass_info is None
+    return False
