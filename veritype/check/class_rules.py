@@ -25,8 +25,6 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
         t = checker.infer(base)
         if isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_final:
             checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")
-    for kw in node.keywords:
-        checker.infer(kw.value)
     sym = checker.scope.table.get(node.name)
     if sym is None or sym.node is not node:
         # A redefinition or a conditional class: check its body in a fresh info.
@@ -34,6 +32,16 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
         sym = Symbol(node.name, "class", [node])
     info = ev.class_info_of(sym, checker.scope)
+    from veritype.check.class_base_rules import check_bases, class_keywords_call
+
+    check_bases(checker, node, info)
+    init_subclass = class_keywords_call(checker, node, info)
+    for kw in node.keywords:
+        if init_subclass is None or kw.arg == "metaclass":
+            checker.infer(kw.value)
+    if init_subclass is not None:
+        # The keywords are arguments to the base's `__init_subclass__` (PEP 487).
+        checker.infer(init_subclass)
     if info.mro and info.inconsistent_mro and not any(c.has_any_base for c in info.mro):
         # Python raises TypeError for such a class (C3 linearization), as mypy reports.
         seen: set[object] = set()

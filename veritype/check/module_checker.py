@@ -336,6 +336,11 @@ class ModuleChecker:
     def _attribute_declared(self, target: ast.Attribute) -> Type | None:
         silent = ExprEvaluator(self.ev, self.scope, self.flow, None)
         base = silent.infer(target.value)
+        from veritype.check.attribute_targets import PLAIN, written_type
+
+        through = written_type(self.ev, base, target.attr)
+        if through is not PLAIN:
+            return through  # type: ignore[return-value]  # a property setter or a data descriptor
         if isinstance(base, Instance):
             hit = base.info.get(target.attr)
             if hit is None:
@@ -354,6 +359,9 @@ class ModuleChecker:
 
     def assign(self, target: ast.expr, t: Type, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
+            from veritype.check.attribute_targets import check_final_name
+
+            check_final_name(self, target)
             declared = self._declared_for_target(target)
             if declared is not None:
                 if not is_subtype(self.ev, t, declared):
@@ -377,12 +385,19 @@ class ModuleChecker:
                 self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                 return
             from veritype.check.attribute_rules import check_attribute_assignment
+            from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
             check_attribute_assignment(self, target, t)
+            base_t = ExprEvaluator(self.ev, self.scope, self.flow, None).infer(target.value)
+            refused = check_written_attribute(self, target, base_t)
             self._record_self_assignment(target, t, value)
             key = expr_key(target)
             if key is not None:
-                self.flow.bind(key, _narrow_on_assign(self.ev, declared, t) if declared is not None else t)
+                if refused or written_type(self.ev, base_t, target.attr) is not PLAIN:
+                    # Through a setter or `__set__`: reading goes through the getter, not narrowed.
+                    self.flow.invalidate(key)
+                else:
+                    self.flow.bind(key, _narrow_on_assign(self.ev, declared, t) if declared is not None else t)
         elif isinstance(target, ast.Subscript):
             base = self.infer(target.value)
             self._setitem(target, base, t, value)

@@ -1,0 +1,155 @@
+"""What an assignment `obj.attr = value` writes through, and who may write it.
+
+- A property with a setter takes the setter's value type; a data descriptor
+  (a class attribute whose type defines `__set__`) takes `__set__`'s value
+  type (typing spec, "Descriptors"). Neither is narrowed to the value
+  assigned: reading goes through the getter.
+- A `ClassVar` cannot be assigned through an instance (spec, "ClassVar":
+  "assignment via an instance is an error").
+- A `Final` attribute or name cannot be reassigned (spec, "Final": "cannot be
+  re-assigned ... in the class body or via an instance/class"); a class-level
+  `x: Final[int]` without a value is initialized in `__init__`.
+
+Anything we cannot see clearly is left alone (false positives are worse).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import AnyType, CallableType, Instance, Type, TypeType
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+
+class _Plain:
+    """Marker: a plain attribute; the ordinary declared-type rules apply."""
+
+
+PLAIN = _Plain()
+
+
+def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plain":
+    """The type `base.attr = v` must accept through a setter or `__set__`;
+    None when it goes through one we cannot read (no check); PLAIN otherwise."""
+    if not isinstance(base, Instance):
+        return PLAIN
+    hit = base.info.get(attr)
+    if hit is None:
+        return PLAIN
+    sym, cls = hit
+    if sym.kind == S.FUNC:
+        setter = _setter(ev, sym, cls)
+        if setter is None:
+            return PLAIN
+        return _setter_value_type(ev, setter, cls, base)
+    if sym.kind == S.VAR and not sym.is_instance_attr:
+        declared = ev.symbol_type(sym, cls.scope)
+        if isinstance(declared, Instance) and _defines(declared.info, "__set__"):
+            return _dunder_set_value_type(ev, declared, base)
+        if isinstance(declared, Instance) and _defines(declared.info, "__get__"):
+            return None  # a non-data descriptor: assignment shadows it on the instance
+    return PLAIN
+
+
+def _defines(info: "ClassInfo", name: str) -> bool:
+    return any(name in c.symbols for c in info.mro if c.fullname != "builtins.object")
+
+
+def _setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> ast.FunctionDef | None:
+    from veritype.evaluate.functions import method_kind
+
+    defs = [d for d in sym.decls if isinstance(d, ast.FunctionDef)]
+    if not defs or method_kind(ev, defs[0], cls.scope) != "property":
+        return None
+    for d in defs:
+        if any(isinstance(dec, ast.Attribute) and dec.attr == "setter" for dec in d.decorator_list):
+            return d
+    return None
+
+
+def _setter_value_type(ev: "Evaluator", setter: ast.FunctionDef, cls: "ClassInfo", base: Instance) -> Type | None:
+    params = [*setter.args.posonlyargs, *setter.args.args]
+    if len(params) != 2 or params[1].annotation is None:
+        return None
+    if cls.type_vars:
+        return None  # would need the base's type arguments mapped in: stay silent
+    from veritype.evaluate.type_expr import TypeContext
+
+    t = ev.type_exprs.eval(params[1].annotation, TypeContext(cls.scope))
+    return None if isinstance(t, AnyType) else t
+
+
+def _dunder_set_value_type(ev: "Evaluator", desc: Instance, base: Instance) -> Type | None:
+    t = ev.members.get(desc, "__set__")
+    # Bound, `__set__(self, obj, value)` leaves (obj, value); overloads and generics stay silent.
+    if isinstance(t, CallableType) and len(t.params) == 2 and not t.type_vars and not isinstance(t.params[1].type, AnyType):
+        return t.params[1].type
+    return None
+
+
+def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> bool:
+    """ClassVar through an instance and Final reassignment ([misc], mypy's messages);
+    True when reported (the assignment then does not narrow)."""
+    ev = checker.ev
+    on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
+    inst = base.item if on_class else base  # type: ignore[union-attr]
+    if not isinstance(inst, Instance):
+        return False
+    hit = inst.info.get(target.attr)
+    if hit is None:
+        return False
+    sym, cls = hit
+    if sym.kind != S.VAR:
+        return False
+    from veritype.evaluate.declarations import qualifiers
+
+    quals = qualifiers(ev, sym, cls.scope)
+    if "Final" in quals:
+        if not _is_declaration(sym, target) and not _init_of_unset_final(checker, sym, cls, target):
+            checker.error(target, f'Cannot assign to final attribute "{target.attr}"', "misc")
+            return True
+        return False
+    if "ClassVar" in quals and not on_class:
+        checker.error(target, f'Cannot assign to class variable "{target.attr}" via instance', "misc")
+        return True
+    return False
+
+
+def _is_declaration(sym: S.Symbol, target: ast.expr) -> bool:
+    return any(isinstance(d, ast.AnnAssign) and d.target is target for d in sym.decls) or (
+        isinstance(sym.annotation_node, ast.AnnAssign) and sym.annotation_node.target is target
+    )
+
+
+def _init_of_unset_final(checker: "ModuleChecker", sym: S.Symbol, cls: "ClassInfo", target: ast.Attribute) -> bool:
+    """`self.x = v` in `__init__` for a class-level `x: Final[T]` without a value."""
+    fn = checker.scope.function
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name != "__init__":
+        return False
+    if checker.scope.method_class() is not cls:
+        return False
+    decl = sym.annotation_node
+    return not (isinstance(decl, ast.AnnAssign) and decl.value is not None and not sym.is_instance_attr)
+
+
+def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
+    """`NAME = v` where NAME was declared `Final` (mypy: 'Cannot assign to final name')."""
+    hit = checker.ev.lookup(target.id, checker.scope)
+    if hit is None:
+        return
+    sym, scope = hit
+    if sym.kind != S.VAR or sym.is_instance_attr:
+        return
+    from veritype.evaluate.declarations import qualifiers
+
+    if "Final" not in qualifiers(checker.ev, sym, scope):
+        return
+    if _is_declaration(sym, target):
+        return
+    checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")

@@ -1,0 +1,139 @@
+"""Rules for a class statement's base list and keywords (mypy's [misc] messages).
+
+- a base that is no class (a function, a plain value): `Invalid base class`;
+- `Generic[...]` / `Protocol[...]` (typing spec, "Generics"): at most one of
+  them, type variables only, each once, and naming every type variable the
+  other bases use ("If Generic[...] appears ... it must list all type
+  variables");
+- a protocol's bases must all be protocols (spec, "Protocols": "a protocol
+  class ... cannot subclass a non-protocol class");
+- keyword arguments in the class statement go to `__init_subclass__` of the
+  nearest base that defines one (checked as a call).
+
+Anything unclear (Any bases, custom metaclasses) is left alone.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import Instance, LiteralType, NoneType, TypeVarType
+from veritype.types.substitute import type_vars_in
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
+
+_GENERIC_NAMES = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "typing_extensions.Generic")
+
+
+def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    _invalid_bases(checker, node)
+    _generic_bases(checker, node, info)
+    _protocol_bases(checker, node, info)
+
+
+def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
+    for base in node.bases:
+        if not isinstance(base, ast.Name):
+            continue
+        hit = checker.ev.lookup(base.id, checker.scope)
+        if hit is None:
+            continue
+        sym, scope = hit
+        bad = sym.kind == S.FUNC
+        if sym.kind == S.VAR and sym.annotation is None and not sym.is_instance_attr:
+            t = checker.ev.symbol_type(sym, scope)
+            bad = isinstance(t, (LiteralType, NoneType)) or (
+                isinstance(t, Instance) and t.info.fullname in ("builtins.int", "builtins.str", "builtins.float", "builtins.bytes", "builtins.list", "builtins.dict")
+            )
+        if bad:
+            checker.error(base, f'Invalid base class "{base.id}"', "misc")
+
+
+def _special_name(checker: "ModuleChecker", expr: ast.expr) -> str | None:
+    if not isinstance(expr, (ast.Name, ast.Attribute)):
+        return None
+    ref = checker.ev.resolve_expr(expr, checker.scope)
+    if ref is None or ref.fullname not in _GENERIC_NAMES:
+        return None
+    return ref.fullname.rpartition(".")[2]
+
+
+def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    from veritype.evaluate.type_expr import TypeContext
+
+    ev = checker.ev
+    listed: list[ast.Subscript] = [b for b in node.bases if isinstance(b, ast.Subscript) and _special_name(checker, b.value)]
+    if len(listed) > 1:
+        checker.error(node, "Only single Generic[...] or Protocol[...] can be in bases", "misc")
+        return
+    if not listed:
+        return
+    sub = listed[0]
+    name = _special_name(checker, sub.value)
+    args = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+    ctx = TypeContext(checker.scope)
+    seen: list[object] = []
+    for a in args:
+        if isinstance(a, (ast.Starred, ast.Subscript)):
+            return  # *Ts / Unpack[Ts]: not checked here
+        t = ev.type_exprs.eval(a, ctx)
+        if not isinstance(t, TypeVarType):
+            from veritype.types.model import AnyType
+
+            if not isinstance(t, AnyType):
+                checker.error(a, f"Free type variable expected in {name}[...]", "misc")
+            return
+        if t.name in seen:
+            checker.error(node, "Duplicate type variables in Generic[...] or Protocol[...]", "misc")
+            return
+        seen.append(t.name)
+    # Every type variable the other bases use must be listed.
+    for base in node.bases:
+        if base is sub or not isinstance(base, ast.Subscript):
+            continue
+        t = ev.type_exprs.eval(base, ctx)
+        names = {tv.name for tv in type_vars_in(t).values()}
+        if names - set(seen):
+            checker.error(node, "If Generic[...] or Protocol[...] is present it should list all type variables", "misc")
+            return
+
+
+def _protocol_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    bases = info.bases  # evaluating the bases sets is_protocol
+    if not info.is_protocol or info.has_any_base:
+        return
+    for base in bases:
+        b = base.info
+        if b.fullname in ("builtins.object", "typing.Generic") or b.is_protocol or b.has_any_base:
+            continue
+        checker.error(node, "All bases of a protocol must be protocols", "misc")
+        return
+
+
+def class_keywords_call(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> ast.Call | None:
+    """`Base.__init_subclass__(**keywords)` standing for the class statement's keywords,
+    when the nearest `__init_subclass__` is a user-visible one we can check; else None."""
+    kws = [k for k in node.keywords if k.arg != "metaclass"]
+    if any(k.arg is None for k in kws) or info.has_any_base or len(kws) != len(node.keywords):
+        return None
+    if any(c.metaclass_expr is not None or c.has_any_base for c in info.mro):
+        return None  # a metaclass may take the keywords itself
+    definer = next((c for c in info.mro[1:] if "__init_subclass__" in c.symbols), None)
+    if definer is None or definer.fullname == "builtins.object" or definer.node is None:
+        return None
+    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.types.model import TypeType
+
+    silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
+    for base_expr in node.bases:
+        t = silent.infer(base_expr)
+        if isinstance(t, TypeType) and isinstance(t.item, Instance) and definer in t.item.info.mro:
+            break
+    else:
+        return None
+    func = ast.copy_location(ast.Attribute(value=base_expr, attr="__init_subclass__", ctx=ast.Load()), node)
+    return ast.copy_location(ast.Call(func=func, args=[], keywords=kws), node)
