@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
+from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, TypeVarType, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     ctx = FunctionContext(node, declared_ret, gen, is_async)
     if gen and (node.returns is not None or node.type_comment):
         ctx.yield_types = _yield_types(checker, sig.ret)
+        _check_generator_return(checker, node, sig.ret, is_async)
     with checker.in_scope(scope, ctx):
         checker.block(node.body)
         falls_off = not checker.flow.state.unreachable
@@ -75,6 +76,21 @@ def _yield_types(checker: "ModuleChecker", ret: Type) -> tuple[Type, Type] | Non
     if name in ("typing.Iterator", "typing.Iterable", "typing.AsyncIterator", "typing.AsyncIterable") and len(ret.args) == 1:
         return ret.args[0], NoneType()
     return None
+
+
+def _check_generator_return(checker: "ModuleChecker", node: FuncDef, ret: Type, is_async: bool) -> None:
+    """A generator's declared return must be a supertype of Generator (AsyncGenerator)."""
+    if isinstance(ret, (AnyType, TypeVarType)):
+        return
+    name = "AsyncGenerator" if is_async else "Generator"
+    info = checker.ev.named_class(f"typing.{name}")
+    if info is None:
+        return
+    gen_type = Instance(info, tuple(AnyType("special") for _ in info.type_vars))
+    if is_subtype(checker.ev, gen_type, ret):
+        return
+    kind = "an async generator" if is_async else "a generator"
+    checker.error(node.returns or node, f'The return type of {kind} function should be "{name}" or one of its supertypes', "misc")
 
 
 def _return_for_body(checker: "ModuleChecker", ret: Type, gen: bool, is_async: bool) -> Type | None:
@@ -111,14 +127,28 @@ def _check_untyped_flags(checker: "ModuleChecker", node: FuncDef, sig: CallableT
         if opts.disallow_untyped_defs:
             if not relevant:
                 checker.error(node, 'Function is missing a return type annotation', "no-untyped-def")
-                checker.note(node, 'Use "-> None" if function does not return a value')
+                if not _returns_value(node.body) and not is_generator(node):
+                    checker.note(node, 'Use "-> None" if function does not return a value')
             else:
                 checker.error(node, "Function is missing a type annotation", "no-untyped-def")
         return
     if not has_ret and not (node.name == "__init__" and annotated):
         checker.error(node, "Function is missing a return type annotation", "no-untyped-def")
     if len(annotated) < len(relevant):
-        checker.error(node, "Function is missing a type annotation for one or more arguments", "no-untyped-def")
+        checker.error(node, "Function is missing a type annotation for one or more parameters", "no-untyped-def")
+
+
+def _returns_value(body: list[ast.stmt]) -> bool:
+    """A `return X` (X not None) in the function itself, not in nested defs (mypy's ReturnSeeker)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Constant) and n.value.value is None):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
 
 
 def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, stubby: bool) -> None:
@@ -131,13 +161,13 @@ def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, 
         if isinstance(default, ast.Constant) and default.value is Ellipsis:
             continue
         p = params.get(arg.arg)
-        expected = p.type if p is not None and arg.annotation is not None else None
+        expected = p.type if p is not None and (arg.annotation is not None or node.type_comment) else None
         t = checker.infer(default, expected)
         if expected is None or isinstance(expected, AnyType):
             continue
         if not is_subtype(checker.ev, t, expected):
             got, exp = format_pair(t, expected)
-            checker.error(default, f'Incompatible default for argument "{arg.arg}" (default has type "{got}", argument has type "{exp}")', "assignment")
+            checker.error(default, f'Incompatible default for parameter "{arg.arg}" (default has type "{got}", parameter has type "{exp}")', "assignment")
 
 
 def _is_empty_body(body: list[ast.stmt]) -> bool:

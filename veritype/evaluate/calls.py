@@ -252,6 +252,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                         trial[c.key] = sol
             if is_subtype(ev, substitute(callee.ret, trial), site.expected_ret):  # type: ignore[arg-type]
                 mapping = trial
+        free = _free_in_returned_callable(callee, cons)
+        for tv in free:
+            mapping.pop(tv_key(tv), None)
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
             if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":
@@ -282,7 +285,27 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 for n in protocol_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
+    if targets and isinstance(ret, CallableType):
+        free = _free_in_returned_callable(callee, cons)
+        if free:
+            import dataclasses
+
+            ret = dataclasses.replace(ret, type_vars=ret.type_vars + tuple(v for v in free if v not in ret.type_vars))
     return ret
+
+
+def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVarType]:  # type: ignore[type-arg]
+    """Type variables no argument constrains that the returned callable mentions.
+
+    As mypy does, they stay free and the returned callable is generic in them:
+    `lru_cache(maxsize=None)` is `def [_T] (def (...) -> _T) -> _lru_cache_wrapper[_T]`,
+    so a decorator factory's result still solves at the decorated function.
+    """
+    if not isinstance(callee.ret, CallableType):
+        return []
+    constrained = {c.key for c in cons}
+    mentioned = type_vars_in(callee.ret)
+    return [tv for tv in callee.type_vars if tv_key(tv) not in constrained and tv.default is None and tv_key(tv) in mentioned]
 
 
 def _initial_type(site: CallSite, arg: Arg) -> Type:

@@ -117,6 +117,12 @@ def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
         if result is None:
             return AnyType("special")
         base = result
+        if isinstance(base, (CallableType, Overloaded)) and base.name != node.name:
+            # The decorated function keeps its name in messages (mypy's
+            # set_callable_name): 'Argument 1 to "add"', not 'to function'.
+            import dataclasses
+
+            base = dataclasses.replace(base, name=node.name)
     return base
 
 

@@ -62,7 +62,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
             checker.infer(arg) if not isinstance(arg, (ast.List, ast.Tuple, ast.Dict)) else None
         return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
-        ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report())
+        ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report(), alias_value=True)
         return True
     return False
 

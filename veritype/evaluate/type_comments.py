@@ -73,7 +73,21 @@ def signature_from_comment(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFun
     # `(...) -> R` leaves every parameter untyped.
     if len(arg_nodes) == 1 and isinstance(arg_nodes[0], ast.Constant) and arg_nodes[0].value is Ellipsis:
         ret = ev.type_exprs.eval(parsed.returns, ctx)  # type: ignore[attr-defined]
-        return CommentSignature([], ret, names, kw={})
+        # Each parameter may carry its own `# type:` comment on its line (PEP 484).
+        per_arg: dict[str, Type | None] = {}
+        star_t = star2_t = None
+        for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+            expr = parse_type_comment_expr(x.type_comment) if x is not None and x.type_comment else None
+            if x is None or expr is None:
+                continue
+            t = ev.type_exprs.eval(expr, ctx)
+            if x is a.vararg:
+                star_t = t
+            elif x is a.kwarg:
+                star2_t = t
+            else:
+                per_arg[x.arg] = t
+        return CommentSignature([], ret, names, star_t, star2_t, kw=per_arg)
     # Python's parser drops the `*` / `**` markers of `*args` / `**kwargs`
     # entries, so find them in the text.
     markers = _star_markers(text)

@@ -42,6 +42,8 @@ class TypeContext:
     # The class whose `Self` this is, when Self is allowed.
     self_class: ClassInfo | None = None
     disallow_any_generics: bool = False
+    # The value of a type alias: a bare generic class there is allowed (`A = list`, as mypy).
+    alias_value: bool = False
     # Variables bound in an enclosing class or function.
     outer: dict[str, TypeVarType] | None = None
     # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
@@ -172,14 +174,21 @@ class TypeExprEvaluator:
             info = ref.info
             if info.fullname == "builtins.tuple":
                 return Instance(info, (AnyType("implicit"),))
-            if info.type_vars and ctx.disallow_any_generics and ctx.report is not None:
-                ctx.report(node, f'Missing type parameters for generic type "{info.name}"', "type-arg")
+            if info.type_vars and ctx.report is not None and not (top and ctx.alias_value) and (ctx.disallow_any_generics or self._any_generics_disallowed(ctx)):
+                ctx.report(node, f'Missing type arguments for generic type "{info.name}"', "type-arg")
             return _typeddict_or(self.ev, Instance(info, fill_defaults(info.type_vars, [])))
         if ref.kind == "special":
             return self._bare_special(ref.fullname.rpartition(".")[2], node, ctx, top)
         if ref.sym is not None and ref.scope is not None:
             return self._from_symbol(ref, node, ctx)
         return AnyType("special")
+
+    def _any_generics_disallowed(self, ctx: TypeContext) -> bool:
+        """--disallow-any-generics for the module the annotation is in (per-module overrides apply)."""
+        module = getattr(ctx.scope.module, "name", None)
+        if module is None:
+            return False
+        return bool(self.ev.program.options.for_module(module).disallow_any_generics)
 
     def _from_symbol(self, ref: "Ref", node: ast.expr, ctx: TypeContext) -> Type:
         from veritype.evaluate import declarations as D

@@ -88,6 +88,9 @@ def format_callable(t: CallableType) -> str:
     for p in t.params:
         typ = format_type(p.type)
         default = " =" if p.has_default else ""
+        if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
+            # `*args: P.args, **kwargs: P.kwargs`, as written (not `*args: P`).
+            typ += ".args" if p.kind == VAR_POS else ".kwargs"
         if p.kind == VAR_POS:
             parts.append(f"*{p.name or 'args'}: {typ}")
             saw_kw_marker = True
