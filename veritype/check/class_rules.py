@@ -61,3 +61,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.dataclass_rules import check_dataclass
 
     check_dataclass(checker, node, info)
+    from veritype.check.enum_rules import check_enum_body
+
+    check_enum_body(checker, node, info)
+    from veritype.check.namedtuple_rules import check_namedtuple
+
+    check_namedtuple(checker, node, info)

@@ -161,7 +161,20 @@ class ClassInfo:
         return self._mro
 
     def is_enum_class(self) -> bool:
-        return self.is_enum or self.has_base("enum.Enum")
+        return self.is_enum or self.has_base("enum.Enum") or self._enum_metaclass()
+
+    def _enum_metaclass(self) -> bool:
+        """Spec, "Enums": an enum class is one made by `EnumType` - also through a
+        subclass of it given as `metaclass=`, without deriving from `Enum`."""
+        cached = getattr(self, "_enum_meta", None)
+        if cached is not None:
+            return cached
+        self._enum_meta = False  # also the answer while the metaclass is evaluated
+        if self.node is None or not any(c.metaclass_expr is not None for c in self.mro):
+            return False
+        meta = self.ev.metaclass_instance(self)
+        self._enum_meta = meta is not None and meta.info.has_base("enum.EnumMeta")
+        return self._enum_meta
 
     def has_base(self, fullname: str) -> bool:
         return any(c.fullname == fullname for c in self.mro)

@@ -681,6 +681,18 @@ class ExprEvaluator:
                     return base.items[idx]
                 self.error(node, "Tuple index out of range", "misc")
                 return ANY_ERROR
+            if isinstance(index_node, (ast.Name, ast.Attribute)):
+                # Spec, "Literal": indexing a tuple with an expression of an int literal
+                # type (`a: Literal[0]`) picks that item, as an int constant does.
+                n = len(base.items)
+                lits = union_items(self.infer(index_node))
+                idxs = [i.value for i in lits if isinstance(i, LiteralType) and type(i.value) is int]
+                if idxs and len(idxs) == len(lits):
+                    if all(-n <= i < n for i in idxs):
+                        return make_union([base.items[i] for i in idxs])  # type: ignore[index]
+                    if len(idxs) == 1:
+                        self.error(node, "Tuple index out of range", "misc")
+                        return ANY_ERROR
             if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
                 lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
                 return self.ev.tuple_of(list(base.items[slice(lo, hi, st)]))
@@ -1008,6 +1020,12 @@ def as_tuple(t: Type) -> Type:
         for cls in t.info.mro:
             if cls.tuple_type is not None:
                 return TupleType(cls.tuple_type.items, t)
+    elif isinstance(t, Instance) and t.info.tuple_type is not None and len(t.args) == len(t.info.type_vars) and all(v.kind == "typevar" for v in t.info.type_vars):
+        # A generic NamedTuple's own fields, with the instance's type arguments.
+        from veritype.types.substitute import substitute, tv_key
+
+        mapping = {tv_key(v): a for v, a in zip(t.info.type_vars, t.args)}
+        return TupleType(tuple(substitute(i, mapping) for i in t.info.tuple_type.items), t)
     return t
 
 

@@ -114,9 +114,25 @@ def _untyped_fields(call: ast.Call) -> list[tuple[str, Type, bool]] | None:
     for kw in call.keywords:
         if kw.arg == "defaults":
             n_defaults = len(kw.value.elts) if isinstance(kw.value, (ast.List, ast.Tuple)) else len(names)
+        elif kw.arg == "rename" and isinstance(kw.value, ast.Constant) and kw.value.value in (True, False):
+            if kw.value.value:
+                names = _renamed(names)
         elif kw.arg in ("rename", None):
             return None
     return [(n, AnyType("implicit"), i >= len(names) - n_defaults) for i, n in enumerate(names)]
+
+
+def _renamed(names: list[str]) -> list[str]:
+    """`namedtuple(..., rename=True)`: as at run time, an invalid field name (a keyword,
+    not an identifier, starting with an underscore, or repeated) becomes `_<index>`."""
+    import keyword
+
+    out: list[str] = []
+    for i, n in enumerate(names):
+        if not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") or n in out:
+            n = f"_{i}"
+        out.append(n)
+    return out
 
 
 def _enum_names(call: ast.Call) -> list[str] | None:

@@ -319,7 +319,13 @@ class Members:
                 value = node.value
                 if isinstance(value, (ast.Lambda,)):
                     continue
+                if _enum_wrapper(value) == "nonmember":
+                    continue  # spec: `nonmember(v)` is a plain attribute
+                if isinstance(value, ast.Name) and value.id in out:
+                    continue  # an alias of an earlier member (see enum_member)
                 out.append(name)
+        # Spec, "Enums": `@member def f` makes a method a member.
+        out.extend(n for n, sym in info.symbols.items() if sym.kind == S.FUNC and _enum_wrapper(sym.node) == "member")
         return out
 
     def enum_attr(self, info: "ClassInfo", attr: str, member: str | None) -> Type | None:
@@ -517,7 +523,9 @@ class Members:
 
     def satisfies(self, left: Type, proto: Instance, checker) -> bool:  # type: ignore[no-untyped-def]
         for name in self.protocol_members(proto.info):
-            expected = self.get(proto, name)
+            # Spec, "Protocols": `Self` in a protocol member stands for the type
+            # being checked against it, so the protocol's members bind to `left`.
+            expected = self.instance_member(proto, name, left) if isinstance(left, Instance) else self.get(proto, name)
             if expected is None:
                 continue
             actual = self.get(left, name)
@@ -570,6 +578,23 @@ class Members:
             # A descriptor-typed member is not a plain variable.
             return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
         return False
+
+
+def _enum_wrapper(node: ast.AST | None) -> str | None:
+    """'member' / 'nonmember' for `enum.member(v)`, `nonmember(v)` or a function
+    decorated with them (by the name as written: they are rarely re-exported)."""
+    exprs: list[ast.expr] = []
+    if isinstance(node, ast.Call):
+        exprs = [node.func]
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        exprs = list(node.decorator_list)
+    for e in exprs:
+        name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) else None
+        if name in ("member", "nonmember"):
+            return name
+        if isinstance(node, ast.Call) and name in ("staticmethod", "classmethod", "property"):
+            return "nonmember"  # a descriptor, not a member
+    return None
 
 
 def _slot_names(cls: "ClassInfo") -> frozenset[str]:

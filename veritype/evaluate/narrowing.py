@@ -204,6 +204,10 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                     kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")) else i)
                 elif isinstance(i, AnyType):
                     return None
+                elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
+                    # `x is E.A`: x is that very member, so a class it is not an
+                    # instance of (the `str` of `str | E`) is ruled out.
+                    continue
                 elif not isinstance(i, NoneType):
                     kept.append(i)
             return make_union(kept)
@@ -233,7 +237,9 @@ def _expand_finite(ev: "Evaluator", t: Type) -> list[Type] | None:
     if isinstance(t, Instance):
         if t.info.fullname == "builtins.bool":
             return [ev.literal(True), ev.literal(False)]
-        if t.info.is_enum_class():
+        # Spec, "Enums": exhaustion by members "does not apply to classes that
+        # derive from enum.Flag" - flags combine, so other values remain.
+        if t.info.is_enum_class() and not t.info.has_base("enum.Flag"):
             members = ev.enum_members(t.info)
             if members:
                 return [LiteralType(m, Instance(t.info, ()), is_enum=True) for m in members]

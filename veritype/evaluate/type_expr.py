@@ -589,7 +589,12 @@ class TypeExprEvaluator:
         if isinstance(a, ast.Attribute):
             ref = self.ev.resolve_expr(a.value, ctx.scope)
             if ref is not None and ref.kind == "class" and ref.info is not None and ref.info.is_enum_class():
-                return LiteralType(a.attr, Instance(ref.info, ()), is_enum=True)
+                member = self.ev.members.enum_member(ref.info, a.attr)
+                if member is None and a.attr in ref.info.symbols and ref.info.functional_enum_members is None:
+                    # Spec, "Enums": methods, descriptors, nested classes (and
+                    # `nonmember(...)`) "are not treated as enum members".
+                    return None
+                return member or LiteralType(a.attr, Instance(ref.info, ()), is_enum=True)
             if ref is not None and ref.kind == "missing":
                 return AnyType("special")
             return self._literal_alias(a, ctx)

@@ -238,6 +238,9 @@ def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
             # Invariant: the argument is both bound; record as lower (joins) — solving
             # checks the result afterwards, so an over-wide solution is reported there.
             _infer(ev, targ, aarg, d, targets, out, depth + 1)
+            if isinstance(targ, TypeVarType) and _widen(aarg) != aarg:
+                # ... and an exact one: `Box[Literal[1]]` solves T to Literal[1] (see solve).
+                _infer(ev, targ, aarg, _flip(d), targets, out, depth + 1)
 
 
 def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -305,7 +308,9 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             if any(isinstance(x, AnyType) for x in lowers):
                 sol = AnyType("implicit")
             else:
-                sol = join_all(ev, [_widen(x) for x in lowers])
+                # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
+                # is exact: widening it would no longer fit the argument.
+                sol = join_all(ev, [x if x in uppers else _widen(x) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
