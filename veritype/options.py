@@ -21,6 +21,7 @@ PER_MODULE = frozenset(
         "check_untyped_defs",
         "disallow_untyped_calls",
         "disallow_any_generics",
+        "disallow_untyped_decorators",
         "warn_return_any",
         "warn_unreachable",
         "ignore_errors",
@@ -60,6 +61,7 @@ class Options:
     check_untyped_defs: bool = False
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
+    disallow_untyped_decorators: bool = False
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False
@@ -111,6 +113,7 @@ class Options:
         self.check_untyped_defs = True
         self.disallow_untyped_calls = True
         self.disallow_any_generics = True
+        self.disallow_untyped_decorators = True
         self.warn_return_any = True
         self.warn_redundant_casts = True
         self.warn_unused_ignores = True

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, TypeVarType, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
+from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -19,19 +19,24 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     ev = checker.ev
     parent = checker.scope
+    dec_types: list[tuple[ast.expr, Type]] = []
     for dec in node.decorator_list:
         if isinstance(dec, ast.Attribute) and dec.attr in ("setter", "getter", "deleter"):
             continue  # `@prop.setter`: the property object, not the getter's type
-        checker.infer(dec)
+        dec_types.append((dec, checker.infer(dec)))
     from veritype.check.overload_rules import check_overload_definition
 
     check_overload_definition(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
+    untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
+    if checker.options.disallow_untyped_decorators and not sig.is_untyped and untyped_dec is not None:
+        checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
     _check_defaults(checker, node, sig, stubby)
     if sig.is_untyped and not opts.check_untyped_defs:
+        _note_unchecked_annotations(checker, node.body)
         return
     scope = function_scope(ev, node, parent)
     gen = is_generator(node)
@@ -136,6 +141,36 @@ def _check_untyped_flags(checker: "ModuleChecker", node: FuncDef, sig: CallableT
         checker.error(node, "Function is missing a return type annotation", "no-untyped-def")
     if len(annotated) < len(relevant):
         checker.error(node, "Function is missing a type annotation for one or more parameters", "no-untyped-def")
+
+
+def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) -> None:
+    """mypy's note at each annotated assignment of a body that is not checked.
+
+    Nested untyped functions are not checked either; typed ones and classes are left alone.
+    """
+    todo: list[ast.AST] = list(reversed(body))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.AnnAssign):
+            msg = "By default the bodies of untyped functions are not checked, consider using --check-untyped-defs"
+            checker.report(n, msg, "annotation-unchecked", "note")
+            continue
+        if isinstance(n, ast.ClassDef) or isinstance(n, ast.Lambda) or not isinstance(n, ast.stmt):
+            continue
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (n.returns is not None or n.type_comment or any(a.annotation is not None for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs])):
+            continue
+        todo.extend(reversed([c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt)]))
+
+
+def _is_untyped_decorator(t: Type) -> bool:
+    """mypy's rule: Any, or a callable whose parameters and return are all unannotated."""
+    if isinstance(t, AnyType):
+        return t.reason != "error"
+    if isinstance(t, CallableType):
+        return t.is_untyped
+    if isinstance(t, Overloaded):
+        return any(i.is_untyped for i in t.items)
+    return False
 
 
 def _returns_value(body: list[ast.stmt]) -> bool:

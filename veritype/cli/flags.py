@@ -53,6 +53,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "disallow_any_generics",
         "report generic types without type arguments",
     ),
+    (
+        "--disallow-untyped-decorators",
+        "--allow-untyped-decorators",
+        "disallow_untyped_decorators",
+        "report untyped decorators that make a typed function untyped",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),

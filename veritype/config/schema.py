@@ -83,7 +83,6 @@ ACCEPTED_MYPY_SETTINGS = frozenset(
         "allow_untyped_globals",
         "local_partial_types",
         "disallow_subclassing_any",
-        "disallow_untyped_decorators",
         "disallow_any_unimported",
         "disallow_any_expr",
         "disallow_any_decorated",

@@ -830,18 +830,28 @@ class ExprEvaluator:
             return special
         callee = self.infer(node.func)
         args = self.call_args(node)
-        if isinstance(callee, CallableType) and callee.is_untyped and self.reporting:
+        if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
         return self._call_node(callee, args, node, expected=expected)
 
-    def _check_untyped_call(self, callee: CallableType, node: ast.Call) -> None:
+    def _check_untyped_call(self, callee: CallableType | TypeType, node: ast.Call) -> None:
         """--disallow-untyped-calls: a call to an unannotated def from checked code."""
-        if self.scope is None:
+        if self.scope is None or (isinstance(callee, CallableType) and not callee.is_untyped):
             return
         opts = self.ev.program.options.for_module(self.scope.module.name)
         if not opts.disallow_untyped_calls:
             return
-        self.error(node, f'Call to untyped function "{callee.name or "function"}" in typed context', "no-untyped-call")
+        if isinstance(callee, TypeType):
+            # A class whose constructor (`__init__`) is unannotated, named by the class (mypy).
+            if not isinstance(callee.item, Instance):
+                return
+            ctor = self.ev.members.constructor(callee)
+            if not isinstance(ctor, CallableType) or not ctor.is_untyped:
+                return
+            name = callee.item.info.name
+        else:
+            name = callee.name or "function"
+        self.error(node, f'Call to untyped function "{name}" in typed context', "no-untyped-call")
 
     def call_args(self, node: ast.Call) -> list[Arg]:
         args: list[Arg] = []

@@ -172,16 +172,21 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'Module "{ref.fullname}" is not valid as a type')
         if ref.kind == "class" and ref.info is not None:
             info = ref.info
+            if info.type_vars:
+                self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
                 return Instance(info, (AnyType("implicit"),))
-            if info.type_vars and ctx.report is not None and not (top and ctx.alias_value) and (ctx.disallow_any_generics or self._any_generics_disallowed(ctx)):
-                ctx.report(node, f'Missing type arguments for generic type "{info.name}"', "type-arg")
             return _typeddict_or(self.ev, Instance(info, fill_defaults(info.type_vars, [])))
         if ref.kind == "special":
             return self._bare_special(ref.fullname.rpartition(".")[2], node, ctx, top)
         if ref.sym is not None and ref.scope is not None:
             return self._from_symbol(ref, node, ctx)
         return AnyType("special")
+
+    def _report_bare_generic(self, ctx: TypeContext, node: ast.expr, name: str, top: bool) -> None:
+        """--disallow-any-generics: a generic class (or Callable) used without arguments."""
+        if ctx.report is not None and not (top and ctx.alias_value) and (ctx.disallow_any_generics or self._any_generics_disallowed(ctx)):
+            ctx.report(node, f'Missing type arguments for generic type "{name}"', "type-arg")
 
     def _any_generics_disallowed(self, ctx: TypeContext) -> bool:
         """--disallow-any-generics for the module the annotation is in (per-module overrides apply)."""
@@ -256,15 +261,20 @@ class TypeExprEvaluator:
         if name == "LiteralString":
             return self.ev.builtin("str")
         if name == "Tuple":
+            self._report_bare_generic(ctx, node, name, top)
             return self.ev.builtin("tuple", AnyType("implicit"))
         if name == "Callable":
+            self._report_bare_generic(ctx, node, "Callable", False)  # `A = Callable` too (mypy)
             return CallableType((), AnyType("implicit"), is_ellipsis=True)
         if name == "Type":
+            self._report_bare_generic(ctx, node, name, top)
             return TypeType(AnyType("implicit"))
         if name in CLASS_ALIASES:
             info = self.ev.named_class(CLASS_ALIASES[name])
             if info is None:
                 return AnyType("special")
+            if info.type_vars:
+                self._report_bare_generic(ctx, node, name, top)
             return Instance(info, tuple(AnyType("implicit") for _ in info.type_vars))
         if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
             if top and ctx.allow_qualifiers:
