@@ -39,6 +39,8 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         from veritype.evaluate.dataclasses import frozen_field_owner
 
         owner = frozen_field_owner(base.info, target.attr)
+        if owner is None and cls.is_namedtuple and cls.node is not None and not sym.is_instance_attr:
+            owner = cls  # a NamedTuple field is a read-only property at run time
         if owner is not None:
             checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")
         return
@@ -70,8 +72,19 @@ def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
             continue
         cls.synthesized  # processes a dataclass
         dc = cls.dataclass_info
-        if not isinstance(dc, DataclassInfo) or dc.unknown or not dc.slots or cls.has_any_base:
+        if cls.has_any_base or cls.node is None:
             return None
+        if not isinstance(dc, DataclassInfo) or dc.unknown or not dc.slots:
+            # A plain class with literal `__slots__` (Python data model, "__slots__").
+            names = _literal_slots(cls)
+            if names is None or name in names or "__dict__" in names or dc is not None:
+                return None
+            if "__setattr__" in cls.symbols or "__getattr__" in cls.symbols:
+                return None
+            sym = cls.symbols.get(name)
+            if sym is not None and not sym.is_instance_attr:
+                return None
+            continue
         if "__slots__" in cls.symbols or "__setattr__" in cls.symbols or "__getattr__" in cls.symbols:
             return None
         if any(f.name == name for f in dc.fields):
@@ -80,6 +93,21 @@ def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
         if sym is not None and not sym.is_instance_attr:
             return None  # a class-level member (a property, a descriptor, a ClassVar)
     return info
+
+
+def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
+    """The names of a class body's one `__slots__ = <str | tuple/list of str>`; None
+    when there is none, or it is anything less literal."""
+    sym = cls.symbols.get("__slots__")
+    if sym is None or len(sym.decls) != 1:
+        return None
+    decl = sym.decls[0]
+    value = decl.value if isinstance(decl, (ast.Assign, ast.AnnAssign)) else None
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return {value.value}
+    if isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+        return {e.value for e in value.elts}  # type: ignore[union-attr]
+    return None
 
 
 def _is_unknown_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Instance) -> bool:

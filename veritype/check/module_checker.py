@@ -20,7 +20,7 @@ from veritype.modules.finder import MissingModule
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type,
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType,
     TypeType, UnionType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
@@ -154,8 +154,16 @@ class ModuleChecker:
                 self.infer(target.slice)
                 if not isinstance(base, AnyType) and self.ev.bound_member(base, "__delitem__") is None and not isinstance(base, UnionType):
                     self.error(target, f'"{format_type(base)}" has no attribute "__delitem__"', "attr-defined")
+                elif isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                    # Typing spec ("Typed dictionaries"): a required or read-only key cannot be deleted.
+                    name = target.slice.value
+                    if name in base.required or name in base.readonly:
+                        self.error(target, f'Key "{name}" of TypedDict "{format_type(base)}" cannot be deleted', "misc")
             elif isinstance(target, ast.Attribute):
-                self.infer(target.value)
+                owner = self.infer(target.value)
+                if isinstance(owner, Instance) and any(c.is_namedtuple and target.attr in c.symbols for c in owner.info.mro):
+                    # Spec, "Named Tuples": "named tuple fields cannot be overwritten or deleted".
+                    self.error(target, f'Cannot delete attribute "{target.attr}" of NamedTuple "{owner.info.name}"', "misc")
             key = expr_key(target)
             if key is not None:
                 self.flow.invalidate(key)
@@ -533,6 +541,12 @@ class ModuleChecker:
         else:
             value_t = self.infer(stmt.value)
         result = self.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)
+        from veritype.check.attribute_targets import check_final_name, check_written_attribute
+
+        if isinstance(stmt.target, ast.Name):
+            check_final_name(self, stmt.target)
+        elif isinstance(stmt.target, ast.Attribute):
+            check_written_attribute(self, stmt.target, ExprEvaluator(self.ev, self.scope, self.flow, None).infer(stmt.target.value))
         if isinstance(stmt.target, ast.Name):
             declared = self._declared_for_target(stmt.target)
             if declared is not None and not is_subtype(self.ev, result, declared):

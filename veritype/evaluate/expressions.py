@@ -293,7 +293,8 @@ class ExprEvaluator:
                 continue
             vt = self.infer(v, items[key])
             if not is_subtype(self.ev, vt, items[key]):
-                self.error(v, f'Incompatible types (expression has type "{format_type(vt)}", TypedDict item "{key}" has type "{format_type(items[key])}")', "typeddict-item")
+                got, exp = format_pair(vt, items[key])
+                self.error(v, f'Incompatible types (expression has type "{got}", TypedDict item "{key}" has type "{exp}")', "typeddict-item")
         missing = [k for k in td.required if k not in seen]
         if missing:
             keys = ", ".join(f'"{k}"' for k in sorted(missing, key=list(items).index))
@@ -610,6 +611,9 @@ class ExprEvaluator:
                 if key in layer:
                     return layer[key]
         base = self.infer(node.value)
+        if _is_bare_super(node.value) and isinstance(base, Instance) and self.ev.bound_member(base, node.attr) is None:
+            self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
+            return ANY_ERROR
         return self.member_access(base, node.attr, node)
 
     def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
@@ -1099,11 +1103,20 @@ _unused = (Overloaded,)
 
 
 def _instance_only(item: Instance, name: str) -> bool:
-    """Whether `name` is first found in the MRO as an attribute set only through `self`."""
+    """Whether `name` is, all along the MRO, an attribute set only through `self`
+    (a class-level definition in any base makes it reachable on the class)."""
+    found = False
     for cls in item.info.mro:
         if cls.has_any_base or cls.unknown_decorator or name in cls.synthesized:
             return False
         sym = cls.symbols.get(name)
-        if sym is not None:
-            return bool(sym.is_instance_attr) and cls.node is not None and not cls.is_enum_class() and cls.dataclass_info is None
-    return False
+        if sym is None:
+            continue
+        if not sym.is_instance_attr or cls.node is None or cls.is_enum_class() or cls.dataclass_info is not None:
+            return False
+        found = True
+    return found
+
+
+def _is_bare_super(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords

@@ -307,8 +307,9 @@ class Members:
         if info.functional_enum_members is not None:
             return list(info.functional_enum_members)
         out: list[str] = []
+        ignored = _enum_ignored(info)
         for name, sym in info.symbols.items():
-            if sym.kind != S.VAR or sym.is_instance_attr:
+            if sym.kind != S.VAR or sym.is_instance_attr or name in ignored:
                 continue
             if name.startswith("_") and (name.endswith("_") or name.startswith("__")):
                 continue
@@ -775,3 +776,16 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
 
 
 _unused = (Param,)
+
+
+def _enum_ignored(info: "ClassInfo") -> set[str]:
+    """Names an enum's `_ignore_` lists (a list/tuple of strings or a space-separated
+    string): typing spec, "Enums": they are not members."""
+    sym = info.symbols.get("_ignore_")
+    node = sym.node if sym is not None else None
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return set(value.value.split())
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return set()

@@ -80,6 +80,39 @@ def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) 
     for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
         if is_newtype_class_expr(exprs.ev, item, exprs.scope) is not None:
             exprs.error(item, f"Cannot use {short}() with NewType type", "misc")
+            continue
+        _protocol_in_class_check(exprs, item, short)
+
+
+def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str) -> None:
+    """Typing spec ("Protocols", "runtime_checkable"): isinstance()/issubclass() need a
+    @runtime_checkable protocol, and issubclass() one without data members."""
+    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.semantic import symbols as S
+    from veritype.types.model import Instance, TypeType
+
+    if not isinstance(item, (ast.Name, ast.Attribute)):
+        return
+    t = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None).infer(item)
+    if not (isinstance(t, TypeType) and isinstance(t.item, Instance)):
+        return
+    info = t.item.info
+    info.bases  # evaluating the bases sets the protocol flags
+    if not info.is_protocol or info.has_any_base:
+        return
+    if not info.is_runtime_checkable:
+        exprs.error(item, "Only @runtime_checkable protocols can be used with instance and class checks", "misc")
+        return
+    if short != "issubclass":
+        return
+    data: list[str] = []
+    for cls in info.mro:
+        if not cls.is_protocol or cls.fullname in ("typing.Protocol", "typing.Generic", "builtins.object"):
+            continue
+        data.extend(n for n, sym in cls.symbols.items() if sym.kind == S.VAR and not n.startswith("__") and n not in data)
+    if data:
+        exprs.error(item, "Only protocols that don't have non-method members can be used with issubclass()", "misc")
+        exprs.note(item, f'Protocol "{info.name}" has non-method member(s): {", ".join(sorted(data))}')
 
 
 def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:

@@ -142,6 +142,9 @@ class SubtypeChecker:
             return self._type_left(left, right)
         if isinstance(left, Instance):
             return self._instance_left(left, right)
+        if isinstance(left, ModuleType) and isinstance(right, Instance) and right.info.is_protocol:
+            # Spec, "Protocols": "Modules as implementations of protocols".
+            return self._protocol(left, right)
         return True
 
     # -- instances ------------------------------------------------------------
