@@ -180,3 +180,169 @@ def test_submodule_reached_by_attribute_is_a_dependency(tmp_path: Path, checked:
     second = run(srcs, options(root))
     assert checked == ["main"]
     assert [d.message for d in second.diagnostics] == ['Revealed type is "str"']
+
+
+# -- interface fingerprints: a dependency counts by what importers can see ----
+
+SHAPES = {
+    "shapes.py": '''"""Shapes."""
+from typing import AsyncIterator
+
+g = 1
+
+
+def area(x: int) -> int:
+    """The area."""
+    return x * x  # squared
+
+
+class C:
+    a = 1
+
+    def __init__(self, v: int | None) -> None:
+        if v is None:
+            v = 0
+        self.b = v
+
+    def size(self) -> int:
+        return 1
+
+
+async def agen() -> AsyncIterator[int]:
+    yield 1
+''',
+    "use.py": '''import shapes
+from shapes import C, area, agen
+reveal_type(shapes.g)
+reveal_type(area(2))
+reveal_type(C.a)
+reveal_type(C(None).b)
+reveal_type(agen())
+''',
+}
+
+SHAPES_REVEALED = ['"int"', '"int"', '"int"', '"int"', '"AsyncIterator[int]"']
+
+
+def revealed(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [d.message.removeprefix("Revealed type is ") for d in result.diagnostics if d.path.endswith("use.py")]
+
+
+@pytest.fixture
+def shapes(tmp_path: Path) -> Path:
+    root = tmp_path / "shapes_proj"
+    root.mkdir()
+    write(root, SHAPES)
+    return root
+
+
+def edit(root: Path, old: str, new: str) -> None:
+    text = (root / "shapes.py").read_text()
+    assert text.count(old) == 1, old
+    (root / "shapes.py").write_text(text.replace(old, new))
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("    return x * x  # squared\n", "    y = x + 1\n\n    # a new comment\n    return y * x\n"),  # a body, lines added
+        ('"""The area."""', '"""The area of a square.\n\n    More words.\n    """'),  # a docstring
+        ('"""Shapes."""', "# a module comment\n"),  # the module docstring
+        ("        return 1\n", "        return 2  # type: ignore\n"),  # a method body without self.x
+        ("    yield 1\n", "    yield 2\n    yield 3\n"),  # still a generator
+    ],
+)
+def test_body_edit_in_dependency_rechecks_only_it(shapes: Path, checked: list[str], old: str, new: str) -> None:
+    cold = run(sources(shapes), options(shapes))
+    assert revealed(cold) == SHAPES_REVEALED
+    checked.clear()
+    edit(shapes, old, new)
+    warm = run(sources(shapes), options(shapes))
+    assert checked == ["shapes"] and warm.reused == 1
+    assert revealed(warm) == revealed(cold)
+    # and the reused result is what a cold run gives
+    assert run(sources(shapes), options(shapes, "--no-incremental")).diagnostics == warm.diagnostics
+
+
+@pytest.mark.parametrize(
+    "old,new,index,now",
+    [
+        ("g = 1", "g = ''", 0, '"str"'),  # a module-level assignment
+        ("def area(x: int) -> int:", "def area(x: int) -> str:", 1, '"str"'),  # a signature
+        ("    a = 1\n", "    a = ''\n", 2, '"str"'),  # a class attribute
+        ("        self.b = v\n", "        self.b = str(v)\n", 3, '"str"'),  # `self.x =` in __init__
+        # the method walker reads the whole method: the narrowing decides b's type
+        ("        if v is None:\n            v = 0\n", "", 3, '"int | None"'),
+        ("    yield 1\n", "    raise NotImplementedError\n", 4, '"Coroutine[Any, Any, AsyncIterator[int]]"'),  # no yield: a coroutine
+    ],
+)
+def test_interface_edit_in_dependency_rechecks_importers(shapes: Path, checked: list[str], old: str, new: str, index: int, now: str) -> None:
+    run(sources(shapes), options(shapes))
+    checked.clear()
+    edit(shapes, old, new)
+    warm = run(sources(shapes), options(shapes))
+    assert sorted(checked) == ["shapes", "use"] and warm.reused == 0
+    expected = list(SHAPES_REVEALED)
+    expected[index] = now
+    assert revealed(warm) == expected
+    assert run(sources(shapes), options(shapes, "--no-incremental")).diagnostics == warm.diagnostics
+
+
+def test_adding_a_yield_rechecks_importers(shapes: Path, checked: list[str]) -> None:
+    edit(shapes, "    yield 1\n", "    raise NotImplementedError\n")
+    run(sources(shapes), options(shapes))
+    checked.clear()
+    edit(shapes, "    raise NotImplementedError\n", "    raise NotImplementedError\n    yield 1\n")
+    warm = run(sources(shapes), options(shapes))
+    assert sorted(checked) == ["shapes", "use"]
+    assert revealed(warm) == SHAPES_REVEALED
+
+
+def test_type_comment_signature_is_interface(tmp_path: Path, checked: list[str]) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    write(root, {"dep.py": "def f(a):  # type: (int) -> int\n    return a  # a comment\n", "main.py": "from dep import f\nreveal_type(f(1))\n"})
+    run(sources(root), options(root))
+    checked.clear()
+    write(root, {"dep.py": "def f(a):  # type: (int) -> int\n    # another comment\n    return a\n"})
+    run(sources(root), options(root))
+    assert checked == ["dep"]
+    checked.clear()
+    write(root, {"dep.py": "def f(a):  # type: (int) -> str\n    return str(a)\n"})
+    result = run(sources(root), options(root))
+    assert sorted(checked) == ["dep", "main"]
+    assert [d.message for d in result.diagnostics] == ['Revealed type is "str"']
+
+
+def test_interface_digest_unit() -> None:
+    from veritype.cache.interface import interface_digest
+
+    base = 'X: Literal[(1, 2)]\nS = """a\n\nb"""\n'
+    assert interface_digest(base) != interface_digest(base.replace("(1, 2)", "1, 2"))  # positions inside a statement count
+    assert interface_digest(base) != interface_digest(base.replace("\n\nb", "\nb"))  # a string's text counts
+    assert interface_digest(base) == interface_digest("\n# c\n" + base.replace("\n", "\r\n"))
+    assert interface_digest("def f(:\n").startswith("full:")  # what does not parse counts in full
+
+
+def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, checked: list[str]) -> None:
+    import json
+
+    run(sources(shapes), options(shapes))
+    memo_path = shapes / ".veritype_cache" / "v1" / "interfaces.json"
+    memo = json.loads(memo_path.read_text())
+    assert len(memo["digests"]) == 1  # shapes.py, the one dependency
+    # The memo is read: a (forged) different answer for unchanged bytes makes
+    # the dependency look changed.
+    memo_path.write_text(json.dumps({"key": memo["key"], "digests": {k: "iface:forged" for k in memo["digests"]}}))
+    checked.clear()
+    run(sources(shapes), options(shapes))
+    assert checked == ["use"]
+    # A memo written by another veritype is not trusted: a forged answer
+    # that would hide an interface change is ignored.
+    forged = {k: "iface:forged" for k in memo["digests"]}
+    memo_path.write_text(json.dumps({"key": "another veritype", "digests": forged}))
+    edit(shapes, "g = 1", "g = ''")
+    checked.clear()
+    result = run(sources(shapes), options(shapes))
+    assert sorted(checked) == ["shapes", "use"]
+    assert revealed(result)[0] == '"str"'

@@ -12,15 +12,26 @@ matches. The fingerprint covers:
 - every module the check may have depended on: the static import closure of
   the module over the modules this run loaded (with the loaded submodules of
   any package bound by `import pkg`, which `pkg.sub.x` reaches without an
-  import of its own), each recorded as where it
-  resolves now and a digest of its source (typeshed's stdlib by the bundled
-  typeshed_client version; a module that could not be found as "missing", so
-  that creating it invalidates its importers).
+  import of its own), each recorded as where it resolves now and a digest
+  of its *interface* (interface.py: module- and class-level statements in
+  full, function signatures and decorators, from function bodies only the
+  yield/await/placeholder flags, except that a method storing `self.x`
+  keeps its whole body, which the method walker reads; no docstrings, no
+  comments but `# type:` annotations). typeshed's stdlib is keyed by the
+  bundled typeshed_client version; a module that could not be found is
+  "missing", so that creating it invalidates its importers.
 
-Honest limit: dependencies are fingerprinted over their *whole source*, not
-yet over their *interfaces* (principle 6's interface hashing is a later
-step). So an edit to a leaf, even inside a function body, re-checks the leaf
-and every module that imports it, directly or not. Nothing else is re-checked.
+So an edit inside a function body (or to a docstring or comment) of a
+dependency re-checks that module only; its importers are reused.
+
+Honest limit: the interface is a digest of *source text*, not of evaluated
+types, and it is compared over the whole import closure. An edit that does
+change a dependency's interface (a signature, a module-level assignment, a
+class body, a `self.x =` method, a `yield` added) re-checks every module
+that imports it directly or not, even where the types the importers read
+came out the same: there is no "interface unchanged after re-checking"
+cut-off at the next module yet. Editing a method that assigns `self.x`
+counts as an interface change even when only other lines of it changed.
 
 Writes are atomic (a temporary file, then `os.replace`), and an unreadable,
 corrupt or foreign cache entry is treated as absent: the cache can never make

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import (
     MISSING,
+    UNREADABLE,
+    digest_bytes,
     digest_file,
     digest_text,
     options_key,
@@ -17,6 +19,7 @@ from veritype.cache.fingerprint import (
     typeshed_key,
     veritype_key,
 )
+from veritype.cache.interface import interface_digest, interface_digest_of_bytes
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.modules.finder import MissingModule
@@ -28,11 +31,18 @@ if TYPE_CHECKING:
 
 
 class _States:
-    """Where each module name resolves now, with a digest; memoized per run."""
+    """Where each module name resolves now, with a digest of its interface
+    (cache/interface.py: what an importer's check can observe of it);
+    memoized per run. A checked module's own source is digested in full
+    (`source_digest`), by `_module_key`."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, interfaces: dict[str, str] | None = None) -> None:
         self.program = program
         self._memo: dict[str, str] = {}
+        # source digest -> interface digest: `known` from the store (parsing
+        # every dependency is most of a warm run), `used` by this run.
+        self.known = interfaces or {}
+        self.used: dict[str, str] = {}
 
     def source_digest(self, src: BuildSource) -> str:
         return digest_text(src.text) if src.text is not None else digest_file(src.path)
@@ -45,7 +55,8 @@ class _States:
     def _compute(self, name: str) -> str:
         src = self.program.sources.get(name)
         if src is not None:
-            return f"source:{src.path}:{self.source_digest(src)}"
+            iface = self.interface_of_text(src.text) if src.text is not None else self.interface_of_file(src.path)
+            return f"source:{src.path}:{iface}"
         found = self.program.find(name)
         if isinstance(found, MissingModule):
             return f"{MISSING}:{found.code}:{found.ignored}"
@@ -53,7 +64,24 @@ class _States:
             return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
         if found.is_namespace:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
-        return f"{found.origin}:{found.path}:{digest_file(found.path)}"
+        return f"{found.origin}:{found.path}:{self.interface_of_file(found.path)}"
+
+    def interface_of_text(self, text: str) -> str:
+        full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
+        if full not in self.used:
+            self.used[full] = self.known.get(full) or interface_digest(text)
+        return self.used[full]
+
+    def interface_of_file(self, path: str) -> str:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return UNREADABLE
+        full = "file:" + digest_bytes(data)
+        if full not in self.used:
+            self.used[full] = self.known.get(full) or interface_digest_of_bytes(data)
+        return self.used[full]
 
 
 def _module_key(base: str, src: BuildSource, states: _States) -> str:
@@ -112,7 +140,7 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
-    states = _States(program)
+    states = _States(program, store.load_interfaces(veritype_key()))
 
     reuse: dict[str, list[Diagnostic]] = {}
     keys: dict[str, str] = {}
@@ -139,5 +167,9 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
             continue
         deps = {name: states.state(name) for name in sorted(_dependencies(program, src.module, imports))}
         store.save(src.module, src.path, Entry(keys[src.module], deps, fresh[src.module]))
+    if states.used.keys() != states.known.keys():
+        # Only the digests this run used are kept: the memo does not grow with
+        # every version of every file ever seen.
+        store.save_interfaces(veritype_key(), states.used)
     result.reused = len(reuse)
     return result

@@ -1,6 +1,7 @@
 """The cache directory: one JSON entry per checked module, written atomically.
 
-Layout: `<cache dir>/v1/<digest of module name and path>.json`, plus a
+Layout: `<cache dir>/v1/<digest of module name and path>.json`, and
+`v1/interfaces.json` (a memo: source digest -> interface digest), plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
@@ -17,6 +18,9 @@ from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 
 FORMAT = "v1"
+# The interface-digest memo (cache/interface.py is the costly part of a warm
+# run: it parses every dependency); not a module entry (those are hex names).
+_INTERFACES = "interfaces.json"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
 
@@ -66,6 +70,33 @@ class CacheStore:
         except OSError:
             # A read-only or full disk must not fail the check; the next run
             # simply checks this module again.
+            self.write_errors += 1
+
+    def load_interfaces(self, key: str) -> dict[str, str]:
+        """The memo of interface digests (source digest -> interface digest)
+        written by a run of the veritype that `key` names; empty otherwise."""
+        try:
+            with open(os.path.join(self.entries_dir, _INTERFACES), encoding="utf-8") as f:
+                raw = json.load(f)
+            memo = raw["digests"] if isinstance(raw, dict) and raw.get("key") == key else {}
+            if isinstance(memo, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in memo.items()):
+                return dict(memo)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            pass
+        return {}
+
+    def save_interfaces(self, key: str, memo: dict[str, str]) -> None:
+        try:
+            self._prepare()
+            fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    json.dump({"key": key, "digests": memo}, f)
+                os.replace(tmp, os.path.join(self.entries_dir, _INTERFACES))
+            except BaseException:
+                _remove_quietly(tmp)
+                raise
+        except OSError:
             self.write_errors += 1
 
     def _prepare(self) -> None:

@@ -1,0 +1,204 @@
+"""Interface digests: what other modules can observe when checked against a module.
+
+An importer's check reads a dependency through the evaluator, which sees:
+
+- every module- and class-level statement, in full (declarations, imports,
+  `__all__`, class bodies, decorators, conditions on `sys.version_info`);
+- a function's signature: decorators, parameters with their annotations and
+  defaults, the return annotation, `# type:` signature comments, and whether
+  it is `async`;
+- from a function's body, only whether it contains `yield` / `yield from`
+  (a generator's return type differs; functions.is_generator), `await`
+  (kept too, though only `yield` changes a type today), and whether it is
+  a placeholder (`...`, `pass`, `raise NotImplementedError`). Unannotated
+  returns are `Any`, never inferred from the body (functions._build);
+- except: a function defined in a class body whose body stores an attribute
+  on its first parameter (`self.x = ...`, `self.x: T = ...`, `for self.x in`,
+  `with ... as self.x`, `self.x += ...`) keeps its *whole* body. The binder
+  collects those attributes (binder.collect_instance_attributes) and the
+  evaluator infers their types by walking the method with narrowing
+  (`Evaluator.method_walker`), so any statement of the method may decide
+  an attribute's type.
+
+Left out: the other function bodies (replaced by a marker naming the
+yield/await/placeholder flags), docstrings, and comments, except `# type:` comments
+(annotations) other than pure `# type: ignore` ones (an ignore filters only
+its own module's diagnostics; diagnostics/ignores.py, Program._filter).
+
+The digest is over the kept *source text*, not over an AST dump: some rules
+read positions (type_expr tells `Literal[(1, 2)]` from `Literal[1, 2]` by
+column), which an AST dump without positions would not see. Blank lines and
+trailing spaces are dropped, so a body edit that adds or removes lines does
+not change the digest; positions *inside* a kept statement stay exact.
+
+A rule that comes to read more of a dependency's function bodies (say, an
+inferred return type for unannotated functions) must add it here, or the
+cache goes stale. When in doubt this includes more: a source that does not
+parse or tokenize digests in full (`full:` prefix), so the digest never
+equals an interface digest and any edit is seen.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+from veritype.cache.fingerprint import digest_bytes, digest_text
+from veritype.evaluate.functions import is_generator
+
+_PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
+_TYPE_COMMENT = re.compile(r"#\s*type\s*:")
+
+FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def interface_digest(source: str) -> str:
+    """A digest of what importers can observe of the module `source`."""
+    try:
+        text = interface_text(source)
+    except Exception:  # noqa: BLE001 - does not parse (or a surprise): count every byte
+        return "full:" + digest_text(source)
+    return "iface:" + digest_text(text)
+
+
+def interface_text(source: str) -> str:
+    """The kept text (see the module docstring), one logical line per line,
+    each token with its position relative to its logical line. Raises
+    SyntaxError (or tokenize's errors) on a source that does not parse."""
+    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    tree = ast.parse(source, type_comments=True)
+    lines = source.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(lineno: int, col_bytes: int) -> int:
+        # ast columns count UTF-8 bytes; the text is indexed by characters.
+        line = lines[lineno - 1]
+        return starts[lineno - 1] + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
+
+    cuts: list[tuple[int, int, str]] = []
+
+    def cut_body(body: list[ast.stmt], marker: str) -> None:
+        first, last = body[0], body[-1]
+        assert last.end_lineno is not None and last.end_col_offset is not None
+        cuts.append((offset(first.lineno, first.col_offset), offset(last.end_lineno, last.end_col_offset), marker))
+
+    def docstring(body: list[ast.stmt]) -> None:
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            cut_body(body[:1], "")
+
+    def visit(body: list[ast.stmt], in_class: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, FuncDef):
+                if in_class and _stores_on_first_param(stmt):
+                    docstring(stmt.body)  # the rest is read by the method walker
+                else:
+                    cut_body(stmt.body, _body_marker(stmt))
+            elif isinstance(stmt, ast.ClassDef):
+                docstring(stmt.body)
+                visit(stmt.body, True)
+            else:
+                for name in ("body", "orelse", "finalbody"):
+                    child = getattr(stmt, name, None)
+                    if isinstance(child, list) and child and isinstance(child[0], ast.stmt):
+                        visit(child, in_class)
+                for handler in getattr(stmt, "handlers", None) or ():
+                    visit(handler.body, in_class)
+                for case in getattr(stmt, "cases", None) or ():
+                    visit(case.body, in_class)
+
+    docstring(tree.body)
+    visit(tree.body, False)
+    pieces: list[str] = []
+    pos = 0
+    for start, end, marker in sorted(cuts):
+        pieces.append(source[pos:start])
+        pieces.append(marker)
+        pos = end
+    pieces.append(source[pos:])
+    kept = "".join(pieces)
+
+    # Re-tokenize what is kept: blank lines and comments go, each token keeps
+    # its place relative to the start of its logical line (its indentation too).
+    out: list[str] = []
+    line_row: int | None = None
+    for tok in tokenize.generate_tokens(io.StringIO(kept).readline):
+        if tok.type in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+            continue
+        if tok.type == tokenize.COMMENT and (not _TYPE_COMMENT.match(tok.string) or _PURE_IGNORE.match(tok.string)):
+            continue
+        if tok.type == tokenize.NEWLINE:
+            out.append("\n")
+            line_row = None
+            continue
+        if line_row is None:
+            line_row = tok.start[0]
+        out.append(f"{tok.start[0] - line_row},{tok.start[1]}:{tok.string}\x00")
+    return "".join(out)
+
+
+def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    # The evaluator's own test for a generator, so the two cannot disagree.
+    has_yield = is_generator(node)
+    has_await = any(isinstance(sub, ast.Await) for sub in _walk_own(node))
+    return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(_is_trivial(node.body))}>"
+
+
+def _is_trivial(body: list[ast.stmt]) -> bool:
+    """A placeholder body (`...`, `pass`, `raise NotImplementedError`, after
+    an optional docstring). No rule reads a dependency's body this way yet,
+    but the spec gives trivial bodies meaning (protocol members, abstract
+    methods called through super()), so the flag is kept against that day."""
+    for i, s in enumerate(body):
+        if isinstance(s, ast.Pass):
+            continue
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and (s.value.value is Ellipsis or (i == 0 and isinstance(s.value.value, str))):
+            continue
+        if isinstance(s, ast.Raise):
+            exc = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return True
+
+
+def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    positional = node.args.posonlyargs + node.args.args
+    if not positional:
+        return False
+    first = positional[0].arg
+    for sub in ast.walk(node):
+        if (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.ctx, (ast.Store, ast.Del))
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id == first
+        ):
+            return True
+    return False
+
+
+def _walk_own(node: ast.AST):  # type: ignore[no-untyped-def]
+    """The body's nodes, not entering nested functions, classes or lambdas
+    (their `await` is their own), as functions.is_generator walks."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def interface_digest_of_bytes(data: bytes) -> str:
+    """`interface_digest` of a file's bytes, decoded as Python decodes source
+    (by its coding cookie); bytes that do not decode digest in full."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return "full:" + digest_bytes(data)
+    return interface_digest(text)
