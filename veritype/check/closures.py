@@ -60,11 +60,32 @@ def _fixed_after(decls: list[ast.AST], func: object, name: str, target: ast.AST)
         if line is None or end is None or end >= start:
             return False  # bound at or after the def (or a `for` whose body holds the def)
         lines.append(line)
-    for n in ast.walk(func):
-        if isinstance(n, ast.Nonlocal) and name in n.names:
-            return False  # some nested function may rebind it
-        if isinstance(n, _LOOPS) and n.lineno <= start <= (n.end_lineno or n.lineno):
+    nonlocals, loops = _walk_facts(func)
+    if name in nonlocals:
+        return False  # some nested function may rebind it
+    for first, last in loops:
+        if first <= start <= last:
             # The def runs on every iteration: a binding earlier in the loop runs again after it.
-            if any(n.lineno <= line <= (n.end_lineno or n.lineno) for line in lines):
+            if any(first <= line <= last for line in lines):
                 return False
     return True
+
+
+def _walk_facts(func: ast.AST) -> tuple[frozenset[str], list[tuple[int, int]]]:
+    """The names under `nonlocal` anywhere in `func`, and the line spans of its loops.
+
+    Walked once per function and kept on the node: a function with many
+    narrowed names at many nested defs would otherwise be walked for each.
+    """
+    facts = getattr(func, "_vt_closure_facts", None)
+    if facts is None:
+        names: set[str] = set()
+        loops: list[tuple[int, int]] = []
+        for n in ast.walk(func):
+            if isinstance(n, ast.Nonlocal):
+                names.update(n.names)
+            elif isinstance(n, _LOOPS):
+                loops.append((n.lineno, n.end_lineno or n.lineno))
+        facts = (frozenset(names), loops)
+        func._vt_closure_facts = facts  # type: ignore[attr-defined]
+    return facts

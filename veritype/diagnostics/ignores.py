@@ -27,6 +27,9 @@ from veritype.options import Options
 # `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
 _IGNORE_COMMENT = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?")
 
+# A line where an ignore follows another comment (`# type: int  # type: ignore`).
+_IGNORE_IN_TYPE_COMMENT = re.compile(r"#[^\n]*#\s*type\s*:\s*ignore(?![\w-])")
+
 # Codes that can never be silenced: an unparsable file is not "checked" at all.
 _UNSILENCEABLE = frozenset({"syntax"})
 
@@ -92,19 +95,24 @@ def _first_code_line(source: str) -> int:
 
 def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
     result = IgnoreMap()
-    comments = _comment_columns(source)
     if tree is not None:
         tags = {ti.lineno: ti.tag for ti in tree.type_ignores}
         # `x = 1  # type: int  # type: ignore`: Python keeps the ignore inside the
         # type comment, not in `type_ignores`; PEP 484 allows the two together.
-        for node in ast.walk(tree):
+        # Such a line holds two `#`s, the second starting an ignore: without
+        # one in the source the walk (slow on a large file) finds nothing.
+        for node in ast.walk(tree) if _IGNORE_IN_TYPE_COMMENT.search(source) else ():
             comment = getattr(node, "type_comment", None)
             lineno = getattr(node, "lineno", None)
             if comment and lineno is not None and lineno not in tags:
                 m = _IGNORE_COMMENT.search("#" + comment.split("#", 1)[1]) if "#" in comment else None
                 if m is not None:
                     tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
+        if not tags:
+            return result  # most files: no ignores, so no need to tokenize
+        comments = _comment_columns(source)
     else:
+        comments = _comment_columns(source)
         tags = {line: _tag_of(text) for line, (_, text) in comments.items()}
     first_code = _first_code_line(source)
     lines = source.splitlines()

@@ -322,10 +322,13 @@ def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
 
 
 def _is_generator(node: FuncDef) -> bool:
-    for sub in _walk_own(node):
-        if isinstance(sub, (ast.Yield, ast.YieldFrom)):
-            return True
-    return False
+    # Asked for the same def by several rules (and the method walker): the
+    # answer is kept on the node rather than walking the body each time.
+    known = getattr(node, "_vt_is_generator", None)
+    if known is None:
+        known = any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in _walk_own(node))
+        node._vt_is_generator = known  # type: ignore[union-attr]
+    return known
 
 
 def is_generator(node: FuncDef) -> bool:

@@ -58,6 +58,7 @@ class Program:
         self.modules: dict[str, ModuleInfo | None] = {}
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
+        self._has_walrus: dict[str, bool] = {}  # module -> whether its source has `:=` (see Binder)
         from veritype.evaluate.evaluator import Evaluator
 
         self.evaluator = Evaluator(self)
@@ -97,7 +98,11 @@ class Program:
         return info
 
     def binder_for(self, info: ModuleInfo) -> Binder:
-        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub)
+        walrus = self._has_walrus.get(info.name)
+        if walrus is None:
+            walrus = info.parsed is None or ":=" in info.parsed.source
+            self._has_walrus[info.name] = walrus
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus)
 
     # -- names --------------------------------------------------------------
 

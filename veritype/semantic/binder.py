@@ -8,7 +8,8 @@ later ever sees a declaration for another Python version or platform.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import evaluate_condition
@@ -16,12 +17,16 @@ from veritype.semantic.symbols import Symbol, SymbolTable
 
 
 class Binder:
-    def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool) -> None:
+    def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
+                 has_walrus: bool = True) -> None:
         self.module = module
         self.is_package = is_package
         self.version = version
         self.platform = platform
         self.is_stub = is_stub
+        # False when the source has no `:=` at all: then no expression needs
+        # walking for walrus targets (most modules; the walk is costly).
+        self.has_walrus = has_walrus
 
     # -- entry points -------------------------------------------------------
 
@@ -41,10 +46,14 @@ class Binder:
         for a in [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else []), *args.kwonlyargs, *([args.kwarg] if args.kwarg else [])]:
             table[a.arg] = Symbol(a.arg, S.PARAM, [a])
         if isinstance(node, ast.Lambda):
-            _bind_walrus(node.body, table)
+            self._walrus(node.body, table)
             return table
         self._block(node.body, table)
         return table
+
+    def _walrus(self, expr: ast.expr, table: SymbolTable) -> None:
+        if self.has_walrus:
+            _bind_walrus(expr, table)
 
     # -- statements ---------------------------------------------------------
 
@@ -69,7 +78,7 @@ class Binder:
                 self._target(target, stmt, table, stmt.type_comment is not None and len(stmt.targets) == 1)
             if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "__all__":
                 table.all_names = _static_names(stmt.value)
-            _bind_walrus(stmt.value, table)
+            self._walrus(stmt.value, table)
         elif isinstance(stmt, ast.AnnAssign):
             if isinstance(stmt.target, ast.Name):
                 sym = self._define(table, stmt.target.id, S.VAR, stmt)
@@ -112,7 +121,7 @@ class Binder:
                 sym.explicit_reexport = alias.asname == alias.name or (stmt.level > 0 and alias.asname is None and stmt.module is None)
         elif isinstance(stmt, ast.If):
             branch = self.static_branch(stmt.test)
-            _bind_walrus(stmt.test, table)
+            self._walrus(stmt.test, table)
             if branch is not False:
                 self._block(stmt.body, table)
             if branch is not True:
@@ -122,7 +131,7 @@ class Binder:
             self._block(stmt.body, table)
             self._block(stmt.orelse, table)
         elif isinstance(stmt, ast.While):
-            _bind_walrus(stmt.test, table)
+            self._walrus(stmt.test, table)
             self._block(stmt.body, table)
             self._block(stmt.orelse, table)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -156,9 +165,9 @@ class Binder:
             name = stmt.name.id  # type: ignore[attr-defined]
             self._define(table, name, S.TYPE_ALIAS, stmt)
         elif isinstance(stmt, ast.Expr):
-            _bind_walrus(stmt.value, table)
+            self._walrus(stmt.value, table)
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
-            _bind_walrus(stmt.value, table)
+            self._walrus(stmt.value, table)
 
     def _target(self, target: ast.expr, stmt: ast.stmt, table: SymbolTable, typed: bool) -> None:
         if isinstance(target, ast.Name):
@@ -232,7 +241,7 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
         first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
-        for node in ast.walk(stmt):
+        for node in _walk_statements(stmt):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = list(node.targets)
@@ -260,6 +269,24 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                         elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and sym.type_comment is None:
                             sym.type_comment = (node.type_comment, node)
                             sym.method = stmt
+
+
+_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _walk_statements(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk(node)` with only the statements (and the handlers and match
+    cases that hold them): the same nodes of those kinds in the same
+    breadth-first order, without visiting the (far more numerous) expressions.
+    """
+    todo = deque([node])
+    while todo:
+        n = todo.popleft()
+        for name in n._fields:
+            value = getattr(n, name, None)
+            if type(value) is list:
+                todo.extend(item for item in value if isinstance(item, _STRUCTURAL))
+        yield n
 
 
 def _flatten_targets(t: ast.expr) -> list[ast.expr]:
