@@ -60,8 +60,28 @@ class SubtypeChecker:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
         self._assuming: set[tuple[Type, Type]] = set()
+        # Answers for pairs of plain types (see `_plain`), which depend on
+        # nothing but the two types: the same few pairs are asked again and
+        # again (every argument of every call, every assignment).
+        self._cache: dict[tuple[Type, Type], bool] = {}
 
     def check(self, left: Type, right: Type) -> bool:
+        """The entry point; `_check` is the recursion (which this caches)."""
+        if left is right:
+            return True
+        if self._assuming:
+            return self._check(left, right)
+        key = (left, right)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # only plain pairs are stored, and a type equal to a plain one is plain
+        if not _plain(right) or not _plain(left):
+            return self._check(left, right)
+        hit = self._check(left, right)
+        self._cache[key] = hit
+        return hit
+
+    def _check(self, left: Type, right: Type) -> bool:
         if left is right or left == right:
             return True
         if isinstance(right, AnyType) or isinstance(left, AnyType):
@@ -76,15 +96,15 @@ class SubtypeChecker:
         if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
             return True
         if isinstance(left, UnionType):
-            return all(self.check(item, right) for item in left.items)
+            return all(self._check(item, right) for item in left.items)
         if isinstance(right, UnionType):
-            if any(self.check(left, item) for item in right.items):
+            if any(self._check(left, item) for item in right.items):
                 return True
             if isinstance(left, TypeVarType) and left.values:
-                return all(self.check(v, right) for v in left.values)
+                return all(self._check(v, right) for v in left.values)
             if isinstance(left, TypeVarType) and left.kind in ("typevar", "self") and left.upper_bound is not None:
                 # A bound that is itself a union (`bound=int | str`) is checked as a whole.
-                return self.check(left.upper_bound, right)
+                return self._check(left.upper_bound, right)
             if isinstance(left, Instance) and left.info.fullname == "builtins.bool":
                 # bool is assignable to Literal[True] | Literal[False]
                 vals = {i.value for i in right.items if isinstance(i, LiteralType) and i.fallback.info.fullname == "builtins.bool"}
@@ -101,9 +121,9 @@ class SubtypeChecker:
             if left.kind in ("paramspec", "typevartuple"):
                 return True
             if left.values:
-                return all(self.check(v, right) for v in left.values)
+                return all(self._check(v, right) for v in left.values)
             bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
-            return self.check(bound, right)
+            return self._check(bound, right)
         if isinstance(right, TypeVarType):
             # A type variable is only assignable from itself (or Never / Any).
             if right.kind in ("paramspec", "typevartuple"):
@@ -125,7 +145,7 @@ class SubtypeChecker:
         if isinstance(left, LiteralType):
             if isinstance(right, LiteralType):
                 return left.value == right.value and type(left.value) is type(right.value) and left.fallback.info is right.fallback.info
-            return self.check(left.fallback, right)
+            return self._check(left.fallback, right)
         if isinstance(right, LiteralType):
             return False
         if isinstance(left, TupleType):
@@ -133,7 +153,7 @@ class SubtypeChecker:
         if isinstance(left, TypedDictType):
             if isinstance(right, TypedDictType):
                 return self._typeddict(left, right)
-            return self.check(self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object"))), right) or self.check(left.fallback, right)
+            return self._check(self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object"))), right) or self._check(left.fallback, right)
         if isinstance(right, TypedDictType):
             return False
         if isinstance(left, (CallableType, Overloaded)):
@@ -166,7 +186,7 @@ class SubtypeChecker:
             return self._args_ok(mapped, right)
         if isinstance(right, CallableType):
             call = self.ev.instance_call_signature(left)
-            return call is None or self.check(call, right)
+            return call is None or self._check(call, right)
         if isinstance(right, TupleType):
             if left.info.fullname == "builtins.tuple" and left.args and isinstance(left.args[0], AnyType):
                 return True
@@ -191,11 +211,11 @@ class SubtypeChecker:
             if tv.kind in ("paramspec", "typevartuple"):
                 continue
             if tv.variance == "covariant":
-                ok = self.check(la, ra)
+                ok = self._check(la, ra)
             elif tv.variance == "contravariant":
-                ok = self.check(ra, la)
+                ok = self._check(ra, la)
             elif tv.variance == "infer":
-                ok = self.check(la, ra) or self.check(ra, la)
+                ok = self._check(la, ra) or self._check(ra, la)
             else:
                 ok = self._equivalent(la, ra)
             if not ok:
@@ -203,7 +223,7 @@ class SubtypeChecker:
         return True
 
     def _equivalent(self, a: Type, b: Type) -> bool:
-        return self.check(a, b) and self.check(b, a)
+        return self._check(a, b) and self._check(b, a)
 
     def _protocol(self, left: Type, right: Instance) -> bool:
         key = (left, right)
@@ -221,14 +241,14 @@ class SubtypeChecker:
         if isinstance(right, TupleType):
             if len(left.items) != len(right.items):
                 return False
-            return all(self.check(a, b) for a, b in zip(left.items, right.items)) and (
-                right.fallback.info.fullname == "builtins.tuple" or self.check(left.fallback, right.fallback)
+            return all(self._check(a, b) for a, b in zip(left.items, right.items)) and (
+                right.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right.fallback)
             )
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.tuple":
                 item = right.args[0] if right.args else AnyType("implicit")
-                return all(self.check(i, item) for i in left.items) and (
-                    left.fallback.info.fullname == "builtins.tuple" or self.check(left.fallback, right)
+                return all(self._check(i, item) for i in left.items) and (
+                    left.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right)
                 )
             if right.info.is_protocol and right.info not in left.fallback.info.mro:
                 return self._protocol(left, right)
@@ -236,9 +256,9 @@ class SubtypeChecker:
                 # The fallback widens literals; as a Sequence the items keep their types.
                 from veritype.types.model import make_union
 
-                return self.check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
-            return self.check(left.fallback, right)
-        return self.check(left.fallback, right)
+                return self._check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
+            return self._check(left.fallback, right)
+        return self._check(left.fallback, right)
 
     # -- TypedDict --------------------------------------------------------------
 
@@ -249,7 +269,7 @@ class SubtypeChecker:
                 return False
             lt = lm[key]
             if key in right.readonly:
-                if not self.check(lt, rt):
+                if not self._check(lt, rt):
                     return False
             elif not self._equivalent(lt, rt):
                 return False
@@ -275,18 +295,18 @@ class SubtypeChecker:
                 call_member = right.info.get("__call__")
                 if call_member is not None:
                     proto_call = self.ev.bound_member(right, "__call__")
-                    return proto_call is None or self.check(left, proto_call) or self._protocol(fn, right) if isinstance(fn, Instance) else True
+                    return proto_call is None or self._check(left, proto_call) or self._protocol(fn, right) if isinstance(fn, Instance) else True
                 return self._protocol(fn, right) if isinstance(fn, Instance) else True
             if isinstance(left, CallableType) and left.is_type_obj:
-                return self.check(left.ret, right) if right.info.fullname == "builtins.type" else False
+                return self._check(left.ret, right) if right.info.fullname == "builtins.type" else False
             return False
         if isinstance(right, TypeType):
-            return isinstance(left, CallableType) and left.is_type_obj and self.check(left.ret, right.item)
+            return isinstance(left, CallableType) and left.is_type_obj and self._check(left.ret, right.item)
         return True
 
     def callable_ok(self, left: CallableType, right: CallableType) -> bool:
         if left.is_ellipsis or right.is_ellipsis:
-            return self.check(left.ret, right.ret)
+            return self._check(left.ret, right.ret)
         if left.type_vars:
             from veritype.types.solve import unify_callable
 
@@ -294,7 +314,7 @@ class SubtypeChecker:
             if inst is None:
                 return True  # could not solve: do not report
             left = inst
-        if not self.check(left.ret, right.ret):
+        if not self._check(left.ret, right.ret):
             return False
         if right.type_guard is not None and left.type_guard is None:
             return False
@@ -319,7 +339,7 @@ class SubtypeChecker:
             lp = lpos[i] if i < len(lpos) else l_star
             if lp is None:
                 return False
-            if not self.check(rp.type, lp.type):
+            if not self._check(rp.type, lp.type):
                 return False
         return True
 
@@ -339,7 +359,7 @@ class SubtypeChecker:
         for i, r in enumerate(r_pos):
             if i < len(l_pos):
                 l = l_pos[i]
-                if not self.check(r.type, l.type):
+                if not self._check(r.type, l.type):
                     return False
                 if r.kind == POS_OR_KW and l.kind == POS_ONLY:
                     return False
@@ -348,7 +368,7 @@ class SubtypeChecker:
                 if r.has_default and not l.has_default:
                     return False
             elif l_star is not None:
-                if not self.check(r.type, l_star.type):
+                if not self._check(r.type, l_star.type):
                     return False
                 if r.kind == POS_OR_KW:
                     if l_kw is None and not any(p.name == r.name for p in lp if p.kind == KW_ONLY):
@@ -360,7 +380,7 @@ class SubtypeChecker:
             if l.has_default:
                 continue
             if r_star is not None and l.kind in (POS_ONLY, POS_OR_KW):
-                if not self.check(r_star.type, l.type):
+                if not self._check(r_star.type, l.type):
                     return False
                 continue
             if l.kind == POS_OR_KW and any(p.name == l.name and p.kind == KW_ONLY for p in rp):
@@ -369,7 +389,7 @@ class SubtypeChecker:
         if r_star is not None:
             if l_star is None:
                 return False
-            if not self.check(r_star.type, l_star.type):
+            if not self._check(r_star.type, l_star.type):
                 return False
         # Keyword-only parameters of right.
         for r in rp:
@@ -379,10 +399,10 @@ class SubtypeChecker:
             if match is None:
                 if l_kw is None:
                     return False
-                if not self.check(r.type, l_kw.type):
+                if not self._check(r.type, l_kw.type):
                     return False
                 continue
-            if not self.check(r.type, match.type):
+            if not self._check(r.type, match.type):
                 return False
             if r.has_default and not match.has_default:
                 return False
@@ -393,7 +413,7 @@ class SubtypeChecker:
         if r_kw is not None:
             if l_kw is None:
                 return False
-            if not self.check(r_kw.type, l_kw.type):
+            if not self._check(r_kw.type, l_kw.type):
                 return False
         return True
 
@@ -401,13 +421,13 @@ class SubtypeChecker:
 
     def _type_left(self, left: TypeType, right: Type) -> bool:
         if isinstance(right, TypeType):
-            return self.check(left.item, right.item)
+            return self._check(left.item, right.item)
         if isinstance(right, Instance):
             if right.info.fullname in ("builtins.type", "builtins.object"):
                 return True
             if isinstance(left.item, Instance):
                 meta = self.ev.metaclass_instance(left.item.info)
-                if meta is not None and self.check(meta, right):
+                if meta is not None and self._check(meta, right):
                     return True
                 if right.info.is_protocol:
                     return self._protocol(left, right)
@@ -418,8 +438,38 @@ class SubtypeChecker:
             return False
         if isinstance(right, CallableType):
             ctor = self.ev.constructor_type(left)
-            return ctor is None or self.check(ctor, right)
+            return ctor is None or self._check(ctor, right)
         return False
+
+
+def _plain(t: Type) -> bool:
+    """Whether the answer about `t` can be cached: it is built of nominal,
+    settled classes only. Not callables (their `is_type_obj` is not part of
+    equality), not protocols (their answer depends on member types, which
+    may still be in evaluation, and on the assumptions of the check), not
+    `type[C]` (metaclass lookups), and no class whose bases are still being
+    evaluated (its flags and MRO are not final yet).
+    """
+    tp = type(t)
+    if tp is Instance:
+        info = t.info  # type: ignore[attr-defined]
+        if info.is_protocol or info._bases is None or info._resolving or info.is_namedtuple:
+            return False
+        mro = info._mro
+        if mro is not None and len(mro) == 1 and info._bases:
+            return False  # the MRO is being computed
+        return all(_plain(a) for a in t.args)  # type: ignore[attr-defined]
+    if tp is AnyType or tp is NoneType or tp is NeverType:
+        return True
+    if tp is LiteralType:
+        return _plain(t.fallback)  # type: ignore[attr-defined]
+    if tp is UnionType:
+        return all(_plain(i) for i in t.items)  # type: ignore[attr-defined]
+    if tp is TupleType:
+        return _plain(t.fallback) and all(_plain(i) for i in t.items)  # type: ignore[attr-defined]
+    if tp is TypeVarType:
+        return (t.upper_bound is None or _plain(t.upper_bound)) and all(_plain(v) for v in t.values)  # type: ignore[attr-defined]
+    return False
 
 
 def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
