@@ -9,7 +9,7 @@ statements are not checked (mypy's behaviour), and are reported only with
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from veritype.check.flow import Flow, State, merge
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -61,6 +61,8 @@ class ModuleChecker:
         # Inside `if TYPE_CHECKING:` (or a version check that holds): declarations only.
         self.type_checking_depth = 0
         self.silent_passes = 0  # nesting of silent first passes over loop bodies
+        # Set while looking ahead for the statement completing `x = []` (check.partial_types).
+        self.partial_watch: dict[int, Callable[[], None]] | None = None
 
     # -- reporting ----------------------------------------------------------------
 
@@ -122,6 +124,11 @@ class ModuleChecker:
             prev = stmt
 
     def stmt(self, stmt: ast.stmt) -> None:
+        if self.partial_watch is not None:
+            if id(stmt) in self.partial_watch:
+                self.partial_watch[id(stmt)]()
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                return  # the lookahead needs no nested bodies
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)
@@ -277,6 +284,9 @@ class ModuleChecker:
         t = self._infer_redisplay(stmt) if declared is None else None
         if t is None:
             t = self.infer(stmt.value, declared)
+        from veritype.check.partial_types import maybe_complete
+
+        t = maybe_complete(self, stmt, t, declared)
         for target in stmt.targets:
             self.assign(target, t, stmt.value)
         if declared is None and not stmt.type_comment:

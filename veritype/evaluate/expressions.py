@@ -454,7 +454,7 @@ class ExprEvaluator:
             if isinstance(node.op, ast.UAdd):
                 return operand
         dunder, sym = UNARY_DUNDERS[type(node.op)]
-        results = []
+        results: list[Type] = []
         for item in union_items(operand):
             if isinstance(item, AnyType):
                 results.append(item)
@@ -509,7 +509,7 @@ class ExprEvaluator:
     def _binary_one(self, node: ast.AST, left: Type, right: Type, dunder: str, rdunder: str, sym: str, whole_left: Type) -> Type:
         if isinstance(left, AnyType):
             return left
-        results = []
+        results: list[Type] = []
         for ritem in union_items(right):
             if isinstance(ritem, AnyType):
                 results.append(AnyType("implicit"))
@@ -779,7 +779,7 @@ class ExprEvaluator:
         return self.awaited(t, node)
 
     def awaited(self, t: Type, node: ast.AST | None) -> Type:
-        results = []
+        results: list[Type] = []
         for item in union_items(t):
             if isinstance(item, AnyType):
                 results.append(item)
@@ -942,7 +942,7 @@ class ExprEvaluator:
         return make_union(results)
 
     def enter(self, t: Type, node: ast.AST | None, is_async: bool = False) -> Type:
-        results = []
+        results: list[Type] = []
         name = "__aenter__" if is_async else "__enter__"
         for item in union_items(t):
             if isinstance(item, AnyType):

@@ -393,7 +393,7 @@ def _narrow_tagged(ev: "Evaluator", t: Type, tag: str, lit: LiteralType, positiv
     items = union_items(t)
     if len(items) < 2 or not all(isinstance(i, TypedDictType) for i in items):
         return None
-    kept = []
+    kept: list[Type] = []
     for item in items:
         assert isinstance(item, TypedDictType)
         vt = item.item_map().get(tag)
@@ -496,7 +496,7 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
                     elif _could_overlap(ev, item, c):
                         results.append(c)
         return make_union(results) if results else NeverType()
-    remaining = []
+    remaining: list[Type] = []
     for item in union_items(current):
         if isinstance(item, AnyType):
             remaining.append(item)
