@@ -107,6 +107,11 @@ def _return_for_body(checker: "ModuleChecker", ret: Type, gen: bool, is_async: b
             info = ev.named_class("typing.Generator")
             if info is not None and ret.info is info and len(ret.args) == 3:
                 return ret.args[2]
+            gen_info = ev.named_class("typing.AsyncGenerator" if is_async else "typing.Generator")
+            if gen_info is not None and is_subtype(ev, Instance(gen_info, tuple(AnyType("special") for _ in gen_info.type_vars)), ret):
+                # Iterator[X], Iterable[X], object: nothing to return (mypy's
+                # get_generator_return_type), so `return 1` is "No return value expected".
+                return NoneType()
             return AnyType("special")
         return AnyType("special")
     return ret

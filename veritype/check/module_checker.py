@@ -251,7 +251,7 @@ class ModuleChecker:
                 if isinstance(expected, NeverType):
                     self.error(stmt, 'Return statement in function which does not return', "misc")
                 elif not is_subtype(self.ev, t, expected):
-                    if isinstance(expected, NoneType) and not func.is_generator:
+                    if isinstance(expected, NoneType):
                         self.error(stmt, "No return value expected", "return-value")
                     else:
                         got, exp = format_pair(t, expected)
