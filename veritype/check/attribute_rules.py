@@ -30,6 +30,11 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         return
     hit = base.info.get(target.attr)
     if hit is None:
+        made_up = next((c for c in base.info.mro if c.is_namedtuple and c.node is None and target.attr in c.synthesized), None)
+        if made_up is not None and target.attr != "__init__":
+            # A field of a functional named tuple: a read-only property at run time.
+            checker.error(target, f'Property "{target.attr}" defined in "{made_up.name}" is read-only', "misc")
+            return
         if _is_unknown_attribute(checker, target, base):
             checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
         return
@@ -39,7 +44,7 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         from veritype.evaluate.dataclasses import frozen_field_owner
 
         owner = frozen_field_owner(base.info, target.attr)
-        if owner is None and cls.is_namedtuple and cls.node is not None and not sym.is_instance_attr:
+        if owner is None and cls.is_namedtuple and not sym.is_instance_attr:
             owner = cls  # a NamedTuple field is a read-only property at run time
         if owner is not None:
             checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")

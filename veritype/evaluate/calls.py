@@ -547,7 +547,10 @@ def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
             continue
         t = a.type if a.type is not None else site.infer(a.node, expected)  # type: ignore[arg-type]
         if not is_subtype(site.ev, t, expected):
-            site.report(a.node or site.node, f'Incompatible types (expression has type "{format_type(t)}", TypedDict item "{a.name}" has type "{format_type(expected)}")', "typeddict-item")
+            from veritype.types.format import format_pair
+
+            got, exp = format_pair(t, expected)
+            site.report(a.node or site.node, f'Incompatible types (expression has type "{got}", TypedDict item "{a.name}" has type "{exp}")', "typeddict-item")
     given = {a.name for a in args}
     missing = [k for k, _ in td.items if k in td.required and k not in given]
     if missing:
