@@ -111,7 +111,7 @@ def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return {value.value}
     if isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
-        return {e.value for e in value.elts}  # type: ignore[union-attr]
+        return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return None
 
 

@@ -98,7 +98,7 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     True when reported (the assignment then does not narrow)."""
     ev = checker.ev
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
-    inst = base.item if on_class else base  # type: ignore[union-attr]
+    inst = base.item if isinstance(base, TypeType) and on_class else base
     if not isinstance(inst, Instance):
         return False
     hit = inst.info.get(target.attr)

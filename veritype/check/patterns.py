@@ -41,9 +41,17 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
             checker.flow.set(entry.copy())
             checker.flow.apply(checker.exprs().narrow_for(test, False))
             entry = checker.flow.fork()
-    # Without an irrefutable case the match may fall through unchanged.
+    # Without an irrefutable case the match may fall through unchanged --
+    # unless the cases used up the subject's type (every member of an enum),
+    # which makes the fall-through unreachable, as mypy treats it.
     if not any(_irrefutable(c) for c in stmt.cases):
-        ends.append(entry.copy())
+        from veritype.types.model import NeverType as _Never
+
+        rest = entry.copy()
+        checker.flow.set(entry.copy())
+        if expr_key(stmt.subject) is not None and isinstance(_current_subject(checker, stmt.subject, subject), _Never) and not isinstance(subject, _Never):
+            rest.unreachable = True
+        ends.append(rest)
     checker.flow.set(merge(ends))
 
 

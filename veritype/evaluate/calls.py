@@ -22,7 +22,7 @@ from veritype.types.model import (
     UnionType, make_union,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
-from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.types.substitute import paramspec_tail, substitute, tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -88,7 +88,13 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
+    # Arity errors go at the call expression, once per message, as mypy
+    # reports them (not at each surplus argument).
+    at = site.node
+    kw_only = [i for i, p in enumerate(params) if p.kind == KW_ONLY]
     surplus_pos = 0
+    too_many = False
+    dup_kw: set[int] = set()
     for ai, arg in enumerate(args):
         if arg.kind == ARG_POS:
             if pos_cursor < len(positional):
@@ -96,14 +102,14 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 pos_cursor += 1
             elif star_index is not None:
                 slots[star_index].append(ai)
-            elif any(p.kind == KW_ONLY for p in params):
-                # mypy's wording when the surplus would land on keyword-only
-                # parameters; like mypy, those then do not count as missing.
+            elif surplus_pos < len(kw_only):
+                # Like mypy, a surplus positional argument lands on the next
+                # keyword-only parameter ("Too many positional arguments",
+                # reported below); that parameter then does not count as missing.
                 surplus_pos += 1
-                if surplus_pos == 1:
-                    errors.append((arg.node or site.node, f"Too many positional arguments for {name}", "call-arg"))
-            else:
-                errors.append((arg.node or site.node, f"Too many arguments for {name}", "call-arg"))
+            elif not too_many:
+                too_many = True
+                errors.append((at or arg.node, f"Too many arguments for {name}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
@@ -116,8 +122,11 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         elif arg.kind == ARG_KW:
             idx = next((i for i, p in enumerate(params) if p.name == arg.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
             if idx is not None:
-                if slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
-                    errors.append((arg.node or site.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                if idx in kw_only[:surplus_pos]:
+                    dup_kw.add(idx)
+                    errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                elif slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
+                    errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif not slots[idx]:
                     slots[idx].append(ai)
             elif kw_index is not None:
@@ -126,7 +135,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 if callee.is_ellipsis:
                     continue
                 msg = f'Unexpected keyword argument "{arg.name}" for {name}'
-                errors.append((arg.node or site.node, msg, "call-arg"))
+                errors.append((at or arg.node, msg, "call-arg"))
         elif arg.kind == ARG_STAR2:
             has_star2_arg = True
             t = arg_types[ai]
@@ -145,11 +154,13 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 slots[kw_index].append(ai)
     if callee.is_ellipsis:
         return Matching(slots, [])
+    if any(i not in dup_kw for i in kw_only[:surplus_pos]):
+        errors.append((at, f"Too many positional arguments for {name}", "call-arg"))
     # A positional-only parameter passed by keyword already has its
     # "Unexpected keyword argument" error; mypy does not add "Missing" too.
     kw_names = {a.name for a in args if a.kind == ARG_KW}
     missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not (p.kind == POS_ONLY and p.name in kw_names)]
-    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i]][surplus_pos:]
+    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos]]
     if missing_pos and not has_star_arg:
         names = [p.name for p in missing_pos if p.name]
         if len(missing_pos) == 1 and names:
@@ -223,7 +234,15 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
-                cons += infer_constraints(ev, p.type, _arg_actual(site, arg, t, p), SUBTYPE, targets)
+                actual = _arg_actual(site, arg, t, p)
+                if isinstance(actual, CallableType) and actual.type_vars and isinstance(p.type, CallableType) and _spec_args_here(callee, paramspec_tail(p.type)):
+                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`):
+                    # nothing here solves its own variables, so they are Any rather than
+                    # leaking into the result as variables of another scope.
+                    erased = substitute(actual.with_params(actual.params), {tv_key(v): AnyType("special") for v in actual.type_vars})
+                    if isinstance(erased, CallableType):
+                        actual = _replace_tvs(erased)
+                cons += infer_constraints(ev, p.type, actual, SUBTYPE, targets)
         if lambdas:
             partial = solve(ev, callee.type_vars, cons) if cons else {}
             constrained = {c.key for c in cons}
@@ -268,6 +287,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
                 mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
+        if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
+            # `*args: P.args`: P stands for a whole signature, not an argument's
+            # type; these arguments are not checked here (Any, silence).
+            continue
         expected = substitute(p.type, mapping) if mapping else p.type
         for ai in matching.slots[pi]:
             arg = args[ai]
@@ -306,6 +329,18 @@ def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVar
     constrained = {c.key for c in cons}
     mentioned = type_vars_in(callee.ret)
     return [tv for tv in callee.type_vars if tv_key(tv) not in constrained and tv.default is None and tv_key(tv) in mentioned]
+
+
+def _spec_args_here(callee: CallableType, spec: TypeVarType | None) -> bool:
+    """The call itself passes P's arguments (`*args: P.args` of `callee`), so the
+    function for `Callable[P, R]` is called here and not handed back generic."""
+    return spec is not None and any(p.kind == VAR_POS and p.type == spec for p in callee.params)
+
+
+def _replace_tvs(t: CallableType) -> CallableType:
+    import dataclasses
+
+    return dataclasses.replace(t, type_vars=())
 
 
 def _initial_type(site: CallSite, arg: Arg) -> Type:
@@ -481,6 +516,12 @@ def _expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
             t = _initial_type(site, a)
             if isinstance(t, TupleType):
                 out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items)
+                continue
+            tuples = [i for i in t.items if isinstance(i, TupleType)] if isinstance(t, UnionType) else []
+            if isinstance(t, UnionType) and tuples and len(tuples) == len(t.items) and len({len(i.items) for i in tuples}) == 1:
+                # Fixed tuples of one length (`tuple[str, int] | tuple[Any, Any]`):
+                # each position takes the union of the items there.
+                out.extend(Arg(ARG_POS, node=a.node, type=make_union([i.items[k] for i in tuples])) for k in range(len(tuples[0].items)))
                 continue
             out.append(Arg(ARG_STAR, node=a.node, type=t))
             continue

@@ -122,6 +122,10 @@ class Members:
                 continue
             if _hidden_initvar(cls, name, sym):
                 return None
+            if _implicit_redefinition(info, cls, name, sym):
+                # `self.x = ...` in a subclass assigns the base's `x`; it does
+                # not declare a new one (as mypy: the base's type stands).
+                continue
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
@@ -414,7 +418,7 @@ class Members:
             synth, cls = synth_init
             t = self._map_to(self_type, cls, synth, self_type)
             bound = bind_self(ev, t, self_type, constructor_of=self_type, init=True)
-            return _as_type_obj(bound, () if explicit else info.type_vars)
+            return _as_type_obj(bound, () if explicit else info.type_vars, info.name)
         meta_call = self._metaclass_call(info, self_type)
         if meta_call is not None:
             return meta_call
@@ -448,7 +452,7 @@ class Members:
         if result is None:
             return None
         own = () if explicit else info.type_vars
-        return _as_type_obj(result, own)
+        return _as_type_obj(result, own, info.name)
 
     def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> Type | None:
         """A metaclass `__call__` (other than `type`'s) whose declared return is not an
@@ -624,11 +628,22 @@ def _is_classvar(ev: "Evaluator", sym, scope) -> bool:  # type: ignore[no-untype
     return "ClassVar" in qualifiers(ev, sym, scope)
 
 
-def _as_type_obj(t: Type, own: tuple[TypeVarType, ...]) -> Type:
+def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) -> bool:  # type: ignore[no-untyped-def]
+    """`sym` is only `self.name = value` in methods of `cls`, and a later class of
+    the MRO (other than object) has `name`: that one declares it."""
+    if not sym.is_instance_attr or sym.annotation is not None or sym.type_comment is not None:
+        return False
+    later = info.mro[info.mro.index(cls) + 1:] if cls in info.mro else []
+    return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
+
+
+def _as_type_obj(t: Type, own: tuple[TypeVarType, ...], name: str | None = None) -> Type:
+    # `name`: a class object is called by the class's name in messages
+    # ('Too many arguments for "A"', not "__init__"), as mypy words them.
     if isinstance(t, CallableType):
-        return CallableType(t.params, t.ret, tuple(own) + tuple(v for v in t.type_vars if v not in own), t.name, t.definition, t.is_ellipsis, True, None, None, t.is_untyped)
+        return CallableType(t.params, t.ret, tuple(own) + tuple(v for v in t.type_vars if v not in own), name or t.name, t.definition, t.is_ellipsis, True, None, None, t.is_untyped)
     if isinstance(t, Overloaded):
-        return Overloaded(tuple(_as_type_obj(i, own) for i in t.items), t.name)  # type: ignore[misc]
+        return Overloaded(tuple(_as_type_obj(i, own, name) for i in t.items), name or t.name)  # type: ignore[misc]
     return t
 
 

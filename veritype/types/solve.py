@@ -88,6 +88,14 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                 if key in targets:
                     out.append(Constraint(key, d, AnyType("special")))
             return
+        if t.is_ellipsis and isinstance(a, Overloaded) and len(set(i.ret for i in a.items)) > 1:
+            # `Callable[..., R]` (also how `Callable[[*Ts], R]` reads for now) says
+            # nothing that picks an overload (`run_sync(path.open, "rb")` needs the
+            # arguments): R is unknown (Any) rather than the first item's return.
+            for key in type_vars_in(t.ret):
+                if key in targets:
+                    out.append(Constraint(key, d, AnyType("special")))
+            return
         call = _as_callable(ev, a)
         if call is None:
             return
@@ -161,7 +169,10 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
     for item in actual_items:
         # An actual item matched by a non-variable member of the template needs no variable.
         fixed = [r for r in rest if not type_vars_in(r)]
-        if any(is_subtype(ev, item, r) for r in fixed) and not isinstance(item, AnyType):
+        # (Checked against them together too: a one-member enum `E` is covered
+        # by `Literal[E.X]`, all of whose values they spell out.)
+        covered = any(is_subtype(ev, item, r) for r in fixed) or (len(fixed) > 0 and isinstance(item, Instance) and item.info.is_enum_class() and is_subtype(ev, item, make_union(fixed)))
+        if covered and not isinstance(item, AnyType):
             continue
         generic = [r for r in rest if type_vars_in(r)]
         matched = False

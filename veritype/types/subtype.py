@@ -147,6 +147,10 @@ class SubtypeChecker:
                 return left.value == right.value and type(left.value) is type(right.value) and left.fallback.info is right.fallback.info
             return self._check(left.fallback, right)
         if isinstance(right, LiteralType):
+            if isinstance(left, Instance) and right.is_enum and right.fallback.info is left.info and left.info.is_enum_class():
+                # A one-member enum is its one literal (spec, "Enums": an enum
+                # type is the union of its members' literal types).
+                return list(self.ev.enum_members(left.info)) == [right.value]
             return False
         if isinstance(left, TupleType):
             return self._tuple_left(left, right)
