@@ -67,3 +67,10 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.namedtuple_rules import check_namedtuple
 
     check_namedtuple(checker, node, info)
+    from veritype.check.typeddict_rules import check_typeddict
+
+    check_typeddict(checker, node, info)
+    from veritype.check.generic_base_rules import check_base_consistency, check_generic_metaclass
+
+    check_base_consistency(checker, node, info)
+    check_generic_metaclass(checker, node)

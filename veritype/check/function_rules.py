@@ -27,6 +27,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.overload_rules import check_overload_definition
 
     check_overload_definition(checker, node)
+    if parent.kind != "class":
+        _final_outside_class(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
@@ -69,6 +71,14 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
             checker.error(node, "Missing return statement", "return")
         elif isinstance(declared_ret, Instance) and declared_ret.info.fullname == "builtins.object":
             pass
+
+
+def _final_outside_class(checker: "ModuleChecker", node: FuncDef) -> None:
+    # Spec, "@final": "it is an error to use @final on a non-method function".
+    for dec in node.decorator_list:
+        ref = checker.ev.resolve_expr(dec, checker.scope) if isinstance(dec, (ast.Name, ast.Attribute)) else None
+        if ref is not None and ref.fullname in ("typing.final", "typing_extensions.final"):
+            checker.error(dec, "@final cannot be used with non-method functions", "misc")
 
 
 def _yield_types(checker: "ModuleChecker", ret: Type) -> tuple[Type, Type] | None:

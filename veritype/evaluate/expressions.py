@@ -621,6 +621,8 @@ class ExprEvaluator:
             results: list[Type] = []
             for item in base.items:
                 t = self.ev.bound_member(item, name)
+                if t is None and _plain_type(item):
+                    t = AnyType("special")
                 if t is None:
                     if isinstance(item, NoneType):
                         self.error(node, f'Item "None" of "{format_type(base)}" has no attribute "{name}"', "union-attr")
@@ -631,6 +633,10 @@ class ExprEvaluator:
                     results.append(t)
             return make_union(results)
         t = self.ev.bound_member(base, name)
+        if t is None and _plain_type(base):
+            # Spec, "type[]": a plain `type` is `type[Any]`, whose unknown
+            # attributes are Any (the class could be any class).
+            return AnyType("special")
         if t is None:
             if isinstance(base, ModuleType):
                 self.error(node, f'Module "{base.name}" has no attribute "{name}"', "attr-defined")
@@ -1025,6 +1031,10 @@ def _sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None
     if isinstance(node, ast.Dict) and not node.keys and isinstance(sibling, TypedDictType) and not sibling.required:
         return sibling  # `(options or {}).get("alt")` with a TypedDict of optional keys
     return None
+
+
+def _plain_type(t: Type) -> bool:
+    return isinstance(t, Instance) and t.info.fullname == "builtins.type"
 
 
 def as_tuple(t: Type) -> Type:

@@ -387,8 +387,17 @@ class Members:
         return make_union(out)
 
     def enum_member(self, info: "ClassInfo", name: str) -> Type | None:
-        if name in self.enum_members(info):
+        members = self.enum_members(info)
+        if name in members:
             return LiteralType(name, Instance(info, ()), is_enum=True)
+        # Spec, "Enums": "An attribute that is assigned the value of another member
+        # of the same enum is not a member itself. Instead, it is an alias for the
+        # first member."
+        sym = info.symbols.get(name) if info.functional_enum_members is None else None
+        node = sym.node if sym is not None and sym.kind == S.VAR else None
+        value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if isinstance(value, ast.Name) and value.id in members:
+            return LiteralType(value.id, Instance(info, ()), is_enum=True)
         return None
 
     # -- constructors ------------------------------------------------------------

@@ -85,6 +85,8 @@ def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # t
     if len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args):
         checker.error(stmt, "Type variable must have at least two constrained types", "misc")
         return
+    if _typevar_bound_rules(checker, stmt, tv):
+        return
     default = tv.default
     if default is None or isinstance(default, (AnyType, TypeVarType)):
         return
@@ -92,3 +94,22 @@ def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # t
         checker.error(stmt, "TypeVar default must be a subtype of the bound type", "misc")
     elif tv.values and not any(isinstance(v, AnyType) or (is_subtype(checker.ev, default, v) and is_subtype(checker.ev, v, default)) for v in tv.values):
         checker.error(stmt, "TypeVar default must be one of the constraint types", "misc")
+
+
+def _typevar_bound_rules(checker: "ModuleChecker", stmt: ast.Assign, tv) -> bool:  # type: ignore[no-untyped-def]
+    """Spec, "Generics": a TypeVar has constraints or an upper bound, not both, and
+    neither "can be parameterized by type variables" (`bound=list[T]`). True if reported."""
+    from veritype.types.substitute import type_vars_in
+
+    call = stmt.value
+    assert isinstance(call, ast.Call)
+    if len(call.args) > 2 and any(kw.arg == "bound" for kw in call.keywords):
+        checker.error(stmt, "TypeVar cannot have both values and an upper bound", "misc")
+        return True
+    if tv.upper_bound is not None and type_vars_in(tv.upper_bound):
+        checker.error(stmt, 'TypeVar "bound" must be a type without type variables', "misc")
+        return True
+    if any(type_vars_in(v) for v in tv.values):
+        checker.error(stmt, "TypeVar constraint type cannot be parametrized by type variables", "misc")
+        return True
+    return False

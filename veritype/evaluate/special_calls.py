@@ -123,6 +123,8 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return isinstance(a, AnyType) and isinstance(b, AnyType)
     if a == b:
         return True
+    if _bare_type(a) and _bare_type(b):
+        return True  # spec, "type[]": plain `type` is `type[Any]`
     if _has_special_any(a):
         return True  # part of it is a construct we do not model yet (`tuple[*Ts]`): silent
     if format_type(a) == format_type(b):
@@ -138,6 +140,15 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
     from veritype.types.subtype import is_subtype
 
     return is_subtype(exprs.ev, a, b) and is_subtype(exprs.ev, b, a) and not _has_any(a) and not _has_any(b)
+
+
+def _bare_type(t: Type) -> bool:
+    """`type` with no argument or `type[Any]` (the same type: spec, "type[]")."""
+    from veritype.types.model import Instance, TypeType
+
+    if isinstance(t, Instance):
+        return t.info.fullname == "builtins.type" and all(isinstance(x, AnyType) for x in t.args)
+    return isinstance(t, TypeType) and isinstance(t.item, AnyType)
 
 
 def _has_special_any(t: Type, depth: int = 0) -> bool:

@@ -56,7 +56,7 @@ def namedtuple_fields(ev: "Evaluator", info: "ClassInfo") -> list[tuple[str, Typ
     assert node is not None
     scope = info.scope
     out: list[tuple[str, Type, bool]] = []
-    for stmt in _static_body(node.body):
+    for stmt in static_body(node.body):
         if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
             continue
         sym = info.symbols.get(stmt.target.id)
@@ -67,14 +67,14 @@ def namedtuple_fields(ev: "Evaluator", info: "ClassInfo") -> list[tuple[str, Typ
     return out
 
 
-def _static_body(body: list[ast.stmt]) -> list[ast.stmt]:
+def static_body(body: list[ast.stmt]) -> list[ast.stmt]:
     """The statements of a class body with those of `if` blocks spliced in (spec,
     "Named Tuples": fields "may be conditional, via checks of the same
     statically-known conditions"); which branches count is left to the binder."""
     out: list[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, ast.If):
-            out += _static_body(stmt.body) + _static_body(stmt.orelse)
+            out += static_body(stmt.body) + static_body(stmt.orelse)
         else:
             out.append(stmt)
     return out

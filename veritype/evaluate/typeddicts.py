@@ -73,13 +73,15 @@ def _compute(ev: "Evaluator", info: "ClassInfo") -> Type:
                 else:
                     return AnyType("special")
         scope = cls.scope
-        for stmt in cls.node.body:
+        from veritype.evaluate.special_classes import static_body
+
+        for stmt in static_body(cls.node.body):
             if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
                 continue
             name = stmt.target.id
             sym = cls.symbols.get(name)
-            if sym is None:
-                continue
+            if sym is None or stmt not in sym.decls:
+                continue  # spec, "TypedDict": items may be under static `if` conditions
             t = ev.declared_type(sym, scope)
             if t is None:
                 t = AnyType("special")

@@ -1,0 +1,40 @@
+"""Rules for the body and keywords of a class-syntax TypedDict (typing spec, "TypedDict")."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
+
+_KEYWORDS = ("total", "closed", "extra_items")
+
+
+def check_typeddict(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    if not info.is_typeddict or any(c.has_any_base for c in info.mro):
+        return
+    for kw in node.keywords:
+        # "Specifying a custom metaclass is not allowed"; the only other keywords
+        # are `total` (and PEP 728's `closed` / `extra_items`).
+        if kw.arg is not None and kw.arg not in _KEYWORDS:
+            checker.error(kw.value, f'Unexpected keyword argument "{kw.arg}" for "__init_subclass__" of "TypedDict"', "call-arg")
+    _body(checker, node.body)
+
+
+def _body(checker: "ModuleChecker", body: list[ast.stmt]) -> None:
+    for stmt in body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            continue
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and (stmt.value.value is Ellipsis or isinstance(stmt.value.value, str))):
+            continue  # a docstring, `...`, `pass`
+        if isinstance(stmt, ast.If):
+            # "`if` conditions that the type checker is able to statically evaluate
+            # are also permitted"
+            _body(checker, stmt.body)
+            _body(checker, stmt.orelse)
+            continue
+        # "Methods are not allowed, since the runtime type of a TypedDict object
+        # will always be just dict"; nor are other statements.
+        checker.error(stmt, 'Invalid statement in TypedDict definition; expected "field_name: field_type"', "misc")
