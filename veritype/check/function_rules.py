@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
@@ -139,9 +140,10 @@ def _check_untyped_flags(checker: "ModuleChecker", node: FuncDef, sig: CallableT
         all_args.append(args.kwarg)
     is_method = checker.scope.kind == "class"
     relevant = all_args[1:] if is_method and all_args and all_args[0] in [*args.posonlyargs, *args.args][:1] else all_args
-    annotated = [a for a in relevant if a.annotation is not None]
+    # Per-parameter `# type:` comments annotate too; a `(...) -> R` signature comment only the return.
+    annotated = [a for a in relevant if a.annotation is not None or a.type_comment]
     has_ret = node.returns is not None or node.type_comment is not None
-    if node.type_comment:
+    if node.type_comment and not re.match(r"\s*\(\s*\.\.\.\s*\)", node.type_comment):
         return
     if not annotated and not has_ret:
         if opts.disallow_untyped_defs:

@@ -229,6 +229,11 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         from veritype.evaluate.type_comments import signature_from_comment
 
         comment_sig = signature_from_comment(ev, node, ctx, report)
+    else:
+        from veritype.evaluate.type_comments import argument_comment_signature, has_argument_comments
+
+        if has_argument_comments(node):
+            comment_sig = argument_comment_signature(ev, node, ctx)
     positional = [*args.posonlyargs, *args.args]
     defaults_start = len(positional) - len(args.defaults)
     params: list[Param] = []
@@ -277,7 +282,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         else:
             params.append(Param(args.kwarg.arg, t if t is not None else AnyType("unannotated"), VAR_KW))
     ctx.guard = None
-    if comment_sig is not None:
+    if comment_sig is not None and node.type_comment:
         ret: Type | None = comment_sig.ret
     else:
         ret = ann(node.returns) if node.returns is not None else None

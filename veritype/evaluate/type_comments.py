@@ -73,21 +73,7 @@ def signature_from_comment(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFun
     # `(...) -> R` leaves every parameter untyped.
     if len(arg_nodes) == 1 and isinstance(arg_nodes[0], ast.Constant) and arg_nodes[0].value is Ellipsis:
         ret = ev.type_exprs.eval(parsed.returns, ctx)  # type: ignore[attr-defined]
-        # Each parameter may carry its own `# type:` comment on its line (PEP 484).
-        per_arg: dict[str, Type | None] = {}
-        star_t = star2_t = None
-        for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
-            expr = parse_type_comment_expr(x.type_comment) if x is not None and x.type_comment else None
-            if x is None or expr is None:
-                continue
-            t = ev.type_exprs.eval(expr, ctx)
-            if x is a.vararg:
-                star_t = t
-            elif x is a.kwarg:
-                star2_t = t
-            else:
-                per_arg[x.arg] = t
-        return CommentSignature([], ret, names, star_t, star2_t, kw=per_arg)
+        return _per_argument(ev, node, ctx, ret)
     # Python's parser drops the `*` / `**` markers of `*args` / `**kwargs`
     # entries, so find them in the text.
     markers = _star_markers(text)
@@ -117,6 +103,37 @@ def signature_from_comment(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFun
         kw[name] = ev.type_exprs.eval(an, ctx)
     ret = ev.type_exprs.eval(parsed.returns, ctx)  # type: ignore[attr-defined]
     return CommentSignature([], ret, names, star, star2, kw)
+
+
+def has_argument_comments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    a = node.args
+    return any(x is not None and x.type_comment and parse_type_comment_expr(x.type_comment) is not None for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg])
+
+
+def argument_comment_signature(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: "TypeContext") -> CommentSignature:
+    """Per-parameter `# type:` comments with no signature comment: the return is unannotated (PEP 484:
+    "Specifying the return type is not mandatory")."""
+    return _per_argument(ev, node, ctx, AnyType("unannotated"))
+
+
+def _per_argument(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: "TypeContext", ret: Type) -> CommentSignature:
+    """Each parameter may carry its own `# type:` comment on its line (PEP 484)."""
+    a = node.args
+    names = [x.arg for x in [*a.posonlyargs, *a.args]]
+    per_arg: dict[str, Type | None] = {}
+    star_t = star2_t = None
+    for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+        expr = parse_type_comment_expr(x.type_comment) if x is not None and x.type_comment else None
+        if x is None or expr is None:
+            continue
+        t = ev.type_exprs.eval(expr, ctx)
+        if x is a.vararg:
+            star_t = t
+        elif x is a.kwarg:
+            star2_t = t
+        else:
+            per_arg[x.arg] = t
+    return CommentSignature([], ret, names, star_t, star2_t, kw=per_arg)
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

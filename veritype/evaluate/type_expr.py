@@ -172,7 +172,7 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'Module "{ref.fullname}" is not valid as a type')
         if ref.kind == "class" and ref.info is not None:
             info = ref.info
-            if info.type_vars:
+            if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
                 return Instance(info, (AnyType("implicit"),))
@@ -273,7 +273,7 @@ class TypeExprEvaluator:
             info = self.ev.named_class(CLASS_ALIASES[name])
             if info is None:
                 return AnyType("special")
-            if info.type_vars:
+            if any(tv.default is None for tv in info.type_vars):
                 self._report_bare_generic(ctx, node, name, top)
             return Instance(info, tuple(AnyType("implicit") for _ in info.type_vars))
         if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
