@@ -33,6 +33,55 @@ def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo")
     _invalid_bases(checker, node)
     _generic_bases(checker, node, info)
     _protocol_bases(checker, node, info)
+    _protocol_variance(checker, node, info)
+
+
+def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    """Typing spec ("Generic protocols"): "de facto covariant protocols cannot be
+    declared as invariant". For each type variable, compare the protocol with
+    `object` and with `Never` in its place, structurally: if the `Never` one is
+    assignable to the `object` one the variable is used covariantly; the other
+    way round, contravariantly; else invariantly (mypy's test). Only protocols
+    made of plain methods and variables are checked (no generic methods,
+    overloads or property setters, where our answer could be too lenient)."""
+    from veritype.types.model import AnyType, CallableType, NeverType
+
+    if not info.is_protocol or info.has_any_base or getattr(node, "type_params", None):
+        return
+    tvs = info.type_vars
+    if not tvs or any(tv.kind != "typevar" or tv.variance not in ("invariant", "covariant", "contravariant") for tv in tvs):
+        return
+    ev = checker.ev
+    for cls in info.mro:
+        if not cls.is_protocol or cls.fullname in ("typing.Protocol", "typing.Generic", "builtins.object"):
+            continue
+        if cls.node is None or cls.has_any_base:
+            return
+        for name, sym in cls.symbols.items():
+            if name.startswith("__") and name.endswith("__") and name != "__call__":
+                continue
+            if sym.kind == S.FUNC:
+                defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                if len(defs) != 1 or any(not isinstance(dec, ast.Name) or dec.id not in ("abstractmethod",) for dec in defs[0].decorator_list):
+                    return  # overloads, properties, class/static methods: not judged
+                t = ev.symbol_type(sym, cls.scope)
+                if not isinstance(t, CallableType) or t.type_vars or t.is_untyped:
+                    return
+            elif sym.kind != S.VAR or sym.annotation is None:
+                return
+    obj = ev.builtin("object")
+    sc = ev.subtype_checker()
+    for i, tv in enumerate(tvs):
+        up = Instance(info, tuple(obj if j == i else AnyType("special") for j in range(len(tvs))))
+        down = Instance(info, tuple(NeverType() if j == i else AnyType("special") for j in range(len(tvs))))
+        try:
+            is_co = ev.satisfies_protocol(down, up, sc)
+            is_contra = ev.satisfies_protocol(up, down, sc)
+        except RecursionError:
+            return
+        expected = "covariant" if is_co else "contravariant" if is_contra else "invariant"
+        if expected != tv.variance:
+            checker.error(node, f'{tv.variance.capitalize()} type variable "{tv.name}" used in protocol where {expected} one is expected', "misc")
 
 
 def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
