@@ -123,6 +123,11 @@ def _base_problem(base: Type) -> str | None:
             return "NewType cannot be used with protocol classes"
         if base.info.is_typeddict:
             return "NewType cannot be used with TypedDict classes"
+        from veritype.types.substitute import type_vars_in
+
+        if type_vars_in(base):
+            # Spec, "NewType": "NewType cannot be generic" - its base names no type variables.
+            return "NewType cannot be generic"
         return None
     return f'Argument 2 to NewType(...) must be subclassable (got "{format_type(base)}")'
 

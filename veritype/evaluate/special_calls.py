@@ -94,6 +94,13 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     if not isinstance(item, (ast.Name, ast.Attribute)):
         return
     t = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None).infer(item)
+    from veritype.types.model import TypedDictType
+
+    if isinstance(t, TypeType) and (isinstance(t.item, TypedDictType) or (isinstance(t.item, Instance) and t.item.info.is_typeddict)):
+        # Spec, "TypedDict": a TypedDict type "cannot be used in isinstance() tests"
+        # (at run time it is a plain dict).
+        exprs.error(item, f"Cannot use {short}() with TypedDict type", "misc")
+        return
     if not (isinstance(t, TypeType) and isinstance(t.item, Instance)):
         return
     info = t.item.info
