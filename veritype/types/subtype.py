@@ -299,7 +299,19 @@ class SubtypeChecker:
                 call_member = right.info.get("__call__")
                 if call_member is not None:
                     proto_call = self.ev.bound_member(right, "__call__")
-                    return proto_call is None or self._check(left, proto_call) or self._protocol(fn, right) if isinstance(fn, Instance) else True
+                    if proto_call is None or not isinstance(fn, Instance):
+                        return True
+                    # Spec, "Callback protocols": the callable must match `__call__`, and
+                    # the protocol's other members must exist on the function object too.
+                    if not self._check(left, proto_call):
+                        return False
+                    for name in self.ev.protocol_members(right.info):
+                        if name == "__call__":
+                            continue
+                        want, have = self.ev.bound_member(right, name), self.ev.bound_member(fn, name)
+                        if want is not None and (have is None or not self._check(have, want)):
+                            return False
+                    return True
                 return self._protocol(fn, right) if isinstance(fn, Instance) else True
             if isinstance(left, CallableType) and left.is_type_obj:
                 return self._check(left.ret, right) if right.info.fullname == "builtins.type" else False
