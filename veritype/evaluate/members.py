@@ -64,6 +64,8 @@ class Members:
         if isinstance(receiver, TupleType):
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, TypedDictType):
+            if name == "update" and receiver.readonly:
+                return _readonly_update(receiver)
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, NoneType):
             none = ev.instance("types.NoneType")
@@ -592,6 +594,16 @@ class Members:
             # A descriptor-typed member is not a plain variable.
             return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
         return False
+
+
+def _readonly_update(td: TypedDictType) -> CallableType:
+    """`update` of a TypedDict with read-only items. Spec, "Read-only items": "type
+    checkers should error if a TypedDict with a read-only item is updated with another
+    TypedDict that declares that key" - unless its value is Never. The argument is a
+    partial view: every key optional and only read, the read-only ones typed Never."""
+    items = tuple((k, NeverType() if k in td.readonly else t) for k, t in td.items)
+    partial = TypedDictType(items, frozenset(), frozenset(k for k, _ in items), td.fallback)
+    return CallableType((Param("m", partial, POS_ONLY),), NoneType(), name="update")
 
 
 def _enum_wrapper(node: ast.AST | None) -> str | None:
