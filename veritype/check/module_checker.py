@@ -250,7 +250,7 @@ class ModuleChecker:
             if expected is not None and not isinstance(expected, AnyType):
                 if isinstance(expected, NeverType):
                     self.error(stmt, 'Return statement in function which does not return', "misc")
-                elif not is_subtype(self.ev, t, expected):
+                elif not is_subtype(self.ev, t, expected) and not _fits_a_constraint(self.ev, t, expected):
                     if isinstance(expected, NoneType):
                         self.error(stmt, "No return value expected", "return-value")
                     else:
@@ -962,6 +962,22 @@ def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
         bare_final = isinstance(ann, (ast.Name, ast.Attribute)) and (ann.id if isinstance(ann, ast.Name) else ann.attr) == "Final"
         return not bare_final
     return False
+
+
+def _fits_a_constraint(ev, t: Type, expected: Type) -> bool:  # type: ignore[no-untyped-def]
+    """`t` fits `expected` with its value-constrained type variable (AnyStr) read as
+    one of the values, or their union. mypy checks such a function once per value
+    (`return value if isinstance(m, str) else value.encode()` for `-> AnyStr`);
+    veritype checks the body once, so it accepts what some value would."""
+    from veritype.types.substitute import substitute, tv_key, type_vars_in
+
+    tvs = [v for v in type_vars_in(expected).values() if v.kind == "typevar" and v.values]
+    if not tvs:
+        return False
+    tries = [{tv_key(v): make_union(list(v.values)) for v in tvs}]
+    if len(tvs) == 1:
+        tries += [{tv_key(tvs[0]): value} for value in tvs[0].values]
+    return any(is_subtype(ev, t, substitute(expected, m)) for m in tries)
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]

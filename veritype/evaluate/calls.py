@@ -258,12 +258,19 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             have = {c.key for c in cons}
             cons += [c for c in ret_cons if c.key not in have]
         mapping = solve(ev, callee.type_vars, cons)
-        if ret_cons and not is_subtype(ev, substitute(callee.ret, mapping), site.expected_ret):  # type: ignore[arg-type]
+        # A union context is tried whole, then member by member (`params=list(pairs)`
+        # for `QueryParams | list[tuple[str, PrimitiveData]] | ...`), as mypy does.
+        contexts = [(ret_cons, site.expected_ret)]
+        if isinstance(site.expected_ret, UnionType):
+            contexts += [(infer_constraints(ev, callee.ret, item, SUPERTYPE, targets), item) for item in site.expected_ret.items]
+        for ctx_cons, _ctx in contexts:
+            if not ctx_cons or is_subtype(ev, substitute(callee.ret, mapping), site.expected_ret):  # type: ignore[arg-type]
+                continue
             # The return type context decides where the arguments allow it
             # (`x: list[int | None] = list(strs)` makes T = int | None), as in mypy.
-            from_ret = solve(ev, callee.type_vars, ret_cons)
+            from_ret = solve(ev, callee.type_vars, ctx_cons)
             trial = dict(mapping)
-            for c in ret_cons:
+            for c in ctx_cons:
                 sol = from_ret.get(c.key)
                 if sol is not None and not isinstance(sol, AnyType):
                     lowers = [x.target for x in cons if x.key == c.key and x.direction == SUBTYPE]
@@ -271,6 +278,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                         trial[c.key] = sol
             if is_subtype(ev, substitute(callee.ret, trial), site.expected_ret):  # type: ignore[arg-type]
                 mapping = trial
+                break
         free = _free_in_returned_callable(callee, cons)
         for tv in free:
             mapping.pop(tv_key(tv), None)

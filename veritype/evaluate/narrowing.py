@@ -221,6 +221,12 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
             else:
                 remaining.append(i)
         return make_union(remaining)
+    if identity and not positive and isinstance(other, TypeType) and isinstance(other.item, Instance) and other.item.info.is_final:
+        # `x is not Sentinel` with `@final class Sentinel`: `type[Sentinel]` has that
+        # one class object for its only value, so it is ruled out (as mypy).
+        items = union_items(t)
+        kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
+        return make_union(kept_items) if len(kept_items) < len(items) else None
     return None
 
 
