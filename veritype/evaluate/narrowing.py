@@ -139,9 +139,14 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
                 tagged = _narrow_tagged_attr(ev, silent.infer(left.value), left.attr, lit, is_positive)
                 if tagged is not None:
                     out[base_key] = tagged
-        # `type(x) is C`
+        # `type(x) is C`, and `x.__class__ is C`, which mypy narrows the same way
+        subject = None
         if isinstance(left, ast.Call) and _is_type_call(exprs, left) and left.args:
-            key = _key(left.args[0])
+            subject = left.args[0]
+        elif isinstance(left, ast.Attribute) and left.attr == "__class__":
+            subject = left.value
+        if subject is not None:
+            key = _key(subject)
             if key is not None and is_positive:
                 ct = silent.infer(right)
                 if isinstance(ct, TypeType) and isinstance(ct.item, Instance):
