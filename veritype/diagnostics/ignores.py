@@ -79,6 +79,29 @@ def _comment_columns(source: str) -> dict[int, tuple[int, str]]:
     return found
 
 
+def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str]] | None:
+    """`_comment_columns` for the ignore lines in `tags`, without tokenizing the
+    file, when each such line has no quote in it: then its first `#` starts
+    its comment (the line is not inside a string, since `ast` found a comment
+    on it). None when some line does not qualify: tokenize then.
+    """
+    if "\r" in source or source.startswith("\ufeff"):
+        return None  # tokenize's lines or columns could differ from split("\n")
+    lines = source.split("\n")
+    found: dict[int, tuple[int, str]] = {}
+    for line in tags:
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        start = text.find("#")
+        if start < 0 or "'" in text or '"' in text:
+            return None
+        comment = text[start:]
+        m = _IGNORE_COMMENT.search(comment)
+        if m is None:
+            return None
+        found[line] = (start + m.start() + 1, comment[m.start() :])
+    return found
+
+
 def _first_code_line(source: str) -> int:
     """Line of the first token that is not a comment or blank (a large number if none)."""
     try:
@@ -110,7 +133,7 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
                     tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
         if not tags:
             return result  # most files: no ignores, so no need to tokenize
-        comments = _comment_columns(source)
+        comments = _quick_columns(source, tags) or _comment_columns(source)
     else:
         comments = _comment_columns(source)
         tags = {line: _tag_of(text) for line, (_, text) in comments.items()}
