@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from veritype.types.model import (
-    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, Param, TupleType,
-    Type, TypedDictType, TypeType, TypeVarType, UnionType, make_union,
+    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
+    TypeType, TypeVarType, UnionType, make_union,
 )
 
 TVKey = tuple[str, str]
@@ -22,25 +22,13 @@ def substitute(t: Type, mapping: Mapping[TVKey, Type]) -> Type:
     return _sub(t, mapping)
 
 
-# Types that hold no type variable: substitution gives them back as they are.
-_LEAVES = (AnyType, LiteralType, NoneType, NeverType)
-
-
 def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
-    # Where nothing inside changes, the type itself is given back rather than
-    # an equal copy: most substitutions touch few parts of a large type, and
-    # building copies was a good part of the cost.
-    if isinstance(t, _LEAVES):
-        return t
     if isinstance(t, TypeVarType):
         return m.get(tv_key(t), t)
     if isinstance(t, Instance):
         if not t.args:
             return t
-        args = tuple([_sub(a, m) for a in t.args])
-        if all(a is b for a, b in zip(args, t.args)):
-            return t
-        return Instance(t.info, args)
+        return Instance(t.info, tuple(_sub(a, m) for a in t.args))
     if isinstance(t, UnionType):
         return make_union([_sub(i, m) for i in t.items])
     if isinstance(t, TupleType):
@@ -48,24 +36,17 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         for item in t.items:
             items.append(_sub(item, m))
         fb = _sub(t.fallback, m)
-        if fb is t.fallback and all(a is b for a, b in zip(items, t.items)):
-            return t
         return TupleType(tuple(items), fb if isinstance(fb, Instance) else t.fallback)
     if isinstance(t, CallableType):
-        types = [_sub(p.type, m) for p in t.params]
-        params = tuple(p if new is p.type else Param(p.name, new, p.kind, p.has_default) for p, new in zip(t.params, types))
+        params = tuple(Param(p.name, _sub(p.type, m), p.kind, p.has_default) for p in t.params)
         tvs = tuple(tv for tv in t.type_vars if tv_key(tv) not in m)
         spec = paramspec_tail(t)
         if spec is not None and tv_key(spec) in m:
             return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
         guard = _sub(t.type_guard, m) if t.type_guard is not None else None
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
-        ret = _sub(t.ret, m)
-        if (ret is t.ret and guard is t.type_guard and is_ is t.type_is and len(tvs) == len(t.type_vars)
-                and all(a is b.type for a, b in zip(types, t.params))):
-            return t
         return CallableType(
-            params, ret, tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
+            params, _sub(t.ret, m), tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
             guard, is_, t.is_untyped, t.is_async,
         )
     if isinstance(t, Overloaded):
