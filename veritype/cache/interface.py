@@ -46,7 +46,7 @@ import re
 import tokenize
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
-from veritype.evaluate.functions import is_generator
+from veritype.evaluate.functions import is_generator, walk_own_body
 
 _PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
 _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
@@ -143,7 +143,7 @@ def interface_text(source: str) -> str:
 def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     # The evaluator's own test for a generator, so the two cannot disagree.
     has_yield = is_generator(node)
-    has_await = any(isinstance(sub, ast.Await) for sub in _walk_own(node))
+    has_await = any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
     return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(_is_trivial(node.body))}>"
 
 
@@ -179,18 +179,6 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
         ):
             return True
     return False
-
-
-def _walk_own(node: ast.AST):  # type: ignore[no-untyped-def]
-    """The body's nodes, not entering nested functions, classes or lambdas
-    (their `await` is their own), as functions.is_generator walks."""
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))
 
 
 def interface_digest_of_bytes(data: bytes) -> str:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, CallableType, Instance, Type
+from veritype.types.model import AnyType, CallableType, Type
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -283,6 +283,3 @@ def _conflict(checker, info, name, first, first_sym, second, second_sym):  # typ
     if ok:
         return None
     return f'Definition of "{name}" in base class "{first.name}" is incompatible with definition in base class "{second.name}"', "misc"
-
-
-_unused = (Instance,)

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType, KW_ONLY, POS_ONLY, POS_OR_KW
-from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -254,6 +254,3 @@ def _is_abstract(checker: "ModuleChecker", node: FuncDef) -> bool:
 def _in_protocol(checker: "ModuleChecker") -> bool:
     cls = checker.scope.cls if checker.scope.kind == "class" else None
     return bool(cls is not None and cls.is_protocol)
-
-
-_unused = (map_instance_to_supertype, KW_ONLY, POS_ONLY, POS_OR_KW)

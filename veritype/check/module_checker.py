@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Callable
 from veritype.check.flow import Flow, State, merge
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.evaluate.expressions import ExprEvaluator, expr_key
-from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, method_kind
+from veritype.evaluate.functions import function_scope, is_generator
 from veritype.evaluate.scopes import Scope
 from veritype.modules.finder import MissingModule
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType,
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypedDictType,
     TypeType, UnionType, make_union, union_items,
 )
-from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -1070,9 +1070,6 @@ def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool
             elif isinstance(i, AnyType):
                 return False
     return False
-
-
-_unused = (Overloaded, function_scope, function_type, is_generator, is_overload, method_kind, map_instance_to_supertype)
 
 
 def walk_method_silently(program: "Program", method: ast.FunctionDef | ast.AsyncFunctionDef, class_scope: Scope) -> None:

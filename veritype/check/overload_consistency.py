@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
-    NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Instance, LiteralType, NeverType,
+    NoneType, TupleType, Type, TypeType, UnionType,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
@@ -223,6 +223,3 @@ def _has_type_vars(sig: CallableType) -> bool:
     if sig.type_vars:
         return True
     return bool(any(type_vars_in(p.type) for p in sig.params) or type_vars_in(sig.ret))
-
-
-_unused = (AnyType, Param, TypeVarType)

@@ -670,6 +670,3 @@ def call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | N
     if collect.errors:
         return None
     return result
-
-
-_unused = (field, KW_ONLY, VAR_KW)

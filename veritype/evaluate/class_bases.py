@@ -11,7 +11,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.type_expr import TypeContext
-from veritype.types.model import AnyType, Instance, TupleType, Type, TypeVarType, TypedDictType
+from veritype.types.model import Instance, TupleType, TypeVarType, TypedDictType
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
@@ -151,6 +151,3 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
                     result.append(name)
     info._abstract = result  # type: ignore[attr-defined]
     return result
-
-
-_unused = (AnyType, Type)

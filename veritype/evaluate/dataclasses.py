@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import (
-    KW_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type, TypeVarType,
+    KW_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Param, Type,
 )
 from veritype.types.substitute import substitute, tv_key
 
@@ -325,6 +325,3 @@ def frozen_field_owner(info: "ClassInfo", name: str) -> "ClassInfo | None":
         if sym is not None:
             return cls
     return info
-
-
-_unused = (TypeVarType,)

@@ -13,7 +13,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType,
+    AnyType, Instance, NoneType, Type, TypeType, TypeVarType,
 )
 from veritype.types.substitute import type_vars_in
 
@@ -382,6 +382,3 @@ def looks_like_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:
         if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
             return alias_info(ev, ref.sym, ref.scope) is not None
     return False
-
-
-_unused = (NoneType, TupleType)

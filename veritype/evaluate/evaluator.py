@@ -18,8 +18,8 @@ from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    ANY, ANY_SPECIAL, ANY_UNANNOTATED, AnyType, Instance, LiteralType, ModuleType, NoneType,
-    SpecialForm, TupleType, Type, TypeType, TypeVarType, make_union,
+    ANY, ANY_SPECIAL, AnyType, Instance, LiteralType, ModuleType, NoneType,
+    SpecialForm, TupleType, Type, TypeType, TypeVarType,
 )
 
 if TYPE_CHECKING:
@@ -395,6 +395,3 @@ def class_object_type(info: ClassInfo) -> TypeType:
 
 def none_or(t: Type | None) -> Type:
     return t if t is not None else NoneType()
-
-
-_unused = (ANY_UNANNOTATED, make_union)

@@ -1109,9 +1109,6 @@ def _expected_index(callee: Type) -> str:
     return "Any"
 
 
-_unused = (Overloaded,)
-
-
 def _instance_only(item: Instance, name: str) -> bool:
     """Whether `name` is, all along the MRO, an attribute set only through `self`
     (a class-level definition in any base makes it reachable on the class)."""

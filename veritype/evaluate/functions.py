@@ -7,6 +7,7 @@ An unannotated function has an all-Any signature (mypy's default).
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.scopes import Scope
@@ -331,7 +332,7 @@ def _is_generator(node: FuncDef) -> bool:
     # answer is kept on the node rather than walking the body each time.
     known = getattr(node, "_vt_is_generator", None)
     if known is None:
-        known = any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in _walk_own(node))
+        known = any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in walk_own_body(node))
         node._vt_is_generator = known  # type: ignore[union-attr]
     return known
 
@@ -340,8 +341,9 @@ def is_generator(node: FuncDef) -> bool:
     return _is_generator(node)
 
 
-def _walk_own(node: ast.AST):  # type: ignore[no-untyped-def]
-    """Nodes of a function body, not descending into nested functions/classes/lambdas."""
+def walk_own_body(node: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function body, not descending into nested functions/classes/lambdas
+    (their `yield` and `await` are their own)."""
     stack = list(ast.iter_child_nodes(node))
     while stack:
         n = stack.pop()
@@ -349,6 +351,3 @@ def _walk_own(node: ast.AST):  # type: ignore[no-untyped-def]
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         stack.extend(ast.iter_child_nodes(n))
-
-
-_unused = (Instance,)

@@ -811,9 +811,6 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
     return is_subtype(ev, receiver, first)
 
 
-_unused = (Param,)
-
-
 def _enum_ignored(info: "ClassInfo") -> set[str]:
     """Names an enum's `_ignore_` lists (a list/tuple of strings or a space-separated
     string): typing spec, "Enums": they are not members."""

@@ -410,13 +410,17 @@ def _narrow_tagged(ev: "Evaluator", t: Type, tag: str, lit: LiteralType, positiv
         vt = item.item_map().get(tag)
         if vt is None:
             return None  # a member without the tag: no narrowing
-        values = union_items(vt)
-        if positive:
-            if any(not isinstance(v, LiteralType) or v == lit for v in values):
-                kept.append(item)
-        elif not (len(values) == 1 and values[0] == lit):
+        if _tag_may_match(union_items(vt), lit, positive):
             kept.append(item)
     return make_union(kept)
+
+
+def _tag_may_match(values: list[Type], lit: LiteralType, positive: bool) -> bool:
+    """Whether a member whose tag has these types survives `tag == lit`
+    (positive) or `tag != lit`: a non-literal tag always may."""
+    if positive:
+        return any(not isinstance(v, LiteralType) or v == lit for v in values)
+    return not (len(values) == 1 and values[0] == lit)
 
 
 def _narrow_tagged_attr(ev: "Evaluator", t: Type, attr: str, lit: LiteralType, positive: bool) -> Type | None:
@@ -429,11 +433,7 @@ def _narrow_tagged_attr(ev: "Evaluator", t: Type, attr: str, lit: LiteralType, p
         vt = ev.members.get(item, attr)
         if vt is None:
             return None
-        values = union_items(vt)
-        if positive:
-            if any(not isinstance(v, LiteralType) or v == lit for v in values):
-                kept.append(item)
-        elif not (len(values) == 1 and values[0] == lit):
+        if _tag_may_match(union_items(vt), lit, positive):
             kept.append(item)
     return make_union(kept)
 

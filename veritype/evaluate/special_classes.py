@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, TupleType, Type
+from veritype.types.model import POS_OR_KW, AnyType, CallableType, NoneType, Param, TupleType, Type
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -98,6 +98,3 @@ def _namedtuple_class(ev: "Evaluator", info: "ClassInfo") -> None:
     info._synthesized.setdefault(
         "__match_args__", ev.tuple_of([ev.literal(name) for name, _, _ in fields]),
     )
-
-
-_unused = (Instance,)

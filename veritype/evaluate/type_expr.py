@@ -17,10 +17,10 @@ from veritype.evaluate.scopes import Scope
 from veritype.evaluate.special import CLASS_ALIASES
 from veritype.semantic import symbols as S
 from veritype.types.model import (
-    ANY_ERROR, KW_ONLY, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, NONE,
 )
-from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.types.substitute import substitute, tv_key
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -660,6 +660,3 @@ def fill_defaults(params: tuple[TypeVarType, ...], given: list[Type]) -> tuple[T
 
 def _tv_default(tv: TypeVarType) -> Type:
     return tv.default if tv.default is not None else AnyType("implicit")
-
-
-_unused = (KW_ONLY, VAR_KW, VAR_POS, TupleType, type_vars_in)

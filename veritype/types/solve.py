@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
     make_union,
 )
@@ -372,6 +372,3 @@ def unify_callable(ev: "Evaluator", generic: CallableType, target: CallableType)
             mapping[k] = AnyType("implicit")
     inst = substitute(generic, mapping)
     return inst if isinstance(inst, CallableType) else None
-
-
-_unused = (VAR_KW, Overloaded)
