@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.members import descriptor_set_type
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, CallableType, Instance, Type, TypeType
 
@@ -51,7 +52,7 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
     if sym.kind == S.VAR and not sym.is_instance_attr:
         declared = ev.symbol_type(sym, cls.scope)
         if isinstance(declared, Instance) and _defines(declared.info, "__set__"):
-            return _dunder_set_value_type(ev, declared, base)
+            return descriptor_set_type(ev, declared)
         if isinstance(declared, Instance) and _defines(declared.info, "__get__"):
             return None  # a non-data descriptor: assignment shadows it on the instance
     return PLAIN
@@ -83,14 +84,6 @@ def _setter_value_type(ev: "Evaluator", setter: ast.FunctionDef, cls: "ClassInfo
 
     t = ev.type_exprs.eval(params[1].annotation, TypeContext(cls.scope))
     return None if isinstance(t, AnyType) else t
-
-
-def _dunder_set_value_type(ev: "Evaluator", desc: Instance, base: Instance) -> Type | None:
-    t = ev.members.get(desc, "__set__")
-    # Bound, `__set__(self, obj, value)` leaves (obj, value); overloads and generics stay silent.
-    if isinstance(t, CallableType) and len(t.params) == 2 and not t.type_vars and not isinstance(t.params[1].type, AnyType):
-        return t.params[1].type
-    return None
 
 
 def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> bool:

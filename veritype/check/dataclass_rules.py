@@ -60,6 +60,11 @@ def _frozen_inheritance(checker: "ModuleChecker", node: ast.ClassDef, info: "Cla
         base_dc = _dataclass(base.info)
         if base_dc is None or base_dc.frozen == dc.frozen:
             continue
+        if base.info.node is not None and any(k.arg == "metaclass" for k in base.info.node.keywords) and not base_dc.stdlib:
+            # The class that names a dataclass_transform metaclass is the
+            # model base, not a dataclass with a frozenness of its own (as a
+            # transform-decorated base class is not one either).
+            continue
         if dc.frozen:
             checker.error(node, "Frozen dataclass cannot inherit from a non-frozen dataclass", "misc")
         else:

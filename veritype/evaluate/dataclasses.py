@@ -16,12 +16,14 @@ a field call we cannot read) makes the constructor `Any` rather than wrong.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.semantic.conditions import evaluate_condition
 from veritype.types.model import (
-    KW_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Param, Type,
+    KW_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type,
 )
 from veritype.types.substitute import substitute, tv_key
 
@@ -257,7 +259,8 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
     scope = info.scope
     out: list[Field] = []
     kw_only = kw_only_default
-    for stmt in node.body:
+    options = ev.program.options
+    for stmt in _live_statements(node.body, options.python_version, options.platform, dc):
         if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
             continue
         name = stmt.target.id
@@ -272,6 +275,12 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         if "ClassVar" in qualifiers(ev, sym, scope):
             continue
         t: Type = declared if declared is not None else AnyType("special")
+        if isinstance(t, Instance) and any("__set__" in c.symbols for c in t.info.mro if c.fullname != "builtins.object"):
+            # Spec, "Descriptor-typed fields": the `__init__` parameter takes
+            # what the descriptor's `__set__` accepts.
+            from veritype.evaluate.members import descriptor_set_type
+
+            t = descriptor_set_type(ev, t) or AnyType("special")
         ann = stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else None
         ann_base = ev.resolve_expr(ann, scope) if isinstance(ann, (ast.Name, ast.Attribute)) else None
         is_initvar = ann_base is not None and ann_base.fullname == "dataclasses.InitVar"
@@ -280,6 +289,23 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
             _read_field_call(stmt.value, f, dc)
         out.append(f)
     return out
+
+
+def _live_statements(body: list[ast.stmt], version: tuple[int, int], platform: str, dc: DataclassInfo) -> Iterator[ast.stmt]:
+    """The class body's statements, entering the branch a static condition
+    (`sys.version_info`, `sys.platform`, `TYPE_CHECKING`) selects: the spec's
+    dataclass chapter says fields "may be conditional, via checks of the same
+    statically-known conditions". Under any other `if` the field set is
+    unknown, and the dataclass is marked so (its constructor becomes Any)."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            taken = evaluate_condition(stmt.test, version, platform)
+            if taken is None:
+                dc.unknown = True
+                continue
+            yield from _live_statements(stmt.body if taken else stmt.orelse, version, platform, dc)
+        else:
+            yield stmt
 
 
 def _is_field_call(ev: "Evaluator", call: ast.Call, scope: "Scope", specifiers: tuple[str, ...]) -> bool:

@@ -822,3 +822,13 @@ def _enum_ignored(info: "ClassInfo") -> set[str]:
     if isinstance(value, (ast.List, ast.Tuple)):
         return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return set()
+
+
+def descriptor_set_type(ev: "Evaluator", desc: Instance) -> Type | None:
+    """The value type a data descriptor's `__set__` accepts, or None when it
+    cannot be read (overloads, generics, Any: callers stay silent)."""
+    t = ev.members.get(desc, "__set__")
+    # Bound, `__set__(self, obj, value)` leaves (obj, value).
+    if isinstance(t, CallableType) and len(t.params) == 2 and not t.type_vars and not isinstance(t.params[1].type, AnyType):
+        return t.params[1].type
+    return None
