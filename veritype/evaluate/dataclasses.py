@@ -229,6 +229,14 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
                 info._synthesized[op] = CallableType(
                     (Param("self", self_inst, POS_OR_KW), Param("other", self_inst, POS_OR_KW)), ev.builtin("bool"), name=op,
                 )
+    if dc.stdlib and not dc.unknown and "__hash__" not in info.symbols:
+        # Runtime rule (dataclasses docs, "__hash__"): with eq=True and
+        # neither frozen=True nor unsafe_hash=True, the class's __hash__ is
+        # set to None, so its instances are not Hashable.
+        if _flag(spec, "eq", True) is True and frozen is False and _flag(spec, "unsafe_hash", False) is False:
+            info._synthesized["__hash__"] = NoneType()
+    if dc.slots and "__slots__" not in info.symbols:
+        info._synthesized["__slots__"] = ev.instance("builtins.tuple", (ev.builtin("str"),))
     fields_dict = ev.instance("builtins.dict", (ev.builtin("str"), ev.instance("dataclasses.Field", (AnyType("explicit"),))))
     info._synthesized.setdefault("__dataclass_fields__", fields_dict)
     return dc
