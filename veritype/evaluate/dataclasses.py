@@ -294,6 +294,7 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         is_initvar = ann_base is not None and ann_base.fullname == "dataclasses.InitVar"
         f = Field(name, t, stmt.value is not None, kw_only, is_initvar=is_initvar, node=stmt)
         if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
+            _specifier_defaults(ev, stmt.value, scope, f)
             _read_field_call(stmt.value, f, dc)
         out.append(f)
     return out
@@ -321,6 +322,53 @@ def _is_field_call(ev: "Evaluator", call: ast.Call, scope: "Scope", specifiers: 
         return False
     ref = ev.resolve_expr(call.func, scope)
     return ref is not None and ref.fullname in (specifiers + FIELD)
+
+
+def _specifier_defaults(ev: "Evaluator", call: ast.Call, scope: "Scope", f: Field) -> None:
+    """Spec, "dataclass_transform": a field specifier's own parameter
+    defaults for `init` and `kw_only` apply when a call leaves them out
+    (`def field2(*, init: bool = False)`). Only a single, plain definition
+    is read; overloaded specifiers keep the usual defaults."""
+    ref = ev.resolve_expr(call.func, scope) if isinstance(call.func, (ast.Name, ast.Attribute)) else None
+    if ref is None or ref.sym is None or ref.fullname in FIELD:
+        return
+    defs = [d for d in ref.sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    overloads = [d for d in defs if any(_is_overload_decorator(dec) for dec in d.decorator_list)]
+    if overloads:
+        # The first overload the call's keywords fit by name (the spec's
+        # example picks `init: Literal[False] = False` by a required keyword).
+        given = {kw.arg for kw in call.keywords}
+        if None in given or call.args:
+            return
+        fitting = [d for d in overloads if _keywords_fit(d.args, given)]
+        if not fitting:
+            return
+        defs = fitting[:1]
+    if len(defs) != 1:
+        return
+    args = defs[0].args
+    named = list(zip(args.args[len(args.args) - len(args.defaults):], args.defaults))
+    named += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    for arg, default in named:
+        if isinstance(default, ast.Constant) and isinstance(default.value, bool):
+            if arg.arg == "init":
+                f.init = default.value
+            elif arg.arg == "kw_only":
+                f.kw_only = default.value
+
+
+def _is_overload_decorator(dec: ast.expr) -> bool:
+    return (isinstance(dec, ast.Name) and dec.id == "overload") or (isinstance(dec, ast.Attribute) and dec.attr == "overload")
+
+
+def _keywords_fit(args: ast.arguments, given: set[str | None]) -> bool:
+    """Whether a call passing exactly the keywords `given` fits these parameters by name."""
+    positional = args.posonlyargs + args.args
+    with_default = {a.arg for a in positional[len(positional) - len(args.defaults):]}
+    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    names = {a.arg for a in args.args + args.kwonlyargs}
+    required = names - with_default
+    return required <= given and (given <= names or args.kwarg is not None)
 
 
 def _read_field_call(call: ast.Call, f: Field, dc: DataclassInfo) -> None:
