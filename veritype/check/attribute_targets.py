@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.members import descriptor_set_type
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, CallableType, Instance, Type, TypeType
+from veritype.types.model import AnyType, Instance, Type, TypeType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -51,15 +51,11 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
         return _setter_value_type(ev, setter, cls, base)
     if sym.kind == S.VAR and not sym.is_instance_attr:
         declared = ev.symbol_type(sym, cls.scope)
-        if isinstance(declared, Instance) and _defines(declared.info, "__set__"):
+        if isinstance(declared, Instance) and declared.info.defines_below_object("__set__"):
             return descriptor_set_type(ev, declared)
-        if isinstance(declared, Instance) and _defines(declared.info, "__get__"):
+        if isinstance(declared, Instance) and declared.info.defines_below_object("__get__"):
             return None  # a non-data descriptor: assignment shadows it on the instance
     return PLAIN
-
-
-def _defines(info: "ClassInfo", name: str) -> bool:
-    return any(name in c.symbols for c in info.mro if c.fullname != "builtins.object")
 
 
 def _setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> ast.FunctionDef | None:

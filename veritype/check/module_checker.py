@@ -889,7 +889,7 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
         # mypy's rule: a value of type Any makes the narrowed type Any.
         return value
     if isinstance(declared, UnionType):
-        from veritype.evaluate.declarations import widen
+        from veritype.types.join import widen_literals
 
         kept = [i for i in union_items(value)]
         if all(is_subtype(ev, i, declared) for i in kept):
@@ -897,7 +897,7 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
             out = []
             for i in kept:
                 if isinstance(i, LiteralType) and not any(isinstance(d, LiteralType) for d in declared.items):
-                    out.append(widen(ev, i))
+                    out.append(widen_literals(i))
                 else:
                     out.append(i)
             return make_union(out)
@@ -927,12 +927,13 @@ def _widen_lit(t: Type) -> Type:
 
 
 def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
-    from veritype.evaluate.declarations import qualifiers, widen
+    from veritype.evaluate.declarations import qualifiers
+    from veritype.types.join import widen_literals
 
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
-    return widen(ev, t)
+    return widen_literals(t)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)

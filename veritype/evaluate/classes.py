@@ -187,6 +187,11 @@ class ClassInfo:
                 return sym, cls
         return None
 
+    def defines_below_object(self, name: str) -> bool:
+        """Whether a class of the MRO other than `object` defines `name`
+        (object's own `__eq__`, `__hash__`... say nothing about the class)."""
+        return any(name in c.symbols for c in self.mro if c.fullname != "builtins.object")
+
     def self_instance(self) -> Instance:
         return Instance(self, tuple(self.type_vars))
 

@@ -283,7 +283,7 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         if "ClassVar" in qualifiers(ev, sym, scope):
             continue
         t: Type = declared if declared is not None else AnyType("special")
-        if isinstance(t, Instance) and any("__set__" in c.symbols for c in t.info.mro if c.fullname != "builtins.object"):
+        if isinstance(t, Instance) and t.info.defines_below_object("__set__"):
             # Spec, "Descriptor-typed fields": the `__init__` parameter takes
             # what the descriptor's `__set__` accepts.
             from veritype.evaluate.members import descriptor_set_type

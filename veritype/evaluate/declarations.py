@@ -15,6 +15,7 @@ from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     AnyType, Instance, NoneType, Type, TypeType, TypeVarType,
 )
+from veritype.types.join import widen_literals
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             # The check stage walks the method silently and records it.
             flowed = _flow_assigned(ev, sym, method, scope, node)
             if flowed is not None:
-                return widen(ev, flowed)
+                return widen_literals(flowed)
     from veritype.evaluate.expressions import ExprEvaluator
 
     exprs = ExprEvaluator(ev, eval_scope)
@@ -157,7 +158,7 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
         return AnyType("special")
     if isinstance(node, ast.AnnAssign) and node.value is not None:
         t = exprs.infer(node.value)
-        return t if final else widen(ev, t)
+        return t if final else widen_literals(t)
     if isinstance(node, (ast.For, ast.AsyncFor)):
         iterable = exprs.infer(node.iter)
         item = exprs.iterate(iterable, node.iter, is_async=isinstance(node, ast.AsyncFor))
@@ -174,7 +175,7 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             if t is not None:
                 return t
     if isinstance(node, ast.NamedExpr):
-        return widen(ev, exprs.infer(node.value))
+        return widen_literals(exprs.infer(node.value))
     return AnyType("special")
 
 
@@ -197,7 +198,7 @@ def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.A
 def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]
     if _target_is(target, sym):
         t = exprs.infer(value)
-        return t if final else widen(ev, t)
+        return t if final else widen_literals(t)
     if isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts):
             for sub_t, sub_v in zip(target.elts, value.elts):
@@ -220,25 +221,18 @@ def _target_is(target: ast.expr, sym: Symbol) -> bool:
 def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbol) -> Type | None:  # type: ignore[no-untyped-def]
     """The part of `value_type` that lands in `sym` when unpacked into `target`."""
     if _target_is(target, sym):
-        return widen(ev, value_type)
+        return widen_literals(value_type)
     if isinstance(target, (ast.Tuple, ast.List)):
         items = exprs.unpack(value_type, len(target.elts), target)
         for sub, item in zip(target.elts, items):
             if isinstance(sub, ast.Starred):
                 if _target_is(sub.value, sym):
-                    return ev.builtin("list", widen(ev, item))
+                    return ev.builtin("list", widen_literals(item))
                 continue
             r = _pick(ev, exprs, sub, item, sym)
             if r is not None:
                 return r
     return None
-
-
-def widen(ev: "Evaluator", t: Type) -> Type:
-    """Literal types inferred for variables widen to their class (`x = 1` is int)."""
-    from veritype.types.join import widen_literals
-
-    return widen_literals(t)
 
 
 # -- type variables -----------------------------------------------------------

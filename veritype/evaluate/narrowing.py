@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type,
-    TypedDictType, TypeType, TypeVarType, UnionType, make_union, union_items,
+    TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
 
@@ -343,8 +343,6 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     # A user-defined TypeGuard / TypeIs function.
     func_t = silent.infer(test.func)
     if isinstance(func_t, CallableType) and key is not None and (func_t.type_guard is not None or func_t.type_is is not None):
-        from veritype.evaluate.calls import call_types
-
         func_t = _solved_guard(ev, silent, test, func_t)
         if func_t.type_guard is not None:
             return {key: func_t.type_guard} if positive else {}
@@ -601,7 +599,7 @@ def can_be_true(ev: "Evaluator", t: Type) -> bool:
 def _surely_has(ev: "Evaluator", t: Type, name: str) -> bool:
     if not isinstance(t, Instance) or any(c.has_any_base for c in t.info.mro):
         return False
-    return any(name in c.symbols for c in t.info.mro if c.fullname != "builtins.object")
+    return t.info.defines_below_object(name)
 
 
 def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:

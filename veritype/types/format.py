@@ -130,7 +130,9 @@ def format_pair(a: Type, b: Type) -> tuple[str, str]:
     unless the expected type involves literals, where the literal is the point.
     """
     if not _mentions_literal(b):
-        a = _widen_top(a)
+        from veritype.types.join import widen_literals
+
+        a = widen_literals(a)
     sa, sb = format_type(a), format_type(b)
     if sa == sb and isinstance(a, Instance) and isinstance(b, Instance):
         return a.info.fullname, b.info.fullname
@@ -148,15 +150,3 @@ def _mentions_literal(t: Type) -> bool:
         return any(_mentions_literal(x) for x in t.items)
     return False
 
-
-def _widen_top(t: Type) -> Type:
-    """Literals at the top level (or in a top-level union) shown as their class."""
-    if isinstance(t, LiteralType):
-        return t.fallback
-    if isinstance(t, UnionType):
-        from veritype.types.model import make_union
-
-        return make_union([_widen_top(i) for i in t.items])
-    if isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple":
-        return TupleType(tuple(_widen_top(i) for i in t.items), t.fallback)
-    return t

@@ -44,17 +44,19 @@ def join_all(ev: "Evaluator", items: list[Type]) -> Type:
     return result
 
 
-def widen_literals(t: Type) -> Type:
+def widen_literals(t: Type, *, in_tuples: bool = True) -> Type:
     """Literal types inferred for a variable or a display element widen to their class.
 
     Inside a fixed-length tuple too: `t = (1, "a")` is `tuple[int, str]`, so a
-    later `t = (2, "b")` or `[("a", 1)].append(("b", 2))` is accepted.
+    later `t = (2, "b")` or `[("a", 1)].append(("b", 2))` is accepted. With
+    `in_tuples=False` only the top level and a top-level union widen (the
+    solver keeps a tuple argument's literal items).
     """
     if isinstance(t, LiteralType):
         return t.fallback
     if isinstance(t, UnionType):
-        return make_union([widen_literals(i) for i in t.items])
-    if isinstance(t, TupleType):
+        return make_union([widen_literals(i, in_tuples=in_tuples) for i in t.items])
+    if isinstance(t, TupleType) and in_tuples:
         items = tuple(widen_literals(i) for i in t.items)
         if items == t.items:
             return t

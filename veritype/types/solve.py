@@ -17,6 +17,7 @@ from veritype.types.model import (
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
     make_union,
 )
+from veritype.types.join import widen_literals
 from veritype.types.substitute import TVKey, paramspec_tail, substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
@@ -249,7 +250,7 @@ def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
             # Invariant: the argument is both bound; record as lower (joins) — solving
             # checks the result afterwards, so an over-wide solution is reported there.
             _infer(ev, targ, aarg, d, targets, out, depth + 1)
-            if isinstance(targ, TypeVarType) and _widen(aarg) != aarg:
+            if isinstance(targ, TypeVarType) and widen_literals(aarg, in_tuples=False) != aarg:
                 # ... and an exact one: `Box[Literal[1]]` solves T to Literal[1] (see solve).
                 _infer(ev, targ, aarg, _flip(d), targets, out, depth + 1)
 
@@ -321,7 +322,7 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
-                sol = join_all(ev, [x if x in uppers else _widen(x) for x in lowers])
+                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
@@ -347,14 +348,6 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
                 sol = choice
         result[key] = sol
     return result
-
-
-def _widen(t: Type) -> Type:
-    if isinstance(t, LiteralType):
-        return t.fallback
-    if isinstance(t, UnionType):
-        return make_union([_widen(i) for i in t.items])
-    return t
 
 
 def unify_callable(ev: "Evaluator", generic: CallableType, target: CallableType) -> CallableType | None:
