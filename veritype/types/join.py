@@ -44,18 +44,19 @@ def join_all(ev: "Evaluator", items: list[Type]) -> Type:
     return result
 
 
-def widen_literals(t: Type, *, in_tuples: bool = True) -> Type:
+def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = False) -> Type:
     """Literal types inferred for a variable or a display element widen to their class.
 
     Inside a fixed-length tuple too: `t = (1, "a")` is `tuple[int, str]`, so a
     later `t = (2, "b")` or `[("a", 1)].append(("b", 2))` is accepted. With
     `in_tuples=False` only the top level and a top-level union widen (the
-    solver keeps a tuple argument's literal items).
+    solver keeps a tuple argument's literal items). With `keep_declared`, literals
+    written in a type expression stay (the solver's rule, see `LiteralType.declared`).
     """
     if isinstance(t, LiteralType):
-        return t.fallback
+        return t if keep_declared and t.declared else t.fallback
     if isinstance(t, UnionType):
-        return make_union([widen_literals(i, in_tuples=in_tuples) for i in t.items])
+        return make_union([widen_literals(i, in_tuples=in_tuples, keep_declared=keep_declared) for i in t.items])
     if isinstance(t, TupleType) and in_tuples:
         items = tuple(widen_literals(i) for i in t.items)
         if items == t.items:

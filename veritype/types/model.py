@@ -55,6 +55,10 @@ class LiteralType(Type):
     value: object  # int | str | bytes | bool | EnumMember name (str) for enums
     fallback: Instance
     is_enum: bool = False
+    # Written in a type expression (`s: Literal["a"]`), not inferred from a literal
+    # expression (`"a"`). The solver keeps declared literals and widens inferred
+    # ones, as mypy does: `ident(s)` is `Literal['a']`, `ident("a")` is `str`.
+    declared: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

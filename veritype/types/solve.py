@@ -322,7 +322,7 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
-                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False) for x in lowers])
+                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
