@@ -9,6 +9,7 @@ references. Anything else is a `valid-type` error and evaluates to Any.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ from veritype.evaluate.special import CLASS_ALIASES
 from veritype.semantic import symbols as S
 from veritype.types.model import (
     ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, NONE,
+    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, union_items, NONE,
 )
 from veritype.types.substitute import substitute, tv_key
 
@@ -577,7 +578,7 @@ class TypeExprEvaluator:
             if item is None:
                 return self._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
             items.append(item)
-        return make_union(items)
+        return make_union([_declared(i) for i in union_items(make_union(items))])
 
     def _literal_item(self, a: ast.expr, ctx: TypeContext) -> Type | None:
         if isinstance(a, ast.Constant):
@@ -626,6 +627,11 @@ class TypeExprEvaluator:
             return inner
         return None
 
+
+
+def _declared(t: Type) -> Type:
+    """A literal written in a type expression (see `LiteralType.declared`)."""
+    return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
 
 
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:

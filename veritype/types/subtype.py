@@ -339,14 +339,26 @@ class SubtypeChecker:
         if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
             # A signature still holding a ParamSpec: its parameters are not known here.
             return True
-        if _gradual_tail(right):
-            return self._gradual_prefix_ok(left, right.params[:-2])
+        if _gradual_star(right):
+            star = next(i for i, p in enumerate(right.params) if p.kind == VAR_POS)
+            kw_only = [p for p in right.params if p.kind == KW_ONLY]
+            return self._gradual_prefix_ok(left, right.params[:star]) and self._keywords_ok(left, kw_only)
         return self._params_ok(left, right)
+
+    def _keywords_ok(self, left: CallableType, kw_only: list[Param]) -> bool:
+        """`left` accepts each of `right`'s keyword-only parameters by name."""
+        l_kw = next((p for p in left.params if p.kind == VAR_KW), None)
+        for r in kw_only:
+            match = next((p for p in left.params if p.name == r.name and p.kind in (POS_OR_KW, KW_ONLY)), l_kw)
+            if match is None or not self._check(r.type, match.type):
+                return False
+        return True
 
     def _gradual_prefix_ok(self, left: CallableType, prefix: tuple[Param, ...]) -> bool:
         """`right` is `(X, Y, *args: Any, **kwargs: Any)`, which the spec ("Callables",
         "Meaning of ... in Callable") treats like `Concatenate[X, Y, ...]`: only the
-        leading parameters are checked; `left` may take anything after them."""
+        leading parameters are checked; `left` may take anything after them
+        (keyword-only parameters of `right` are checked by `_keywords_ok`)."""
         lpos = [p for p in left.params if p.kind in (POS_ONLY, POS_OR_KW)]
         l_star = next((p for p in left.params if p.kind == VAR_POS), None)
         for i, rp in enumerate(prefix):
@@ -500,9 +512,10 @@ def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) and is_subtype(ev, b, a)
 
 
-def _gradual_tail(c: CallableType) -> bool:
-    """Whether `c` ends in `*args: Any, **kwargs: Any` (a gradual parameter tail)."""
-    if len(c.params) < 2:
-        return False
-    a, k = c.params[-2], c.params[-1]
-    return a.kind == VAR_POS and k.kind == VAR_KW and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)
+def _gradual_star(c: CallableType) -> bool:
+    """Whether `c` takes `*args: Any` and `**kwargs: Any`: the spec ("Meaning of
+    ... in Callable") reads that pair as `...`; "any other parameters in the
+    signature are unaffected and are retained as part of the signature"."""
+    a = next((p for p in c.params if p.kind == VAR_POS), None)
+    k = next((p for p in c.params if p.kind == VAR_KW), None)
+    return a is not None and k is not None and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)
