@@ -19,7 +19,7 @@ from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType,
-    UnionType, make_union,
+    UnionType, make_union, NEVER,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
 from veritype.types.substitute import paramspec_tail, substitute, tv_key, type_vars_in
@@ -396,15 +396,28 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         return AnyType("error")
     if len(candidates) == 1:
         return check_signature(site, candidates[0], args, site.report)
-    # Step 2: the first candidate whose argument types check.
+    # Step 2: the candidates whose argument types check. Only the first is
+    # needed unless steps 4 (an argument of unknown length) or 5 (an argument
+    # holding Any) may still decide between several.
+    variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
+    any_args = [ai for ai, t in enumerate(arg_types) if _has_any(t)]
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = _Collect()
         ret = check_signature(site, c, args, collect)
         if not collect.errors:
             matches.append((c, ret))
-            if not any(_has_any(t) for t in arg_types):
+            if not variadic_args and not any_args:
                 break
+    if len(matches) > 1 and variadic_args:
+        # Step 4: "If so, eliminate overloads that do not have a variadic parameter"
+        # for the `*args`/`**kwargs` argument of indeterminate length.
+        kept = [m for m in matches if _takes_variadic(site, m[0], args, arg_types, variadic_args)]
+        matches = kept or matches
+    if len(matches) > 1 and any_args and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
+        # Step 5: every materialization of the Any-holding arguments fits the
+        # first remaining overload, so "eliminate all of the subsequent" ones.
+        matches = matches[:1]
     if matches:
         first_ret = matches[0][1]
         if len(matches) > 1:
@@ -443,7 +456,55 @@ def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
 
 
 def _has_any(t: Type) -> bool:
-    return isinstance(t, AnyType)
+    """Whether `t` holds Any anywhere (`list[Any]` has materializations too)."""
+    if isinstance(t, AnyType):
+        return True
+    if isinstance(t, Instance):
+        return any(_has_any(a) for a in t.args)
+    if isinstance(t, (TupleType, UnionType)):
+        return any(_has_any(i) for i in t.items)
+    if isinstance(t, CallableType):
+        return _has_any(t.ret) or any(_has_any(p.type) for p in t.params)
+    return False
+
+
+def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:
+    """Whether every `*x`/`**x` argument maps to the `*args`/`**kwargs` of `callee`."""
+    matching = match_arguments(site, callee, args, arg_types)
+    for ai in variadic_args:
+        kind = VAR_POS if args[ai].kind == ARG_STAR else VAR_KW
+        if not any(ai in slot and callee.params[pi].kind == kind for pi, slot in enumerate(matching.slots)):
+            return False
+    return True
+
+
+def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
+    """Whether `callee` accepts the Any-holding arguments however their Any is
+    filled in. Approximated from both ends: Any read as `object` and as Never
+    must both fit (an exact answer would need each position's variance)."""
+    for fill in (site.ev.builtin("object"), NEVER):
+        fixed = list(args)
+        for ai in any_args:
+            fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(arg_types[ai], fill))
+        collect = _Collect()
+        check_signature(site, callee, fixed, collect)
+        if collect.errors:
+            return False
+    return True
+
+
+def _fill_any(t: Type, fill: Type) -> Type:
+    if isinstance(t, AnyType):
+        return fill
+    if isinstance(t, Instance) and t.args:
+        return Instance(t.info, tuple(_fill_any(a, fill) for a in t.args))
+    if isinstance(t, TupleType):
+        return TupleType(tuple(_fill_any(i, fill) for i in t.items), t.fallback)
+    if isinstance(t, UnionType):
+        return make_union([_fill_any(i, fill) for i in t.items])
+    if isinstance(t, CallableType):
+        return t.with_params(tuple(Param(p.name, _fill_any(p.type, fill), p.kind, p.has_default) for p in t.params)).with_ret(_fill_any(t.ret, fill))
+    return t
 
 
 def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
