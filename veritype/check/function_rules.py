@@ -31,6 +31,9 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     if parent.kind != "class":
         _final_outside_class(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
+    from veritype.check.paramspec_rules import check_paramspec_components
+
+    check_paramspec_components(checker, node, sig)
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)

@@ -315,6 +315,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
 
                 for n in protocol_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
+    from veritype.evaluate.paramspec_calls import check_paramspec_arguments
+
+    check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     if targets and isinstance(ret, CallableType):
         free = _free_in_returned_callable(callee, cons)

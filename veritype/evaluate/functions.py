@@ -219,9 +219,11 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         type_scope.type_params.update(pep695)
     ctx = TypeContext(type_scope, bind_to=owner, report=report, self_class=cls)
 
-    def ann(expr: ast.expr | None) -> Type | None:
+    def ann(expr: ast.expr | None, star: str | None = None) -> Type | None:
         if expr is None:
             return None
+        if star is not None:
+            return ev.type_exprs.eval_star(expr, ctx, star)
         return ev.type_exprs.eval(expr, ctx)
 
     args = node.args
@@ -256,7 +258,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
                 t = AnyType("unannotated")
         params.append(Param(a.arg, t, kind_, i >= defaults_start))
     if args.vararg is not None:
-        t = comment_sig.star_type() if comment_sig is not None else ann(args.vararg.annotation)
+        t = comment_sig.star_type() if comment_sig is not None else ann(args.vararg.annotation, "*")
         if args.vararg.annotation is not None:
             annotated_any = True
         params.append(Param(args.vararg.arg, t if t is not None else AnyType("unannotated"), VAR_POS))
@@ -267,7 +269,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         params.append(Param(a.arg, t if t is not None else AnyType("unannotated"), KW_ONLY, default is not None))
     if args.kwarg is not None:
         unpacked = _unpacked_kwargs(ev, args.kwarg.annotation, ctx) if comment_sig is None else None
-        t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation) if unpacked is None else None
+        t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation, "**") if unpacked is None else None
         if args.kwarg.annotation is not None:
             annotated_any = True
         if unpacked is None and report is not None and comment_sig is None and _unpack_inner(ev, args.kwarg.annotation, ctx) is not None:

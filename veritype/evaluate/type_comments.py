@@ -82,9 +82,9 @@ def signature_from_comment(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFun
     for i, an in enumerate(arg_nodes):
         mark = markers[i] if i < len(markers) else ""
         if mark == "**":
-            star2 = ev.type_exprs.eval(an, ctx)
+            star2 = ev.type_exprs.eval_star(an, ctx, "**")
         elif mark == "*":
-            star = ev.type_exprs.eval(an, ctx)
+            star = ev.type_exprs.eval_star(an, ctx, "*")
         else:
             plain.append(an)
     kw_names = [x.arg for x in a.kwonlyargs]
@@ -126,7 +126,7 @@ def _per_argument(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef,
         expr = parse_type_comment_expr(x.type_comment) if x is not None and x.type_comment else None
         if x is None or expr is None:
             continue
-        t = ev.type_exprs.eval(expr, ctx)
+        t = ev.type_exprs.eval_star(expr, ctx, "*" if x is a.vararg else "**") if x is a.vararg or x is a.kwarg else ev.type_exprs.eval(expr, ctx)
         if x is a.vararg:
             star_t = t
         elif x is a.kwarg:

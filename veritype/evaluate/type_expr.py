@@ -50,6 +50,9 @@ class TypeContext:
     # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
     guard: tuple[str, Type] | None = None
     in_string: bool = False
+    # "*" or "**" while evaluating the annotation of `*args` / `**kwargs`: the only
+    # places `P.args` / `P.kwargs` may appear (spec, "The components of a ParamSpec").
+    star: str | None = None
 
 
 class TypeExprEvaluator:
@@ -75,6 +78,14 @@ class TypeExprEvaluator:
         except RecursionError:
             return AnyType("special")
 
+    def eval_star(self, node: ast.expr, ctx: TypeContext, star: str) -> Type:
+        """The annotation of `*args` (star "*") or `**kwargs` (star "**")."""
+        saved, ctx.star = ctx.star, star
+        try:
+            return self.eval(node, ctx)
+        finally:
+            ctx.star = saved
+
     # -- reporting ------------------------------------------------------------
 
     def _error(self, ctx: TypeContext, node: ast.AST, msg: str, code: str = "valid-type") -> Type:
@@ -96,7 +107,13 @@ class TypeExprEvaluator:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return make_union([self._eval(node.left, ctx), self._eval(node.right, ctx)])
         if isinstance(node, (ast.Name, ast.Attribute)):
-            return self._named(node, ctx, top)
+            t = self._named(node, ctx, top)
+            if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
+                # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
+                # Callable, the last of Concatenate, or a type argument for a ParamSpec
+                # parameter; those places read it through `_spec_name`, not here.
+                self._error(ctx, node, f'Invalid location for ParamSpec "{t.name}"')
+            return t
         if isinstance(node, ast.Subscript):
             return self._subscript(node, ctx, top)
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -138,6 +155,7 @@ class TypeExprEvaluator:
             if spec is not None:
                 # `*args: P.args, **kwargs: P.kwargs`: the parameter's type is P itself
                 # (see substitute.paramspec_tail).
+                self._check_component(node, spec, ctx, top)
                 return spec
         ref = self.ev.resolve_expr(node, ctx.scope, True)
         if ref is None:
@@ -145,6 +163,22 @@ class TypeExprEvaluator:
                 return self._error(ctx, node, f'Name "{node.id}" is not defined', "name-defined")
             return self._error(ctx, node, f'Name "{ast.unparse(node)}" is not defined', "name-defined")
         return self._from_ref(ref, node, ctx, top)
+
+    def _check_component(self, node: ast.Attribute, spec: TypeVarType, ctx: TypeContext, top: bool) -> None:
+        """Spec, "The components of a ParamSpec": `P.args` annotates only `*args` and
+        `P.kwargs` only `**kwargs` (messages as mypy's)."""
+        if not top or ctx.star is None:
+            self._error(ctx, node, "ParamSpec components are not allowed here")
+        elif ctx.star == "*" and node.attr != "args":
+            self._error(ctx, node, f'Use "{spec.name}.args" for variadic "*" parameter')
+        elif ctx.star == "**" and node.attr != "kwargs":
+            self._error(ctx, node, f'Use "{spec.name}.kwargs" for variadic "**" parameter')
+
+    def _spec_name(self, node: ast.expr, ctx: TypeContext) -> Type:
+        """A name where a ParamSpec is allowed (no location check)."""
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            return self._named(node, ctx, False)
+        return self._eval(node, ctx)
 
     def _paramspec_named(self, node: ast.Name, ctx: TypeContext) -> TypeVarType | None:
         ref = self.ev.resolve_expr(node, ctx.scope, True)
@@ -367,12 +401,12 @@ class TypeExprEvaluator:
             if isinstance(last, ast.Constant) and last.value is Ellipsis:
                 tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
                 return CallableType(prefix + tail, AnyType("special"))
-            spec = self._eval(last, ctx)
+            spec = self._spec_name(last, ctx)
             if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
                 return CallableType(prefix + (Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
             return CallableType((), AnyType("special"), is_ellipsis=True)
         if isinstance(node, (ast.Name, ast.Attribute)):
-            spec = self._eval(node, ctx)
+            spec = self._spec_name(node, ctx)
             if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
                 return CallableType((Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
         return None
@@ -407,7 +441,7 @@ class TypeExprEvaluator:
                 mapping[tv_key(p)] = self._eval(a, ctx)
         return substitute(alias, mapping)
 
-    def _eval_arg(self, node: ast.expr, ctx: TypeContext) -> Type:
+    def _eval_arg(self, node: ast.expr, ctx: TypeContext, spec_ok: bool = False) -> Type:
         if isinstance(node, ast.List):
             # A parameter list (for a ParamSpec argument); not modelled yet.
             return AnyType("special")
@@ -415,6 +449,12 @@ class TypeExprEvaluator:
             return AnyType("special")
         if isinstance(node, ast.Starred):
             return AnyType("special")
+        if spec_ok:
+            # A type argument for a class with a ParamSpec parameter: `P` and
+            # `Concatenate[int, P]` may stand there (read again by `_param_list`).
+            if isinstance(node, ast.Subscript) and _is_concatenate(self, node, ctx):
+                return AnyType("special")
+            return self._spec_name(node, ctx)
         return self._eval(node, ctx)
 
     def _generic(self, info: object, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
@@ -432,7 +472,7 @@ class TypeExprEvaluator:
             return self._eval(args[0], ctx)
         params = info.type_vars
         has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
-        values = [self._eval_arg(a, ctx) for a in args]
+        values = [self._eval_arg(a, ctx, spec_ok=any(p.kind == "paramspec" for p in params)) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
                 # Spec, "ParamSpec": with only a ParamSpec parameter, `C[int, str]` is `C[[int, str]]`.
@@ -534,7 +574,11 @@ class TypeExprEvaluator:
         if name == "Unpack":
             return AnyType("special")
         if name == "Concatenate":
-            return AnyType("special")
+            # Spec, "ParamSpec": Concatenate is valid only where a ParamSpec is (its
+            # legal places are read by `_param_list`).
+            for a in args:
+                self._eval_arg(a, ctx, spec_ok=True)
+            return self._error(ctx, node, "Invalid location for Concatenate")
         if name in ("Protocol", "Generic"):
             return self._error(ctx, node, f'"{name}[...]" is not valid as a type' if True else "")
         if name in ("Any", "NoReturn", "Never", "Self", "LiteralString", "TypeAlias"):
@@ -632,6 +676,15 @@ class TypeExprEvaluator:
 def _declared(t: Type) -> Type:
     """A literal written in a type expression (see `LiteralType.declared`)."""
     return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
+
+
+def _is_component(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in ("args", "kwargs")
+
+
+def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
+    ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+    return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Concatenate")
 
 
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
