@@ -15,6 +15,7 @@ from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     AnyType, Instance, NoneType, Type, TypeType, TypeVarType,
 )
+from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import widen_literals
 from veritype.types.substitute import type_vars_in
 
@@ -289,10 +290,65 @@ def alias_info(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[
     """(target, parameters) when `sym` is a type alias, else None."""
     if "alias" in sym.cache:
         return sym.cache["alias"]  # type: ignore[return-value]
-    sym.cache["alias"] = (AnyType("special"), ())  # a recursive alias refers to Any for now
-    result = _compute_alias(ev, sym, scope)
+    # While the value is evaluated, a reference to the alias in it becomes an
+    # AliasRef (see `alias_ref`); other askers see Any.
+    sym.cache["alias"] = (AnyType("special"), ())
+    sym.cache["alias_busy"] = True
+    try:
+        result = _compute_alias(ev, sym, scope)
+    finally:
+        sym.cache.pop("alias_busy", None)
+    if result is not None and reaches_itself(result[0], alias_fullname(sym, scope)):
+        # `type A = A`, `A: TypeAlias = Union["A", int]`: no value at all (reported
+        # where the alias is defined, see `alias_is_circular`).
+        sym.cache["alias_circular"] = True
+        result = (AnyType("error"), result[1])
     sym.cache["alias"] = result
     return result
+
+
+def alias_fullname(sym: Symbol, scope: Scope) -> str:
+    return f"{scope.fullname}.{sym.name}"
+
+
+def alias_busy(sym: Symbol) -> bool:
+    """Whether `sym`'s alias value is being evaluated (so a use of it is recursive)."""
+    return bool(sym.cache.get("alias_busy"))
+
+
+def alias_is_circular(ev: "Evaluator", sym: Symbol, scope: Scope) -> bool:
+    alias_info(ev, sym, scope)
+    return bool(sym.cache.get("alias_circular"))
+
+
+def alias_ref(ev: "Evaluator", sym: Symbol, scope: Scope, args: tuple[Type, ...]) -> AliasRef:
+    """A recursive use of the alias `sym` (inside its own value), with type arguments."""
+    return AliasRef(sym.name, alias_fullname(sym, scope), args, _expander(ev, sym, scope))
+
+
+def _expander(ev: "Evaluator", sym: Symbol, scope: Scope):  # type: ignore[no-untyped-def]
+    def expand(args: tuple[Type, ...]) -> Type | None:
+        if alias_busy(sym):
+            return None
+        expansions = sym.cache.setdefault("alias_expansions", {})
+        assert isinstance(expansions, dict)
+        hit = expansions.get(args)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        info = alias_info(ev, sym, scope)
+        if info is None:
+            return AnyType("special")
+        from veritype.types.substitute import substitute, tv_key
+
+        target, params = info
+        if params and len(args) == len(params) and not any(p.kind == "typevartuple" for p in params):
+            target = substitute(target, {tv_key(p): a for p, a in zip(params, args)})
+        elif params:
+            target = substitute(target, {tv_key(p): AnyType("special") for p in params})
+        expansions[args] = target
+        return target
+
+    return expand
 
 
 def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]] | None:

@@ -17,6 +17,7 @@ from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, C
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
+from veritype.types.alias_ref import expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
     Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
@@ -103,7 +104,12 @@ class ExprEvaluator:
             method = getattr(self, "_" + type(node).__name__, None)
             if method is None:
                 return AnyType("special")
-            return method(node, expected)
+            if expected is not None and has_top_ref(expected):
+                expected = expand_top(expected)
+            result = method(node, expected)
+            # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
+            # reference to it: what an expression gives is always its value.
+            return expand_top(result) if has_top_ref(result) else result
         except RecursionError:
             return AnyType("special")
 
@@ -166,7 +172,16 @@ class ExprEvaluator:
     def _container_item_context(self, expected: Type | None, names: tuple[str, ...]) -> Type | None:
         if expected is None:
             return None
-        for item in union_items(expected):
+        items = union_items(expected)
+        display = self.ev.named_class(names[0])
+        if len(items) > 1 and display is not None:
+            # In a union, a member the display itself can be (`list[X]` or a base of
+            # list, for a list display) comes before other members that are merely
+            # sequences (`str` in `str | list[X]`).
+            for item in items:
+                if isinstance(item, Instance) and item.args and item.info in display.mro:
+                    return self._container_item_context(item, names)
+        for item in items:
             if isinstance(item, Instance):
                 for target in names:
                     info = self.ev.named_class(target)

@@ -21,6 +21,7 @@ from veritype.types.model import (
     ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, union_items, NONE,
 )
+from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ class TypeExprEvaluator:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return make_union([self._eval(node.left, ctx), self._eval(node.right, ctx)])
         if isinstance(node, (ast.Name, ast.Attribute)):
-            t = self._named(node, ctx, top)
+            t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
             if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
                 # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
                 # Callable, the last of Concatenate, or a type argument for a ParamSpec
@@ -115,7 +116,7 @@ class TypeExprEvaluator:
                 self._error(ctx, node, f'Invalid location for ParamSpec "{t.name}"')
             return t
         if isinstance(node, ast.Subscript):
-            return self._subscript(node, ctx, top)
+            return expand_top(self._subscript(node, ctx, top))
         if isinstance(node, (ast.List, ast.Tuple)):
             return self._error(ctx, node, "Bracketed expression \"[...]\" is not valid as a type" if isinstance(node, ast.List) else "Syntax error in type annotation")
         if isinstance(node, ast.Call):
@@ -248,6 +249,8 @@ class TypeExprEvaluator:
         made = functional_class(self.ev, sym, scope)
         if made is not None:
             return _typeddict_or(self.ev, Instance(made, ()))
+        if D.alias_busy(sym):
+            return D.alias_ref(self.ev, sym, scope, ())  # the alias's own value refers to it
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info
@@ -358,6 +361,9 @@ class TypeExprEvaluator:
         if ref.sym is not None and ref.scope is not None:
             from veritype.evaluate import declarations as D
 
+            if D.alias_busy(ref.sym):
+                # A recursive use inside the alias's own value (`list["Tree[T]"]`).
+                return D.alias_ref(self.ev, ref.sym, ref.scope, tuple(self._eval_arg(a, ctx) for a in args))
             ainfo = D.alias_info(self.ev, ref.sym, ref.scope)
             if ainfo is not None:
                 alias, params = ainfo

@@ -7,6 +7,7 @@ never get a module prefix.
 
 from __future__ import annotations
 
+from veritype.types.alias_ref import AliasRef
 from veritype.types.model import (
     POS_ONLY, VAR_KW, VAR_POS, KW_ONLY, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
     NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
@@ -67,6 +68,9 @@ def format_type(t: Type) -> str:
         return f"TypedDict({{{inner}}})"
     if isinstance(t, SpecialForm):
         return t.name
+    if isinstance(t, AliasRef):
+        # A recursive alias is shown by its name, as written (`list[Json]`).
+        return f"{t.name}[{', '.join(format_type(a) for a in t.args)}]" if t.args else t.name
     return "Any"
 
 

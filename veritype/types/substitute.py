@@ -9,6 +9,8 @@ from veritype.types.model import (
     TypeType, TypeVarType, UnionType, make_union,
 )
 
+from veritype.types.alias_ref import AliasRef
+
 TVKey = tuple[str, str]
 
 
@@ -58,6 +60,8 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         return TypedDictType(tuple((k, _sub(v, m)) for k, v in t.items), t.required, t.readonly, t.fallback)
     if isinstance(t, LiteralType):
         return t
+    if isinstance(t, AliasRef) and t.args:
+        return AliasRef(t.name, t.fullname, tuple(_sub(a, m) for a in t.args), t.expander)
     return t
 
 
@@ -120,4 +124,7 @@ def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[T
     elif isinstance(t, TypedDictType):
         for _, v in t.items:
             type_vars_in(v, out)
+    elif isinstance(t, AliasRef):
+        for a in t.args:
+            type_vars_in(a, out)
     return out

@@ -16,6 +16,7 @@ from veritype.types.model import (
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
     TypeVarType, UninhabitedUnbound, UnionType,
 )
+from veritype.types.alias_ref import AliasRef
 from veritype.types.substitute import substitute, tv_key
 
 if TYPE_CHECKING:
@@ -81,11 +82,30 @@ class SubtypeChecker:
         self._cache[key] = hit
         return hit
 
+    def _recursive_alias(self, left: Type, right: Type) -> bool:
+        """A recursive alias reference on either side: compare its value, assuming
+        the pair holds while doing so (coinductively), so that `Json` against
+        `Json2` or a nested value against `Json` ends instead of recursing."""
+        key = (left, right)
+        if key in self._assuming or len(self._assuming) > 200:
+            return True
+        l2 = left.expand() if isinstance(left, AliasRef) else left
+        r2 = right.expand() if isinstance(right, AliasRef) else right
+        if l2 is None or r2 is None:
+            return True  # still being evaluated: unknown
+        self._assuming.add(key)
+        try:
+            return self._check(l2, r2)
+        finally:
+            self._assuming.discard(key)
+
     def _check(self, left: Type, right: Type) -> bool:
         if left is right or left == right:
             return True
         if isinstance(right, AnyType) or isinstance(left, AnyType):
             return True
+        if isinstance(left, AliasRef) or isinstance(right, AliasRef):
+            return self._recursive_alias(left, right)
         if isinstance(left, NeverType):
             return True
         if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
