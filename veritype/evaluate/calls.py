@@ -18,7 +18,7 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType,
+    NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType,
     UnionType, make_union, NEVER,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
@@ -221,6 +221,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         cons = []
         lambdas: list[tuple[int, Param]] = []
         for pi, p in enumerate(callee.params):
+            if isinstance(p.type, UnpackType):
+                # `*args: *Ts` (PEP 646): the arguments together are one tuple.
+                from veritype.evaluate.variadic_calls import variadic_constraints
+
+                slot = matching.slots[pi]
+                cons += variadic_constraints(site, p, [args[i] for i in slot], [arg_types[i] for i in slot], targets)
+                continue
             for ai in matching.slots[pi]:
                 arg = args[ai]
                 t = arg_types[ai]
@@ -298,6 +305,11 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
             # `*args: P.args`: P stands for a whole signature, not an argument's
             # type; these arguments are not checked here (Any, silence).
+            continue
+        if isinstance(p.type, UnpackType):
+            from veritype.evaluate.variadic_calls import check_variadic_args
+
+            check_variadic_args(site, callee, p, matching.slots[pi], args, arg_types, mapping, report)
             continue
         expected = substitute(p.type, mapping) if mapping else p.type
         for ai in matching.slots[pi]:
@@ -542,6 +554,9 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         return AnyType("implicit") if callee.reason != "error" else callee
     if isinstance(callee, (CallableType, Overloaded)):
         args = _expand_star_tuples(site, args)
+        from veritype.evaluate.variadic_calls import expand
+
+        callee = expand(callee)
     if isinstance(callee, CallableType):
         return check_signature(site, callee, args, site.report)
     if isinstance(callee, Overloaded):

@@ -58,13 +58,16 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
                 if isinstance(base, ast.Subscript):
                     args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
                     explicit = []
+                    import dataclasses
+
+                    gen_ctx = dataclasses.replace(ctx, unpacking=True)  # `Generic[*Ts]` names Ts bare
                     for a in args:
-                        t = ev.type_exprs.eval(a.value if isinstance(a, ast.Starred) else a, ctx)
+                        t = ev.type_exprs.eval(a.value if isinstance(a, ast.Starred) else a, gen_ctx)
                         if isinstance(t, TypeVarType):
                             explicit.append(t)
                         elif isinstance(a, ast.Subscript):
                             # Unpack[Ts]
-                            for tv in type_vars_in(ev.type_exprs.eval(a.slice, ctx)).values():  # type: ignore[arg-type]
+                            for tv in type_vars_in(ev.type_exprs.eval(a.slice, gen_ctx)).values():  # type: ignore[arg-type]
                                 explicit.append(tv)
                 continue
             if name == "TypedDict":

@@ -193,7 +193,16 @@ class ClassInfo:
         return any(name in c.symbols for c in self.mro if c.fullname != "builtins.object")
 
     def self_instance(self) -> Instance:
-        return Instance(self, tuple(self.type_vars))
+        tvs = self.type_vars
+        if any(tv.kind == "typevartuple" for tv in tvs):
+            # A TypeVarTuple's argument is a packed tuple (`Array[*Ts]`: see model.UnpackType).
+            from veritype.types.model import UnpackType
+            from veritype.types.tuples import make_tuple
+
+            tup = self.ev.named_class("builtins.tuple")
+            if tup is not None:
+                return Instance(self, tuple(make_tuple([UnpackType(tv)], tup) if tv.kind == "typevartuple" else tv for tv in tvs))
+        return Instance(self, tuple(tvs))
 
     def instance_with_any(self, reason: str = "implicit") -> Instance:
         return Instance(self, tuple(AnyType(reason) for _ in self.type_vars))

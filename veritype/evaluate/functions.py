@@ -152,7 +152,7 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
             if p.name is None:
                 continue
             if p.kind == VAR_POS:
-                scope.param_types[p.name] = ev.builtin("tuple", p.type)
+                scope.param_types[p.name] = _star_args_tuple(ev, p.type)
             elif p.kind == VAR_KW:
                 scope.param_types[p.name] = ev.builtin("dict", ev.builtin("str"), p.type)
             else:
@@ -180,6 +180,23 @@ def _unpacked_kwargs(ev: "Evaluator", annotation: ast.expr | None, ctx: object) 
         return None
     td = ev.type_exprs.eval(inner, ctx)  # type: ignore[arg-type]
     return td if isinstance(td, TypedDictType) else None
+
+
+def _star_args_tuple(ev: "Evaluator", t: Type) -> Type:
+    """The tuple `*args` collects inside the body: `tuple[X, ...]` for `*args: X`;
+    for `*args: *Ts` / `*args: *tuple[int, *Ts]` (PEP 646), that tuple."""
+    from veritype.types.model import TupleType, UnpackType
+
+    if isinstance(t, UnpackType):
+        if isinstance(t.item, TupleType):
+            return t.item
+        info = ev.named_class("builtins.tuple")
+        if info is not None:
+            from veritype.types.tuples import make_tuple
+
+            return make_tuple([t], info)
+        return ev.builtin("tuple", AnyType("special"))
+    return ev.builtin("tuple", t)
 
 
 def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> ast.expr | None:
@@ -258,7 +275,11 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
                 t = AnyType("unannotated")
         params.append(Param(a.arg, t, kind_, i >= defaults_start))
     if args.vararg is not None:
-        t = comment_sig.star_type() if comment_sig is not None else ann(args.vararg.annotation, "*")
+        ctx.star_param = True  # `*args: *Ts` / `*args: *tuple[...]` (PEP 646)
+        try:
+            t = comment_sig.star_type() if comment_sig is not None else ann(args.vararg.annotation, "*")
+        finally:
+            ctx.star_param = False
         if args.vararg.annotation is not None:
             annotated_any = True
         params.append(Param(args.vararg.arg, t if t is not None else AnyType("unannotated"), VAR_POS))

@@ -13,7 +13,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type,
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
@@ -269,8 +269,21 @@ def _narrow_len(ev: "Evaluator", t: Type, n: int, positive: bool) -> Type | None
     if not any(isinstance(i, TupleType) or (isinstance(i, Instance) and i.info.fullname == "builtins.tuple") for i in items):
         return None
     out: list[Type] = []
+    from veritype.types.tuples import align, is_variadic
+
     for i in items:
-        if isinstance(i, TupleType):
+        if is_variadic(i):
+            # `tuple[int, *tuple[str, ...], int]` with `len(t) == 3` is `tuple[int, str, int]`
+            # (spec, "Tuples": length checks may narrow); a TypeVarTuple part stays as is.
+            assert isinstance(i, TupleType)
+            fixed = align(i, n)
+            if not positive:
+                out.append(i)
+            elif fixed is not None:
+                out.append(ev.tuple_of(fixed))
+            elif any(isinstance(x, UnpackType) and not isinstance(x.item, Instance) for x in i.items):
+                out.append(i)
+        elif isinstance(i, TupleType):
             if (len(i.items) == n) == positive:
                 out.append(i)
         elif isinstance(i, Instance) and i.info.fullname == "builtins.tuple" and i.args:

@@ -19,10 +19,11 @@ from veritype.evaluate.special import CLASS_ALIASES
 from veritype.semantic import symbols as S
 from veritype.types.model import (
     ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, make_union, union_items, NONE,
+    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, make_union, union_items, NONE,
 )
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
+from veritype.types.tuples import make_tuple, splice
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -54,6 +55,10 @@ class TypeContext:
     # "*" or "**" while evaluating the annotation of `*args` / `**kwargs`: the only
     # places `P.args` / `P.kwargs` may appear (spec, "The components of a ParamSpec").
     star: str | None = None
+    # A TypeVarTuple may be named bare here (it is being unpacked, or listed in Generic[...]).
+    unpacking: bool = False
+    # The annotation of `*args`, where `*Ts` / `*tuple[...]` / `Unpack[...]` is allowed.
+    star_param: bool = False
 
 
 class TypeExprEvaluator:
@@ -122,11 +127,76 @@ class TypeExprEvaluator:
         if isinstance(node, ast.Call):
             return self._error(ctx, node, "Invalid type comment or annotation")
         if isinstance(node, ast.Starred):
-            # `*args: *tuple[int, *Ts]` (PEP 646; Python allows the star only there):
-            # an unpacked variadic, not modelled yet.
-            self._eval(node.value, ctx)
+            # `*args: *Ts` / `*args: *tuple[int, ...]` (PEP 646; Python allows the star
+            # only there, and inside subscripts, which handle it themselves).
+            if top and ctx.star_param:
+                return self._star_annotation(node.value, node, ctx)
+            self._eval(node.value, _unpacking(ctx))
             return AnyType("special")
         return self._error(ctx, node, "Invalid type comment or annotation")
+
+    # -- unpacked variadics (PEP 646) ------------------------------------------
+
+    def _unpack_node(self, node: ast.expr, ctx: TypeContext) -> ast.expr | None:
+        """X of `*X` or `Unpack[X]`, else None."""
+        if isinstance(node, ast.Starred):
+            return node.value
+        if isinstance(node, ast.Subscript) and _is_unpack(self, node, ctx):
+            return node.slice
+        return None
+
+    def _unpacked(self, inner: ast.expr, at: ast.AST, ctx: TypeContext) -> Type:
+        """`*X`: an UnpackType for a TypeVarTuple, an unbounded tuple, or a fixed tuple
+        (which its surroundings splice); Any when X is unknown or invalid."""
+        t = self._eval(inner, _unpacking(ctx))
+        if isinstance(t, TypeVarType) and t.kind == "typevartuple":
+            return UnpackType(t)
+        if isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple":
+            return UnpackType(t)
+        if isinstance(t, Instance) and t.info.fullname == "builtins.tuple" and len(t.args) == 1:
+            return UnpackType(t)
+        if isinstance(t, AnyType):
+            return t
+        from veritype.types.format import format_type
+
+        return self._error(ctx, at, f'"{format_type(t)}" cannot be unpacked (must be tuple or TypeVarTuple)')
+
+    def _star_annotation(self, inner: ast.expr, at: ast.AST, ctx: TypeContext) -> Type:
+        """`*args: *X` (or `Unpack[X]`): the parameter's type, an UnpackType (see
+        model.UnpackType); `*tuple[X, ...]` is plain `*args: X`."""
+        u = self._unpacked(inner, at, ctx)
+        if not isinstance(u, UnpackType):
+            return u
+        if isinstance(u.item, Instance):
+            return u.item.args[0]
+        if isinstance(u.item, TupleType):
+            flat = make_tuple(u.item.items, u.item.fallback.info)
+            if isinstance(flat, Instance):
+                return flat.args[0]
+            return UnpackType(flat)
+        return u
+
+    def _variadic_items(self, args: list[ast.expr], node: ast.AST, ctx: TypeContext) -> list[Type] | None:
+        """Type arguments where unpacked parts are allowed (a tuple's items, a variadic
+        class's or alias's arguments): normalized, at most one unbounded part; None
+        (after reporting) when invalid or unknown."""
+        items: list[Type] = []
+        for a in args:
+            inner = self._unpack_node(a, ctx)
+            if inner is None:
+                items.append(self._eval(a, ctx))
+                continue
+            u = self._unpacked(inner, a, ctx)
+            if not isinstance(u, UnpackType):
+                return None
+            items.append(u)
+        flat = splice(items)
+        if flat is None:
+            # Spec, "Tuples" ("Unpacked tuple form"): "Only one unbounded tuple can
+            # be used within another tuple" (an unpacked TypeVarTuple counts as one).
+            self._error(ctx, node, "More than one variadic Unpack in a type is not allowed")
+            return None
+        return flat
 
     def _forward_ref(self, node: ast.Constant, ctx: TypeContext, top: bool) -> Type:
         text = str(node.value).strip()
@@ -203,6 +273,8 @@ class TypeExprEvaluator:
             return AnyType("special")
         if ref.kind == "typeparam":
             tv = ctx.scope.lookup_type_param(node.id) if isinstance(node, ast.Name) else None
+            if isinstance(tv, TypeVarType) and tv.kind == "typevartuple" and not ctx.unpacking:
+                return self._bare_variadic(tv, node, ctx)
             return tv if tv is not None else AnyType("special")
         if ref.kind == "module":
             return self._error(ctx, node, f'Module "{ref.fullname}" is not valid as a type')
@@ -238,6 +310,9 @@ class TypeExprEvaluator:
         assert sym is not None and scope is not None
         tv = D.typevar_declaration(self.ev, sym, scope)
         if tv is not None:
+            if tv.kind == "typevartuple" and not ctx.unpacking:
+                self._bind_typevar(tv, ctx)
+                return self._bare_variadic(tv, node, ctx)
             return self._bind_typevar(tv, ctx)
         from veritype.evaluate.newtype import newtype_info
 
@@ -274,6 +349,11 @@ class TypeExprEvaluator:
                 return value.item
             return self._error(ctx, node, f'Variable "{ref.fullname}" is not valid as a type')
         return AnyType("special")
+
+    def _bare_variadic(self, tv: TypeVarType, node: ast.AST, ctx: TypeContext) -> Type:
+        # Spec, "TypeVarTuple" ("Type Variable Tuples Must Always be Unpacked"):
+        # `tuple[Ts]` or `*args: Ts` is an error; `*Ts` / `Unpack[Ts]` is required.
+        return self._error(ctx, node, f'TypeVarTuple "{tv.name}" is only valid with an unpack')
 
     def _bind_typevar(self, tv: TypeVarType, ctx: TypeContext) -> Type:
         if ctx.outer and tv.fullname in ctx.outer:
@@ -369,6 +449,21 @@ class TypeExprEvaluator:
                 alias, params = ainfo
                 if any(p.kind == "paramspec" for p in params):
                     return self._paramspec_alias(alias, params, node, args, ctx)
+                variadic = [p for p in params if p.kind == "typevartuple"]
+                if len(variadic) == 1:
+                    packed = self._pack_variadic(params, args, node, ctx, "Bad number of arguments for type alias, expected", "type-arg")
+                    if packed is None:
+                        return substitute(alias, {tv_key(p): AnyType("special") for p in params})
+                    return substitute(alias, {tv_key(p): v for p, v in zip(params, packed)})
+                if not variadic:
+                    for a in args:
+                        inner = self._unpack_node(a, ctx)
+                        if inner is not None:
+                            # Spec, "TypeVarTuple" ("Aliases"): an unpacked argument needs a
+                            # TypeVarTuple parameter of the alias to bind to.
+                            self._unpacked(inner, a, ctx)
+                            self._error(ctx, a, "Unpack is only valid in a variadic position")
+                            return substitute(alias, {tv_key(p): AnyType("error") for p in params})
                 values = [self._eval_arg(a, ctx) for a in args]
                 if not params:
                     if isinstance(alias, AnyType):
@@ -478,6 +573,19 @@ class TypeExprEvaluator:
             return self._eval(args[0], ctx)
         params = info.type_vars
         has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
+        if any(p.kind == "typevartuple" for p in params) and not any(p.kind == "paramspec" for p in params):
+            packed = self._pack_variadic(params, args, node, ctx, f'"{info.name}" expects', "type-arg")
+            if packed is None:
+                return Instance(info, tuple(AnyType("special") for _ in params))
+            self._check_bounds(info, params, packed, args, ctx)
+            return Instance(info, tuple(packed))
+        if not has_variadic:
+            for a in args:
+                inner = self._unpack_node(a, ctx)
+                if inner is not None:
+                    self._unpacked(inner, a, ctx)
+                    self._error(ctx, a, "Unpack is only valid in a variadic position")
+                    return Instance(info, tuple(AnyType("error") for _ in params))
         values = [self._eval_arg(a, ctx, spec_ok=any(p.kind == "paramspec" for p in params)) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
@@ -503,6 +611,51 @@ class TypeExprEvaluator:
         self._check_bounds(info, params, values, args, ctx)
         return _typeddict_or(self.ev, Instance(info, tuple(values)))
 
+    def _pack_variadic(self, params: tuple[TypeVarType, ...], args: list[ast.expr], node: ast.AST, ctx: TypeContext, expects: str, code: str) -> list[Type] | None:
+        """Arguments for `params`, one of which is a TypeVarTuple: the arguments at its
+        position are packed into one tuple type (model.UnpackType's note), e.g.
+        `Array2[float, int, str]` for `Array2[DType, *Shape]` is `(float, tuple[int, str])`.
+        Spec, "TypeVarTuple" ("Type Variable Tuples with Callable"... and "Aliases"):
+        an unpacked unbounded tuple may also supply the plain parameters around the
+        TypeVarTuple (`tuple[*Ts, T][*tuple[int, ...]]` is `tuple[*tuple[int, ...], int]`).
+        None after an error."""
+        from veritype.types.tuples import is_unbounded_tuple
+
+        k = next(i for i, p in enumerate(params) if p.kind == "typevartuple")
+        prefix, suffix = k, len(params) - k - 1
+        if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
+            items: list[Type] = []  # `Array[()]`
+        else:
+            got = self._variadic_items(args, node, ctx)
+            if got is None:
+                return None
+            items = got
+        info = self.ev.named_class("builtins.tuple")
+        if info is None:
+            return None
+        u = next((i for i, t in enumerate(items) if isinstance(t, UnpackType)), None)
+        before = items if u is None else items[:u]
+        after = [] if u is None else items[u + 1:]
+        if u is None:
+            if len(items) < prefix + suffix:
+                need = prefix + suffix
+                self._error(ctx, node, f'{expects} at least {need} type argument{"s" if need != 1 else ""}, but {len(items)} given', code)
+                return None
+            return items[:prefix] + [make_tuple(items[prefix:len(items) - suffix], info)] + items[len(items) - suffix:]
+        if len(before) >= prefix and len(after) >= suffix:
+            return items[:prefix] + [make_tuple(items[prefix:len(items) - suffix], info)] + items[len(items) - suffix:]
+        unpack = items[u]
+        assert isinstance(unpack, UnpackType)
+        if not is_unbounded_tuple(unpack.item):
+            self._error(ctx, node, "Unpack is only valid in a variadic position")
+            return None
+        elem = unpack.item.args[0]  # type: ignore[attr-defined]
+        head = before[:prefix] + [elem] * (prefix - len(before[:prefix]))
+        tail_given = after[max(0, len(after) - suffix):]
+        tail = [elem] * (suffix - len(tail_given)) + tail_given
+        middle = before[prefix:] + [unpack] + after[:max(0, len(after) - suffix)]
+        return head + [make_tuple(middle, info)] + tail
+
     def _check_bounds(self, info: object, params: tuple[TypeVarType, ...], values: list[Type], nodes: list[ast.expr], ctx: TypeContext) -> None:
         if ctx.report is None:
             return
@@ -522,14 +675,21 @@ class TypeExprEvaluator:
 
     def _tuple(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
         if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+            if self._unpack_node(args[0], ctx) is not None:
+                # Spec, "Tuples": `tuple[X, ...]` takes one type; `*tuple[...]` is no type.
+                self._unpacked(self._unpack_node(args[0], ctx), args[0], ctx)  # type: ignore[arg-type]
+                return self._error(ctx, args[0], "Unpack is only valid in a variadic position")
             return self.ev.builtin("tuple", self._eval(args[0], ctx))
         if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
             return self.ev.tuple_of([])
         if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
             return self._error(ctx, node, 'Unexpected "..."', "misc")
-        if any(isinstance(a, ast.Starred) or (isinstance(a, ast.Subscript) and _is_unpack(self, a, ctx)) for a in args):
-            # Unpacked variadic tuple entries (PEP 646): not modelled yet.
-            return self.ev.builtin("tuple", AnyType("special"))
+        if any(self._unpack_node(a, ctx) is not None for a in args):
+            info = self.ev.named_class("builtins.tuple")
+            items = self._variadic_items(args, node, ctx)
+            if items is None or info is None:
+                return self.ev.builtin("tuple", AnyType("special"))
+            return make_tuple(items, info)
         return self.ev.tuple_of([self._eval(a, ctx) for a in args])
 
     def _type_of(self, item: Type) -> Type:
@@ -578,6 +738,10 @@ class TypeExprEvaluator:
                 ctx.guard = (name, inner)
             return self.ev.builtin("bool")
         if name == "Unpack":
+            if top and ctx.star_param and len(args) == 1:
+                return self._star_annotation(args[0], node, ctx)
+            if len(args) == 1:
+                self._eval(args[0], _unpacking(ctx))
             return AnyType("special")
         if name == "Concatenate":
             # Spec, "ParamSpec": Concatenate is valid only where a ParamSpec is (its
@@ -599,10 +763,10 @@ class TypeExprEvaluator:
         if isinstance(params_node, ast.Constant) and params_node.value is Ellipsis:
             return CallableType((), ret, is_ellipsis=True)
         if isinstance(params_node, ast.List):
+            if any(self._unpack_node(p, ctx) is not None for p in params_node.elts):
+                return self._variadic_callable(params_node.elts, params_node, ret, ctx)
             params = []
             for i, p in enumerate(params_node.elts):
-                if isinstance(p, ast.Starred) or (isinstance(p, ast.Subscript) and _is_unpack(self, p, ctx)):
-                    return CallableType((), ret, is_ellipsis=True)
                 params.append(Param(None, self._eval(p, ctx), POS_ONLY))
             return CallableType(tuple(params), ret)
         plist = self._param_list(params_node, ctx)
@@ -615,6 +779,24 @@ class TypeExprEvaluator:
             # ParamSpec or Concatenate; `Callable[int, str]` is none of these.
             return self._error(ctx, params_node, 'The first argument to Callable must be a list of types, parameter specification, or "..."')
         return CallableType((), ret, is_ellipsis=True)
+
+    def _variadic_callable(self, elts: list[ast.expr], node: ast.AST, ret: Type, ctx: TypeContext) -> Type:
+        """`Callable[[int, *Ts], R]` (spec, "TypeVarTuple", "Type Variable Tuples with
+        Callable"): the parameters from the unpacked part on are one `*args` whose
+        type is the unpacked rest (`*args: *tuple[*Ts, T]`), spelled out where fixed."""
+        from veritype.types.tuples import expand_star_params
+
+        items = self._variadic_items(elts, node, ctx)
+        info = self.ev.named_class("builtins.tuple")
+        if items is None or info is None:
+            return CallableType((), ret, is_ellipsis=True)
+        k = next((i for i, t in enumerate(items) if isinstance(t, UnpackType)), len(items))
+        params = [Param(None, t, POS_ONLY) for t in items[:k]]
+        if k < len(items):
+            rest = make_tuple(items[k:], info)
+            star: Type = rest.args[0] if isinstance(rest, Instance) else UnpackType(rest)
+            params.append(Param(None, star, VAR_POS))
+        return expand_star_params(CallableType(tuple(params), ret))
 
     def _literal(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
         sl = node.slice
@@ -679,9 +861,14 @@ class TypeExprEvaluator:
 
 
 
-def _declared(t: Type) -> Type:
-    """A literal written in a type expression (see `LiteralType.declared`)."""
-    return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
+def _unpacking(ctx: TypeContext) -> TypeContext:
+    """The context for X of `*X`: a bare TypeVarTuple is what is expected there.
+    (The copy shares `bound` and `qualifiers` with `ctx`.)"""
+    if ctx.unpacking and not ctx.star_param:
+        return ctx
+    from dataclasses import replace
+
+    return replace(ctx, unpacking=True, star_param=False)
 
 
 def _is_component(node: ast.expr) -> bool:
@@ -691,6 +878,11 @@ def _is_component(node: ast.expr) -> bool:
 def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Concatenate")
+
+
+def _declared(t: Type) -> Type:
+    """A literal written in a type expression (see `LiteralType.declared`)."""
+    return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
 
 
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:

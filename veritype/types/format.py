@@ -11,6 +11,7 @@ from veritype.types.alias_ref import AliasRef
 from veritype.types.model import (
     POS_ONLY, VAR_KW, VAR_POS, KW_ONLY, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
     NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+    UnpackType,
 )
 
 
@@ -26,7 +27,7 @@ def format_type(t: Type) -> str:
         if t.info.fullname == "builtins.tuple" and len(t.args) == 1:
             return f"tuple[{format_type(t.args[0])}, ...]"
         if t.args:
-            return f"{name}[{', '.join(format_type(a) for a in t.args)}]"
+            return f"{name}[{_format_args(t)}]"
         return name
     if isinstance(t, LiteralType):
         return f"Literal[{format_literal(t)}]"
@@ -68,10 +69,34 @@ def format_type(t: Type) -> str:
         return f"TypedDict({{{inner}}})"
     if isinstance(t, SpecialForm):
         return t.name
+    if isinstance(t, UnpackType):
+        return "*" + format_type(t.item)
     if isinstance(t, AliasRef):
         # A recursive alias is shown by its name, as written (`list[Json]`).
         return f"{t.name}[{', '.join(format_type(a) for a in t.args)}]" if t.args else t.name
     return "Any"
+
+
+def _format_args(t: Instance) -> str:
+    """Type arguments, with the tuple packed at a TypeVarTuple's position shown
+    spread out as written: `Array[int, str]`, `Array[*Ts]`, `Array[()]`."""
+    try:
+        tvs = t.info.type_vars
+    except Exception:  # the class is still being set up: show the arguments as they are
+        tvs = ()
+    if len(tvs) != len(t.args) or not any(v.kind == "typevartuple" for v in tvs):
+        return ", ".join(format_type(a) for a in t.args)
+    parts: list[str] = []
+    for v, a in zip(tvs, t.args):
+        if v.kind != "typevartuple":
+            parts.append(format_type(a))
+        elif isinstance(a, TupleType) and a.fallback.info.fullname == "builtins.tuple":
+            parts.extend(format_type(i) for i in a.items)
+        elif isinstance(a, AnyType):
+            parts.append("*tuple[Any, ...]")
+        else:
+            parts.append("*" + format_type(a))
+    return ", ".join(parts) if parts else "()"
 
 
 def _paren_callable(s: str, t: Type) -> str:

@@ -70,6 +70,21 @@ class TupleType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class UnpackType(Type):
+    """An unpacked variadic part (PEP 646): `*Ts`, `*tuple[int, ...]`.
+
+    Appears only in `TupleType.items` (at most one per tuple: `tuple[int, *Ts]`)
+    and as the type of a `*args` parameter (`*args: *Ts`, where the item may
+    also be a fixed or variadic TupleType: `*args: *tuple[int, *Ts, str]`).
+    A fixed `*tuple[int, str]` inside a tuple is spliced, never kept.
+    The item is a TypeVarType of kind "typevartuple", an unbounded tuple
+    `Instance(builtins.tuple, (X,))`, or (for `*args` only) a TupleType.
+    """
+
+    item: Type
+
+
+@dataclass(frozen=True, slots=True)
 class UnionType(Type):
     items: tuple[Type, ...]
 
@@ -187,7 +202,7 @@ def _replace(obj, **changes):  # type: ignore[no-untyped-def]
 
 ProperType = Union[
     AnyType, NoneType, NeverType, Instance, LiteralType, TupleType, UnionType,
-    TypeVarType, CallableType, Overloaded, TypeType, ModuleType, TypedDictType,
+    TypeVarType, CallableType, Overloaded, TypeType, ModuleType, TypedDictType, UnpackType,
 ]
 
 ANY = AnyType("implicit")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
-    make_union,
+    UnpackType, make_union,
 )
 from veritype.types.join import widen_literals
 from veritype.types.substitute import TVKey, paramspec_tail, substitute, tv_key, type_vars_in
@@ -72,7 +72,12 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
     if isinstance(t, Instance):
         _infer_instance(ev, t, a, d, targets, out, depth)
         return
+    if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
+        _infer_variadic_tuple(ev, t, a, d, targets, out, depth)
+        return
     if isinstance(t, TupleType):
+        if isinstance(a, TupleType) and any(isinstance(i, UnpackType) for i in a.items):
+            return  # a variadic actual for a fixed template: no fit, nothing to learn
         if isinstance(a, TupleType) and len(a.items) == len(t.items):
             for ti, ai in zip(t.items, a.items):
                 _infer(ev, ti, ai, d, targets, out, depth + 1)
@@ -89,10 +94,11 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                 if key in targets:
                     out.append(Constraint(key, d, AnyType("special")))
             return
-        if t.is_ellipsis and isinstance(a, Overloaded) and len(set(i.ret for i in a.items)) > 1:
-            # `Callable[..., R]` (also how `Callable[[*Ts], R]` reads for now) says
-            # nothing that picks an overload (`run_sync(path.open, "rb")` needs the
-            # arguments): R is unknown (Any) rather than the first item's return.
+        variadic = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params)
+        if (t.is_ellipsis or variadic) and isinstance(a, Overloaded) and len(set(i.ret for i in a.items)) > 1:
+            # `Callable[..., R]` or `Callable[[*Ts], R]` says nothing that picks an overload
+            # (`run_sync(path.open, "rb")` would need Ts from the other arguments first):
+            # R is unknown (Any) rather than the first item's return.
             for key in type_vars_in(t.ret):
                 if key in targets:
                     out.append(Constraint(key, d, AnyType("special")))
@@ -102,6 +108,8 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
             return
         if spec is not None and tv_key(spec) in targets:
             _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
+        elif not t.is_ellipsis and not call.is_ellipsis and any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params):
+            _infer_variadic_params(ev, t, call, d, targets, out, depth)
         elif not t.is_ellipsis and not call.is_ellipsis:
             tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]
             apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
@@ -135,6 +143,80 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         for k, v in t.items:
             if k in am:
                 _infer(ev, v, am[k], d, targets, out, depth + 1)
+
+
+def _infer_variadic_tuple(ev: "Evaluator", t: TupleType, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    """`tuple[int, *Ts, str]` against an actual tuple: the prefix and suffix match
+    item by item, and Ts is the tuple of what lies between (spec, "TypeVarTuple":
+    the TypeVarTuple binds to the types "between" the fixed ones)."""
+    from veritype.types.tuples import is_unbounded_tuple, make_tuple, tuple_info, unpack_index, unpacked_item
+
+    k = unpack_index(t)
+    assert k is not None
+    prefix, suffix, u = t.items[:k], t.items[k + 1:], t.items[k]
+    assert isinstance(u, UnpackType)
+    info = tuple_info(t)
+    if isinstance(a, LiteralType):
+        return
+    if is_unbounded_tuple(a):
+        elem = a.args[0]  # type: ignore[attr-defined]
+        for ti in prefix + suffix:
+            _infer(ev, ti, elem, d, targets, out, depth + 1)
+        if isinstance(u.item, TypeVarType):
+            if tv_key(u.item) in targets:
+                out.append(Constraint(tv_key(u.item), d, a))
+        elif is_unbounded_tuple(u.item):
+            _infer(ev, u.item.args[0], elem, d, targets, out, depth + 1)  # type: ignore[attr-defined]
+        return
+    if not isinstance(a, TupleType) or a.fallback.info.fullname != "builtins.tuple" or info is None:
+        return
+    ak = unpack_index(a)
+    n = len(a.items)
+    if ak is not None and (ak < len(prefix) or n - ak - 1 < len(suffix)):
+        return  # the actual's unbounded part would cover fixed template items: no fit
+    if n < len(prefix) + len(suffix):
+        return
+    for ti, ai in zip(prefix, a.items):
+        _infer(ev, ti, ai, d, targets, out, depth + 1)
+    for ti, ai in zip(suffix, a.items[n - len(suffix):]):
+        _infer(ev, ti, ai, d, targets, out, depth + 1)
+    middle = list(a.items[len(prefix):n - len(suffix)])
+    if isinstance(u.item, TypeVarType):
+        if tv_key(u.item) in targets:
+            out.append(Constraint(tv_key(u.item), d, make_tuple(middle, info)))
+    elif is_unbounded_tuple(u.item):
+        for m in middle:
+            item = unpacked_item(m, info) if isinstance(m, UnpackType) else m
+            _infer(ev, u.item.args[0], item, d, targets, out, depth + 1)  # type: ignore[attr-defined]
+
+
+def _infer_variadic_params(ev: "Evaluator", t: CallableType, call: CallableType, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    """`Callable[[int, *Ts], R]` against a signature: the leading parameters match
+    one by one, and the rest of the signature's positional parameters (as a tuple)
+    match the unpacked `*args` (spec, "Type Variable Tuples with Callable")."""
+    from veritype.types.tuples import make_tuple, star_tuple
+
+    star_i = next(i for i, p in enumerate(t.params) if p.kind == VAR_POS)
+    star = t.params[star_i].type
+    assert isinstance(star, UnpackType)
+    tprefix = [p for p in t.params[:star_i] if p.kind in (POS_ONLY, POS_OR_KW)]
+    apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    a_star = next((p for p in call.params if p.kind == VAR_POS), None)
+    if len(apos) < len(tprefix):
+        return
+    for tp, ap in zip(tprefix, apos):
+        _infer(ev, tp.type, ap.type, _flip(d), targets, out, depth + 1)
+    tup = ev.named_class("builtins.tuple")
+    if tup is None:
+        return
+    rest: list[Type] = [p.type for p in apos[len(tprefix):]]
+    if a_star is not None:
+        if any(p.has_default for p in apos[len(tprefix):]):
+            return  # how many it takes is open: nothing certain to learn
+        rest.append(a_star.type if isinstance(a_star.type, UnpackType) else UnpackType(ev.builtin("tuple", a_star.type)))
+    elif any(p.has_default for p in apos[len(tprefix):]):
+        rest = [p.type for p in apos[len(tprefix):] if not p.has_default]
+    _infer(ev, star_tuple(star, tup), make_tuple(rest, tup), _flip(d), targets, out, depth + 1)
 
 
 def _infer_paramspec(ev: "Evaluator", t: CallableType, spec: TypeVarType, call: CallableType, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -327,6 +409,8 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             sol = uppers[0]
             for u in uppers[1:]:
                 sol = meet(ev, sol, u)
+        if tv.kind == "typevartuple":
+            sol = _solve_variadic(ev, lowers, uppers)
         if tv.kind == "paramspec":
             # A parameter list is not joined: the first signature seen decides.
             found = [x for x in lowers + uppers if isinstance(x, CallableType) or (isinstance(x, TypeVarType) and x.kind == "paramspec")]
@@ -348,6 +432,28 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
                 sol = choice
         result[key] = sol
     return result
+
+
+def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> Type | None:
+    """A TypeVarTuple's solution: a tuple type. Bounds of one fixed length join item
+    by item (`f((0,), (0.0,))` gives `tuple[float]`); bounds of different lengths do
+    not (spec: "the types must match exactly (the list of type parameters must be
+    the same length...)"), so the first decides and the other argument is reported."""
+    from veritype.types.join import join_all
+
+    cands = lowers or uppers
+    if not cands:
+        return None
+    if any(isinstance(c, AnyType) for c in cands):
+        return AnyType("implicit")
+    if lowers:
+        cands = [widen_literals(c) for c in cands]
+    fixed = [c for c in cands if isinstance(c, TupleType) and not any(isinstance(i, UnpackType) for i in c.items)]
+    if len(fixed) == len(cands) and len({len(c.items) for c in fixed}) == 1 and len(cands) > 1 and lowers:
+        first = fixed[0]
+        items = [join_all(ev, [c.items[i] for c in fixed]) for i in range(len(first.items))]
+        return ev.tuple_of(items)
+    return cands[0]
 
 
 def unify_callable(ev: "Evaluator", generic: CallableType, target: CallableType) -> CallableType | None:

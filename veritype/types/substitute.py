@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from veritype.types.model import (
     VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
-    TypeType, TypeVarType, UnionType, make_union,
+    TypeType, TypeVarType, UnionType, UnpackType, make_union,
 )
 
 from veritype.types.alias_ref import AliasRef
@@ -35,12 +35,26 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         return make_union([_sub(i, m) for i in t.items])
     if isinstance(t, TupleType):
         items: list[Type] = []
+        spliced = False
         for item in t.items:
-            items.append(_sub(item, m))
+            if isinstance(item, UnpackType):
+                new = _sub_unpack(item, m, t)
+                spliced = spliced or new != item
+                items.append(new)
+            else:
+                items.append(_sub(item, m))
+        if spliced:
+            from veritype.types.tuples import make_tuple, tuple_info
+
+            info = tuple_info(t)
+            if info is not None and t.fallback.info is info:
+                return make_tuple(items, info)
         fb = _sub(t.fallback, m)
         return TupleType(tuple(items), fb if isinstance(fb, Instance) else t.fallback)
+    if isinstance(t, UnpackType):
+        return _sub_unpack(t, m, None)
     if isinstance(t, CallableType):
-        params = tuple(Param(p.name, _sub(p.type, m), p.kind, p.has_default) for p in t.params)
+        params = tuple(Param(p.name, _sub_star(p.type, m) if p.kind == VAR_POS else _sub(p.type, m), p.kind, p.has_default) for p in t.params)
         tvs = tuple(tv for tv in t.type_vars if tv_key(tv) not in m)
         spec = paramspec_tail(t)
         if spec is not None and tv_key(spec) in m:
@@ -63,6 +77,42 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, AliasRef) and t.args:
         return AliasRef(t.name, t.fullname, tuple(_sub(a, m) for a in t.args), t.expander)
     return t
+
+
+def _sub_unpack(u: UnpackType, m: Mapping[TVKey, Type], around: TupleType | None) -> Type:
+    """`*Ts` with Ts bound to a tuple (TupleType, `tuple[X, ...]`, or Any for an
+    unknown one): the unpacked value, which the surrounding tuple splices."""
+    inner = u.item
+    if isinstance(inner, TypeVarType):
+        value = m.get(tv_key(inner))
+        if value is None or value == inner:
+            return u
+        if isinstance(value, TupleType) or (isinstance(value, Instance) and value.info.fullname == "builtins.tuple"):
+            return UnpackType(value)
+        if isinstance(value, UnpackType):
+            return value
+        from veritype.types.tuples import tuple_info
+
+        info = tuple_info(around) if around is not None else None
+        if info is not None:
+            return UnpackType(Instance(info, (AnyType("special") if not isinstance(value, AnyType) else value,)))
+        return AnyType("special")
+    new = _sub(inner, m)
+    return UnpackType(new) if isinstance(new, (TupleType, Instance, TypeVarType)) else AnyType("special")
+
+
+def _sub_star(t: Type, m: Mapping[TVKey, Type]) -> Type:
+    """The type of a `*args` parameter after substitution: `*args: *Ts` with Ts
+    bound to `tuple[int, ...]` is `*args: int`; to Any, `*args: Any`."""
+    if not isinstance(t, UnpackType):
+        return _sub(t, m)
+    new = _sub_unpack(t, m, t.item if isinstance(t.item, TupleType) else None)
+    if isinstance(new, UnpackType):
+        inner = new.item
+        if isinstance(inner, Instance) and inner.info.fullname == "builtins.tuple" and len(inner.args) == 1:
+            return inner.args[0]
+        return new
+    return new
 
 
 def paramspec_tail(t: CallableType) -> TypeVarType | None:
@@ -112,6 +162,8 @@ def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[T
     elif isinstance(t, (UnionType, TupleType)):
         for i in t.items:
             type_vars_in(i, out)
+    elif isinstance(t, UnpackType):
+        type_vars_in(t.item, out)
     elif isinstance(t, CallableType):
         for p in t.params:
             type_vars_in(p.type, out)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
-    TypeVarType, UninhabitedUnbound, UnionType,
+    TypeVarType, UninhabitedUnbound, UnionType, UnpackType,
 )
 from veritype.types.alias_ref import AliasRef
 from veritype.types.substitute import substitute, tv_key
@@ -231,20 +231,61 @@ class SubtypeChecker:
         params = right.info.type_vars
         if len(left.args) != len(right.args):
             return True
-        for tv, la, ra in zip(params, left.args, right.args):
-            if tv.kind in ("paramspec", "typevartuple"):
+        for i, (tv, la, ra) in enumerate(zip(params, left.args, right.args)):
+            # Inferred variance (PEP 695, infer_variance=True) is asked of the class;
+            # "bivariant" is its answer where it cannot tell: either direction passes.
+            variance = tv.variance if tv.variance != "infer" else self.ev.class_variance(right.info, i)
+            if tv.kind == "typevartuple":
+                if not self.packed_args_ok(la, ra, "infer" if variance == "bivariant" else variance):
+                    return False
                 continue
-            if tv.variance == "covariant":
+            if tv.kind == "paramspec":
+                if not self._paramspec_args_ok(la, ra, variance):
+                    return False
+                continue
+            if variance == "covariant":
                 ok = self._check(la, ra)
-            elif tv.variance == "contravariant":
+            elif variance == "contravariant":
                 ok = self._check(ra, la)
-            elif tv.variance == "infer":
+            elif variance in ("infer", "bivariant"):
                 ok = self._check(la, ra) or self._check(ra, la)
             else:
                 ok = self._equivalent(la, ra)
             if not ok:
                 return False
         return True
+
+    def packed_args_ok(self, la: Type, ra: Type, variance: str) -> bool:
+        """The arguments at a TypeVarTuple's position, each packed as one tuple type
+        (`Array[int, str]` holds `tuple[int, str]`), compared with the variance of the
+        TypeVarTuple: invariant for `Generic[*Ts]` (the spec gives no variance for
+        TypeVarTuples), inferred for PEP 695 classes. An Any argument (a bare
+        `Array`) agrees with every shape."""
+        if isinstance(la, AnyType) or isinstance(ra, AnyType):
+            return True
+        if variance == "covariant":
+            return self._check(la, ra)
+        if variance == "contravariant":
+            return self._check(ra, la)
+        if variance == "infer":
+            return self._check(la, ra) or self._check(ra, la)
+        return self._equivalent(la, ra)
+
+    def _paramspec_args_ok(self, la: Type, ra: Type, variance: str) -> bool:
+        """Parameter lists at a ParamSpec's position. A list is "below" another when
+        a callable taking the other may stand for one taking it: `C[[object]]` is
+        assignable to `C[[int]]` for a contravariant ParamSpec (conformance suite,
+        generics_paramspec_variance). An Any or `...` list agrees with every list."""
+        lc, rc = _params_callable(la), _params_callable(ra)
+        if lc is None or rc is None:
+            return True
+        if variance == "covariant":
+            return self._check(rc, lc)
+        if variance == "contravariant":
+            return self._check(lc, rc)
+        if variance in ("infer", "bivariant"):
+            return self._check(lc, rc) or self._check(rc, lc)
+        return self._equivalent(lc, rc)
 
     def _equivalent(self, a: Type, b: Type) -> bool:
         return self._check(a, b) and self._check(b, a)
@@ -262,12 +303,18 @@ class SubtypeChecker:
     # -- tuples ---------------------------------------------------------------
 
     def _tuple_left(self, left: TupleType, right: Type) -> bool:
+        from veritype.types.tuples import is_variadic, item_types
+
         if isinstance(right, TupleType):
+            if is_variadic(left) or is_variadic(right):
+                return self._variadic_tuples(left, right)
             if len(left.items) != len(right.items):
                 return False
             return all(self._check(a, b) for a, b in zip(left.items, right.items)) and (
                 right.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right.fallback)
             )
+        if is_variadic(left):
+            left = TupleType(tuple(item_types(left)), left.fallback)
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.tuple":
                 item = right.args[0] if right.args else AnyType("implicit")
@@ -283,6 +330,79 @@ class SubtypeChecker:
                 return self._check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
             return self._check(left.fallback, right)
         return self._check(left.fallback, right)
+
+    def _variadic_tuples(self, left: TupleType, right: TupleType) -> bool:
+        """Tuples with an unpacked part (spec, "Tuples", "Type compatibility rules"):
+        the fixed prefix and suffix match item by item, and what lies between must
+        fit the other side's unbounded part. `tuple[int, *tuple[int, ...]]` is
+        assignable to `tuple[int, ...]` (handled by the caller) but not the reverse;
+        an unpacked `tuple[Any, ...]` matches items of any length (gradual)."""
+        from veritype.types.tuples import align, is_unbounded_tuple, unpack_index
+
+        rk, lk = unpack_index(right), unpack_index(left)
+        if rk is None:
+            assert lk is not None
+            lu = left.items[lk]
+            assert isinstance(lu, UnpackType)
+            if not (is_unbounded_tuple(lu.item) and isinstance(lu.item.args[0], AnyType)):  # type: ignore[attr-defined]
+                return False  # a variadic left may be longer or shorter than right's fixed length
+            lp, ls = left.items[:lk], left.items[lk + 1:]
+            n = len(right.items)
+            if len(lp) + len(ls) > n:
+                return False
+            return all(self._check(a, b) for a, b in zip(lp, right.items)) and all(
+                self._check(a, b) for a, b in zip(ls, right.items[n - len(ls):]))
+        if lk is None:
+            expected = align(right, len(left.items))
+            if expected is None:
+                # Right's unpacked part is a TypeVarTuple: only Any items may stand for it.
+                rp, rs = right.items[:rk], right.items[rk + 1:]
+                n = len(left.items)
+                if n < len(rp) + len(rs) or not all(isinstance(i, AnyType) for i in left.items[len(rp):n - len(rs)]):
+                    return False
+                return all(self._check(a, b) for a, b in zip(left.items, rp)) and all(
+                    self._check(a, b) for a, b in zip(left.items[n - len(rs):], rs))
+            return all(self._check(a, b) for a, b in zip(left.items, expected))
+        ru, lu = right.items[rk], left.items[lk]
+        assert isinstance(ru, UnpackType) and isinstance(lu, UnpackType)
+        rp, rs = right.items[:rk], right.items[rk + 1:]
+        lp, ls = left.items[:lk], left.items[lk + 1:]
+        if len(lp) < len(rp) or len(ls) < len(rs):
+            # Left's unbounded part would have to stand for right's fixed items: only
+            # an unpacked tuple[Any, ...] may (gradual); then compare what is fixed on both.
+            if not (is_unbounded_tuple(lu.item) and isinstance(lu.item.args[0], AnyType)):  # type: ignore[attr-defined]
+                return False
+            return all(self._check(a, b) for a, b in zip(lp, rp)) and all(
+                self._check(a, b) for a, b in zip(reversed(ls), reversed(rs)))
+        if not all(self._check(a, b) for a, b in zip(lp, rp)):
+            return False
+        if rs and not all(self._check(a, b) for a, b in zip(ls[len(ls) - len(rs):], rs)):
+            return False
+        middle = list(lp[len(rp):]) + [lu] + list(ls[:len(ls) - len(rs)])
+        for m in middle:
+            if not self._fits_unpacked(m, ru):
+                return False
+        return True
+
+    def _fits_unpacked(self, item: Type, part: UnpackType) -> bool:
+        """One item (or an unpacked part) of a tuple where `part` is expected."""
+        from veritype.types.tuples import is_unbounded_tuple
+
+        target = part.item
+        if isinstance(item, UnpackType):
+            if item.item == target:
+                return True
+            if is_unbounded_tuple(item.item):
+                elem = item.item.args[0]  # type: ignore[attr-defined]
+                if isinstance(elem, AnyType):
+                    return True
+                return is_unbounded_tuple(target) and self._check(elem, target.args[0])  # type: ignore[attr-defined]
+            if isinstance(item.item, TypeVarType) and is_unbounded_tuple(target):
+                return self._check(self.ev.builtin("object"), target.args[0])  # type: ignore[attr-defined]
+            return False
+        if is_unbounded_tuple(target):
+            return self._check(item, target.args[0])  # type: ignore[attr-defined]
+        return False  # a fixed item is no element of an unknown TypeVarTuple
 
     # -- TypedDict --------------------------------------------------------------
 
@@ -354,6 +474,14 @@ class SubtypeChecker:
             return False
         if right.type_guard is not None and left.type_guard is None:
             return False
+        if _unpacked_star(left) or _unpacked_star(right):
+            from veritype.types.tuples import expand_star_params
+
+            # `*args: *tuple[int, str]` is two positional parameters; what stays
+            # unpacked (`*args: *Ts`) is not compared (lenient).
+            left, right = expand_star_params(left), expand_star_params(right)
+            if _unpacked_star(left) or _unpacked_star(right):
+                return True
         from veritype.types.substitute import paramspec_tail
 
         if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
@@ -490,6 +618,16 @@ class SubtypeChecker:
         return False
 
 
+def _params_callable(t: Type) -> CallableType | None:
+    """A ParamSpec argument (a parameter list held as a callable, or a ParamSpec)
+    as a callable returning None; None for Any."""
+    if isinstance(t, CallableType):
+        return t if isinstance(t.ret, NoneType) else t.with_ret(NoneType())
+    if isinstance(t, TypeVarType) and t.kind == "paramspec":
+        return CallableType((Param("args", t, VAR_POS), Param("kwargs", t, VAR_KW)), NoneType())
+    return None
+
+
 def _plain(t: Type) -> bool:
     """Whether the answer about `t` can be cached: it is built of nominal,
     settled classes only. Not callables (their `is_type_obj` is not part of
@@ -530,6 +668,10 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
 
 def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) and is_subtype(ev, b, a)
+
+
+def _unpacked_star(c: CallableType) -> bool:
+    return any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in c.params)
 
 
 def _gradual_star(c: CallableType) -> bool:
