@@ -35,6 +35,9 @@ def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo")
     _protocol_bases(checker, node, info)
     _protocol_variance(checker, node, info)
     _covariant_parameters(checker, node, info)
+    from veritype.check.variance_rules import check_variance_use
+
+    check_variance_use(checker, node, info)
 
 
 def _covariant_parameters(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:

@@ -75,6 +75,12 @@ class Evaluator:
     def protocol_members(self, info: ClassInfo) -> list[str]:
         return self.members.protocol_members(info)
 
+    def class_variance(self, info: ClassInfo, index: int) -> str:
+        """Declared or inferred variance of a class's type parameter (see evaluate.variance)."""
+        from veritype.evaluate.variance import class_variance
+
+        return class_variance(self, info, index)
+
     def enum_members(self, info: ClassInfo) -> list[str]:
         return self.members.enum_members(info)
 

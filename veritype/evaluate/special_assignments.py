@@ -38,6 +38,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
                 ev.type_exprs.evaluate(kw.value, checker.scope, report=checker.type_report())
             elif kw.arg == "default":
                 ev.type_exprs.evaluate_default(kw.value, checker.scope, tv.kind, report=checker.type_report())
+        _variance_flags(checker, call, tv.kind)
         _typevar_shape(checker, stmt, tv)
         return True
     from veritype.evaluate.newtype import newtype_call, newtype_problems
@@ -69,6 +70,20 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
 
 def special_annassign(checker: "ModuleChecker", stmt: ast.AnnAssign) -> bool:
     return False
+
+
+def _variance_flags(checker: "ModuleChecker", call: ast.Call, kind: str) -> None:
+    """Spec, "Variance": type variables "accept keyword arguments covariant=True or
+    contravariant=True. At most one of these may be passed"; and `infer_variance`
+    ("a type checker should use inference to determine" the variance) leaves no
+    room for a declared one (the runtime raises "Variance cannot be specified with
+    infer_variance"). The same holds for ParamSpec and TypeVarTuple."""
+    flags = {kw.arg for kw in call.keywords if isinstance(kw.value, ast.Constant) and kw.value.value is True}
+    label = {"typevar": "TypeVar", "paramspec": "ParamSpec", "typevartuple": "TypeVarTuple"}.get(kind, "TypeVar")
+    if {"covariant", "contravariant"} <= flags:
+        checker.error(call, f"{label} cannot be both covariant and contravariant", "misc")
+    elif "infer_variance" in flags and flags & {"covariant", "contravariant"}:
+        checker.error(call, "Variance cannot be specified with infer_variance", "misc")
 
 
 def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # type: ignore[no-untyped-def]
