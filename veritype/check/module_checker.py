@@ -500,7 +500,11 @@ class ModuleChecker:
         bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
         if "TypeAlias" in ctx.qualifiers:
             if stmt.value is not None:
-                self.ev.type_exprs.evaluate(stmt.value, self.scope, report=self.type_report())
+                from veritype.check.alias_rules import report_circular
+
+                sym = self.scope.table.get(stmt.target.id) if isinstance(stmt.target, ast.Name) else None
+                if sym is None or sym.node is not stmt or not report_circular(self, sym, stmt):
+                    self.ev.type_exprs.evaluate(stmt.value, self.scope, report=self.type_report())
             return
         if "ClassVar" in ctx.qualifiers and self.scope.kind != "class":
             self.error(stmt.annotation, "ClassVar can only be used for assignments in class body", "misc")
@@ -812,11 +816,9 @@ class ModuleChecker:
         check_match(self, stmt)
 
     def _TypeAlias(self, stmt: ast.AST) -> None:
-        sym = self.scope.table.get(stmt.name.id)  # type: ignore[attr-defined]
-        if sym is not None:
-            from veritype.evaluate.declarations import alias_info
+        from veritype.check.alias_rules import check_type_statement
 
-            alias_info(self.ev, sym, self.scope)
+        check_type_statement(self, stmt)
 
     # -- definitions -------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     if sym.kind == S.PARAM:
         t = scope.param_types.get(sym.name)
         return t if isinstance(t, Type) else AnyType("unannotated")
-    if sym.kind == S.TYPE_ALIAS:
+    if sym.kind == S.TYPE_ALIAS or (sym.kind == S.VAR and len(sym.decls) == 1 and type_alias_type_call(ev, sym, scope) is not None):
         return ev.instance("typing.TypeAliasType")
     declared = ev.declared_type(sym, scope)
     if declared is not None:
@@ -354,13 +354,17 @@ def _expander(ev: "Evaluator", sym: Symbol, scope: Scope):  # type: ignore[no-un
 def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]] | None:
     node = sym.node
     if sym.kind == S.TYPE_ALIAS and node is not None:
-        owner = f"{scope.fullname}.{sym.name}"
-        params = ev.pep695_params(node, owner, scope)
-        inner = Scope("function", scope.table, scope.module, scope, owner)
-        inner.type_params.update(params)
+        inner = alias_value_scope(ev, sym, scope)
         target = ev.type_exprs.evaluate(node.value, inner)  # type: ignore[attr-defined]
-        return target, tuple(params.values())
-    if sym.kind != S.VAR or len(sym.decls) != 1 or scope.kind == "function":
+        return target, tuple(inner.type_params.values())
+    if sym.kind != S.VAR or len(sym.decls) != 1:
+        return None
+    call = type_alias_type_call(ev, sym, scope)
+    if call is not None:
+        from veritype.evaluate.alias_calls import alias_from_call
+
+        return alias_from_call(ev, sym, scope, call)
+    if scope.kind == "function":
         return None
     if isinstance(node, ast.AnnAssign) and node.value is not None:
         ann = ev.resolve_expr(node.annotation, scope) if isinstance(node.annotation, (ast.Name, ast.Attribute)) else None
@@ -372,6 +376,32 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
             return None
         return _alias_from(ev, node.value, scope)
     return None
+
+
+def alias_value_scope(ev: "Evaluator", sym: Symbol, scope: Scope) -> Scope:
+    """The scope a `type` statement's value is evaluated in: its own type parameters
+    bound to the alias (PEP 695: the value is evaluated lazily, in that scope)."""
+    owner = alias_fullname(sym, scope)
+    params = ev.pep695_params(sym.node, owner, scope) if sym.node is not None else {}
+    # The same table as the defining scope: names in the value are the defining
+    # scope's (and an alias named in its own value is the same alias).
+    inner = Scope("function", scope.table, scope.module, scope, owner, alias_value=True)
+    inner.type_params.update(params)
+    return inner
+
+
+def type_alias_type_call(ev: "Evaluator", sym: Symbol, scope: Scope) -> ast.Call | None:
+    """The `TypeAliasType("A", value, ...)` call `sym` is assigned, if it is one."""
+    node = sym.node
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+        return None
+    value = node.value
+    if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
+        return None
+    ref = ev.resolve_expr(value.func, scope)
+    if ref is None or not ref.fullname.endswith(".TypeAliasType") or ref.fullname.partition(".")[0] not in ("typing", "typing_extensions"):
+        return None
+    return value
 
 
 def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]]:

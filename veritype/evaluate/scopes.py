@@ -29,6 +29,10 @@ class Scope:
     type_params: dict[str, TypeVarType] = field(default_factory=dict)
     # For function scopes: the declared types of the parameters, as seen in the body.
     param_types: dict[str, object] = field(default_factory=dict)
+    # The scope of a `type` statement's value: it shares its parent's table (so
+    # the parent's names, class-level ones too, are visible) and adds the
+    # alias's type parameters; a name found here is the parent's.
+    alias_value: bool = False
 
     def enclosing_class(self) -> "ClassInfo | None":
         s: Scope | None = self
@@ -73,7 +77,7 @@ class Scope:
                 if sym is not None and s.kind == "class" and sym.is_instance_attr:
                     sym = None
                 if sym is not None and not (for_type and s.kind == "class" and sym.kind == "func"):
-                    return sym, s
+                    return sym, (s.parent if s.alias_value and s.parent is not None else s)
             first = False
             s = s.parent
         return None

@@ -473,6 +473,7 @@ class TypeExprEvaluator:
                     if not any(p.kind == "typevartuple" or p.kind == "paramspec" for p in params):
                         self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(values)}", "type-arg")
                     return substitute(alias, {tv_key(p): AnyType("special") for p in params})
+                self._check_bounds(_AliasName(ast.unparse(node.value)), params, values, args, ctx)
                 return substitute(alias, {tv_key(p): v for p, v in zip(params, values)})
             newtype_or_class = self._from_symbol(ref, node.value, ctx)
             if isinstance(newtype_or_class, AnyType):
@@ -525,7 +526,7 @@ class TypeExprEvaluator:
             if not any(p.kind == "typevartuple" for p in params):
                 self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(args)}", "type-arg")
             for a in args:
-                self._eval_arg(a, ctx)
+                self._eval_arg(a, ctx, spec_ok=True)  # the alias has a ParamSpec parameter
             return substitute(alias, {tv_key(p): AnyType("special") for p in params})
         mapping: dict = {}
         for p, a, plist in zip(params, args, plists):
@@ -540,6 +541,7 @@ class TypeExprEvaluator:
                 mapping[tv_key(p)] = self._error(ctx, a, f'Bracketed expression "[...]" is not valid as a type' if isinstance(a, ast.List) else 'Unexpected "..."', "valid-type")
             else:
                 mapping[tv_key(p)] = self._eval(a, ctx)
+        self._check_bounds(_AliasName(ast.unparse(node.value)), params, [mapping[tv_key(p)] for p in params], args, ctx)
         return substitute(alias, mapping)
 
     def _eval_arg(self, node: ast.expr, ctx: TypeContext, spec_ok: bool = False) -> Type:
@@ -883,6 +885,13 @@ def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext
 def _declared(t: Type) -> Type:
     """A literal written in a type expression (see `LiteralType.declared`)."""
     return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
+
+
+@dataclass(frozen=True)
+class _AliasName:
+    """What a type-argument bound message names for an alias (`_check_bounds`)."""
+
+    name: str
 
 
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
