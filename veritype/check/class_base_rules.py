@@ -25,6 +25,8 @@ from veritype.types.substitute import type_vars_in
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.scopes import Scope
+    from veritype.semantic.symbols import Symbol
 
 _GENERIC_NAMES = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "typing_extensions.Generic")
 
@@ -122,6 +124,11 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
         if hit is None:
             continue
         sym, scope = hit
+        if _is_alias_object(checker, sym, scope):
+            # A `type` statement or TypeAliasType(...) makes a TypeAliasType object,
+            # which is no class (spec, "Type aliases"); mypy's message.
+            checker.error(base, 'Type alias defined using "type" statement not valid as base class', "misc")
+            continue
         bad = sym.kind == S.FUNC
         if sym.kind == S.VAR and sym.annotation is None and not sym.is_instance_attr:
             t = checker.ev.symbol_type(sym, scope)
@@ -130,6 +137,14 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             )
         if bad:
             checker.error(base, f'Invalid base class "{base.id}"', "misc")
+
+
+def _is_alias_object(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
+    from veritype.evaluate.declarations import type_alias_type_call
+
+    if sym.kind == S.TYPE_ALIAS:
+        return True
+    return sym.kind == S.VAR and len(sym.decls) == 1 and type_alias_type_call(checker.ev, sym, scope) is not None
 
 
 def _special_name(checker: "ModuleChecker", expr: ast.expr) -> str | None:

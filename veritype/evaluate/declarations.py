@@ -13,7 +13,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    AnyType, Instance, NoneType, Type, TypeType, TypeVarType,
+    AnyType, Instance, NoneType, Type, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import widen_literals
@@ -44,8 +44,10 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     declared = ev.declared_type(sym, scope)
     if declared is not None:
         return declared
-    if typevar_declaration(ev, sym, scope) is not None:
-        return ev.instance("typing.TypeVar")
+    tv = typevar_declaration(ev, sym, scope)
+    if tv is not None:
+        # A TypeVarTuple object is iterable (`*Ts` in a value expression, PEP 646).
+        return ev.instance("typing.TypeVarTuple" if tv.kind == "typevartuple" else "typing.TypeVar")
     from veritype.evaluate.newtype import newtype_info
 
     newtype = newtype_info(ev, sym, scope)
@@ -67,6 +69,10 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
                 target = substitute(target, {tv_key(p): AnyType("implicit") for p in params})  # type: ignore[assignment]
             return TypeType(target)
+        value = getattr(sym.node, "value", None)
+        if isinstance(target, UnionType) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+            # `A = int | str` is a types.UnionType at run time (not callable, no class).
+            return ev.instance("types.UnionType")
         return AnyType("special")
     return infer_from_declaration(ev, sym, scope)
 
@@ -370,7 +376,7 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
         ann = ev.resolve_expr(node.annotation, scope) if isinstance(node.annotation, (ast.Name, ast.Attribute)) else None
         if ann is None or ann.kind != "special" or not ann.fullname.endswith(".TypeAlias"):
             return None
-        return _alias_from(ev, node.value, scope)
+        return _alias_from(ev, node.value, scope, explicit=True)
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         if node.type_comment is not None or not looks_like_type(ev, node.value, scope):
             return None
@@ -404,8 +410,10 @@ def type_alias_type_call(ev: "Evaluator", sym: Symbol, scope: Scope) -> ast.Call
     return value
 
 
-def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope) -> tuple[Type, tuple[TypeVarType, ...]]:
-    if isinstance(value, (ast.Name, ast.Attribute)):
+def _alias_from(ev: "Evaluator", value: ast.expr, scope: Scope, explicit: bool = False) -> tuple[Type, tuple[TypeVarType, ...]]:
+    if isinstance(value, (ast.Name, ast.Attribute)) and not explicit:
+        # (An explicit `A: TypeAlias = list` is, as in any annotation, `list[Any]`:
+        # spec, "Type aliases": anything acceptable as a type hint, with its meaning.)
         ref = ev.resolve_expr(value, scope, True)
         if ref is not None and ref.kind == "class" and ref.info is not None and ref.info.type_vars:
             # `Alias = SomeGenericClass`: the alias takes the class's parameters.

@@ -62,8 +62,16 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         for arg in stmt.value.args[1:]:
             checker.infer(arg) if not isinstance(arg, (ast.List, ast.Tuple, ast.Dict)) else None
         return True
+    from veritype.check import alias_rules
+    from veritype.evaluate.declarations import type_alias_type_call
+
+    alias_call = type_alias_type_call(ev, sym, checker.scope) if len(sym.decls) == 1 else None
+    if alias_call is not None:
+        alias_rules.check_alias_type_call(checker, sym, alias_call)
+        return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
-        ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report(), alias_value=True)
+        if not alias_rules.report_circular(checker, sym, stmt):
+            ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report(), alias_value=True)
         return True
     return False
 

@@ -336,16 +336,17 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
         if sym.kind in (S.VAR, S.PARAM):
             decl = sym.node
-            if isinstance(decl, (ast.Assign, ast.AnnAssign)) and isinstance(decl.value, ast.Call):
+            computed = _computed_value(self.ev, decl, scope)
+            if isinstance(decl, (ast.Assign, ast.AnnAssign)) and isinstance(decl.value, ast.Call) and not computed:
                 # Made by a call we do not model (a NewType-like factory, a sentinel,
                 # a TypeVarTuple from another module): unknown, so silent.
                 return AnyType("special")
             if scope.module.is_stub or scope.module.name in ("typing", "typing_extensions"):
                 return AnyType("special")
             value = self.ev.symbol_type(sym, scope)
-            if isinstance(value, AnyType):
+            if isinstance(value, AnyType) and not computed:
                 return AnyType("special")
-            if isinstance(value, TypeType) and sym.annotation is None:
+            if isinstance(value, TypeType) and sym.annotation is None and not computed:
                 return value.item
             return self._error(ctx, node, f'Variable "{ref.fullname}" is not valid as a type')
         return AnyType("special")
@@ -527,6 +528,12 @@ class TypeExprEvaluator:
                 self._error(ctx, node, f"Bad number of arguments for type alias, expected {len(params)}, given {len(args)}", "type-arg")
             for a in args:
                 self._eval_arg(a, ctx, spec_ok=True)  # the alias has a ParamSpec parameter
+            # The parameters before a TypeVarTuple take one argument each: their bounds hold.
+            first_variadic = next((i for i, p in enumerate(params) if p.kind == "typevartuple"), None)
+            if first_variadic is not None and len(args) >= first_variadic:
+                lead = [(p, a) for p, a in list(zip(params, args))[:first_variadic] if p.kind == "typevar"]
+                silent = dataclasses.replace(ctx, report=None)
+                self._check_bounds(_AliasName(ast.unparse(node.value)), tuple(p for p, _ in lead), [self._eval_arg(a, silent) for _, a in lead], [a for _, a in lead], ctx)
             return substitute(alias, {tv_key(p): AnyType("special") for p in params})
         mapping: dict = {}
         for p, a, plist in zip(params, args, plists):
@@ -885,6 +892,24 @@ def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext
 def _declared(t: Type) -> Type:
     """A literal written in a type expression (see `LiteralType.declared`)."""
     return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
+
+
+def _computed_value(ev: "Evaluator", decl: ast.AST | None, scope: Scope) -> bool:
+    """Whether a variable's value is computed by an expression that is no type
+    expression: `eval(...)`, `(lambda: int)()`, `[int][0]` (spec, "Type aliases":
+    an implicit alias's value must be a valid type expression), so the name is a
+    variable even when the value happens to be a class."""
+    value = getattr(decl, "value", None) if isinstance(decl, ast.Assign) else None
+    if isinstance(value, ast.Subscript):
+        return isinstance(value.value, (ast.List, ast.Tuple, ast.Dict, ast.ListComp))
+    if not isinstance(value, ast.Call):
+        return False
+    if isinstance(value.func, ast.Lambda):
+        return True
+    if isinstance(value.func, ast.Name) and value.func.id == "eval":
+        ref = ev.resolve_expr(value.func, scope)
+        return ref is not None and ref.fullname == "builtins.eval"
+    return False
 
 
 @dataclass(frozen=True)
