@@ -40,6 +40,7 @@ def check_variance_use(checker: "ModuleChecker", node: ast.ClassDef, info: "Clas
         return
     _base_variance(checker, node, info, declared)
     _method_variance(checker, node, info, declared)
+    _contravariant_returns(checker, node, info, declared)
 
 
 def _base_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo", declared: dict) -> None:  # type: ignore[type-arg]
@@ -84,3 +85,22 @@ def _method_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassI
                 continue
             checker.error(stmt, f'{own.variance.capitalize()} type variable "{own.name}" used in a {"contravariant" if pol == CONTRA else "covariant" if pol == CO else "invariant"} position', "misc")
             break
+
+
+def _contravariant_returns(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo", declared: dict) -> None:  # type: ignore[type-arg]
+    """A method returning a bare contravariant type variable of its class (mypy:
+    "Cannot use a contravariant type variable as return type"; spec, "Variance":
+    a contravariant variable is for inputs). Mirror of `_covariant_parameters`."""
+    for stmt in node.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) or stmt.returns is None:
+            continue
+        sym = info.symbols.get(stmt.name)
+        if sym is None or sym.kind != S.FUNC or stmt not in sym.decls:
+            continue
+        from veritype.evaluate.functions import function_type
+
+        ret = function_type(checker.ev, stmt, info.scope).ret
+        if isinstance(ret, TypeVarType) and ret.kind == "typevar":
+            own = declared.get(tv_key(ret))
+            if own is not None and own.variance == "contravariant":
+                checker.error(stmt, "Cannot use a contravariant type variable as return type", "misc")
