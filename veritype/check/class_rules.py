@@ -9,6 +9,7 @@ from veritype.types.model import TypeType, Instance
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
 
 
 def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
@@ -35,6 +36,8 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.class_base_rules import check_bases, class_keywords_call
 
     check_bases(checker, node, info)
+    if info.is_protocol:
+        _protocol_self_attributes(checker, info)
     init_subclass = class_keywords_call(checker, node, info)
     for kw in node.keywords:
         if init_subclass is None or kw.arg == "metaclass":
@@ -74,3 +77,11 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
     check_base_consistency(checker, node, info)
     check_generic_metaclass(checker, node)
+
+
+def _protocol_self_attributes(checker: "ModuleChecker", info: "ClassInfo") -> None:
+    """Spec, "Protocols": "Additional attributes only defined in the body of a
+    method by assignment via self are not allowed" (mypy's wording and code)."""
+    for member in info.symbols.values():
+        if member.is_instance_attr and member.node is not None:
+            checker.error(member.node, "Protocol members cannot be defined via assignment to self", "misc")

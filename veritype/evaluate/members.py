@@ -532,6 +532,10 @@ class Members:
                     continue
                 if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
                     continue
+                if sym.is_instance_attr:
+                    # Assigned only through `self` in a method: not a protocol
+                    # member (spec, "Protocols"; reported in check.class_rules).
+                    continue
                 names.setdefault(name, None)
         result = list(names)
         info._protocol_members = result  # type: ignore[attr-defined]
@@ -557,11 +561,60 @@ class Members:
                 # Spec, "Protocols": "mutable attributes ... are invariant" - a
                 # settable `x: int` member is not matched by a settable `x: bool`.
                 return False
+            if isinstance(left, Instance) and self._settable_member(proto.info, name) and self._not_settable(left.info, name):
+                # Spec, "Protocols": "By default, protocol variables as defined
+                # above are considered readable and writable" - a property
+                # without a setter, a NamedTuple field, a frozen dataclass field
+                # or a ClassVar (not writable through an instance) does not do.
+                return False
+            if isinstance(left, Instance) and self._class_var(proto.info, name) and self._instance_only(left.info, name):
+                # A ClassVar member must be readable on the class object too.
+                return False
         return True
 
+    def _settable_member(self, proto: "ClassInfo", name: str) -> bool:
+        """A protocol member written to through instances: a plain variable or a
+        property with a setter."""
+        if self._mutable_var(proto, name, allow_classvar=False):
+            return True
+        hit = proto.get(name)
+        return hit is not None and hit[0].kind == S.FUNC and _property_setter(self.ev, hit[0], hit[1]) is True
+
+    def _class_var(self, info: "ClassInfo", name: str) -> bool:
+        from veritype.evaluate.declarations import qualifiers
+
+        hit = info.get(name)
+        return hit is not None and hit[0].kind == S.VAR and hit[0].annotation is not None and "ClassVar" in qualifiers(self.ev, hit[0], hit[1].scope)
+
+    def _instance_only(self, info: "ClassInfo", name: str) -> bool:
+        """Whether `name` is set only through `self` in methods (not on the class)."""
+        hit = info.get(name)
+        return hit is not None and hit[0].is_instance_attr and not info.has_any_base
+
+    def _not_settable(self, info: "ClassInfo", name: str) -> bool:
+        """Whether `name` certainly cannot be assigned through an instance of `info`."""
+        from veritype.evaluate.dataclasses import frozen_field_owner
+        from veritype.evaluate.declarations import qualifiers
+
+        if frozen_field_owner(info, name) is not None:
+            return True
+        for cls in info.mro:
+            sym = cls.symbols.get(name)
+            if sym is None:
+                if cls.synthesized.get(name) is not None:
+                    return False
+                continue
+            if cls.is_namedtuple and sym.kind == S.VAR and sym.annotation is not None:
+                return True
+            if sym.kind == S.VAR and sym.annotation is not None and not sym.is_instance_attr:
+                return "ClassVar" in qualifiers(self.ev, sym, cls.scope)
+            return sym.kind == S.FUNC and _property_setter(self.ev, sym, cls) is False
+        return False
+
     def _both_mutable_vars(self, proto: "ClassInfo", left: Type, name: str) -> bool:
-        """Whether `name` is a plain settable variable (annotated, not ClassVar,
-        Final or a descriptor) both in the protocol and in the class of `left`.
+        """Whether `name` is a plain settable variable (annotated, not Final,
+        ReadOnly or a descriptor; a ClassVar counts) both in the protocol and in
+        the class of `left`.
         Anything else (properties, methods, inferred attributes) stays covariant."""
         if not isinstance(left, Instance):
             return False
@@ -576,7 +629,7 @@ class Members:
             return False
         return self._mutable_var(proto, name) and self._mutable_var(left.info, name)
 
-    def _mutable_var(self, info: "ClassInfo", name: str) -> bool:
+    def _mutable_var(self, info: "ClassInfo", name: str, allow_classvar: bool = True) -> bool:
         from veritype.evaluate.declarations import qualifiers
 
         for cls in info.mro:
@@ -588,12 +641,24 @@ class Members:
             if sym.kind != S.VAR or sym.annotation is None:
                 return False
             quals = qualifiers(self.ev, sym, cls.scope)
-            if quals & {"ClassVar", "Final", "ReadOnly"}:
+            # A ClassVar is settable through the class, so held invariant too
+            # (unless the caller asks about writes through an instance).
+            if quals & {"Final", "ReadOnly"} or ("ClassVar" in quals and not allow_classvar):
                 return False
             declared = self.ev.declared_type(sym, cls.scope)
             # A descriptor-typed member is not a plain variable.
             return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
         return False
+
+
+def _property_setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> bool | None:
+    """For a property: whether it has a setter; None when `sym` is not a property."""
+    from veritype.evaluate.functions import method_kind
+
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not defs or len(defs) != len(sym.decls) or method_kind(ev, defs[0], cls.scope) != "property":
+        return None
+    return any(isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list)
 
 
 def _readonly_update(td: TypedDictType) -> CallableType:
