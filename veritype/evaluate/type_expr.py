@@ -582,6 +582,10 @@ class TypeExprEvaluator:
             return self._eval(args[0], ctx)
         params = info.type_vars
         has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
+        if any(p.kind == "typevartuple" for p in params) and any(p.kind == "paramspec" for p in params):
+            mixed = self._variadic_with_paramspec(info, params, args, node, ctx)
+            if mixed is not None:
+                return mixed
         if any(p.kind == "typevartuple" for p in params) and not any(p.kind == "paramspec" for p in params):
             packed = self._pack_variadic(params, args, node, ctx, f'"{info.name}" expects', "type-arg")
             if packed is None:
@@ -619,6 +623,29 @@ class TypeExprEvaluator:
             values = list(fill_defaults(params, values))
         self._check_bounds(info, params, values, args, ctx)
         return _typeddict_or(self.ev, Instance(info, tuple(values)))
+
+    def _variadic_with_paramspec(self, info: "ClassInfo", params: tuple[TypeVarType, ...], args: list[ast.expr], node: ast.AST, ctx: TypeContext) -> Type | None:
+        """A class generic over a TypeVarTuple and ParamSpecs (`class M[T, *Ts, **P]`):
+        the ParamSpecs at either end of the parameter list take the parameter lists
+        at the same end of the arguments, and the other arguments are packed as for
+        a TypeVarTuple alone. None when the arguments do not split that way."""
+        lead = 0
+        while lead < len(params) and params[lead].kind == "paramspec":
+            lead += 1
+        trail = 0
+        while trail < len(params) - lead and params[len(params) - 1 - trail].kind == "paramspec":
+            trail += 1
+        middle = params[lead:len(params) - trail]
+        if any(p.kind == "paramspec" for p in middle) or len(args) < lead + trail:
+            return None
+        head = [self._param_list(a, ctx) for a in args[:lead]]
+        tail = [self._param_list(a, ctx) for a in args[len(args) - trail:]]
+        if any(lst is None for lst in head + tail):
+            return None
+        packed = self._pack_variadic(middle, args[lead:len(args) - trail], node, ctx, f'"{info.name}" expects', "type-arg")
+        if packed is None:
+            return Instance(info, tuple(AnyType("special") for _ in params))
+        return Instance(info, tuple([*head, *packed, *tail]))  # type: ignore[list-item]
 
     def _pack_variadic(self, params: tuple[TypeVarType, ...], args: list[ast.expr], node: ast.AST, ctx: TypeContext, expects: str, code: str) -> list[Type] | None:
         """Arguments for `params`, one of which is a TypeVarTuple: the arguments at its
