@@ -34,7 +34,13 @@ def report_circular(checker: "ModuleChecker", sym: Symbol, node: ast.AST) -> boo
 def check_type_statement(checker: "ModuleChecker", stmt: ast.AST) -> None:
     """`type A[T] = value` (PEP 695)."""
     sym = checker.scope.table.get(stmt.name.id)  # type: ignore[attr-defined]
-    if sym is None or sym.node is not stmt:
+    if sym is None:
+        return
+    if sym.node is not stmt:
+        first = sym.node
+        if isinstance(first, ast.stmt) and type(first).__name__ == "TypeAlias" and stmt in sym.decls:
+            # A `type` statement binds its name once (mypy: no-redef); the first counts.
+            checker.error(stmt, f'Name "{sym.name}" already defined on line {first.lineno}', "no-redef")
         return
     ev = checker.ev
     if D.alias_info(ev, sym, checker.scope) is None or report_circular(checker, sym, stmt):

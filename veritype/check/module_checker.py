@@ -499,6 +499,8 @@ class ModuleChecker:
         declared = self.ev.type_exprs.eval(stmt.annotation, ctx)
         bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
         if "TypeAlias" in ctx.qualifiers:
+            if stmt.value is None and not self.info.is_stub:
+                self.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")
             if stmt.value is not None:
                 from veritype.check.alias_rules import report_circular
 

@@ -75,6 +75,7 @@ EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", d
 FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.")
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.")
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False)
+NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
 MISC = _code("misc", "Other errors.")
 NOTE = _code("note", "An informational note.", severity="note")
 

@@ -370,13 +370,15 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
         from veritype.evaluate.alias_calls import alias_from_call
 
         return alias_from_call(ev, sym, scope, call)
-    if scope.kind == "function":
-        return None
     if isinstance(node, ast.AnnAssign) and node.value is not None:
+        # (An explicit `A: TypeAlias = ...` is an alias in a function too; an
+        # unannotated assignment there is a variable, as in mypy.)
         ann = ev.resolve_expr(node.annotation, scope) if isinstance(node.annotation, (ast.Name, ast.Attribute)) else None
         if ann is None or ann.kind != "special" or not ann.fullname.endswith(".TypeAlias"):
             return None
         return _alias_from(ev, node.value, scope, explicit=True)
+    if scope.kind == "function":
+        return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         if node.type_comment is not None or not looks_like_type(ev, node.value, scope):
             return None
