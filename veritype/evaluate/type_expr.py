@@ -404,7 +404,9 @@ class TypeExprEvaluator:
             if top and ctx.allow_qualifiers:
                 ctx.qualifiers.add(name)
                 return AnyType("special")
-            return AnyType("special")
+            # Spec, "Type aliases": TypeAlias only annotates the variable an alias is
+            # assigned to (not a parameter, a return, or a part of a type).
+            return self._error(ctx, node, '"TypeAlias" is only valid as the annotation of a type alias assignment')
         if name in ("Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack"):
             return self._error(ctx, node, f'"{name}" must be used with type arguments' if name != "Union" else "Union requires two or more type arguments")
         if name in ("Protocol", "Generic"):
