@@ -111,12 +111,39 @@ def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # t
     if _typevar_bound_rules(checker, stmt, tv):
         return
     default = tv.default
+    if isinstance(default, TypeVarType) and default.kind == "typevar":
+        _typevar_default_rules(checker, stmt, tv, default)
+        return
     if default is None or isinstance(default, (AnyType, TypeVarType)):
         return
     if tv.upper_bound is not None and not isinstance(tv.upper_bound, AnyType) and not is_subtype(checker.ev, default, tv.upper_bound):
         checker.error(stmt, "TypeVar default must be a subtype of the bound type", "misc")
     elif tv.values and not any(isinstance(v, AnyType) or (is_subtype(checker.ev, default, v) and is_subtype(checker.ev, v, default)) for v in tv.values):
         checker.error(stmt, "TypeVar default must be one of the constraint types", "misc")
+
+
+def _typevar_default_rules(checker: "ModuleChecker", stmt: ast.Assign, tv, default) -> None:  # type: ignore[no-untyped-def]
+    """Spec, "Defaults for type parameters" (a default that is another type variable):
+    "T1's bound must be a subtype of T2's bound" and "The constraints of T2 must be a
+    superset of the constraints of T1". An unbounded default is not judged (silence)."""
+    from veritype.types.model import AnyType
+    from veritype.types.subtype import is_subtype
+
+    ev = checker.ev
+
+    def same(a, b) -> bool:  # type: ignore[no-untyped-def]
+        return isinstance(a, AnyType) or isinstance(b, AnyType) or (is_subtype(ev, a, b) and is_subtype(ev, b, a))
+
+    if tv.upper_bound is not None and not isinstance(tv.upper_bound, AnyType):
+        bounds = list(default.values) or ([default.upper_bound] if default.upper_bound is not None else [])
+        if bounds and not all(is_subtype(ev, b, tv.upper_bound) for b in bounds):
+            checker.error(stmt, "TypeVar default must be a subtype of the bound type", "misc")
+    elif tv.values:
+        if default.values:
+            if not all(any(same(d, c) for c in tv.values) for d in default.values):
+                checker.error(stmt, "TypeVar default must be one of the constraint types", "misc")
+        elif default.upper_bound is not None and not any(same(default.upper_bound, c) for c in tv.values):
+            checker.error(stmt, "TypeVar default must be one of the constraint types", "misc")
 
 
 def _typevar_bound_rules(checker: "ModuleChecker", stmt: ast.Assign, tv) -> bool:  # type: ignore[no-untyped-def]

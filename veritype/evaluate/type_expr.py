@@ -642,9 +642,16 @@ class TypeExprEvaluator:
             return None
         head = [self._param_list(a, ctx) for a in args[:lead]]
         tail = [self._param_list(a, ctx) for a in args[len(args) - trail:]]
+        rest = args[lead:len(args) - trail]
+        trailing = params[len(params) - trail:]
+        if trail and all(lst is None for lst in tail) and all(p.default is not None for p in trailing):
+            # Spec, "Defaults for type parameters": trailing ParamSpecs with defaults may
+            # be left out (`Foo[int, str]` for `Generic[*Ts, P]`): Ts takes every argument.
+            tail = [p.default for p in trailing]  # type: ignore[misc]
+            rest = args[lead:]
         if any(lst is None for lst in head + tail):
             return None
-        packed = self._pack_variadic(middle, args[lead:len(args) - trail], node, ctx, f'"{info.name}" expects', "type-arg")
+        packed = self._pack_variadic(middle, rest, node, ctx, f'"{info.name}" expects', "type-arg")
         if packed is None:
             return Instance(info, tuple(AnyType("special") for _ in params))
         return Instance(info, tuple([*head, *packed, *tail]))  # type: ignore[list-item]
