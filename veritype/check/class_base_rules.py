@@ -33,6 +33,7 @@ _GENERIC_NAMES = ("typing.Generic", "typing.Protocol", "typing_extensions.Protoc
 
 def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
     _invalid_bases(checker, node)
+    _variadic_parameters(checker, node)
     _generic_bases(checker, node, info)
     _protocol_bases(checker, node, info)
     _protocol_variance(checker, node, info)
@@ -154,6 +155,34 @@ def _special_name(checker: "ModuleChecker", expr: ast.expr) -> str | None:
     if ref is None or ref.fullname not in _GENERIC_NAMES:
         return None
     return ref.fullname.rpartition(".")[2]
+
+
+def _variadic_parameters(checker: "ModuleChecker", node: ast.ClassDef) -> None:
+    """Spec, "TypeVarTuple": "Only a single type variable tuple may appear in a type
+    parameter list", and a TypeVarTuple listed in `Generic[...]` must be unpacked
+    ("Type Variable Tuples Must Always be Unpacked")."""
+    from veritype.evaluate.type_expr import TypeContext
+
+    params = getattr(node, "type_params", None) or []
+    if sum(1 for p in params if type(p).__name__ == "TypeVarTuple") > 1:
+        checker.error(node, "Can only use one type var tuple in a class def", "misc")
+        return
+    ev = checker.ev
+    for b in node.bases:
+        if not (isinstance(b, ast.Subscript) and _special_name(checker, b.value)):
+            continue
+        args = b.slice.elts if isinstance(b.slice, ast.Tuple) else [b.slice]
+        count = 0
+        for a in args:
+            unpack_ref = ev.resolve_expr(a.value, checker.scope) if isinstance(a, ast.Subscript) and isinstance(a.value, (ast.Name, ast.Attribute)) else None
+            if isinstance(a, ast.Starred) or (unpack_ref is not None and unpack_ref.fullname.endswith(".Unpack")):
+                count += 1
+                continue
+            t = ev.type_exprs.eval(a, TypeContext(checker.scope, unpacking=True))
+            if isinstance(t, TypeVarType) and t.kind == "typevartuple":
+                checker.error(a, f'TypeVarTuple "{t.name}" is only valid with an unpack', "valid-type")
+        if count > 1:
+            checker.error(node, "Can only use one type var tuple in a class def", "misc")
 
 
 def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:

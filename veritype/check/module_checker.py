@@ -136,6 +136,8 @@ class ModuleChecker:
     # -- simple statements ---------------------------------------------------------------
 
     def _Expr(self, stmt: ast.Expr) -> None:
+        if self._alias_specialization(stmt.value):
+            return
         t = self.infer(stmt.value)
         is_reveal = isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in ("reveal_type", "assert_type")
         if isinstance(stmt.value, ast.Call) and not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
@@ -143,6 +145,22 @@ class ModuleChecker:
             self.note(stmt, 'Are you missing an await?')
         # Calls do not forget narrowed attributes: mypy and pyright keep them
         # too (unsound but what users expect).
+
+    def _alias_specialization(self, value: ast.expr) -> bool:
+        """`Alias[int]` as a statement: checked as the type expression it is (its
+        arguments against the alias's parameters, e.g. an unpacked `*Ts` where no
+        TypeVarTuple parameter takes it)."""
+        if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+            return False
+        from veritype.evaluate.declarations import alias_info
+
+        ref = self.ev.resolve_expr(value.value, self.scope)
+        if ref is None or ref.sym is None or ref.scope is None or ref.kind == "class":
+            return False
+        if alias_info(self.ev, ref.sym, ref.scope) is None:
+            return False
+        self.ev.type_exprs.evaluate(value, self.scope, report=self.type_report())
+        return True
 
     def _Pass(self, stmt: ast.Pass) -> None:
         pass
@@ -283,7 +301,7 @@ class ModuleChecker:
             return  # `x = ...  # type: int` in a stub (spec, "Module Level Attributes")
         t = self._infer_redisplay(stmt) if declared is None else None
         if t is None:
-            t = self.infer(stmt.value, declared)
+            t = self.infer(stmt.value, declared if declared is not None else self._setitem_context(stmt.targets))
         from veritype.check.partial_types import maybe_complete
 
         t = maybe_complete(self, stmt, t, declared)
@@ -293,6 +311,19 @@ class ModuleChecker:
             self._check_var_annotated(stmt, t)
         # Calls do not forget narrowed attributes: mypy and pyright keep them
         # too (unsound but what users expect).
+
+    def _setitem_context(self, targets: list[ast.expr]) -> Type | None:
+        """`d[k] = value`: the value type `d.__setitem__` takes, as the context the
+        value is inferred in (`[1, 2]` for a `dict[str, list[float]]`)."""
+        if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+            return None
+        base = ExprEvaluator(self.ev, self.scope, self.flow, None).infer(targets[0].value)
+        if not isinstance(base, Instance):
+            return None
+        setitem = self.ev.bound_member(base, "__setitem__")
+        if isinstance(setitem, CallableType) and not setitem.type_vars and len(setitem.params) == 2:
+            return setitem.params[1].type
+        return None
 
     def _check_var_annotated(self, stmt: ast.Assign, t: Type) -> None:
         from veritype.check import var_annotated as va

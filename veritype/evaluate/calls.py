@@ -187,7 +187,9 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
     """The type that flows into `param` from `arg` (an item for *xs and **kw)."""
     if arg.kind == ARG_STAR and param.kind != VAR_POS or arg.kind == ARG_STAR and param.kind == VAR_POS:
         if isinstance(t, TupleType):
-            return make_union(list(t.items)) if t.items else NeverType()
+            from veritype.types.tuples import value_items
+
+            return make_union(value_items(t)) if t.items else NeverType()
         return site.iterate(t, arg.node)
     if arg.kind == ARG_STAR2:
         if isinstance(t, TypedDictType):
@@ -601,6 +603,16 @@ def _expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     for a in args:
         if a.kind == ARG_STAR:
             t = _initial_type(site, a)
+            if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
+                # `f(*t)` with `t: tuple[int, *tuple[str, ...]]`: the fixed prefix is
+                # positional arguments, the rest (of unknown length) stays a `*` argument.
+                from veritype.types.tuples import make_tuple, tuple_info, unpack_index
+
+                k = unpack_index(t) or 0
+                info = tuple_info(t)
+                out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items[:k])
+                out.append(Arg(ARG_STAR, node=a.node, type=make_tuple(t.items[k:], info) if info is not None else t))
+                continue
             if isinstance(t, TupleType):
                 out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items)
                 continue

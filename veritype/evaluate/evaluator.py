@@ -19,7 +19,7 @@ from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     ANY, ANY_SPECIAL, AnyType, Instance, LiteralType, ModuleType, NoneType,
-    SpecialForm, TupleType, Type, TypeType, TypeVarType,
+    SpecialForm, TupleType, Type, TypeType, TypeVarType, UnpackType,
 )
 
 if TYPE_CHECKING:
@@ -311,6 +311,13 @@ class Evaluator:
 
         from veritype.types.join import widen_literals
 
+        if any(isinstance(i, UnpackType) for i in items):
+            # Items built from a variadic tuple (`(*t, 1)`, `t + u`): normalized (PEP 646).
+            from veritype.types.tuples import make_tuple
+
+            info = self.named_class("builtins.tuple")
+            if info is not None:
+                return make_tuple(items, info)  # type: ignore[return-value]
         fallback = self.builtin("tuple", join_all(self, [widen_literals(i) for i in items]) if items else ANY)
         return TupleType(tuple(items), fallback)
 

@@ -20,7 +20,7 @@ from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.alias_ref import expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType,
-    Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+    Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType,
     make_union, union_items, NONE,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
@@ -690,6 +690,25 @@ class ExprEvaluator:
             return AnyType("special")
         return self.subscript(base, node.slice, node)
 
+    def _variadic_subscript(self, base: TupleType, index_node: ast.expr, node: ast.AST) -> Type:
+        """Indexing `tuple[int, *tuple[str, ...]]` / `tuple[T, *Ts]` (PEP 646): a constant
+        index into the fixed parts is exact; no index is out of range for certain."""
+        from veritype.types.tuples import index_variadic, slice_variadic, value_items
+
+        idx = _int_literal(index_node)
+        if idx is not None:
+            self.infer(index_node)
+            return index_variadic(base, idx)
+        if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
+            lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
+            cut = slice_variadic(base, lo, hi, st)
+            if cut is not None:
+                return cut
+        self.infer(index_node)
+        if isinstance(index_node, ast.Slice):
+            return self.ev.builtin("tuple", make_union(value_items(base)))
+        return make_union(value_items(base))
+
     def subscript(self, base: Type, index_node: ast.expr, node: ast.AST) -> Type:
         base = as_tuple(base)
         if isinstance(base, UnionType):
@@ -697,6 +716,8 @@ class ExprEvaluator:
         if isinstance(base, AnyType):
             self.infer(index_node)
             return base
+        if isinstance(base, TupleType) and any(isinstance(i, UnpackType) for i in base.items):
+            return self._variadic_subscript(base, index_node, node)
         if isinstance(base, TupleType):
             idx = _int_literal(index_node)
             if idx is not None:
@@ -932,7 +953,9 @@ class ExprEvaluator:
                 results.append(item)
                 continue
             if isinstance(item, TupleType) and not is_async:
-                results.append(make_union(list(item.items)) if item.items else NeverType())
+                from veritype.types.tuples import value_items
+
+                results.append(make_union(value_items(item)) if item.items else NeverType())
                 continue
             name, nxt = ("__aiter__", "__anext__") if is_async else ("__iter__", "__next__")
             it = self.ev.bound_member(item, name)
@@ -994,6 +1017,13 @@ class ExprEvaluator:
             # Each member unpacks on its own; position by position, the union.
             per_item = [self.unpack(item, n, node) for item in t.items]
             return [make_union([p[i] for p in per_item]) for i in range(n)]
+        if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
+            from veritype.types.tuples import unpack_variadic
+
+            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
+            star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None) if target is not None else None
+            got = unpack_variadic(t, n, star)
+            return got if got is not None else [AnyType("special")] * n
         if isinstance(t, TupleType):
             if len(t.items) == n:
                 return list(t.items)
@@ -1026,7 +1056,9 @@ class ExprEvaluator:
             if isinstance(item, TypeType):
                 results.append(item.item)
             elif isinstance(item, TupleType):
-                results.append(self.exception_instance(make_union(list(item.items))))
+                from veritype.types.tuples import value_items
+
+                results.append(self.exception_instance(make_union(value_items(item))))
             elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
                 results.append(self.exception_instance(item.args[0]))
             else:

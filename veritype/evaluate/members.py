@@ -869,10 +869,16 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
     if not item.params or item.params[0].kind not in (POS_ONLY, POS_OR_KW):
         return True
     first = item.params[0].type
-    if type_vars_in(first):
-        return True
     from veritype.types.subtype import is_subtype
 
+    if type_vars_in(first):
+        if isinstance(first, Instance) and any(v.kind == "typevartuple" for v in first.info.type_vars):
+            # `self: Array[Axis1, Axis2]` on a class generic over a TypeVarTuple (spec,
+            # "TypeVarTuple", "Overloads for Accessing Individual Types"): the shape
+            # must fit, whatever the variables solve to.
+            erased = substitute(first, {k: AnyType("special") for k in type_vars_in(first)})
+            return is_subtype(ev, receiver, erased)
+        return True
     return is_subtype(ev, receiver, first)
 
 

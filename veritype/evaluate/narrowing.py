@@ -587,7 +587,8 @@ def can_be_false(ev: "Evaluator", t: Type) -> bool:
     if isinstance(t, LiteralType):
         return not bool(t.value)
     if isinstance(t, TupleType):
-        return len(t.items) == 0
+        # `tuple[*Ts]` / `tuple[*tuple[int, ...], ...]` may be empty; a fixed item may not.
+        return all(isinstance(i, UnpackType) for i in t.items)
     if isinstance(t, Instance):
         if t.info.fullname == "builtins.object":
             return True

@@ -101,10 +101,17 @@ def _typevar_shape(checker: "ModuleChecker", stmt: ast.Assign, tv) -> None:  # t
     from veritype.types.model import AnyType, TypeVarType
     from veritype.types.subtype import is_subtype
 
-    if tv.kind != "typevar":
-        return
     call = stmt.value
     assert isinstance(call, ast.Call)
+    if tv.kind == "typevartuple":
+        # Spec, "TypeVarTuple": "Type variable tuples ... do not support type
+        # constraints" (nor a bound: the runtime has no such parameter before 3.13's
+        # typing_extensions, and the spec defines none).
+        if len(call.args) > 1 or any(kw.arg == "bound" for kw in call.keywords):
+            checker.error(stmt, "TypeVarTuple does not support constraints or a bound", "misc")
+        return
+    if tv.kind != "typevar":
+        return
     if len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args):
         checker.error(stmt, "Type variable must have at least two constrained types", "misc")
         return

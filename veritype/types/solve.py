@@ -288,11 +288,17 @@ def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
         if t.info.fullname == "builtins.tuple":
             from veritype.types.join import join_all
 
-            item = join_all(ev, list(a.items)) if a.items else NeverType()
+            from veritype.types.tuples import item_types
+
+            item = join_all(ev, item_types(a)) if a.items else NeverType()
             if t.args:
                 _infer(ev, t.args[0], item, d, targets, out, depth + 1)
             return
-        a = a.fallback
+        if not a.items and a.fallback.info.fullname == "builtins.tuple":
+            # Spec, "Tuples": "A zero-length tuple (tuple[()]) is a subtype of Sequence[Never]".
+            a = Instance(a.fallback.info, (NeverType(),))
+        else:
+            a = a.fallback
     if isinstance(a, TypedDictType):
         a = a.fallback
     if isinstance(a, NoneType):

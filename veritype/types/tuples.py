@@ -168,3 +168,73 @@ def star_tuple(u: UnpackType, info: "ClassInfo") -> Type:
     if isinstance(u.item, TupleType):
         return u.item
     return make_tuple([u], info)
+
+
+# -- values of a variadic tuple (indexing, iteration, unpacking) ----------------------
+#
+# An unpacked TypeVarTuple's elements are unknown here, so they read as Any
+# (principle 4: silence where unsure); an unbounded `*tuple[X, ...]` reads as X.
+
+
+def _value_of(u: UnpackType) -> Type:
+    if is_unbounded_tuple(u.item):
+        return u.item.args[0]  # type: ignore[attr-defined]
+    return AnyType("special")
+
+
+def value_items(t: TupleType) -> list[Type]:
+    """The types an iteration over `t` may give, in order."""
+    return [_value_of(i) if isinstance(i, UnpackType) else i for i in t.items]
+
+
+def index_variadic(t: TupleType, idx: int) -> Type:
+    """`t[idx]` for a constant index: exact within the fixed prefix (or, counted
+    from the end, the suffix); else any item the index may reach."""
+    k = unpack_index(t)
+    assert k is not None
+    u = t.items[k]
+    assert isinstance(u, UnpackType)
+    prefix, suffix = t.items[:k], t.items[k + 1:]
+    if idx >= 0:
+        if idx < k:
+            return prefix[idx]
+        return make_union([_value_of(u), *suffix[:idx - k + 1]])
+    j = -idx - 1
+    if j < len(suffix):
+        return suffix[len(suffix) - 1 - j]
+    reach = j - len(suffix) + 1
+    return make_union([_value_of(u), *prefix[max(0, len(prefix) - reach):]])
+
+
+def slice_variadic(t: TupleType, lo: int | None, hi: int | None, step: int | None) -> Type | None:
+    """`t[lo:hi]` when it cuts only into the fixed parts (`tup[1:]` of
+    `tuple[T, *Ts]` is `tuple[*Ts]`); None otherwise."""
+    k = unpack_index(t)
+    info = tuple_info(t)
+    if k is None or info is None or step not in (None, 1):
+        return None
+    s = len(t.items) - k - 1
+    lo_ok = lo is None or 0 <= lo <= k
+    hi_ok = hi is None or -s <= hi < 0
+    if not (lo_ok and hi_ok):
+        return None
+    return make_tuple(t.items[lo:hi], info)
+
+
+def unpack_variadic(t: TupleType, n: int, star: int | None) -> list[Type] | None:
+    """The types of `n` targets unpacking `t` (`star`: the index of a `*rest`
+    target, which gets the element type of what it collects); None when it is
+    not known to fit (the caller stays silent)."""
+    k = unpack_index(t)
+    assert k is not None
+    prefix, suffix = list(t.items[:k]), list(t.items[k + 1:])
+    u = t.items[k]
+    assert isinstance(u, UnpackType)
+    if star is None:
+        fixed = align(t, n)
+        return fixed
+    after = n - star - 1
+    if star > len(prefix) or after > len(suffix):
+        return None
+    middle = value_items(TupleType(t.items[star:len(t.items) - after], t.fallback))
+    return prefix[:star] + [make_union(middle) if middle else AnyType("special")] + suffix[len(suffix) - after:]
