@@ -133,6 +133,11 @@ def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     if hit is None:
         return
     sym, scope = hit
+    from veritype.check.final_rules import imported_final
+
+    if scope is checker.scope and imported_final(checker, sym):
+        checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")
+        return
     if sym.kind != S.VAR or sym.is_instance_attr:
         return
     from veritype.evaluate.declarations import qualifiers

@@ -533,6 +533,9 @@ class ModuleChecker:
             if stmt.value is None and not self.info.is_stub:
                 self.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")
             if stmt.value is not None:
+        from veritype.check.final_rules import check_final_declaration
+
+        check_final_declaration(self, stmt, ctx.qualifiers)
                 from veritype.check.alias_rules import report_circular
 
                 sym = self.scope.table.get(stmt.target.id) if isinstance(stmt.target, ast.Name) else None

@@ -800,6 +800,7 @@ class ExprEvaluator:
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
         t = self.infer(node.value, expected)
         if isinstance(node.target, ast.Name):
+            self._final_target(node.target)
             declared = self.declared_of(node.target.id)
             if declared is not None and not is_subtype(self.ev, t, declared):
                 self.error(node.value, f'Incompatible types in assignment (expression has type "{format_type(t)}", variable has type "{format_type(declared)}")', "assignment")
@@ -807,6 +808,18 @@ class ExprEvaluator:
             if self.overlay:
                 self.overlay[-1][node.target.id] = t
         return t
+
+    def _final_target(self, target: ast.Name) -> None:
+        """`(x := v)` where `x` is declared Final (spec, "Final": a final name
+        "cannot be re-assigned"; mypy's message)."""
+        hit = self.ev.lookup(target.id, self.scope) if self.scope is not None else None
+        from veritype.evaluate.declarations import qualifiers
+        from veritype.semantic.symbols import VAR
+
+        if hit is None or hit[0].kind != VAR or hit[0].is_instance_attr:
+            return
+        if "Final" in qualifiers(self.ev, *hit):
+            self.error(target, f'Cannot assign to final name "{target.id}"', "misc")
 
     def declared_of(self, name: str) -> Type | None:
         if self.scope is None:

@@ -90,10 +90,28 @@ def _typed_fields(ev: "Evaluator", call: ast.Call, scope: "Scope") -> list[tuple
         if not (isinstance(e, ast.Tuple) and len(e.elts) == 2):
             return None
         name, texpr = e.elts
-        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        field = _static_str(ev, name, scope)
+        if field is None:
             return None
-        out.append((name.value, ev.type_exprs.evaluate(texpr, scope)))
+        out.append((field, ev.type_exprs.evaluate(texpr, scope)))
     return out
+
+
+def _static_str(ev: "Evaluator", node: ast.expr, scope: "Scope") -> str | None:
+    """A string written as a literal or as a Final name initialized with one (spec,
+    "Final": "uses of a final name that was initialized with a literal" are treated
+    "as if it was replaced by the literal")."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if not isinstance(node, ast.Name):
+        return None
+    ref = ev.resolve_expr(node, scope)
+    if ref is None or ref.sym is None or ref.scope is None:
+        return None
+    from veritype.types.model import LiteralType
+
+    t = ev.symbol_type(ref.sym, ref.scope)
+    return t.value if isinstance(t, LiteralType) and isinstance(t.value, str) and not t.is_enum else None
 
 
 def _untyped_fields(call: ast.Call) -> list[tuple[str, Type, bool]] | None:
@@ -229,14 +247,15 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
     required: set[str] = set()
     readonly: set[str] = set()
     for k, v in zip(call.args[1].keys, call.args[1].values):
-        if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+        key = _static_str(ev, k, scope) if k is not None else None
+        if key is None:
             return None
         ctx = TypeContext(scope, allow_qualifiers=True)
         t = ev.type_exprs.eval(v, ctx)
-        items.append((k.value, t))
+        items.append((key, t))
         if "Required" in ctx.qualifiers or ("NotRequired" not in ctx.qualifiers and total):
-            required.add(k.value)
+            required.add(key)
         if "ReadOnly" in ctx.qualifiers:
-            readonly.add(k.value)
+            readonly.add(key)
     info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()))  # type: ignore[attr-defined]
     return info
