@@ -654,7 +654,8 @@ class TypeExprEvaluator:
         packed = self._pack_variadic(middle, rest, node, ctx, f'"{info.name}" expects', "type-arg")
         if packed is None:
             return Instance(info, tuple(AnyType("special") for _ in params))
-        return Instance(info, tuple([*head, *packed, *tail]))  # type: ignore[list-item]
+        values: list[Type] = [lst for lst in head if lst is not None] + packed + [lst for lst in tail if lst is not None]
+        return Instance(info, tuple(values))
 
     def _pack_variadic(self, params: tuple[TypeVarType, ...], args: list[ast.expr], node: ast.AST, ctx: TypeContext, expects: str, code: str) -> list[Type] | None:
         """Arguments for `params`, one of which is a TypeVarTuple: the arguments at its

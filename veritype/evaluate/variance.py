@@ -27,7 +27,10 @@ Answers: "covariant", "contravariant", "invariant", or "bivariant" where we
 cannot tell (an Any base, a member whose types did not decide): callers
 then accept either direction (DESIGN.md principle 4). A class whose
 inference needs its own variance (a method returning `A[T]`) meets the
-parameter as covariant while the inference runs.
+parameter as covariant while the inference runs; an answer that relied on
+that is kept only if it also holds when assumed (else "bivariant"), and an
+inference asked while the class's bases are still evaluated is "bivariant"
+and not cached.
 
 The answer is cached on the ClassInfo (`_inferred_variance`, by index).
 """
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
 
-_RUNNING = "running"
+_RUNNING = "running:"
 # Members that say nothing about how an instance is used: construction, class
 # machinery, and what the checker makes up itself.
 _SKIP = frozenset({
@@ -67,20 +70,48 @@ def class_variance(ev: "Evaluator", info: "ClassInfo", index: int) -> str:
     tv = tvs[index]
     if tv.variance != "infer":
         return tv.variance
+    if info._resolving:
+        return "bivariant"  # asked while the class's own bases are evaluated: not final yet
     cache: dict[int, str] | None = getattr(info, "_inferred_variance", None)
     if cache is None:
         cache = {}
         info._inferred_variance = cache  # type: ignore[attr-defined]
     hit = cache.get(index)
     if hit is not None:
-        return "covariant" if hit == _RUNNING else hit
-    cache[index] = _RUNNING
-    try:
-        result = _infer(ev, info, index)
-    except RecursionError:
-        result = "bivariant"
+        if hit.startswith(_RUNNING):
+            _self_uses(info).add(index)
+            return hit[len(_RUNNING):]
+        return hit
+    result = _settle(ev, info, index, cache)
     cache[index] = result
     return result
+
+
+def _settle(ev: "Evaluator", info: "ClassInfo", index: int, cache: dict[int, str]) -> str:
+    """Infer, meeting the parameter as covariant where the class uses itself. An
+    answer that used that assumption is kept only if it holds when assumed in its
+    turn (`def f(self, x: "C[T]")` alone fits any variance: we cannot tell)."""
+    assumption = "covariant"
+    for _ in range(2):
+        cache[index] = _RUNNING + assumption
+        _self_uses(info).discard(index)
+        try:
+            result = _infer(ev, info, index)
+        except RecursionError:
+            return "bivariant"
+        if index not in _self_uses(info) or result in (assumption, "invariant", "bivariant"):
+            return result
+        assumption = result
+    return "bivariant"
+
+
+def _self_uses(info: "ClassInfo") -> set[int]:
+    """Parameters whose running inference was asked for (by the class using itself)."""
+    uses: set[int] | None = getattr(info, "_variance_self_use", None)
+    if uses is None:
+        uses = set()
+        info._variance_self_use = uses  # type: ignore[attr-defined]
+    return uses
 
 
 def _infer(ev: "Evaluator", info: "ClassInfo", index: int) -> str:
