@@ -529,9 +529,9 @@ class ModuleChecker:
         ctx = TypeContext(self.scope, report=self.type_report(), allow_qualifiers=True, self_class=self.scope.enclosing_class())
         declared = self.ev.type_exprs.eval(stmt.annotation, ctx)
         bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
-        from veritype.check.qualifier_rules import check_qualifier_declaration
+        from veritype.check.final_rules import check_final_declaration
 
-        check_qualifier_declaration(self, stmt, ctx.qualifiers, declared)
+        check_final_declaration(self, stmt, ctx.qualifiers)
         if "TypeAlias" in ctx.qualifiers:
             if stmt.value is None and not self.info.is_stub:
                 self.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.types.alias_ref import has_top_ref
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
@@ -544,6 +545,11 @@ def _specialize(ev: "Evaluator", cls: Type, item: Type) -> Type:
             probe = Instance(cls.info, tuple(cls.info.type_vars))
             mapped = map_instance_to_supertype(probe, item.info)
             if mapped is not None and list(mapped.args) == list(cls.info.type_vars):
+                if any(has_top_ref(a) for a in item.args):
+                    # A recursive alias's own items (`Sequence["Atom"]` narrowed to
+                    # tuple): Any, as mypy (which erases the arguments here), so code
+                    # that walks such a tree by isinstance checks stays quiet.
+                    return cls
                 return Instance(cls.info, item.args)
     return cls
 

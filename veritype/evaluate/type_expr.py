@@ -26,6 +26,7 @@ from veritype.types.substitute import substitute, tv_key
 from veritype.types.tuples import make_tuple, splice
 
 if TYPE_CHECKING:
+    from veritype.semantic.symbols import Symbol
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator, Ref
 
@@ -218,7 +219,11 @@ class TypeExprEvaluator:
                 sub.col_offset = node.col_offset  # type: ignore[attr-defined]
                 sub.end_lineno = node.end_lineno  # type: ignore[attr-defined]
                 sub.end_col_offset = node.end_col_offset  # type: ignore[attr-defined]
-        return self._eval(expr, ctx, top)
+        saved, ctx.in_string = ctx.in_string, True
+        try:
+            return self._eval(expr, ctx, top)
+        finally:
+            ctx.in_string = saved
 
     def _named(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         if isinstance(node, ast.Attribute) and node.attr in ("args", "kwargs") and isinstance(node.value, ast.Name):
@@ -325,7 +330,7 @@ class TypeExprEvaluator:
         if made is not None:
             return _typeddict_or(self.ev, Instance(made, ()))
         if D.alias_busy(sym):
-            return D.alias_ref(self.ev, sym, scope, ())  # the alias's own value refers to it
+            return self._recursive_use(sym, scope, (), ctx)
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info
@@ -355,6 +360,18 @@ class TypeExprEvaluator:
         # Spec, "TypeVarTuple" ("Type Variable Tuples Must Always be Unpacked"):
         # `tuple[Ts]` or `*args: Ts` is an error; `*Ts` / `Unpack[Ts]` is required.
         return self._error(ctx, node, f'TypeVarTuple "{tv.name}" is only valid with an unpack')
+
+    def _recursive_use(self, sym: "Symbol", scope: Scope, args: tuple[Type, ...], ctx: TypeContext) -> Type:
+        """The alias `sym` named in its own value: a recursive reference where the
+        name is not looked up at run time when the value is made - in a string, or
+        anywhere in a (lazy) `type` statement, or an alias object TypeAliasType made.
+        Elsewhere the name means an earlier binding or a builtin (`ExceptionGroup =
+        ExceptionGroup`): unknown, so Any."""
+        from veritype.evaluate import declarations as D
+
+        if ctx.in_string or sym.kind == S.TYPE_ALIAS or D.type_alias_type_call(self.ev, sym, scope) is not None:
+            return D.alias_ref(self.ev, sym, scope, args)  # (a TypeAliasType object exists once made)
+        return AnyType("special")
 
     def _bind_typevar(self, tv: TypeVarType, ctx: TypeContext) -> Type:
         if ctx.outer and tv.fullname in ctx.outer:
@@ -446,7 +463,7 @@ class TypeExprEvaluator:
 
             if D.alias_busy(ref.sym):
                 # A recursive use inside the alias's own value (`list["Tree[T]"]`).
-                return D.alias_ref(self.ev, ref.sym, ref.scope, tuple(self._eval_arg(a, ctx) for a in args))
+                return self._recursive_use(ref.sym, ref.scope, tuple(self._eval_arg(a, ctx) for a in args), ctx)
             ainfo = D.alias_info(self.ev, ref.sym, ref.scope)
             if ainfo is not None:
                 alias, params = ainfo
