@@ -80,6 +80,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.type_param_rules import check_type_param_list
 
     check_type_param_list(checker, node, info)
+    from veritype.check.self_rules import check_self_in_bases
+
+    check_self_in_bases(checker, node)
 
 
 def _protocol_self_attributes(checker: "ModuleChecker", info: "ClassInfo") -> None:

@@ -34,6 +34,9 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.paramspec_rules import check_paramspec_components
 
     check_paramspec_components(checker, node, sig)
+    from veritype.check.self_rules import check_self_in_method
+
+    check_self_in_method(checker, node, sig)
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)

@@ -528,6 +528,10 @@ class ModuleChecker:
             return
         ctx = TypeContext(self.scope, report=self.type_report(), allow_qualifiers=True, self_class=self.scope.enclosing_class())
         declared = self.ev.type_exprs.eval(stmt.annotation, ctx)
+        if "TypeAlias" not in ctx.qualifiers:
+            from veritype.check.typevar_scope_rules import check_unbound_in_annotation
+
+            check_unbound_in_annotation(self, stmt.annotation, declared)
         bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
         from veritype.check.final_rules import check_final_declaration
 
