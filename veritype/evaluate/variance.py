@@ -91,6 +91,12 @@ def _settle(ev: "Evaluator", info: "ClassInfo", index: int, cache: dict[int, str
     """Infer, meeting the parameter as covariant where the class uses itself. An
     answer that used that assumption is kept only if it holds when assumed in its
     turn (`def f(self, x: "C[T]")` alone fits any variance: we cannot tell)."""
+    # The bases' answers first, deepest first: a long chain of generic classes is
+    # then settled one class at a time instead of in one deep recursion.
+    for base in reversed(info.mro[1:]):
+        if base.node is not None and any(tv.variance == "infer" for tv in base.type_vars):
+            for i in range(len(base.type_vars)):
+                class_variance(ev, base, i)
     assumption = "covariant"
     for _ in range(2):
         cache[index] = _RUNNING + assumption
