@@ -80,6 +80,13 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.type_param_rules import check_type_param_list
 
     check_type_param_list(checker, node, info)
+    from veritype.check.type_param_rules import check_pep695_params
+
+    check_pep695_params(checker, node)
+    from veritype.check.type_param_rules import check_undeclared_type_vars
+    from veritype.types.substitute import type_vars_in
+
+    check_undeclared_type_vars(checker, node, [tv for b in info.bases for tv in type_vars_in(b).values()], info.fullname)
     from veritype.check.self_rules import check_self_in_bases
 
     check_self_in_bases(checker, node)

@@ -37,6 +37,12 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.self_rules import check_self_in_method
 
     check_self_in_method(checker, node, sig)
+    from veritype.check.type_param_rules import check_pep695_params
+
+    check_pep695_params(checker, node)
+    from veritype.check.type_param_rules import check_undeclared_type_vars
+
+    check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
