@@ -629,6 +629,10 @@ class TypeExprEvaluator:
                 return Instance(info, (plist if plist is not None else AnyType("special"),))
             if len(values) == len(params) and not any(p.kind == "typevartuple" for p in params):
                 spec_values = [self._param_list(a, ctx) if p.kind == "paramspec" else v for p, a, v in zip(params, args, values)]
+                for p, a, v, sv in zip(params, args, values, spec_values):
+                    if p.kind == "paramspec" and sv is None and isinstance(v, (Instance, NoneType, UnionType, TupleType, LiteralType)):
+                        # Spec, "ParamSpec": its argument is a parameter list, `...`, a ParamSpec or Concatenate.
+                        self._error(ctx, a, f'Can only replace ParamSpec with a parameter types list or another ParamSpec, got "{ast.unparse(a)}"')
                 return Instance(info, tuple(v if v is not None else AnyType("special") for v in spec_values))
             return Instance(info, tuple(AnyType("special") for _ in params))
         if len(values) != len(params):
