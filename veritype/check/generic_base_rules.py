@@ -29,7 +29,8 @@ def check_base_consistency(checker: "ModuleChecker", node: ast.ClassDef, info: "
                 ma, mb = map_instance_to_supertype(a, anc), map_instance_to_supertype(b, anc)
                 if ma is None or mb is None or not _plain(ma) or not _plain(mb) or ma == mb:
                     continue
-                if not any(x != y and tv.variance == "invariant" for tv, x, y in zip(anc.type_vars, ma.args, mb.args)):
+                # Inferred variances (PEP 695) count as the class infers them.
+                if not any(x != y and checker.ev.class_variance(anc, k) == "invariant" for k, (x, y) in enumerate(zip(ma.args, mb.args))):
                     continue  # a co-/contravariant argument may differ compatibly: stay silent
                 checker.error(node, f'Base classes of "{info.name}" give "{anc.name}" inconsistent type arguments', "misc")
                 return
