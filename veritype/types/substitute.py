@@ -55,16 +55,26 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         return _sub_unpack(t, m, None)
     if isinstance(t, CallableType):
         params = tuple(Param(p.name, _sub_star(p.type, m) if p.kind == VAR_POS else _sub(p.type, m), p.kind, p.has_default) for p in t.params)
+        if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(q.type, AnyType) for p, q in zip(t.params, params)) and not any(p.kind == VAR_KW for p in params):
+            # `*args: *Ts` with Ts unknown (Any): any positional arguments, which the
+            # gradual `*args: Any, **kwargs: Any` tail expresses (spec, "Meaning of ...").
+            params = params + (Param(None, AnyType("special"), VAR_KW),)
         tvs = tuple(tv for tv in t.type_vars if tv_key(tv) not in m)
         spec = paramspec_tail(t)
         if spec is not None and tv_key(spec) in m:
             return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
         guard = _sub(t.type_guard, m) if t.type_guard is not None else None
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
-        return CallableType(
+        out = CallableType(
             params, _sub(t.ret, m), tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
             guard, is_, t.is_untyped, t.is_async,
         )
+        if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params):
+            from veritype.types.tuples import expand_star_params
+
+            # `*args: *Ts` with Ts = tuple[int, str] is `(int, str)` (shown and compared so).
+            return expand_star_params(out)
+        return out
     if isinstance(t, Overloaded):
         return Overloaded(tuple(_sub(i, m) for i in t.items), t.name)  # type: ignore[misc]
     if isinstance(t, TypeType):
