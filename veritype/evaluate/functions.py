@@ -169,7 +169,9 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
         pos = [p for p in sig.params if p.kind in (POS_ONLY, POS_OR_KW)]
         for n, p in zip(names, pos):
             scope.param_types.setdefault(n, p.type)
-    scope.type_params.update(ev.pep695_params(node, scope.fullname, parent))
+    # The same owner as the signature's (see `_build`), so that `V` in the body is
+    # the parameter's `V`.
+    scope.type_params.update(ev.pep695_params(node, f"{parent.fullname}.{node.name}@{node.lineno}", parent))
     return scope
 
 
