@@ -133,7 +133,7 @@ def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     if hit is None:
         return
     sym, scope = hit
-    from veritype.check.final_rules import imported_final
+    from veritype.check.qualifier_rules import imported_final
 
     if scope is checker.scope and imported_final(checker, sym):
         checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")

@@ -533,9 +533,9 @@ class ModuleChecker:
 
             check_unbound_in_annotation(self, stmt.annotation, declared)
         bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
-        from veritype.check.final_rules import check_final_declaration
+        from veritype.check.qualifier_rules import check_qualifier_declaration
 
-        check_final_declaration(self, stmt, ctx.qualifiers)
+        check_qualifier_declaration(self, stmt, ctx.qualifiers, declared)
         if "TypeAlias" in ctx.qualifiers:
             if stmt.value is None and not self.info.is_stub:
                 self.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")

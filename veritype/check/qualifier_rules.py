@@ -1,6 +1,10 @@
-"""Where `Final` may be declared, and names that inherit it through imports.
+"""Where the `Final` and `ClassVar` qualifiers may be declared, and names that
+inherit Final through imports.
 
-Typing spec, "Final" (qualifiers chapter):
+Typing spec, "Type qualifiers", `ClassVar`: "a ClassVar parameter cannot
+include any type variables, regardless of the level of nesting", and it
+"cannot be used as a qualifier for a TypedDict item or a NamedTuple field".
+`Final`:
 
 - "If the right hand side is omitted, there must be an explicit type argument
   to Final", and "A final attribute declared in a class body without an
@@ -28,11 +32,15 @@ from veritype.semantic import symbols as S
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
+    from veritype.types.model import Type
 
 
-def check_final_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, qualifiers: set[str]) -> None:
-    """The placement rules for an annotated assignment whose annotation holds `Final`."""
+def check_qualifier_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, qualifiers: set[str], declared: "Type") -> None:
+    """The placement rules for an annotated assignment whose annotation holds
+    `Final` or `ClassVar` (`declared` is the type inside the qualifier)."""
     _final_with_classvar(checker, stmt)
+    if "ClassVar" in qualifiers:
+        _class_var_rules(checker, stmt, declared)
     if "Final" not in qualifiers:
         return
     info = _class_of_body(checker)
@@ -58,6 +66,20 @@ def check_final_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, quali
         return  # a dataclass field is set by the generated `__init__`
     if not _set_in_init(checker.scope.table.get("__init__"), stmt.target.id):
         checker.error(stmt, "Final name must be initialized with a value", "misc")
+
+
+def _class_var_rules(checker: "ModuleChecker", stmt: ast.AnnAssign, declared: "Type") -> None:
+    info = _class_of_body(checker)
+    if info is None:
+        return  # outside a class body: reported with the other ClassVar contexts
+    if info.is_typeddict or info.is_namedtuple:
+        kind = "TypedDict" if info.is_typeddict else "NamedTuple"
+        checker.error(stmt.annotation, f"ClassVar[...] can't be used inside a {kind}", "valid-type")
+        return
+    from veritype.types.substitute import type_vars_in
+
+    if any(v.kind != "self" for v in type_vars_in(declared).values()):
+        checker.error(stmt.annotation, "ClassVar cannot contain type variables", "misc")
 
 
 def imported_final(checker: "ModuleChecker", sym: S.Symbol) -> bool:
