@@ -598,18 +598,15 @@ class Members:
 
         if frozen_field_owner(info, name) is not None:
             return True
-        for cls in info.mro:
-            sym = cls.symbols.get(name)
-            if sym is None:
-                if cls.synthesized.get(name) is not None:
-                    return False
-                continue
-            if cls.is_namedtuple and sym.kind == S.VAR and sym.annotation is not None:
-                return True
-            if sym.kind == S.VAR and sym.annotation is not None and not sym.is_instance_attr:
-                return "ClassVar" in qualifiers(self.ev, sym, cls.scope)
-            return sym.kind == S.FUNC and _property_setter(self.ev, sym, cls) is False
-        return False
+        hit = _written_definition(info, name)
+        if hit is None:
+            return False
+        sym, cls = hit
+        if cls.is_namedtuple and sym.kind == S.VAR and sym.annotation is not None:
+            return True
+        if sym.kind == S.VAR and sym.annotation is not None and not sym.is_instance_attr:
+            return "ClassVar" in qualifiers(self.ev, sym, cls.scope)
+        return sym.kind == S.FUNC and _property_setter(self.ev, sym, cls) is False
 
     def _both_mutable_vars(self, proto: "ClassInfo", left: Type, name: str) -> bool:
         """Whether `name` is a plain settable variable (annotated, not Final,
@@ -632,23 +629,33 @@ class Members:
     def _mutable_var(self, info: "ClassInfo", name: str, allow_classvar: bool = True) -> bool:
         from veritype.evaluate.declarations import qualifiers
 
-        for cls in info.mro:
-            sym = cls.symbols.get(name)
-            if sym is None:
-                if cls.synthesized.get(name) is not None:
-                    return False
-                continue
-            if sym.kind != S.VAR or sym.annotation is None:
-                return False
-            quals = qualifiers(self.ev, sym, cls.scope)
-            # A ClassVar is settable through the class, so held invariant too
-            # (unless the caller asks about writes through an instance).
-            if quals & {"Final", "ReadOnly"} or ("ClassVar" in quals and not allow_classvar):
-                return False
-            declared = self.ev.declared_type(sym, cls.scope)
-            # A descriptor-typed member is not a plain variable.
-            return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
-        return False
+        hit = _written_definition(info, name)
+        if hit is None:
+            return False
+        sym, cls = hit
+        if sym.kind != S.VAR or sym.annotation is None:
+            return False
+        quals = qualifiers(self.ev, sym, cls.scope)
+        # A ClassVar is settable through the class, so held invariant too
+        # (unless the caller asks about writes through an instance).
+        if quals & {"Final", "ReadOnly"} or ("ClassVar" in quals and not allow_classvar):
+            return False
+        declared = self.ev.declared_type(sym, cls.scope)
+        # A descriptor-typed member is not a plain variable.
+        return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
+
+
+def _written_definition(info: "ClassInfo", name: str) -> "tuple[S.Symbol, ClassInfo] | None":
+    """The first written definition of `name` along the MRO; None when there is
+    none or a made-up member (dataclass, NamedTuple machinery) comes first."""
+    for cls in info.mro:
+        sym = cls.symbols.get(name)
+        if sym is None:
+            if cls.synthesized.get(name) is not None:
+                return None
+            continue
+        return sym, cls
+    return None
 
 
 def _property_setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> bool | None:
