@@ -64,7 +64,9 @@ def check_qualifier_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, q
         return
     if _is_dataclass(info) or info.is_protocol or info.has_any_base:
         return  # a dataclass field is set by the generated `__init__`
-    if not _set_in_init(checker.scope.table.get("__init__"), stmt.target.id):
+    sym = checker.scope.table.get(stmt.target.id)
+    # The binder records the method of each `self.<name> = ...` (Symbol.decl_methods).
+    if sym is None or not any(m.name == "__init__" for m in sym.decl_methods.values()):
         checker.error(stmt, "Final name must be initialized with a value", "misc")
 
 
@@ -144,24 +146,3 @@ def _class_of_body(checker: "ModuleChecker") -> "ClassInfo | None":
     if checker.scope.kind != "class":
         return None
     return checker.scope.enclosing_class()
-
-
-def _set_in_init(init: S.Symbol | None, name: str) -> bool:
-    """Whether some `__init__` of the class body assigns `self.<name>`."""
-    if init is None:
-        return False
-    for decl in init.decls:
-        if not isinstance(decl, (ast.FunctionDef, ast.AsyncFunctionDef)) or not decl.args.args:
-            continue
-        self_name = decl.args.args[0].arg
-        for node in ast.walk(decl):
-            targets: list[ast.expr] = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-                targets = [node.target]
-            for t in targets:
-                for sub in ast.walk(t):
-                    if isinstance(sub, ast.Attribute) and sub.attr == name and isinstance(sub.value, ast.Name) and sub.value.id == self_name:
-                        return True
-    return False

@@ -19,7 +19,7 @@ from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType,
-    UnionType, make_union, NEVER,
+    UnionType, holds_any, make_union, NEVER,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
 from veritype.types.substitute import paramspec_tail, substitute, tv_key, type_vars_in
@@ -417,7 +417,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
     # holding Any) may still decide between several.
     variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
-    any_args = [ai for ai, t in enumerate(arg_types) if _has_any(t)]
+    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t)]
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = _Collect()
@@ -470,19 +470,6 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
 
 def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
     return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not isinstance(a, AnyType) and not isinstance(b, AnyType))
-
-
-def _has_any(t: Type) -> bool:
-    """Whether `t` holds Any anywhere (`list[Any]` has materializations too)."""
-    if isinstance(t, AnyType):
-        return True
-    if isinstance(t, Instance):
-        return any(_has_any(a) for a in t.args)
-    if isinstance(t, (TupleType, UnionType)):
-        return any(_has_any(i) for i in t.items)
-    if isinstance(t, CallableType):
-        return _has_any(t.ret) or any(_has_any(p.type) for p in t.params)
-    return False
 
 
 def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType
+from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
 from veritype.types.subtype import is_same_type, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return True
     if _bare_type(a) and _bare_type(b):
         return True  # spec, "type[]": plain `type` is `type[Any]`
-    if _has_special_any(a):
+    if holds_any(a, "special"):
         return True  # part of it is a construct we do not model yet (`tuple[*Ts]`): silent
     if format_type(a) == format_type(b):
         return True
@@ -156,25 +156,6 @@ def _bare_type(t: Type) -> bool:
     if isinstance(t, Instance):
         return t.info.fullname == "builtins.type" and all(isinstance(x, AnyType) for x in t.args)
     return isinstance(t, TypeType) and isinstance(t.item, AnyType)
-
-
-def _has_special_any(t: Type, depth: int = 0) -> bool:
-    """Whether `t` holds an Any standing for an unmodelled construct (reason "special")."""
-    from veritype.types.model import CallableType, Instance, TupleType, TypeType, UnionType
-
-    if depth > 8:
-        return False
-    if isinstance(t, AnyType):
-        return t.reason == "special"
-    if isinstance(t, Instance):
-        return any(_has_special_any(a, depth + 1) for a in t.args)
-    if isinstance(t, (TupleType, UnionType)):
-        return any(_has_special_any(i, depth + 1) for i in t.items)
-    if isinstance(t, TypeType):
-        return _has_special_any(t.item, depth + 1)
-    if isinstance(t, CallableType):
-        return _has_special_any(t.ret, depth + 1) or any(_has_special_any(p.type, depth + 1) for p in t.params)
-    return False
 
 
 def _has_any(t: Type) -> bool:

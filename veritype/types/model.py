@@ -247,6 +247,25 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
     return UnionType(tuple(result))
 
 
+def holds_any(t: Type, reason: str | None = None, depth: int = 0) -> bool:
+    """Whether `t` holds Any anywhere (of `reason` only, when given): in type
+    arguments, tuple and union items, `type[...]` and callable parts. Nesting
+    beyond eight levels is not searched."""
+    if depth > 8:
+        return False
+    if isinstance(t, AnyType):
+        return reason is None or t.reason == reason
+    if isinstance(t, Instance):
+        return any(holds_any(a, reason, depth + 1) for a in t.args)
+    if isinstance(t, (TupleType, UnionType)):
+        return any(holds_any(i, reason, depth + 1) for i in t.items)
+    if isinstance(t, TypeType):
+        return holds_any(t.item, reason, depth + 1)
+    if isinstance(t, CallableType):
+        return holds_any(t.ret, reason, depth + 1) or any(holds_any(p.type, reason, depth + 1) for p in t.params)
+    return False
+
+
 def union_items(t: Type) -> list[Type]:
     return list(t.items) if isinstance(t, UnionType) else [t]
 
