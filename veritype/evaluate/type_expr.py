@@ -19,7 +19,7 @@ from veritype.evaluate.special import CLASS_ALIASES
 from veritype.semantic import symbols as S
 from veritype.types.model import (
     ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, make_union, union_items, NONE,
+    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE,
 )
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
@@ -475,15 +475,8 @@ class TypeExprEvaluator:
                     if packed is None:
                         return substitute(alias, {tv_key(p): AnyType("special") for p in params})
                     return substitute(alias, {tv_key(p): v for p, v in zip(params, packed)})
-                if not variadic:
-                    for a in args:
-                        inner = self._unpack_node(a, ctx)
-                        if inner is not None:
-                            # Spec, "TypeVarTuple" ("Aliases"): an unpacked argument needs a
-                            # TypeVarTuple parameter of the alias to bind to.
-                            self._unpacked(inner, a, ctx)
-                            self._error(ctx, a, "Unpack is only valid in a variadic position")
-                            return substitute(alias, {tv_key(p): AnyType("error") for p in params})
+                if not variadic and self._rejected_unpack(args, ctx):
+                    return substitute(alias, {tv_key(p): AnyType("error") for p in params})
                 values = [self._eval_arg(a, ctx) for a in args]
                 if not params:
                     if isinstance(alias, AnyType):
@@ -611,13 +604,8 @@ class TypeExprEvaluator:
                 return Instance(info, tuple(AnyType("special") for _ in params))
             self._check_bounds(info, params, packed, args, ctx)
             return Instance(info, tuple(packed))
-        if not has_variadic:
-            for a in args:
-                inner = self._unpack_node(a, ctx)
-                if inner is not None:
-                    self._unpacked(inner, a, ctx)
-                    self._error(ctx, a, "Unpack is only valid in a variadic position")
-                    return Instance(info, tuple(AnyType("error") for _ in params))
+        if not has_variadic and self._rejected_unpack(args, ctx):
+            return Instance(info, tuple(AnyType("error") for _ in params))
         values = [self._eval_arg(a, ctx, spec_ok=any(p.kind == "paramspec" for p in params)) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
@@ -739,6 +727,18 @@ class TypeExprEvaluator:
                 from veritype.types.format import format_type
 
                 ctx.report(n, f'Value of type variable "{p.name}" of "{info.name}" cannot be "{format_type(v)}"', "type-var")  # type: ignore[attr-defined]
+
+    def _rejected_unpack(self, args: list[ast.expr], ctx: TypeContext) -> bool:
+        """Report the first unpacked argument given to a class or alias without a
+        TypeVarTuple parameter (spec, "TypeVarTuple": an unpacked argument needs one
+        to bind to); True when there was one."""
+        for a in args:
+            inner = self._unpack_node(a, ctx)
+            if inner is not None:
+                self._unpacked(inner, a, ctx)
+                self._error(ctx, a, "Unpack is only valid in a variadic position")
+                return True
+        return False
 
     def _tuple(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
         if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
@@ -877,7 +877,7 @@ class TypeExprEvaluator:
             if item is None:
                 return self._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
             items.append(item)
-        return make_union([_declared(i) for i in union_items(make_union(items))])
+        return make_union([_declared(i) for i in flatten_union(items)])
 
     def _literal_item(self, a: ast.expr, ctx: TypeContext) -> Type | None:
         if isinstance(a, ast.Constant):
