@@ -761,6 +761,10 @@ class ExprEvaluator:
                         return ANY_ERROR
             if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
                 lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
+                if st == 0:
+                    # Python raises ValueError for a zero step; mypy reports it here.
+                    self.error(index_node, "Slice step cannot be zero", "misc")
+                    return ANY_ERROR
                 return self.ev.tuple_of(list(base.items[slice(lo, hi, st)]))
         if isinstance(base, TypedDictType):
             index_t = self.infer(index_node)
