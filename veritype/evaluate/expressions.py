@@ -625,10 +625,17 @@ class ExprEvaluator:
             for layer in reversed(self.overlay):
                 if key in layer:
                     return layer[key]
+        from veritype.evaluate.super_access import is_super_call, super_member
+
+        if is_super_call(self, node.value):
+            assert isinstance(node.value, ast.Call)
+            understood, found = super_member(self, node.value, node.attr)
+            if understood:
+                if found is None:
+                    self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
+                    return ANY_ERROR
+                return found
         base = self.infer(node.value)
-        if _is_bare_super(node.value) and isinstance(base, Instance) and self.ev.bound_member(base, node.attr) is None:
-            self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
-            return ANY_ERROR
         return self.member_access(base, node.attr, node)
 
     def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
@@ -1183,7 +1190,3 @@ def _instance_only(item: Instance, name: str) -> bool:
             return False
         found = True
     return found
-
-
-def _is_bare_super(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords

@@ -178,6 +178,13 @@ class Members:
                 return t
             if kind == "class":
                 return bind_self(ev, t, TypeType(receiver) if not on_class else receiver)
+            if isinstance(t, Instance):
+                # A decorator that returns a descriptor object (a cached_property-style
+                # class, a property subclass): the attribute is read through its
+                # `__get__`, as for any class attribute (data model, "Invoking Descriptors").
+                desc = self._descriptor_get(t, receiver, on_class)
+                if desc is not None:
+                    return desc
             if on_class:
                 return t
             return bind_self(ev, t, receiver)
