@@ -165,6 +165,12 @@ class ExprEvaluator:
             self.error(node, f'Name "{node.id}" is not defined', "name-defined")
             return ANY_ERROR
         sym, scope = hit
+        if scope is self.scope and scope.kind == "class" and scope.parent is not None and _all_after(sym.decls, node):
+            # A class body runs top to bottom: a name its class binds only later
+            # (`json_module = json` before `def json`) is still the enclosing one.
+            outer = self.ev.lookup(node.id, scope.parent)
+            if outer is not None:
+                sym, scope = outer
         return self.ev.ref_value_type(self.ev.resolve_symbol(sym, scope))
 
     # -- displays -------------------------------------------------------------------
@@ -1190,3 +1196,11 @@ def _instance_only(item: Instance, name: str) -> bool:
             return False
         found = True
     return found
+
+
+def _all_after(decls: "list[ast.AST]", node: ast.expr) -> bool:
+    """Every declaration in `decls` starts after `node` (by line, then column)."""
+    if not decls:
+        return False
+    here = (node.lineno, node.col_offset)
+    return all(isinstance(d, ast.stmt) and (d.lineno, d.col_offset) > here for d in decls)

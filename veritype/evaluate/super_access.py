@@ -11,10 +11,11 @@ called through `super()` in a method whose `self` is `Self` stays that Self
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, TupleType, Type, TypedDictType, TypeType, TypeVarType
+from veritype.types.model import AnyType, CallableType, Instance, TupleType, Type, TypedDictType, TypeType, TypeVarType
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -65,6 +66,10 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
                 from veritype.evaluate.members import bind_self
 
                 t = members._map_to(inst, cls, synth, receiver)
+                if isinstance(t, CallableType) and t.name != name:
+                    # A made-up `__init__` is named by its class for constructor calls;
+                    # called as a method it is the method.
+                    t = dataclasses.replace(t, name=name)
                 return bind_self(ev, t, receiver) if not on_class else t
             continue
         t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
