@@ -208,7 +208,9 @@ class Members:
         return t
 
     def _descriptor_get(self, t: Instance, receiver: Type, on_class: bool) -> Type | None:
-        if t.info.fullname in ("builtins.function", "builtins.property"):
+        # (A `property(fget)` object assigned in a class body is read through typeshed's
+        # `property.__get__`: Any on an instance, as mypy has it.)
+        if t.info.fullname == "builtins.function":
             return None
         hit = t.info.get("__get__")
         if hit is None:
