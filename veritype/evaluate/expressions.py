@@ -635,11 +635,13 @@ class ExprEvaluator:
 
         if is_super_call(self, node.value):
             assert isinstance(node.value, ast.Call)
-            understood, found = super_member(self, node.value, node.attr)
+            understood, found, unsafe = super_member(self, node.value, node.attr)
             if understood:
                 if found is None:
                     self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
                     return ANY_ERROR
+                if unsafe is not None:
+                    self.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
                 return found
         base = self.infer(node.value)
         return self.member_access(base, node.attr, node)

@@ -35,19 +35,44 @@ def is_super_call(exprs: "ExprEvaluator", node: ast.expr) -> bool:
     return ref is not None and ref.fullname == "builtins.super"
 
 
-def super_member(exprs: "ExprEvaluator", call: ast.Call, name: str) -> tuple[bool, Type | None]:
-    """(understood, type) of `super(...).name`: (True, None) when no class after the
-    starting one has it; (False, None) when the call is not one this module reads."""
+def super_member(exprs: "ExprEvaluator", call: ast.Call, name: str) -> tuple[bool, Type | None, str | None]:
+    """(understood, type, unsafe) of `super(...).name`: (True, None, _) when no class
+    after the starting one has it; (False, None, None) when the call is not one this
+    module reads. `unsafe` names the class when the member is an abstract method with a
+    trivial body (mypy's `[safe-super]`: there is nothing to call)."""
     target = _start_and_receiver(exprs, call)
     if target is None:
-        return False, None
+        return False, None, None
     start, receiver = target
-    return True, lookup_after(exprs, start, receiver, name)
+    found: list["ClassInfo"] = []
+    t = lookup_after(exprs, start, receiver, name, found)
+    unsafe = found[0].name if found and _abstract_placeholder(exprs, found[0], name) else None
+    return True, t, unsafe
 
 
-def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, name: str) -> Type | None:
-    """`name` along the MRO of the receiver's class after `start`, bound to `receiver`.
-    Any where the MRO is not fully known."""
+def _abstract_placeholder(exprs: "ExprEvaluator", cls: "ClassInfo", name: str) -> bool:
+    """`cls.name` is one method (not in a stub) whose body is a placeholder and that is
+    abstract: decorated `@abstractmethod`, or a member of a protocol."""
+    from veritype.evaluate.functions import PROPERTY, decorator_names
+    from veritype.syntax.bodies import is_trivial_body
+
+    sym = cls.symbols.get(name)
+    if sym is None or sym.kind != S.FUNC or len(sym.decls) != 1 or cls.module.is_stub:
+        return False
+    node = sym.decls[0]
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not is_trivial_body(node.body):
+        return False
+    names = decorator_names(exprs.ev, node, cls.scope)
+    if any(n in PROPERTY or n.endswith((".setter", ".getter", ".deleter")) for n in names):
+        return False  # a property is read, not called (mypy checks only methods)
+    if any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names):
+        return True
+    return cls.is_protocol and not names
+
+
+def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, name: str, found: "list[ClassInfo] | None" = None) -> Type | None:
+    """`name` along the MRO of the receiver's class after `start`, bound to `receiver`
+    (the class that has it appended to `found`). Any where the MRO is not fully known."""
     ev = exprs.ev
     on_class = isinstance(receiver, TypeType)
     inst = _instance_of(ev, receiver.item if isinstance(receiver, TypeType) else receiver)
@@ -72,6 +97,8 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
                     t = dataclasses.replace(t, name=name)
                 return bind_self(ev, t, receiver) if not on_class else t
             continue
+        if found is not None:
+            found.append(cls)
         t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
         if on_class and t is not None and sym.kind == S.VAR and isinstance(t, Instance):
             desc = members._descriptor_get(t, inst, on_class=True)
