@@ -21,7 +21,7 @@ from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypedDictType,
-    TypeType, UnionType, make_union, union_items,
+    TypeType, UnionType, flatten_union, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
 
@@ -911,7 +911,8 @@ class _ScopeSwitch:
 def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
     """An annotated parameter's declared type: assigning to it must fit (spec,
     "Type annotations": a parameter annotation declares the name's type for the
-    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free."""
+    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free.
+    An annotated `Any` is kept: mypy does not narrow it by assignment (binder.assign_type)."""
     node = sym.node
     func = scope.function
     if not isinstance(node, ast.arg) or func is None:
@@ -919,7 +920,9 @@ def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped
     if node.annotation is None and getattr(func, "type_comment", None) is None:
         return None
     t = scope.param_types.get(sym.name)
-    return None if not isinstance(t, Type) or isinstance(t, AnyType) else t
+    if isinstance(t, AnyType):
+        return t if t.reason == "explicit" else None
+    return t if isinstance(t, Type) else None
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
@@ -928,8 +931,19 @@ def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-unty
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     if isinstance(value, AnyType):
-        # mypy's rule: a value of type Any makes the narrowed type Any.
-        return value
+        # mypy's rule (binder.assign_type): an Any value does not narrow a declared
+        # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None
+        # becomes Any (a fallback replacing None), and a union with an Any item or
+        # a declared Any takes the Any.
+        if isinstance(declared, UnionType):
+            items = flatten_union(declared.items)
+            if any(isinstance(i, NoneType) for i in items):
+                return make_union([value if isinstance(i, NoneType) else i for i in items])
+            if any(isinstance(i, AnyType) for i in items):
+                return value
+        return declared
+    if isinstance(declared, AnyType):
+        return declared
     if isinstance(declared, UnionType):
         from veritype.types.join import widen_literals
 
