@@ -58,7 +58,7 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
     if isinstance(t, UnionType):
         return make_union([widen_literals(i, in_tuples=in_tuples, keep_declared=keep_declared) for i in t.items])
     if isinstance(t, TupleType) and in_tuples:
-        items = tuple(widen_literals(i) for i in t.items)
+        items = tuple(widen_literals(i, keep_declared=keep_declared) for i in t.items)
         if items == t.items:
             return t
         fallback = t.fallback
