@@ -71,7 +71,7 @@ class ModuleChecker:
         col = (getattr(node, "col_offset", 0) or 0) + 1
         end_line = getattr(node, "end_lineno", None)
         end_col = getattr(node, "end_col_offset", None)
-        self.diags.append(Diagnostic(self.info.path, line, col, severity, msg, code if severity == "error" else (None if code == "note" else code), end_line, (end_col + 1) if end_col is not None else None))
+        self.diags.append(Diagnostic(self.info.path, line, col, severity, msg, code if severity == "error" else (None if code == "note" else code), end_line, (end_col + 1) if end_col is not None else None, _ignore_span(node, line)))
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
         self.report(node, msg, code)
@@ -1039,6 +1039,20 @@ def _fits_a_constraint(ev, t: Type, expected: Type) -> bool:  # type: ignore[no-
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]
     return isinstance(t, (NoneType, AnyType)) or is_subtype(ev, NoneType(), t)
+
+
+def _ignore_span(node: ast.AST | None, line: int) -> tuple[int, int] | None:
+    """Where a `# type: ignore` silences an error reported at `node`, as mypy
+    (messages.span_from_context): any line of an expression (an argument's line
+    in a call written over several lines), a decorator line of a def or class;
+    a statement's first line only. None: the error's own line."""
+    if isinstance(node, ast.expr):
+        end = getattr(node, "end_lineno", None) or line
+        return (line, end) if end > line else None
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
+        first = min(d.lineno for d in node.decorator_list)
+        return (first, line) if first < line else None
+    return None
 
 
 def _is_object(t: Type) -> bool:

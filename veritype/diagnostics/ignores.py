@@ -227,10 +227,12 @@ def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: d
         return True
     if ignore_map.whole_file is not None and _covers(ignore_map.whole_file, diag.code):
         return True
-    ignore = ignore_map.lines.get(diag.line)
-    if ignore is not None and _covers(ignore, diag.code):
-        used.setdefault(diag.line, set()).add(diag.code)
-        return True
+    lines = range(diag.ignore_span[0], diag.ignore_span[1] + 1) if diag.ignore_span is not None else (diag.line,)
+    for line in lines:
+        ignore = ignore_map.lines.get(line)
+        if ignore is not None and _covers(ignore, diag.code):
+            used.setdefault(line, set()).add(diag.code)
+            return True
     return False
 
 
