@@ -126,3 +126,15 @@ def test_unused_ignore_can_itself_be_ignored_or_disabled() -> None:
     assert [d.line for d in kept] == [2]
     opts = Options(warn_unused_ignores=True, disable_error_code=frozenset({"unused-ignore"}))
     assert apply_ignores("m.py", [], m, opts) == []
+
+
+def test_readme_lists_the_codes_unused_ignores_are_reported_for() -> None:
+    import os
+    import re
+
+    from veritype.diagnostics.codes import REGISTRY
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
+    start = readme.index("Those codes are:")
+    listed = re.findall(r"`([a-z-]+)`", readme[start : readme.index("(`implemented`", start)])
+    assert listed == [name for name, code in REGISTRY.items() if code.implemented]
