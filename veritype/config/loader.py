@@ -32,7 +32,10 @@ from veritype.config.schema import (
     PER_MODULE_KEYS,
     SETTINGS,
     ConfigValueError,
+    UnsupportedVersion,
     convert,
+    convert_not_enforced,
+    differs_from_mypy_default,
 )
 from veritype.options import Options
 
@@ -144,6 +147,8 @@ class _Reader:
         self.path = path
         self.dir = os.path.dirname(os.path.abspath(path))
         self.warn = warn
+        # Not-enforced mypy settings with a non-default value (key -> value).
+        self.not_enforced: dict[str, object] = {}
 
     def values(self, section: str, items: dict[str, Any], from_ini: bool, per_module: bool) -> dict[str, Any]:
         """Options field -> value for one section; `strict` is returned under "strict"."""
@@ -153,12 +158,20 @@ class _Reader:
             if key not in SETTINGS:
                 if key not in ACCEPTED_MYPY_SETTINGS:
                     self.warn(f"{self.path}: [{section}]: unrecognized option {raw_key!r} ignored")
+                else:
+                    converted_value = convert_not_enforced(key, value, from_ini)
+                    if differs_from_mypy_default(key, converted_value):
+                        self.not_enforced[key] = converted_value
                 continue
             if per_module and key not in PER_MODULE_KEYS:
                 self.warn(f"{self.path}: [{section}]: {raw_key!r} cannot be set per module; ignored")
                 continue
             try:
                 field, converted = convert(key, value, from_ini)
+            except UnsupportedVersion as exc:
+                # mypy warns and goes on with its default version.
+                self.warn(f"{self.path}: [{section}]: {key}: {exc}")
+                continue
             except ConfigValueError as exc:
                 raise ConfigError(f"{self.path}: [{section}] {raw_key}: {exc}") from None
             if field == "files":
@@ -205,6 +218,7 @@ def _load_toml(path: str, table_name: str | None, options: Options, warn: Warn) 
         values = reader.values(where, items, from_ini=False, per_module=True)
         for pattern in modules:
             options.overrides.append((pattern.strip(), dict(values)))
+    options.not_enforced.update(reader.not_enforced)
 
 
 def _load_ini(path: str, options: Options, warn: Warn) -> None:
@@ -219,6 +233,7 @@ def _load_ini(path: str, options: Options, warn: Warn) -> None:
         for pattern in section[len("mypy-") :].split(","):
             if pattern.strip():
                 options.overrides.append((pattern.strip(), dict(values)))
+    options.not_enforced.update(reader.not_enforced)
 
 
 def _specificity(pattern: str) -> tuple[int, int]:
