@@ -157,7 +157,6 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         return _watch(argv, ns, stdout, cwd)
     started = time.monotonic()
     options = options_from_args(ns, cwd, _warn)
-    _warn_not_enforced(options)
     if getattr(ns, "commands", None):
         options.incremental = False  # a program given as text has no file for the cache to key on
     set_default_cache_dir(options, cwd)
@@ -172,6 +171,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     from veritype.build import run as build_run
 
     result = build_run(sources, options)
+    _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
     diagnostics = apply_soft_limit(ordered(result.diagnostics, [s.path for s in sources]), options.many_errors_threshold)

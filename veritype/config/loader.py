@@ -28,7 +28,6 @@ from collections.abc import Callable
 from typing import Any
 
 from veritype.config.schema import (
-    ACCEPTED_MYPY_SETTINGS,
     PER_MODULE_KEYS,
     SETTINGS,
     ConfigValueError,
@@ -36,6 +35,7 @@ from veritype.config.schema import (
     convert,
     convert_not_enforced,
     differs_from_mypy_default,
+    resolve_key,
 )
 from veritype.options import Options
 
@@ -154,14 +154,18 @@ class _Reader:
         """Options field -> value for one section; `strict` is returned under "strict"."""
         result: dict[str, Any] = {}
         for raw_key, value in items.items():
-            key = raw_key.strip().replace("-", "_")
+            # mypy's inverted spellings too: allow_untyped_defs, no_implicit_reexport.
+            resolved = resolve_key(raw_key.strip().replace("-", "_"))
+            if resolved is None:
+                self.warn(f"{self.path}: [{section}]: unrecognized option {raw_key!r} ignored")
+                continue
+            key, invert = resolved
             if key not in SETTINGS:
-                if key not in ACCEPTED_MYPY_SETTINGS:
-                    self.warn(f"{self.path}: [{section}]: unrecognized option {raw_key!r} ignored")
-                else:
-                    converted_value = convert_not_enforced(key, value, from_ini)
-                    if differs_from_mypy_default(key, converted_value):
-                        self.not_enforced[key] = converted_value
+                converted_value = convert_not_enforced(key, value, from_ini)
+                if invert and isinstance(converted_value, bool):
+                    converted_value = not converted_value
+                if differs_from_mypy_default(key, converted_value):
+                    self.not_enforced[key] = converted_value
                 continue
             if per_module and key not in PER_MODULE_KEYS:
                 self.warn(f"{self.path}: [{section}]: {raw_key!r} cannot be set per module; ignored")
@@ -174,6 +178,9 @@ class _Reader:
                 continue
             except ConfigValueError as exc:
                 raise ConfigError(f"{self.path}: [{section}] {raw_key}: {exc}") from None
+            if invert:  # only bools are ever inverted (resolve_key)
+                result[field] = not converted
+                continue
             if field == "files":
                 converted = _expand_files(converted, self.dir)
             elif field == "mypy_path":

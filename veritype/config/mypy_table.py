@@ -143,7 +143,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _b("skip_cache_mtime_checks", False, "--skip-cache-mtime-checks", None),
     # -- advanced ----------------------------------------------------------------
     _b("pdb", False, "--pdb", None),
-    _b("show_traceback", False, "--show-traceback", None),
+    MypyOption("show_traceback", "bool", N, False, ("--show-traceback", "--tb")),
     _b("raise_exceptions", False, "--raise-exceptions", None),
     _v("custom_typing_module", "--custom-typing-module"),
     _v("custom_typeshed_dir", "--custom-typeshed-dir"),
@@ -171,6 +171,8 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _v("line_checking_stats", "--line-checking-stats"),
     _v("cache_map", "--cache-map", kind="flag"),
     _v("quickstart_file", "--quickstart-file"),
+    _v("mypyc_annotation_file", "-a", kind="flag"),
+    _b("mypyc_skip_c_generation", False, "--skip-c-gen", None),
     _v("plugins", None, default=[], kind="list"),
     # -- reports -------------------------------------------------------------
     *(

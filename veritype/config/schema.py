@@ -184,6 +184,30 @@ def convert(key: str, value: Any, from_ini: bool) -> tuple[str, Any]:
     return setting.field, result
 
 
+def resolve_key(key: str) -> tuple[str, bool] | None:
+    """(known key, inverted) for a config key, with mypy's inverted spellings:
+    `no_X` and `disallow_X` invert X, `allow_X` inverts `disallow_X`,
+    `show_X` inverts `hide_X`. None: not a setting mypy or veritype knows."""
+
+    def known(name: str) -> bool:
+        return name in SETTINGS or name in NOT_ENFORCED_KEYS
+
+    if known(key):
+        return key, False
+    for prefix, replacement in (("no_", ""), ("allow", "disallow"), ("disallow", "allow"), ("show_", "hide_")):
+        if key.startswith(prefix):
+            candidate = replacement + key[len(prefix) :]
+            if known(candidate) and _is_bool(candidate):
+                return candidate, True
+    return None
+
+
+def _is_bool(key: str) -> bool:
+    if key in SETTINGS:
+        return SETTINGS[key].kind == "bool"
+    return BY_KEY[key].kind == "bool"
+
+
 def convert_not_enforced(key: str, value: Any, from_ini: bool) -> object:
     """A not-enforced mypy setting's value, in the form the warning shows it."""
     row = BY_KEY[key]

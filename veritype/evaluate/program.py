@@ -11,6 +11,7 @@ import ast
 import os
 from dataclasses import dataclass, field
 
+from veritype.config.inline import PREFIX, parse_inline
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.modules.finder import FoundModule, MissingModule, ModuleFinder
 from veritype.modules.sources import BuildSource
@@ -92,10 +93,27 @@ class Program:
         else:
             parsed = parse_file(found.path)
         info = ModuleInfo(found.name, found.path, found.is_stub, found.is_package, found.origin, parsed)
+        self._inline_config(info)
         if parsed.tree is not None:
             binder = self.binder_for(info)
             info.symbols = binder.bind_module(parsed.tree)
         return info
+
+    def _inline_config(self, info: ModuleInfo) -> None:
+        """The module's own `# mypy:` comments (veritype/config/inline.py):
+        per-module settings applied after the config's, and an error [misc]
+        on each comment line that is not a valid setting."""
+        inline = self.options.inline
+        inline.pop(info.name, None)
+        if info.parsed is None or info.is_stub or PREFIX not in info.parsed.source:
+            return
+        config = parse_inline(info.parsed.source)
+        values = config.module_values(self.options.for_module(info.name))
+        if values:
+            inline[info.name] = values
+        self.options.not_enforced.update(config.not_enforced)
+        for line, message in config.errors:
+            info.parsed.diagnostics.append(Diagnostic(info.path, line, 1, "error", message, "misc"))
 
     def binder_for(self, info: ModuleInfo) -> Binder:
         walrus = self._has_walrus.get(info.name)
