@@ -42,12 +42,7 @@ def _warn(message: str) -> None:
 
 def _warn_not_enforced(options: Options) -> None:
     """The one line naming every mypy option given that this run does not act on."""
-    named = dict(options.not_enforced)
-    if options.follow_imports in ("skip", "error"):
-        named["follow_imports"] = options.follow_imports  # veritype follows every import
-    for _, values in options.overrides:
-        if values.get("follow_imports") in ("skip", "error"):
-            named.setdefault("follow_imports", values["follow_imports"])
+    named = options.not_enforced
     if named:
         _warn("not enforced: " + ", ".join(describe(key, value) for key, value in named.items()))
 

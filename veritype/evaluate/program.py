@@ -70,7 +70,12 @@ class Program:
         if name in self.sources:
             src = self.sources[name]
             return FoundModule(name, src.path, src.path.endswith(".pyi"), "source", os.path.basename(src.path).startswith("__init__."))
-        return self.finder.find(name)
+        found = self.finder.find(name)
+        if isinstance(found, FoundModule) and not found.is_stub and not found.is_namespace:
+            follow = self.options.for_module(name).follow_imports
+            if follow in ("skip", "error"):
+                return _not_followed(name, follow)
+        return found
 
     def get_module(self, name: str) -> ModuleInfo | None:
         if name in self.modules:
@@ -257,6 +262,20 @@ class Program:
         assert info.parsed is not None
         ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
         return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+
+
+def _not_followed(name: str, follow: str) -> MissingModule:
+    """mypy's `follow_imports = skip | error` for a .py module not among the
+    sources: it is not read, its names are Any; `error` also reports the
+    import (stubs are always followed, as in mypy)."""
+    if follow == "skip":
+        return MissingModule(name, "misc", "", ignored=True)
+    return MissingModule(
+        name,
+        "misc",
+        f'Import of "{name}" ignored',
+        ("(Using --follow-imports=error, module not passed on command line)",),
+    )
 
 
 def _sorted_unique(diags: "list[Diagnostic]") -> "list[Diagnostic]":
