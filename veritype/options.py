@@ -30,6 +30,8 @@ PER_MODULE = frozenset(
         "strict_optional",
         "warn_unused_ignores",
         "warn_no_return",
+        "always_true",
+        "always_false",
     }
 )
 
@@ -70,6 +72,9 @@ class Options:
     warn_redundant_casts: bool = False
     warn_unused_ignores: bool = False
     strict_optional: bool = True
+    # Names taken as always true / false in conditions (`if DEBUG:`), mypy's options.
+    always_true: list[str] = field(default_factory=list)
+    always_false: list[str] = field(default_factory=list)
     warn_no_return: bool = True  # off: "Missing return statement" [return] is not reported (mypy)
     ignore_errors: bool = False
     disable_error_code: frozenset[str] = frozenset()

@@ -117,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--follow-imports", choices=("normal", "silent", "skip", "error"), help="how to treat imported modules"
     )
+    parser.add_argument("--always-true", action="append", metavar="NAME", help="a name to take as always true in conditions")
+    parser.add_argument("--always-false", action="append", metavar="NAME", help="a name to take as always false in conditions")
     parser.add_argument("--exclude", action="append", metavar="REGEX", help="skip paths matching this regex in directories")
     parser.add_argument(
         "--enable-error-code", action="append", metavar="CODE", help="turn an error code on (comma-separated allowed)"
@@ -195,6 +197,9 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
         if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             raise UsageError(f"--python-executable: '{exe}' is not an executable file")
         options.python_executable = exe
+    for name in ("always_true", "always_false"):
+        if name in given:
+            setattr(options, name, [*getattr(options, name), *given[name]])
     if "exclude" in given:
         options.exclude = list(options.exclude) + list(given["exclude"])
     for _, _, field, _ in BOOL_FLAGS:

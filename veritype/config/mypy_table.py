@@ -73,8 +73,8 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     # -- platform --------------------------------------------------------------
     _v("python_version", "--python-version", I),
     _v("platform", "--platform", I),
-    _v("always_true", "--always-true", default=[], kind="list", per_module=True),
-    _v("always_false", "--always-false", default=[], kind="list", per_module=True),
+    _v("always_true", "--always-true", I, [], kind="list", per_module=True),
+    _v("always_false", "--always-false", I, [], kind="list", per_module=True),
     # -- dynamic typing ------------------------------------------------------
     _b("disallow_any_expr", False, "--disallow-any-expr", None, per_module=True),
     _b("disallow_any_decorated", False, "--disallow-any-decorated", None, per_module=True),

@@ -56,6 +56,8 @@ SETTINGS.update(
         "output": Setting("choice", "output", choices=("text", "json", "veritype-json")),
         "files": Setting("paths", "files"),
         "modules": Setting("list", "modules"),
+        "always_true": Setting("list", "always_true"),
+        "always_false": Setting("list", "always_false"),
         "packages": Setting("list", "packages"),
         "junit_xml": Setting("str", "junit_xml"),
         "cache_dir": Setting("str", "cache_dir"),

@@ -125,7 +125,9 @@ class Program:
         if walrus is None:
             walrus = info.parsed is None or ":=" in info.parsed.source
             self._has_walrus[info.name] = walrus
-        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus)
+        opts = self.options.for_module(info.name)
+        always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus, always)
 
     # -- names --------------------------------------------------------------
 
