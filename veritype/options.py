@@ -91,6 +91,8 @@ class Options:
     many_errors_threshold: int = -1  # --soft-error-limit: above it, fewer notes (mypy)
     junit_xml: str | None = None
     junit_format: str = "global"
+    install_types: bool = False  # pip-install missing types-* packages (veritype/cli/install_types.py)
+    non_interactive: bool = False
     output: str = "text"
     color: bool | None = None
     verbose: bool = False

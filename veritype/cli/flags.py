@@ -83,6 +83,8 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
     ("--show-error-code-links", "--hide-error-code-links", "show_error_code_links", "add a link to each error code's documentation"),
     ("--show-absolute-path", "--hide-absolute-path", "show_absolute_path", "print absolute paths"),
     ("--pretty", "--no-pretty", "pretty", "show the source line and a marker under each error; wrap long messages"),
+    ("--install-types", "--no-install-types", "install_types", "pip-install the missing types-* stub packages found"),
+    ("--non-interactive", "--interactive", "non_interactive", "--install-types: install without asking, then check again"),
 ]
 
 OUTPUT_FORMATS = ("text", "json", "veritype-json")
@@ -110,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="say more about what is done")
     parser.add_argument("--config-file", metavar="FILE", help="read this config file instead of searching for one")
-    parser.add_argument("--strict", action="store_true", help="turn on all the strictness flags")
+    parser.add_argument("--strict", action="store_true", help="mypy's strict mode: its 13 strictness flags (those not enforced are named in the warning)")
     parser.add_argument("--python-version", metavar="X.Y", help="check for this Python version")
     parser.add_argument("--platform", metavar="PLATFORM", help="check for this sys.platform")
     parser.add_argument("--python-executable", metavar="PATH", help="find installed packages of this interpreter")

@@ -14,11 +14,12 @@ import time
 import traceback
 from typing import TextIO
 
+from veritype.cli.install_types import install, install_command, missing_stub_packages
 from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
 from veritype.config.mypy_table import describe
 from veritype.modules.discover import DiscoveryError, sources_from_targets
-from veritype.modules.environment import TargetEnvironmentError, environment_for
+from veritype.modules.environment import TargetEnvironmentError, environment_cache_clear, environment_for
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
 from veritype.report.json_output import write_json
@@ -165,7 +166,15 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
 
     from veritype.build import run as build_run
 
+    install_types, interactive = _install_types_mode(options)
     result = build_run(sources, options)
+    if install_types and not interactive:
+        packages = missing_stub_packages(result.diagnostics)
+        if packages:
+            install(install_command(options, packages), stdout, interactive=False)
+            stdout.write("\n")
+            environment_cache_clear()
+            result = build_run(sources, options)  # mypy shows only this second run
     _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
@@ -184,7 +193,23 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
+    if install_types and interactive:
+        packages = missing_stub_packages(result.diagnostics)
+        if packages:
+            stdout.write("\n")
+            if not install(install_command(options, packages), stdout, interactive=True):
+                return EXIT_USAGE
+            stdout.write("\nnote: Run veritype again for up-to-date results with installed types\n")
+            return EXIT_USAGE
     return EXIT_ERRORS if has_errors else EXIT_CLEAN
+
+
+def _install_types_mode(options: Options) -> tuple[bool, bool]:
+    """(--install-types, interactive): see veritype/cli/install_types.py."""
+    install_types, non_interactive = options.install_types, options.non_interactive
+    if non_interactive and not install_types:
+        raise UsageError("--non-interactive is only supported with --install-types")
+    return install_types, not non_interactive
 
 
 def main(argv: list[str] | None = None) -> int:

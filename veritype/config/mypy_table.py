@@ -187,8 +187,8 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _v("junit_format", "--junit-format", I, "global"),
     _v("find_occurrences", "--find-occurrences", kind="flag"),
     _b("scripts_are_modules", False, "--scripts-are-modules", None),
-    _b("install_types", False, "--install-types", "--no-install-types"),
-    _b("non_interactive", False, "--non-interactive", "--interactive"),
+    _b("install_types", False, "--install-types", "--no-install-types", I),
+    _b("non_interactive", False, "--non-interactive", "--interactive", I),
     _v("command", "--command", I, kind="flag"),
 )
 
