@@ -115,7 +115,7 @@ def test_strict_is_mypys_thirteen() -> None:
             assert getattr(options, key) is expected, key
         else:
             assert options.not_enforced[key] is expected, key
-    assert set(options.not_enforced) == {"disallow_subclassing_any", "implicit_reexport", "strict_equality", "extra_checks"}
+    assert set(options.not_enforced) == {"implicit_reexport", "strict_equality", "extra_checks"}
 
 
 def test_strict_then_inverse_flag_wins() -> None:

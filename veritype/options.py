@@ -30,6 +30,7 @@ PER_MODULE = frozenset(
         "strict_optional",
         "warn_unused_ignores",
         "warn_no_return",
+        "disallow_subclassing_any",
         "always_true",
         "always_false",
     }
@@ -67,6 +68,7 @@ class Options:
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
     disallow_untyped_decorators: bool = False
+    disallow_subclassing_any: bool = False
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False

@@ -60,6 +60,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "disallow_untyped_decorators",
         "report untyped decorators that make a typed function untyped",
     ),
+    (
+        "--disallow-subclassing-any",
+        "--allow-subclassing-any",
+        "disallow_subclassing_any",
+        "report classes whose base is Any (from a missing import, or Any itself)",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
