@@ -29,6 +29,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("MYPY_FORCE_COLOR", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("MYPY_FORCE_TERMINAL_WIDTH", "80")
     (tmp_path / "a.py").write_text(SOURCE)
     return tmp_path
@@ -207,3 +209,21 @@ def test_modules_and_packages_config_keys(project: Path, capsys) -> None:
     (project / "mypy.ini").write_text("[mypy]\npackages = pkg\n")
     code, out, _ = run(capsys)
     assert code == 1 and "pkg/m.py:1:10: error" in out
+
+
+def test_colours_as_mypy(project: Path, capsys) -> None:
+    (project / "c.py").write_text('x: int = ""\n')
+    _, out, _ = run(capsys, "c.py", "--color-output")
+    first = out.splitlines()[0]
+    assert "\x1b[1m\x1b[31merror:\x1b[0m" in first  # bold red "error:"
+    assert '\x1b[1m"str"\x1b[0m' in first and '\x1b[1m"int"\x1b[0m' in first  # types in bold
+    assert first.endswith("\x1b[33m[assignment]\x1b[0m")  # the code in yellow
+
+
+def test_no_color_environment(project: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    (project / "c.py").write_text('x: int = ""\n')
+    assert "\x1b[" not in run(capsys, "c.py")[1]
+    monkeypatch.setenv("MYPY_FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR")
+    assert "\x1b[" in run(capsys, "c.py")[1]

@@ -7,6 +7,7 @@ Colour is used only when asked for or when writing to a terminal (and
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -21,6 +22,7 @@ _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
 
 _SEVERITY_COLOURS = {"error": _RED, "note": _BLUE, "warning": _YELLOW}
+_QUOTED = re.compile(r'"[^"]*"')
 
 
 def use_colour(options: Options, stream: TextIO) -> bool:
@@ -28,7 +30,7 @@ def use_colour(options: Options, stream: TextIO) -> bool:
         return options.color
     if os.environ.get("NO_COLOR"):
         return False
-    if os.environ.get("FORCE_COLOR"):
+    if os.environ.get("FORCE_COLOR") or os.environ.get("MYPY_FORCE_COLOR"):
         return True
     if os.environ.get("TERM") == "dumb":
         return False
@@ -49,13 +51,20 @@ def format_diagnostic(diag: Diagnostic, options: Options, colour: bool = False, 
             end_line = diag.end_line if diag.end_line is not None else diag.line
             end_column = diag.end_column - 1 if diag.end_column is not None else diag.column
             where += f":{end_line}:{max(end_column, diag.column)}"
-    severity = diag.severity
-    if colour:
-        severity = f"{_SEVERITY_COLOURS.get(severity, '')}{severity}{_RESET}"
-    line = f"{where}: {severity}: {diag.message}"
-    # Codes go on errors and warnings, not on notes (they belong to the error before them).
+    if not colour:
+        line = f"{where}: {diag.severity}: {diag.message}"
+        # Codes go on errors and warnings, not on notes (they belong to the error before them).
+        if options.show_error_codes and diag.code and diag.severity != "note":
+            line += f"  [{diag.code}]"
+        return line
+    # mypy's colours: a bold red "error:", a blue "note:", quoted names and
+    # types in bold, the code in yellow.
+    bold = _BOLD if diag.severity == "error" else ""
+    severity = f"{bold}{_SEVERITY_COLOURS.get(diag.severity, '')}{diag.severity}:{_RESET}"
+    message = _QUOTED.sub(lambda m: f"{_BOLD}{m.group(0)}{_RESET}", diag.message)
+    line = f"{where}: {severity} {message}"
     if options.show_error_codes and diag.code and diag.severity != "note":
-        line += f"  [{diag.code}]"
+        line += f"  {_YELLOW}[{diag.code}]{_RESET}"
     return line
 
 
