@@ -227,3 +227,20 @@ def test_no_color_environment(project: Path, capsys, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("MYPY_FORCE_COLOR", "1")
     monkeypatch.delenv("NO_COLOR")
     assert "\x1b[" in run(capsys, "c.py")[1]
+
+
+def test_duplicate_module_names_stop_the_run(project: Path, capsys) -> None:
+    for d in ("one", "two"):
+        (project / d).mkdir()
+        (project / d / "mod.py").write_text("x = 1\n")
+    code, _, err = run(capsys, "one", "two")
+    assert code == 2
+    assert 'Duplicate module named "mod" (also at "one/mod.py")' in err
+    # With explicit package bases the files are one.mod and two.mod.
+    assert run(capsys, "one", "two", "--explicit-package-bases")[0] == 0
+
+
+def test_stub_beside_its_module_is_no_duplicate(project: Path, capsys) -> None:
+    (project / "m.py").write_text("x = 1\n")
+    (project / "m.pyi").write_text("x: int\n")
+    assert run(capsys, "m.py", "m.pyi")[0] == 0
