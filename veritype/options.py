@@ -31,6 +31,7 @@ PER_MODULE = frozenset(
         "warn_unused_ignores",
         "warn_no_return",
         "disallow_subclassing_any",
+        "implicit_reexport",
         "always_true",
         "always_false",
     }
@@ -69,6 +70,8 @@ class Options:
     disallow_any_generics: bool = False
     disallow_untyped_decorators: bool = False
     disallow_subclassing_any: bool = False
+    # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
+    implicit_reexport: bool = True
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False

@@ -66,6 +66,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "disallow_subclassing_any",
         "report classes whose base is Any (from a missing import, or Any itself)",
     ),
+    (
+        "--implicit-reexport",
+        "--no-implicit-reexport",
+        "implicit_reexport",
+        "names a module imports are exported (default on; off: only `import x as x` and __all__)",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),

@@ -161,6 +161,23 @@ class Program:
         all_names = module.symbols.all_names
         return all_names is not None and sym.name in all_names
 
+    def hidden_reexport(self, module: ModuleInfo, name: str) -> bool:
+        """mypy's `implicit_reexport = False` (--no-implicit-reexport, part of
+        --strict) for the .py module `module`: a name it only imports is not
+        exported unless imported `as` the same name, listed in `__all__`, or
+        taken from its own package (`from . import x`). Looked up for the
+        module that does the importing, as in mypy."""
+        if module.is_stub or self.options.for_module(module.name).implicit_reexport:
+            return False
+        sym = module.symbols.get(name)
+        if sym is None or sym.kind not in (S.MODULE_REF, S.FROM_IMPORT) or sym.explicit_reexport:
+            return False
+        all_names = module.symbols.all_names
+        if all_names is not None and name in all_names:
+            return False
+        # A submodule of a package is reachable as its attribute whatever the imports say.
+        return not (module.is_package and isinstance(self.find(f"{module.name}.{name}"), FoundModule))
+
     def _star_exported(self, module: ModuleInfo, name: str) -> bool:
         all_names = module.symbols.all_names
         if all_names is not None:
@@ -170,7 +187,7 @@ class Program:
         sym = module.symbols.get(name)
         if sym is not None and module.is_stub and sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
             return sym.explicit_reexport
-        return True
+        return not self.hidden_reexport(module, name)
 
     def builtins(self) -> ModuleInfo:
         mod = self.get_module("builtins")
