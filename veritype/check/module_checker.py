@@ -638,6 +638,8 @@ class ModuleChecker:
                 continue
             sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
             if sym is not None:
+                if self.program.hidden_reexport(mod, alias.name):
+                    self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
                 continue
             if self.program.get_module(f"{source}.{alias.name}") is not None:
                 continue

@@ -646,6 +646,14 @@ class ExprEvaluator:
         base = self.infer(node.value)
         return self.member_access(base, node.attr, node)
 
+    def _hidden_reexport(self, base: "ModuleType", name: str) -> bool:
+        """`module.name` where the module only imports `name` (--no-implicit-reexport)."""
+        program = self.ev.program
+        if program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
+            return False  # the default: every imported name is exported
+        module = program.get_module(base.name)
+        return module is not None and program.hidden_reexport(module, name)
+
     def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
         if isinstance(base, UnionType):
             results: list[Type] = []
@@ -675,6 +683,8 @@ class ExprEvaluator:
             else:
                 self.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
             return ANY_ERROR
+        if isinstance(base, ModuleType) and self._hidden_reexport(base, name):
+            self.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
         if isinstance(base, TypeType) and isinstance(base.item, Instance) and _instance_only(base.item, name):
             # Set only as `self.name = ...` in methods: the class object has no such attribute.
             self.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
