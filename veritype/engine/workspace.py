@@ -1,0 +1,163 @@
+"""The workspace: one long-lived `Program` over the editor's open documents.
+
+Loading typeshed and a project's modules is most of the cost of a first
+query (parsing builtins.pyi alone takes tens of milliseconds), so the
+program lives across edits. An edit replaces the edited module and forgets
+every loaded project module that imports it, directly or not (their cached
+types may mention the old one); the standard library and installed packages
+never import project code, so they and everything evaluated in them stay.
+A forgotten module is loaded again, from the editor's text or the disk, when
+a query next needs it (DESIGN.md principle 2).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+
+from veritype.modules.finder import ModuleFinder
+from veritype.modules.sources import BuildSource
+from veritype.options import Options
+
+# Modules of these origins never import project code: they survive every edit.
+_STABLE_ORIGINS = frozenset({"stdlib", "site", "stub-package"})
+
+
+@dataclass
+class Document:
+    """A file with its text (the editor's, possibly unsaved) and its lines."""
+
+    path: str
+    module: str
+    text: str
+
+    def line(self, n: int) -> str:
+        lines = self.lines
+        return lines[n] if 0 <= n < len(lines) else ""
+
+    @property
+    def lines(self) -> list[str]:
+        cached = self.__dict__.get("_lines")
+        if cached is None:
+            cached = self.text.splitlines()
+            self.__dict__["_lines"] = cached
+        return cached
+
+
+class Snapshot:
+    """The program and the open documents, at the latest version of their text."""
+
+    def __init__(self, documents: dict[str, str], root: str, options: Options) -> None:
+        from veritype.check.module_checker import walk_method_silently
+        from veritype.evaluate.program import Program
+
+        self.root = root
+        self.options = options
+        self.documents: dict[str, Document] = {}
+        self.program = Program(options, ModuleFinder(options, [root]))
+        program = self.program
+        # As Program.check_sources does: the evaluator infers `self.x = v`
+        # attributes by walking methods silently.
+        program.evaluator.method_walker = lambda method, scope: walk_method_silently(program, method, scope)
+        for path, text in sorted(documents.items()):
+            self.update(path, text)
+
+    # -- edits ------------------------------------------------------------------------
+
+    def update(self, path: str, text: str | None) -> None:
+        """The editor's text of `path` changed (None: closed, the disk's text again)."""
+        from veritype.modules.discover import module_for_path
+
+        path = os.path.abspath(path)
+        if not path.endswith((".py", ".pyi")):
+            return
+        module, base_dir = module_for_path(path, self.options, self.root)
+        old = self.documents.get(path)
+        if text is None:
+            self.documents.pop(path, None)
+            self.program.sources.pop(module, None)
+        else:
+            if old is not None and old.text == text:
+                return
+            self.documents[path] = Document(path, module, text)
+            self.program.sources[module] = BuildSource(path, module, base_dir, text)
+            roots = self.program.finder.source_roots
+            if os.path.abspath(base_dir) not in roots:
+                roots.append(os.path.abspath(base_dir))
+        self._forget(module)
+
+    def _forget(self, module: str) -> None:
+        """Drop `module` and every loaded project module importing it, with the
+        evaluator's caches that belong to them."""
+        program = self.program
+        loaded = {name: info for name, info in program.modules.items() if info is not None and info.origin not in _STABLE_ORIGINS}
+        gone = {module}
+        changed = True
+        while changed:
+            changed = False
+            for name, info in loaded.items():
+                if name not in gone and _imports_any(info, gone):
+                    gone.add(name)
+                    changed = True
+        ev = program.evaluator
+        dropped = {id(program.modules[n]) for n in gone if program.modules.get(n) is not None}
+        for name in gone:
+            program.modules.pop(name, None)
+            ev._module_scopes.pop(name, None)
+        # ClassInfos of forgotten modules (keyed by their ClassDef's id; the info
+        # keeps the node alive, so the id stays unique while the entry exists).
+        for key in [k for k, c in ev._classes.items() if id(c.module) in dropped]:
+            del ev._classes[key]
+        named = getattr(ev, "_named", None)
+        if named:
+            for key in [k for k, c in named.items() if id(c.module) in dropped]:
+                del named[key]
+        ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
+
+    # -- lookups ----------------------------------------------------------------------
+
+    def module_of(self, path: str):  # type: ignore[no-untyped-def]
+        """The loaded `ModuleInfo` of an open document (or a loaded file), or None."""
+        path = os.path.abspath(path)
+        doc = self.documents.get(path)
+        if doc is not None:
+            return self.program.get_module(doc.module)
+        for info in list(self.program.modules.values()):
+            if info is not None and info.path and os.path.abspath(info.path) == path:
+                return info
+        return None
+
+    def document(self, path: str) -> Document | None:
+        """An open document, or the file of a loaded module as read from disk."""
+        path = os.path.abspath(path)
+        doc = self.documents.get(path)
+        if doc is not None:
+            return doc
+        info = self.module_of(path)
+        if info is None or info.parsed is None:
+            return None
+        return Document(path, info.name, info.parsed.source)
+
+
+def _imports_any(info, names: set[str]) -> bool:  # type: ignore[no-untyped-def]
+    """Does the module's source import one of `names` (or a module inside one)?"""
+    tree = info.tree
+    if tree is None:
+        return False
+    package = info.name if info.is_package else info.name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join(parts + ([node.module] if node.module else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        for t in targets:
+            if any(t == n or t.startswith(n + ".") for n in names):
+                return True
+    return False
