@@ -72,7 +72,7 @@ async def test_hover_gives_the_narrowed_type_as_reveal_type_says_it(client: Lang
 @pytest.mark.asyncio(loop_scope="module")
 async def test_hover_shows_signature_and_docstring(client: LanguageClient, project: Path) -> None:
     text = await hover_text(client, project, "greeting(", 2)
-    assert "def greeting(polite: bool = ...) -> str" in text or "def greeting(polite: bool =" in text, text
+    assert "def greeting(polite: bool =) -> str" in text, text
     assert "Say hello." in text
     text = await hover_text(client, project, "User, make_user", 1)
     assert "class User" in text and "A user of the app." in text
@@ -118,3 +118,153 @@ async def test_document_and_workspace_symbols(client: LanguageClient, project: P
     found = await client.workspace_symbol_async(T.WorkspaceSymbolParams(query="mkuser"))
     assert found is not None and [s.name for s in found] == ["make_user"]
     assert found[0].location.uri == uri(project, "app/models.py")  # type: ignore[union-attr]
+
+
+async def edit(client: LanguageClient, project: Path, rel: str, text: str, version: int) -> None:
+    """Open `rel` with `text` (or replace its whole text) as an editor does while typing."""
+    if version == 1:
+        client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri(project, rel), "python", 1, text)))
+    else:
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            T.VersionedTextDocumentIdentifier(version=version, uri=uri(project, rel)),
+            [T.TextDocumentContentChangeWholeDocument(text=text)],
+        ))
+
+
+SCRATCH = '''\
+from app.models import User, make_user
+import os
+
+
+def use(user: User, names: list[str]) -> None:
+    first = names[0]
+    user.
+'''
+
+
+async def complete(client: LanguageClient, project: Path, text: str, marker: str, version: int) -> dict[str, T.CompletionItem]:
+    await edit(client, project, "app/scratch.py", text, version)
+    result = await client.text_document_completion_async(
+        T.CompletionParams(doc(project, "app/scratch.py"), position(text, marker, len(marker)))
+    )
+    assert isinstance(result, T.CompletionList)
+    return {i.label: i for i in result.items}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_of_attributes_names_modules_and_keywords(client: LanguageClient, project: Path) -> None:
+    # Half-typed `user.`: the attributes of User, with their types.
+    items = await complete(client, project, SCRATCH, "user.", 1)
+    assert items["greeting"].kind == T.CompletionItemKind.Method
+    assert items["greeting"].detail == "def (polite: bool =) -> str"
+    assert items["name"].detail == "str" and items["age"].detail == "int"
+    # The narrowed/inferred type left of the dot: `first` is a str.
+    items = await complete(client, project, SCRATCH.replace("user.", "first.st"), "first.st", 2)
+    assert "startswith" in items and "greeting" not in items
+    # Names in scope (parameters, locals, imports, builtins).
+    items = await complete(client, project, SCRATCH.replace("user.", "na"), "    na", 3)
+    assert {"names", "make_user", "first", "len"} <= set(items)
+    assert items["names"].detail == "list[str]"
+    # Keyword arguments of the call being written.
+    items = await complete(client, project, SCRATCH.replace("user.", "make_user(name, a"), "make_user(name, a", 4)
+    assert items["age="].detail == "int"
+    # Modules in an import, names in a from-import.
+    items = await complete(client, project, SCRATCH.replace("user.", "import os.pa"), "import os.pa", 5)
+    assert "path" in items
+    items = await complete(client, project, SCRATCH.replace("user.", "from app.models import ma"), "import ma", 6)
+    assert {"make_user", "User"} <= set(items)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_signature_help_with_the_active_parameter(client: LanguageClient, project: Path) -> None:
+    text = SCRATCH.replace("user.", "make_user(first, ")
+    await edit(client, project, "app/sig.py", text, 1)
+    result = await client.text_document_signature_help_async(
+        T.SignatureHelpParams(doc(project, "app/sig.py"), position(text, "first, ", 7))
+    )
+    assert result is not None
+    [sig] = result.signatures
+    assert sig.label == "make_user(name: str, age: int = ...) -> User"
+    assert result.active_parameter == 1
+    assert sig.parameters is not None and sig.label[slice(*sig.parameters[1].label)] == "age: int = ..."  # type: ignore[misc]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_inlay_hints_for_unannotated_variables_and_returns(client: LanguageClient, project: Path) -> None:
+    result = await client.text_document_inlay_hint_async(
+        T.InlayHintParams(doc(project), T.Range(T.Position(0, 0), T.Position(len(MAIN.splitlines()), 0)))
+    )
+    assert result is not None
+    shown = {(h.position.line, h.position.character): h.label for h in result}
+    assert shown[(position(MAIN, "label =").line, position(MAIN, "label =", 5).character)] == ": str"
+    labels = sorted(str(h.label) for h in result)
+    assert ": list[int]" in labels  # items
+    assert " -> User" in labels  # Report.add returns a User
+    assert " -> list[int]" in labels  # undocumented()
+    # Annotated names and parameters get none.
+    assert all(h.position.line != position(MAIN, "bad: int").line for h in result)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_code_actions_ignore_and_import(client: LanguageClient, project: Path) -> None:
+    await client.wait_for_notification("textDocument/publishDiagnostics") if uri(project, "app/main.py") not in client.diagnostics else None
+    diags = client.diagnostics[uri(project, "app/main.py")]
+    [bad] = [d for d in diags if d.code == "assignment"]
+    result = await client.text_document_code_action_async(T.CodeActionParams(doc(project), bad.range, T.CodeActionContext([bad])))
+    assert result is not None
+    [action] = [a for a in result if isinstance(a, T.CodeAction)]
+    assert action.title == "Add `# type: ignore[assignment]`"
+    assert action.edit is not None and action.edit.changes is not None
+    [change] = action.edit.changes[uri(project, "app/main.py")]
+    assert change.new_text == "  # type: ignore[assignment]" and change.range.start.line == bad.range.start.line
+    # A name the project defines elsewhere: import it.
+    text = "x = make_user('a')\n"
+    await edit(client, project, "app/imp.py", text, 1)
+    undefined = T.Diagnostic(T.Range(T.Position(0, 4), T.Position(0, 13)), 'Name "make_user" is not defined', code="name-defined", source="veritype")
+    result = await client.text_document_code_action_async(T.CodeActionParams(doc(project, "app/imp.py"), undefined.range, T.CodeActionContext([undefined])))
+    titles = [a.title for a in result or []]
+    assert "Import `make_user` from `app.models`" in titles
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_references_and_rename(client: LanguageClient, project: Path) -> None:
+    at = position(MAIN, "make_user(name", 1)
+    result = await client.text_document_references_async(T.ReferenceParams(context=T.ReferenceContext(include_declaration=True), text_document=doc(project), position=at))
+    assert result is not None
+    where = sorted((r.uri.rsplit("/", 1)[1], r.range.start.line) for r in result)
+    models = FILES["app/models.py"]
+    assert ("models.py", position(models, "def make_user").line) in where
+    assert ("main.py", at.line) in where and ("main.py", position(MAIN, "make_user\n").line) in where
+    edit_ = await client.text_document_rename_async(T.RenameParams(doc(project), at, "create_user"))
+    assert edit_ is not None and edit_.changes is not None
+    assert {u.rsplit("/", 1)[1] for u in edit_.changes} >= {"main.py", "models.py"}
+    # Refused: a builtin lives in typeshed, and a new name already bound there.
+    with pytest.raises(Exception, match="outside the workspace"):
+        await client.text_document_rename_async(T.RenameParams(doc(project), position(MAIN, "sum(", 1), "total2"))
+    with pytest.raises(Exception, match="already bound"):
+        await client.text_document_rename_async(T.RenameParams(doc(project), position(MAIN, "label = ", 1), "items"))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_semantic_tokens(client: LanguageClient, project: Path) -> None:
+    from veritype.engine.semantic import TOKEN_TYPES
+
+    result = await client.text_document_semantic_tokens_full_async(T.SemanticTokensParams(doc(project)))
+    assert result is not None and len(result.data) % 5 == 0
+    line = col = 0
+    found: dict[tuple[int, int], str] = {}
+    for i in range(0, len(result.data), 5):
+        dl, dc, length, kind, _ = result.data[i : i + 5]
+        line, col = line + dl, (col + dc if dl == 0 else dc)
+        found[(line, col)] = TOKEN_TYPES[kind]
+
+    def kind_at(marker: str, offset: int = 0, nth: int = 0) -> str | None:
+        p = position(MAIN, marker, offset, nth)
+        return found.get((p.line, p.character))
+
+    assert kind_at("os\n", 0) == "namespace"
+    assert kind_at("User, make_user") == "class"
+    assert kind_at("describe(") == "function"
+    assert kind_at("count)") == "parameter"
+    assert kind_at("add(self") == "method"
+    assert kind_at("label = ") == "variable"

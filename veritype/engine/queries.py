@@ -68,9 +68,11 @@ class Cursor:
         chain = self.chain[: index + 1] if index is not None else self.chain + [node]
         result = probe(self.snap.program, self.info, chain)
         t = result.types.get(id(node))
-        if t is None and isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
-            # An assignment target: its type after the statement, as `reveal_type` on the next line.
-            load = ast.Name(node.id, ast.Load()) if isinstance(node, ast.Name) else ast.Attribute(node.value, node.attr, ast.Load())
+        if t is None and isinstance(node, (ast.Name, ast.Attribute)):
+            # Not inferred by the walk: an assignment target (its type after the
+            # statement, as `reveal_type` on the next line says it), or a bare
+            # name the statement rules do not evaluate.
+            load: ast.expr = ast.Name(node.id, ast.Load()) if isinstance(node, ast.Name) else ast.Attribute(node.value, node.attr, ast.Load())
             ast.copy_location(load, node)
             try:
                 t = ExprEvaluator(result.checker.ev, result.scope, result.flow, None).infer(load)

@@ -85,6 +85,7 @@ class Snapshot:
             roots = self.program.finder.source_roots
             if os.path.abspath(base_dir) not in roots:
                 roots.append(os.path.abspath(base_dir))
+        self.__dict__.pop("_variants", None)
         self._forget(module)
 
     def _forget(self, module: str) -> None:
@@ -101,17 +102,20 @@ class Snapshot:
                     gone.add(name)
                     changed = True
         ev = program.evaluator
-        dropped = {id(program.modules[n]) for n in gone if program.modules.get(n) is not None}
         for name in gone:
             program.modules.pop(name, None)
             ev._module_scopes.pop(name, None)
-        # ClassInfos of forgotten modules (keyed by their ClassDef's id; the info
-        # keeps the node alive, so the id stays unique while the entry exists).
-        for key in [k for k, c in ev._classes.items() if id(c.module) in dropped]:
+        # ClassInfos of modules no longer loaded (forgotten now, or a query's
+        # variant): keyed by their ClassDef's id, and the info keeps the node
+        # alive, so the id stays unique while the entry exists.
+        def stale(c) -> bool:  # type: ignore[no-untyped-def]
+            return program.modules.get(c.module.name) is not c.module
+
+        for key in [k for k, c in ev._classes.items() if stale(c)]:
             del ev._classes[key]
         named = getattr(ev, "_named", None)
         if named:
-            for key in [k for k, c in named.items() if id(c.module) in dropped]:
+            for key in [k for k, c in named.items() if stale(c)]:
                 del named[key]
         ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
 
@@ -161,3 +165,63 @@ def _imports_any(info, names: set[str]) -> bool:  # type: ignore[no-untyped-def]
             if any(t == n or t.startswith(n + ".") for n in names):
                 return True
     return False
+
+
+class Variant:
+    """An open document's module loaded from other text (a repaired copy of
+    half-typed code), swapped in for a query and out again after it.
+
+    Only that module is swapped: modules importing it keep what they had
+    evaluated. Types they evaluate during the query may mention the
+    variant's classes; that lasts until the next edit forgets them, and a
+    variant differs from the document only at the cursor.
+    """
+
+    def __init__(self, snap: Snapshot, path: str, text: str) -> None:
+        self.snap = snap
+        self.path = os.path.abspath(path)
+        self.text = text
+        self._saved: tuple[object, object, object] | None = None
+        self.info = None
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        snap, program = self.snap, self.snap.program
+        doc = snap.documents.get(self.path)
+        if doc is None:
+            return None
+        name = doc.module
+        src = program.sources.get(name)
+        ev = program.evaluator
+        cache = snap.__dict__.setdefault("_variants", {})
+        self._saved = (program.modules.get(name), ev._module_scopes.get(name), src)
+        hit = cache.get((name, self.text))
+        if src is not None:
+            program.sources[name] = BuildSource(src.path, name, src.base_dir, self.text)
+        if hit is not None:
+            program.modules[name], ev._module_scopes[name] = hit
+        else:
+            program.modules.pop(name, None)
+            ev._module_scopes.pop(name, None)
+            program.get_module(name)
+        self.info = program.modules.get(name)
+        return self.info
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is None:
+            return
+        program = self.snap.program
+        ev = program.evaluator
+        name = self.snap.documents[self.path].module
+        # Kept for the next keystroke: `a.b|` and `a.bc|` repair to the same text.
+        cache = self.snap.__dict__.setdefault("_variants", {})
+        cache.clear()
+        if program.modules.get(name) is not None and ev._module_scopes.get(name) is not None:
+            cache[(name, self.text)] = (program.modules[name], ev._module_scopes[name])
+        module, scope, src = self._saved
+        program.modules[name] = module  # type: ignore[assignment]
+        if scope is None:
+            ev._module_scopes.pop(name, None)
+        else:
+            ev._module_scopes[name] = scope  # type: ignore[assignment]
+        if src is not None:
+            program.sources[name] = src  # type: ignore[assignment]

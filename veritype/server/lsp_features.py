@@ -23,6 +23,8 @@ def _guard(ls: Any, default: Any) -> Callable[[Callable[..., Any]], Callable[...
         def run(*args: Any) -> Any:
             try:
                 return fn(*args)
+            except _Refused:
+                raise  # answered as an error the editor shows
             except Exception as exc:  # noqa: BLE001 - never take the editor's server down
                 from lsprotocol import types as T
 
@@ -121,3 +123,150 @@ def register(server: Any, state: Any) -> None:
                 location=T.Location(Path(path).as_uri(), to_range(path, s.selection)),
             ))
         return out
+
+    register_editing(server, state, (to_engine, to_range, lines_of))
+
+
+def register_editing(server: Any, state: Any, convert: Any) -> None:
+    """Completion, signature help, inlay hints, code actions, references,
+    rename and semantic tokens (the second half of `register`)."""
+    from pathlib import Path
+
+    from lsprotocol import types as T
+
+    from veritype.engine import actions, completion, hints, references, semantic, signatures
+
+    ls = server
+    to_engine, to_range, lines_of = convert
+
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
+    @_guard(ls, None)
+    def complete(params: T.CompletionParams) -> T.CompletionList | None:
+        at = to_engine(params.text_document.uri, params.position)
+        if at is None:
+            return None
+        items = completion.complete(state.snapshot(), *at)
+        return T.CompletionList(
+            is_incomplete=False,
+            items=[
+                T.CompletionItem(
+                    label=i.label, kind=T.CompletionItemKind(i.kind), detail=i.detail or None,
+                    sort_text=i.sort or None, insert_text=i.insert,
+                )
+                for i in items
+            ],
+        )
+
+    @server.feature(T.TEXT_DOCUMENT_SIGNATURE_HELP, T.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
+    @_guard(ls, None)
+    def signature_help(params: T.SignatureHelpParams) -> T.SignatureHelp | None:
+        at = to_engine(params.text_document.uri, params.position)
+        if at is None:
+            return None
+        h = signatures.signature_help(state.snapshot(), *at)
+        if h is None:
+            return None
+        return T.SignatureHelp(
+            signatures=[
+                T.SignatureInformation(s.label, parameters=[T.ParameterInformation(label=(a, b)) for a, b in s.params])
+                for s in h.signatures
+            ],
+            active_signature=h.active_signature,
+            active_parameter=h.active_parameter,
+        )
+
+    @server.feature(T.TEXT_DOCUMENT_INLAY_HINT, T.InlayHintOptions(resolve_provider=False))
+    @_guard(ls, None)
+    def inlay_hint(params: T.InlayHintParams) -> list[T.InlayHint] | None:
+        path = state.path_of(params.text_document.uri)
+        if path is None:
+            return None
+        rng = ls.workspace.position_codec.range_from_client_units(lines_of(path), params.range)
+        out = []
+        for h in hints.inlay_hints(state.snapshot(), path, rng.start.line, rng.end.line):
+            r = to_range(path, Span(h.position, h.position))
+            out.append(T.InlayHint(position=r.start, label=h.label, kind=T.InlayHintKind(h.kind)))
+        return out
+
+    @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+    @_guard(ls, None)
+    def code_action(params: T.CodeActionParams) -> list[T.CodeAction] | None:
+        path = state.path_of(params.text_document.uri)
+        if path is None:
+            return None
+        lines = lines_of(path)
+        codec = ls.workspace.position_codec
+        out: list[T.CodeAction] = []
+        diags = [d for d in params.context.diagnostics if d.source in (None, "veritype")]
+        for i, d in enumerate(diags):
+            start = codec.position_from_client_units(lines, d.range.start)
+            line_text = lines[start.line].rstrip("\r\n") if start.line < len(lines) else ""
+            found: list[actions.Action] = []
+            if isinstance(d.code, str) and d.code:
+                a = actions.ignore_action(line_text, start.line, d.code, i)
+                if a is not None:
+                    found.append(a)
+            found += actions.import_actions(state.snapshot(), path, d.message, i)
+            for a in found:
+                edits = [T.TextEdit(to_range(path, e.span), e.text) for e in a.edits]
+                out.append(T.CodeAction(
+                    title=a.title, kind=T.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=a.preferred or None,
+                    edit=T.WorkspaceEdit(changes={params.text_document.uri: edits}),
+                ))
+        return out
+
+    @server.feature(T.TEXT_DOCUMENT_REFERENCES)
+    @_guard(ls, None)
+    def find_references(params: T.ReferenceParams) -> list[T.Location] | None:
+        at = to_engine(params.text_document.uri, params.position)
+        if at is None:
+            return None
+        found = references.references(state.snapshot(), *at, include_declaration=params.context.include_declaration)
+        return [T.Location(Path(loc.path).as_uri(), to_range(loc.path, loc.span)) for loc in found]
+
+    @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
+    @_guard(ls, None)
+    def prepare_rename(params: T.PrepareRenameParams) -> T.Range | None:
+        at = to_engine(params.text_document.uri, params.position)
+        if at is None:
+            return None
+        result = references.prepare_rename(state.snapshot(), *at)
+        if isinstance(result, str):
+            raise _Refused(result)
+        return to_range(at[0], result)
+
+    @server.feature(T.TEXT_DOCUMENT_RENAME, T.RenameOptions(prepare_provider=True))
+    @_guard(ls, None)
+    def rename(params: T.RenameParams) -> T.WorkspaceEdit | None:
+        at = to_engine(params.text_document.uri, params.position)
+        if at is None:
+            return None
+        path, line, char = at
+        result = references.rename(state.snapshot(), path, line, char, params.new_name)
+        if result.refused is not None:
+            raise _Refused(result.refused)
+        return T.WorkspaceEdit(changes={
+            Path(p).as_uri(): [T.TextEdit(to_range(p, span), text) for span, text in edits]
+            for p, edits in result.edits.items()
+        })
+
+    legend = T.SemanticTokensLegend(token_types=semantic.TOKEN_TYPES, token_modifiers=semantic.TOKEN_MODIFIERS)
+
+    @server.feature(T.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, legend)
+    @_guard(ls, None)
+    def semantic_tokens(params: T.SemanticTokensParams) -> T.SemanticTokens | None:
+        path = state.path_of(params.text_document.uri)
+        if path is None:
+            return None
+        lines = lines_of(path)
+        codec = ls.workspace.position_codec
+        toks = []
+        for line, start, length, kind, mods in semantic.semantic_tokens(state.snapshot(), path):
+            # Columns in the client's units (UTF-16 by default).
+            r = codec.range_to_client_units(lines, T.Range(T.Position(line, start), T.Position(line, start + length)))
+            toks.append((line, r.start.character, r.end.character - r.start.character, kind, mods))
+        return T.SemanticTokens(data=semantic.encode(toks))
+
+
+class _Refused(Exception):
+    """A rename the server will not make; the client shows the message."""
