@@ -268,3 +268,36 @@ async def test_semantic_tokens(client: LanguageClient, project: Path) -> None:
     assert kind_at("count)") == "parameter"
     assert kind_at("add(self") == "method"
     assert kind_at("label = ") == "variable"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_fast_typing_is_checked_once_at_the_end(client: LanguageClient, project: Path) -> None:
+    """Twenty edits in a burst: the published diagnostics are those of the last text,
+    and requests are answered meanwhile."""
+    import asyncio
+
+    rel = "app/typing_burst.py"
+    texts = [f"n: int = {'x' if i % 2 else i}\nlast: int = {i}\n" for i in range(20)]
+    texts[-1] = "n: int = 'late'\n"
+    published: list[int] = []
+    target = uri(project, rel)
+
+    class Counting(dict):  # type: ignore[type-arg]
+        def __setitem__(self, key: str, value: list[T.Diagnostic]) -> None:
+            if key == target:
+                published.append(len(value))
+            super().__setitem__(key, value)
+
+    client.diagnostics = Counting(client.diagnostics)
+    for i, text in enumerate(texts, 1):
+        await edit(client, project, rel, text, i)
+    hover = await client.text_document_hover_async(T.HoverParams(doc(project, rel), T.Position(0, 0)))
+    assert hover is not None and "n: int" in hover.contents.value  # type: ignore[union-attr]
+    for _ in range(100):
+        if client.diagnostics.get(target) and client.diagnostics[target][0].range.start.line == 0 and "late" in client.diagnostics[target][0].message:
+            break
+        await asyncio.sleep(0.1)
+    [diag] = client.diagnostics[target]
+    assert diag.code == "assignment" and '"Literal[\'late\']"' not in diag.message and "str" in diag.message
+    # The burst was debounced: far fewer checks published than edits made.
+    assert len(published) <= 3, published

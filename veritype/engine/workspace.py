@@ -225,3 +225,27 @@ class Variant:
             ev._module_scopes[name] = scope  # type: ignore[assignment]
         if src is not None:
             program.sources[name] = src  # type: ignore[assignment]
+
+
+def diagnostics(snap: Snapshot, path: str) -> list | None:  # type: ignore[type-arg]
+    """The diagnostics `veritype check` reports for an open document, from the
+    workspace's program: a module loaded since its last check is checked
+    again, an unchanged one answers what it answered before. None for a
+    document veritype cannot place."""
+    path = os.path.abspath(path)
+    doc = snap.documents.get(path)
+    if doc is None:
+        return None
+    program = snap.program
+    info = program.get_module(doc.module)
+    memo: dict[str, tuple[object, list]] = snap.__dict__.setdefault("_checked", {})  # type: ignore[type-arg]
+    hit = memo.get(path)
+    if hit is not None and hit[0] is info and info is not None:
+        return hit[1]
+    src = program.sources.get(doc.module)
+    if src is None or info is None:
+        return []
+    result = program.check_sources([src]).diagnostics
+    out = [d for d in result if os.path.abspath(d.path) == path]
+    memo[path] = (info, out)
+    return out

@@ -7,8 +7,9 @@ documents' unsaved text.
 
 Diagnostics are debounced: each change restarts a short timer and only the
 last change of a burst of typing is checked, so fast typing never piles up
-checks; a check whose documents changed while it ran is not published (a
-newer one follows).
+checks. The check runs on a worker thread with a workspace of its own
+(`lsp_worker`), so requests are answered while it runs; a check whose
+documents changed meanwhile stops and is not published (a newer one follows).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class EditorState:
         self._snapshot: Any = None
         self.version = 0  # bumped by every open, change and close
         self._pending: asyncio.TimerHandle | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the request loop, for the check worker's results
 
     path_of = staticmethod(_path_of)
 
@@ -86,29 +88,24 @@ def build_server() -> Any:
     except ImportError:
         raise LspUnavailable("the language server needs pygls 2 and lsprotocol: pip install 'veritype[lsp]'") from None
 
-    from veritype.server.lsp_diagnostics import check_documents
+    from veritype.server.lsp_diagnostics import LspDiagnostic
     from veritype.server.lsp_features import register
+    from veritype.server.lsp_worker import DiagnosticsWorker
 
     server = LanguageServer("veritype", __version__)
     state = EditorState(server)
     server.veritype_state = state  # type: ignore[attr-defined]
 
-    def publish(ls: LanguageServer) -> None:
-        docs = state.documents()
-        if not docs:
-            return
-        version = state.version
-        uris = {p: u for u in ls.workspace.text_documents if (p := _path_of(u)) is not None}
-        root = state.root
-        try:
-            results = check_documents(docs, root)
-        except Exception as exc:  # noqa: BLE001 - never take the editor's server down
-            ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"veritype: {type(exc).__name__}: {exc}"))
-            return
+    def send(version: int, results: dict[str, list[LspDiagnostic]]) -> None:
+        """Publish a check's results (on the loop thread), unless the documents moved on."""
         if version != state.version:
-            return  # stale: the documents changed while they were checked
-        codec = ls.workspace.position_codec
+            return
+        docs = state.documents()
+        uris = {p: u for u in server.workspace.text_documents if (p := _path_of(u)) is not None}
+        codec = server.workspace.position_codec
         for path, diags in results.items():
+            if path not in docs or path not in uris:
+                continue
             lines = docs[path].splitlines(keepends=True)
             items = [
                 T.Diagnostic(
@@ -122,7 +119,26 @@ def build_server() -> Any:
                 )
                 for d in diags
             ]
-            ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uris[path], diagnostics=items))
+            server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uris[path], diagnostics=items))
+
+    def log(message: str) -> None:
+        server.window_log_message(T.LogMessageParams(T.MessageType.Error, message))
+
+    def from_worker(fn: Any) -> Any:
+        def call(*args: Any) -> None:
+            loop = state.loop
+            if loop is not None:
+                loop.call_soon_threadsafe(fn, *args)
+
+        return call
+
+    worker = DiagnosticsWorker(from_worker(send), from_worker(log))
+
+    def publish(ls: LanguageServer) -> None:
+        state._pending = None
+        docs = state.documents()
+        if docs:
+            worker.request(state.version, docs, state.root)
 
     def schedule(ls: LanguageServer, delay: float) -> None:
         """Check after `delay` seconds of quiet; an earlier pending check is cancelled."""
@@ -133,6 +149,7 @@ def build_server() -> Any:
         except RuntimeError:
             publish(ls)
             return
+        state.loop = loop
         state._pending = loop.call_later(delay, publish, ls)
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
