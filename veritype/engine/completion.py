@@ -15,6 +15,7 @@ as a `workspace.Variant` of the document.
 from __future__ import annotations
 
 import ast
+import functools
 import keyword
 import os
 import re
@@ -102,12 +103,19 @@ def _repair(lines: list[str], line: int, start: int, end: int, fill: str = "") -
     for candidate in candidates:
         new = lines[:line] + [candidate] + lines[line + 1 :]
         source = "\n".join(new) + "\n"
-        try:
-            ast.parse(source)
-        except (SyntaxError, ValueError):
-            continue
-        return source
+        if _parses(source):
+            return source
     return "\n".join(lines[:line] + [candidates[0]] + lines[line + 1 :]) + "\n"
+
+
+@functools.lru_cache(maxsize=8)
+def _parses(source: str) -> bool:
+    """Memoized: successive keystrokes of one name repair to the same text."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _closers(head: str) -> str:

@@ -66,7 +66,7 @@ def signature_help(snap: Snapshot, path: str, line: int, char: int) -> Help | No
     doc = snap.documents.get(os.path.abspath(path))
     if doc is None:
         return None
-    text = doc.text if _parses(doc.text) else _repair(doc.lines, line, char, char)
+    text = doc.text if snap.module_of(path) is not None and getattr(snap.module_of(path), "tree", None) is not None else _repair(doc.lines, line, char, char)
     with Variant(snap, path, text) as info:
         if info is None or info.tree is None:
             return None
@@ -98,11 +98,3 @@ def signature_help(snap: Snapshot, path: str, line: int, char: int) -> Help | No
                 active_param = positional[min(index, len(positional) - 1)] if positional else 0
                 break
         return Help([_signature(name, s) for s in sigs], active_sig, active_param)
-
-
-def _parses(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True

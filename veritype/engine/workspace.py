@@ -119,6 +119,30 @@ class Snapshot:
                 del named[key]
         ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
 
+    def warm(self, path: str) -> None:
+        """Load an open document's module and what it imports (the parsing a
+        first query would otherwise pay for), without evaluating anything."""
+        info = self.module_of(path)
+        if info is None or info.tree is None:
+            return
+        program = self.program
+        program.get_module("builtins")
+        package = info.name if info.is_package else info.name.rpartition(".")[0]
+        for node in info.tree.body:
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".") if package else []
+                    parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                names = [base]
+            for name in names:
+                if name:
+                    program.get_module(name)
+
     # -- lookups ----------------------------------------------------------------------
 
     def module_of(self, path: str):  # type: ignore[no-untyped-def]

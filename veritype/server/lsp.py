@@ -152,10 +152,22 @@ def build_server() -> Any:
         state.loop = loop
         state._pending = loop.call_later(delay, publish, ls)
 
+    def warm(uri: str) -> None:
+        path = _path_of(uri)
+        if path is not None and uri in server.workspace.text_documents:
+            try:
+                state.snapshot().warm(path)
+            except Exception as exc:  # noqa: BLE001 - a warm-up is only an optimisation
+                log(f"veritype: warm-up: {type(exc).__name__}: {exc}")
+
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: LanguageServer, params: T.DidOpenTextDocumentParams) -> None:
         state.changed(params.text_document.uri)
         schedule(ls, 0)
+        # Parse what the document imports while the editor is still drawing it,
+        # so that the first hover does not pay for it.
+        if state.loop is not None:
+            state.loop.call_later(0.05, warm, params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LanguageServer, params: T.DidChangeTextDocumentParams) -> None:
