@@ -13,6 +13,7 @@ a query next needs it (DESIGN.md principle 2).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -251,25 +252,73 @@ class Variant:
             program.sources[name] = src  # type: ignore[assignment]
 
 
-def diagnostics(snap: Snapshot, path: str) -> list | None:  # type: ignore[type-arg]
-    """The diagnostics `veritype check` reports for an open document, from the
-    workspace's program: a module loaded since its last check is checked
-    again, an unchanged one answers what it answered before. None for a
+def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: ignore[type-arg]
+    """The diagnostics `veritype check` reports for an open document with
+    `text`, from the workspace's program. The same text answers what it
+    answered before; an edit inside one function body checks only that body
+    in the module as loaded (`engine.body_edits`); text that does not parse
+    reports its syntax error and leaves the program as it was (the next text
+    that parses is compared with the last that did); any other edit loads
+    the module again (`Snapshot.update`) and checks it whole. None for a
     document veritype cannot place."""
+    from veritype.diagnostics import ignores
+    from veritype.engine.body_edits import body_edit, recheck
+    from veritype.syntax.parse import parse_source
+
     path = os.path.abspath(path)
+    memo: dict[str, _Checked] = snap.__dict__.setdefault("_checked", {})
+    hit = memo.get(path)
+    current = hit is not None and snap.program.modules.get(hit.module) is hit.loaded and path in snap.documents
+    if hit is not None and current and hit.text == text:
+        return hit.diags
+    if hit is not None and current:
+        parsed = parse_source(path, text)
+        out = None
+        if parsed.tree is None:
+            # mypy reports only the syntax error of a file that does not parse.
+            opts = snap.program.options.for_module(hit.module)
+            out = ignores.apply_ignores(path, list(parsed.diagnostics), ignores.parse_ignores(None, text), opts)
+            memo[path] = dataclasses.replace(hit, text=text, diags=out)
+            return out
+        lines = text.splitlines()
+        edit = body_edit(hit.tree, hit.lines, parsed.tree, lines)
+        if edit is not None:
+            out = recheck(snap.program, hit.loaded, edit, hit.good, parsed.tree, text)  # type: ignore[arg-type]
+        if out is not None:
+            # The program keeps the loaded module (same interface); the
+            # document's text moves on, for the next load if one is needed.
+            doc = snap.documents[path]
+            snap.documents[path] = Document(path, doc.module, text)
+            src = snap.program.sources.get(doc.module)
+            if src is not None:
+                snap.program.sources[doc.module] = BuildSource(src.path, src.module, src.base_dir, text)
+            memo[path] = _Checked(text, hit.module, hit.loaded, parsed.tree, lines, out, out)
+            return out
+    snap.update(path, text)
     doc = snap.documents.get(path)
     if doc is None:
         return None
     program = snap.program
     info = program.get_module(doc.module)
-    memo: dict[str, tuple[object, list]] = snap.__dict__.setdefault("_checked", {})  # type: ignore[type-arg]
-    hit = memo.get(path)
-    if hit is not None and hit[0] is info and info is not None:
-        return hit[1]
     src = program.sources.get(doc.module)
     if src is None or info is None:
         return []
     result = program.check_sources([src]).diagnostics
     out = [d for d in result if os.path.abspath(d.path) == path]
-    memo[path] = (info, out)
+    memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     return out
+
+
+@dataclass
+class _Checked:
+    """The last check of a document: its text and diagnostics, and of the
+    last text that parsed, the tree, lines and diagnostics, with the module
+    as the program has it loaded."""
+
+    text: str
+    module: str
+    loaded: object
+    tree: ast.Module | None  # of the last text that parsed
+    lines: list[str]  # of the last text that parsed
+    diags: list  # type: ignore[type-arg]  # for `text`
+    good: list  # type: ignore[type-arg]  # for the last text that parsed

@@ -62,19 +62,31 @@ class DiagnosticsWorker:
         snap = self._snapshot
         for path in [p for p in snap.documents if p not in documents]:
             snap.update(path, None)
+        # Other documents' text first (an edit of one can change what another sees)...
         for path, text in documents.items():
-            snap.update(path, text)
-        results: dict[str, list[LspDiagnostic]] = {}
+            doc = snap.documents.get(path)
+            if doc is None:
+                snap.update(path, text)
+        results: dict[str, list[Any]] = {}
         for path in sorted(documents):
             if self.stale(version):
                 return  # typing went on: this text is already old
-            diags = diagnostics(snap, path)
+            diags = diagnostics(snap, path, documents[path])
             if diags is None:
                 continue
-            lines = documents[path].splitlines()
-            results[path] = [to_lsp(d, lines) for d in diags if os.path.abspath(d.path) == path]
+            results[path] = diags
+        # A document checked before another's edit reloaded it saw the old text: again.
+        for path in sorted(results):
+            if not self.stale(version):
+                again = diagnostics(snap, path, documents[path])
+                if again is not None:
+                    results[path] = again
+        converted = {
+            path: [to_lsp(d, documents[path].splitlines()) for d in diags if os.path.abspath(d.path) == path]
+            for path, diags in results.items()
+        }
         if not self.stale(version):
-            self._publish(version, results)
+            self._publish(version, converted)
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
