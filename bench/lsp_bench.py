@@ -10,7 +10,8 @@ For each server (veritype's `veritype lsp`, and basedpyright's
   and then the median of 5 more (warm);
 - edit: a change adding a type error inside a method body, to diagnostics
   showing it; then the change undone, to diagnostics without it (median of
-  3 each). That is what a user waits for after typing.
+  3 each). That is what a user waits for after typing. A hover sent right
+  after each change is timed too (the server must take in the new text).
 The positions are found by text markers in the file (defaults fit rich's
 console.py), so both servers get identical requests. Prints a Markdown
 table; `--json` writes the figures.
@@ -163,7 +164,8 @@ def bench_server(name: str, cmd: list[str], root: Path, file: Path) -> dict[str,
     version = 1
     edited = text.replace(EDIT_AFTER + "\n", EDIT_AFTER + "\n" + EDIT_LINE, 1)
     bad_line = position(edited, EDIT_LINE.strip(), 0)["line"]
-    adds, removes = [], []
+    adds, removes, hovers = [], [], []
+    hover_method, hover_params = queries["hover"]
     for _ in range(3):
         for new_text, wanted, times in ((edited, True, adds), (text, False, removes)):
             version += 1
@@ -175,10 +177,15 @@ def bench_server(name: str, cmd: list[str], root: Path, file: Path) -> dict[str,
             def shows(diags: list[Any], wanted: bool = wanted) -> bool:
                 return any(d["range"]["start"]["line"] == bad_line for d in diags) == wanted
 
+            if wanted:
+                # A hover right after the keystroke, before the check: the
+                # new text must be loaded to answer it (the marker is above the edit).
+                hovers.append(timed(lambda: server.request(hover_method, hover_params))[0])
             server.wait_diagnostics(uri, shows)
             times.append((time.perf_counter() - start) * 1000)
     out["edit (error appears)"] = statistics.median(adds)
     out["edit (error goes)"] = statistics.median(removes)
+    out["hover right after an edit"] = statistics.median(hovers)
     server.close()
     return out
 
