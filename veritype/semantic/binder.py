@@ -12,15 +12,16 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 
 from veritype.semantic import symbols as S
-from veritype.semantic.conditions import evaluate_condition
+from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
 
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True) -> None:
+                 has_walrus: bool = True, always: Always | None = None) -> None:
         self.module = module
+        self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
         self.version = version
         self.platform = platform
@@ -59,7 +60,7 @@ class Binder:
     # -- statements ---------------------------------------------------------
 
     def static_branch(self, test: ast.expr) -> bool | None:
-        return evaluate_condition(test, self.version, self.platform)
+        return evaluate_condition(test, self.version, self.platform, self.always)
 
     def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
         for stmt in body:
