@@ -24,6 +24,7 @@ SIZES = {
     "nested_user_overload": 20,
     "nested_generic": 40,
     "nested_containers": 80,
+    "nested_tuple_merged": 60,
     "nested_binop": 3000,
     "diamond": 60,
     "class_chain": 120,
