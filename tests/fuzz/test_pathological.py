@@ -61,3 +61,12 @@ def test_elif_chain_merges_every_branch() -> None:
     source = pathological.elif_chain(1000).replace("    r = 999\n", "    r = 'x'\n")
     notes = [d.message for d in check_source(source) if d.severity == "note"]
     assert notes == ['Revealed type is "int | str"']
+
+
+def test_expression_past_the_depth_bound_is_any() -> None:
+    """A 30,000-term chain: Any past the bound, no internal error, no false error;
+    a chain within the bound keeps its type."""
+    source = "x = 1" + " + 1" * 1500 + "\nreveal_type(x)\ny = 1" + " + 1" * 30000 + "\nreveal_type(y)\n"
+    diags = check_source(source)
+    assert errors(diags) == []
+    assert [d.message for d in diags] == ['Revealed type is "int"', 'Revealed type is "Any"']
