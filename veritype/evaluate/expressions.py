@@ -99,6 +99,27 @@ class ExprEvaluator:
     def reporting(self) -> bool:
         return self._report is not None
 
+    @contextmanager
+    def recording(self, forward: bool) -> Iterator[list[tuple[int, str]]]:
+        """Record the errors reported while the block runs, as (node id,
+        message), passing them on only if `forward`: an overload item is tried
+        with its arguments' errors held back (mypy's filter_errors), and an item
+        whose arguments have errors of their own does not match."""
+        seen: list[tuple[int, str]] = []
+        outer = self._report
+
+        def record(node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+            if severity == "error":
+                seen.append((id(node), msg))
+            if forward and outer is not None:
+                outer(node, msg, code, severity)
+
+        self._report = record
+        try:
+            yield seen
+        finally:
+            self._report = outer
+
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -993,7 +1014,7 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected)
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording)
         return call_type(site, callee, args)
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
