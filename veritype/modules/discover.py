@@ -241,7 +241,24 @@ def sources_from_targets(
         unique.setdefault(os.path.abspath(source.path), source)
     for source in unique.values():
         _refuse_stdlib_shadowing(source, options)
+    _refuse_duplicate_modules(list(unique.values()))
     return list(unique.values())
+
+
+def _refuse_duplicate_modules(sources: list[BuildSource]) -> None:
+    """Two files that map to one module name: mypy stops with "Duplicate module
+    named" (exit 2), as only one of them could be imported. A stub beside its
+    own .py (same directory) is the stub of that module, not a duplicate."""
+    seen: dict[str, BuildSource] = {}
+    for source in sources:
+        other = seen.setdefault(source.module, source)
+        if other is source or os.path.dirname(os.path.abspath(other.path)) == os.path.dirname(os.path.abspath(source.path)):
+            continue
+        raise DiscoveryError(
+            f'{source.path}: Duplicate module named "{source.module}" (also at "{other.path}"); '
+            "use --exclude to leave one out, add __init__.py files, "
+            "or use --explicit-package-bases or adjust MYPYPATH"
+        )
 
 
 def _refuse_stdlib_shadowing(source: BuildSource, options: Options) -> None:

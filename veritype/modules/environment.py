@@ -197,5 +197,10 @@ def _environment(site_dirs: tuple[str, ...]) -> Environment:
     return Environment(tuple(_dedupe_existing(list(site_dirs) + extra)), editable)
 
 
+def environment_cache_clear() -> None:
+    """Forget what was read of the environments (after packages were installed into one)."""
+    _environment.cache_clear()
+
+
 def environment_for(options: Options) -> Environment:
     return _environment(tuple(base_site_dirs(options)))

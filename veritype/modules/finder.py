@@ -240,7 +240,8 @@ class ModuleFinder:
                     result.regular = FoundModule(name, path, init.endswith(".pyi"), d.origin, is_package=True)
                     self._subdirs[name] = [_Dir(pkg_dir, d.origin, typed=typed)]
                     return result
-                if pkg_entries and d.origin != "stdlib":
+                if pkg_entries and d.origin != "stdlib" and self.options.namespace_packages:
+                    # --no-namespace-packages: a directory without __init__ is no package (mypy).
                     result.namespace.append(_Dir(pkg_dir, d.origin, typed=typed))
             module = _pick(entries, leaf, stubs_only=d.origin == "stdlib")
             if module is not None:
