@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
+from veritype.evaluate.infer_memo import InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
@@ -77,6 +78,7 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
@@ -100,6 +102,24 @@ class ExprEvaluator:
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
+        # Each (expression, expected type) is inferred once per outermost call
+        # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
+        memo = self._memo
+        key = memo.key(node, expected, self.overlay) if memo.depth else None
+        if key is not None:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+        memo.enter()
+        try:
+            result = self._infer_uncached(node, expected)
+        finally:
+            memo.leave()
+        if key is not None and memo.depth:
+            memo.put(key, result)
+        return result
+
+    def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
         try:
             method = getattr(self, "_" + type(node).__name__, None)
             if method is None:
@@ -646,6 +666,14 @@ class ExprEvaluator:
         base = self.infer(node.value)
         return self.member_access(base, node.attr, node)
 
+    def _hidden_reexport(self, base: "ModuleType", name: str) -> bool:
+        """`module.name` where the module only imports `name` (--no-implicit-reexport)."""
+        program = self.ev.program
+        if program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
+            return False  # the default: every imported name is exported
+        module = program.get_module(base.name)
+        return module is not None and program.hidden_reexport(module, name)
+
     def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
         if isinstance(base, UnionType):
             results: list[Type] = []
@@ -675,6 +703,8 @@ class ExprEvaluator:
             else:
                 self.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
             return ANY_ERROR
+        if isinstance(base, ModuleType) and self._hidden_reexport(base, name):
+            self.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
         if isinstance(base, TypeType) and isinstance(base.item, Instance) and _instance_only(base.item, name):
             # Set only as `self.name = ...` in methods: the class object has no such attribute.
             self.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
