@@ -281,3 +281,19 @@ def test_stats_with_json_output_goes_to_stderr(project: Path, capsys) -> None:
     code, out, err = run(capsys, "check", "a.py", "--stats", "--output", "veritype-json", "--no-incremental")
     json.loads(out)
     assert err.startswith("Stats: ")
+
+
+def test_python_executable_of_a_venv_made_from_the_same_interpreter(project: Path, capsys) -> None:
+    """Repro python_executable_venv.py: a venv's python is a link to the base
+    interpreter veritype may run on; its site-packages are the venv's own."""
+    import venv
+
+    target = project / "other-venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(target)
+    site = next((target / "lib").glob("python*/site-packages"))
+    (site / "typed_only_there").mkdir()
+    (site / "typed_only_there" / "__init__.py").write_text("X: int = 1\n")
+    (site / "typed_only_there" / "py.typed").write_text("")
+    write(project, {"m.py": "import typed_only_there\nreveal_type(typed_only_there.X)\n"})
+    code, out, _ = run(capsys, "m.py", "--python-executable", str(target / "bin" / "python"), "--no-incremental")
+    assert code == 0 and 'Revealed type is "int"' in out

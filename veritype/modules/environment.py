@@ -61,7 +61,9 @@ def _dedupe_existing(paths: list[str]) -> list[str]:
 def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
     """site-packages of another interpreter, by running it with `-c` (cached per run)."""
     try:
-        same = os.path.samefile(executable, sys.executable)
+        # A virtual environment's python is a link to its base interpreter:
+        # the same file, another environment (pyvenv.cfg beside bin/ decides).
+        same = os.path.samefile(executable, sys.executable) and _venv_root(executable) == _venv_root(sys.executable)
     except OSError:
         same = False
     if same:
@@ -79,6 +81,11 @@ def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
     except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
         raise TargetEnvironmentError(f"cannot get site-packages of {executable}: {exc}") from exc
     return tuple(_dedupe_existing([str(p) for p in paths]))
+
+
+def _venv_root(executable: str) -> str | None:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(executable)))
+    return root if os.path.isfile(os.path.join(root, "pyvenv.cfg")) else None
 
 
 def _running_site_dirs() -> list[str]:
