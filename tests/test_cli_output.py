@@ -149,7 +149,7 @@ def test_not_enforced_warning_is_one_line(project: Path, capsys) -> None:
     assert code == 0
     warnings = [line for line in err.splitlines() if "not enforced" in line]
     assert warnings == [
-        "veritype: warning: not enforced: plugins=pydantic.mypy, strict_equality, extra_checks, sqlite_cache=False"
+        "veritype: warning: not enforced: plugins=pydantic.mypy, extra_checks, sqlite_cache=False"
     ]
 
 
