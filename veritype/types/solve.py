@@ -268,6 +268,12 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
+            if isinstance(g, TypeType) and _is_class_object(item):
+                # `type[E] | tuple[type[E], ...]` given a class: the `type[E]` member
+                # takes it (pytest.raises, isinstance-like signatures).
+                _infer(ev, g, item, d, targets, out, depth + 1)
+                matched = True
+                break
         if not matched:
             leftover.append(item)
     if leftover:
@@ -277,6 +283,15 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
             generic = [r for r in rest if type_vars_in(r)]
             if len(generic) == 1:
                 _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _is_class_object(a: Type) -> bool:
+    """A class object as a value: `type[C]`, or a constructor signature."""
+    if isinstance(a, TypeType):
+        return True
+    if isinstance(a, CallableType):
+        return a.is_type_obj
+    return isinstance(a, Overloaded) and bool(a.items) and a.items[0].is_type_obj
 
 
 def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -348,7 +363,7 @@ def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
         if name in ("__init__", "__new__", "__class_getitem__", "__slots__", "__hash__"):
             continue
         proto_member = ev.bound_member(t, name)
-        actual_member = ev.bound_member(a, name)
+        actual_member = ev.protocol_member(a, name)
         if proto_member is None or actual_member is None:
             continue
         if not any(k in targets for k in type_vars_in(proto_member)):
