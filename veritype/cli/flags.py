@@ -72,6 +72,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "implicit_reexport",
         "names a module imports are exported (default on; off: only `import x as x` and __all__)",
     ),
+    (
+        "--strict-equality",
+        "--no-strict-equality",
+        "strict_equality",
+        "report ==, is and in between types that cannot overlap",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),

@@ -630,11 +630,26 @@ class ExprEvaluator:
         r = call_types(self.ev, method, args)
         return r if r is not None else AnyType("special")
 
+    def _strict_equality(self) -> bool:
+        options = self.ev.program.options
+        if not (options.strict_equality or options.overrides or options.inline):
+            return False
+        if self.scope is None:
+            return bool(options.strict_equality)
+        return bool(options.for_module(self.scope.module.name).strict_equality)
+
     def _Compare(self, node: ast.Compare, expected: Type | None) -> Type:
         left = self.infer(node.left)
         result: Type = self.ev.builtin("bool")
+        strict_equality = self._strict_equality()
         for op, comp in zip(node.ops, node.comparators):
             right = self.infer(comp)
+            if strict_equality:
+                from veritype.evaluate.strict_equality import comparison_overlap_message
+
+                message = comparison_overlap_message(op, left, right)
+                if message is not None:
+                    self.error(node, message, "comparison-overlap")
             if isinstance(op, tuple(COMPARE_DUNDERS)):
                 dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
                 for litem in union_items(left):
