@@ -231,7 +231,13 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
     if "incremental" in given:
         options.incremental = given["incremental"]
     if "cache_dir" in given:
-        options.cache_dir = os.path.abspath(given["cache_dir"])
+        if given["cache_dir"]:
+            options.cache_dir = os.path.abspath(given["cache_dir"])
+        else:
+            # `--cache-dir ""` would be the current directory (mypy writes its
+            # cache there); an empty name is taken as "no cache" instead.
+            options.cache_dir = None
+            options.incremental = False
     enable = split_codes(given.get("enable_error_code", []))
     disable = split_codes(given.get("disable_error_code", []))
     warn_unknown_codes(enable | disable, "command line", warn)

@@ -88,6 +88,8 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
 
     options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
     set_default_cache_dir(options, cwd)
+    # A path that does not exist is bad input now, not a change to wait for.
+    _collect_sources(ns, options, cwd)
     roots = watch_roots(list(getattr(ns, "paths", []) or options.files), cwd, options.config_file)
     try:
         events = file_events(roots)

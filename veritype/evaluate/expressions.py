@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
-from veritype.evaluate.infer_memo import InferMemo
+from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
@@ -126,6 +126,10 @@ class ExprEvaluator:
         # Each (expression, expected type) is inferred once per outermost call
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
+        if memo.depth >= MAX_EXPRESSION_DEPTH:
+            # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
+            # the stack is never exhausted inside some lazy evaluation (issue #19).
+            return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
             hit = memo.get(key)
@@ -822,6 +826,10 @@ class ExprEvaluator:
                         return ANY_ERROR
             if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
                 lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
+                if st == 0:
+                    # Python raises ValueError for a zero step; mypy reports it here.
+                    self.error(index_node, "Slice step cannot be zero", "misc")
+                    return ANY_ERROR
                 return self.ev.tuple_of(list(base.items[slice(lo, hi, st)]))
         if isinstance(base, TypedDictType):
             index_t = self.infer(index_node)
