@@ -29,6 +29,8 @@ PER_MODULE = frozenset(
         "enable_error_code",
         "strict_optional",
         "warn_unused_ignores",
+        "allow_redefinition",
+        "allow_redefinition_new",
     }
 )
 
@@ -68,6 +70,10 @@ class Options:
     warn_unused_ignores: bool = False
     strict_optional: bool = True
     ignore_errors: bool = False
+    # mypy's: let an unannotated variable be redefined with another type
+    # (check.inferred_decls enforces the first assignment's type otherwise).
+    allow_redefinition: bool = False
+    allow_redefinition_new: bool = False
     disable_error_code: frozenset[str] = frozenset()
     enable_error_code: frozenset[str] = frozenset()
 

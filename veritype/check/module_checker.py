@@ -63,6 +63,8 @@ class ModuleChecker:
         self.silent_passes = 0  # nesting of silent first passes over loop bodies
         # Set while looking ahead for the statement completing `x = []` (check.partial_types).
         self.partial_watch: dict[int, Callable[[], None]] | None = None
+        # Unannotated variables: the type their first assignment declared (check.inferred_decls).
+        self.inferred: dict[int, Type] = {}
 
     # -- reporting ----------------------------------------------------------------
 
@@ -373,11 +375,10 @@ class ModuleChecker:
                 return d
             if sym.kind == S.PARAM:
                 return _annotated_param_type(sym, scope)
-            # An unannotated variable has no declared type to enforce: each
-            # assignment sets its narrowed type (pyright's rule; mypy would
-            # enforce the first assignment's type, which reports correct code
-            # that assigns in several branches).
-            return None
+            # An unannotated variable: the type its first assignment declared (mypy's rule).
+            from veritype.check.inferred_decls import declared
+
+            return declared(self, target)
         if isinstance(target, ast.Attribute):
             return self._attribute_declared(target)
         return None
@@ -411,6 +412,9 @@ class ModuleChecker:
             from veritype.check.attribute_targets import check_final_name
 
             check_final_name(self, target)
+            from veritype.check import inferred_decls
+
+            inferred_decls.before_assign(self, target, value, t)
             declared = self._declared_for_target(target)
             if declared is not None:
                 if not is_subtype(self.ev, t, declared):
@@ -425,7 +429,9 @@ class ModuleChecker:
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
                 keep = value is not None and _declared_literal_source(self, value)
-                self.flow.bind(target.id, t if keep else _widen_for_variable(self.ev, t, self, target))
+                bound = t if keep else _widen_for_variable(self.ev, t, self, target)
+                self.flow.bind(target.id, bound)
+                inferred_decls.record(self, target, bound)
         elif isinstance(target, ast.Attribute):
             self.infer(target.value)
             declared = self._attribute_declared(target)

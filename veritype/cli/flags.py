@@ -76,6 +76,8 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "module names relative to mypy_path entries or the current directory",
     ),
     ("--no-site-packages", None, "no_site_packages", "don't search installed packages"),
+    ("--allow-redefinition", "--disallow-redefinition", "allow_redefinition", "let an unannotated variable be redefined with another type"),
+    ("--allow-redefinition-new", "--disallow-redefinition-new", "allow_redefinition_new", "let an unannotated variable be redefined with another type (mypy 2.x's form)"),
 ]
 
 

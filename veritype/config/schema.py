@@ -78,8 +78,6 @@ ACCEPTED_MYPY_SETTINGS = frozenset(
         "strict_bytes",
         "strict_concatenate",
         "extra_checks",
-        "allow_redefinition",
-        "allow_redefinition_new",
         "allow_untyped_globals",
         "local_partial_types",
         "disallow_subclassing_any",

@@ -173,12 +173,12 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     if isinstance(node, ast.ExceptHandler) and node.type is not None:
         return exprs.exception_instance(exprs.infer(node.type))
     if isinstance(node, (ast.With, ast.AsyncWith)):
-        for item in node.items:
-            if item.optional_vars is None:
+        for w in node.items:
+            if w.optional_vars is None:
                 continue
-            ctx = exprs.infer(item.context_expr)
-            entered = exprs.enter(ctx, item.context_expr, is_async=isinstance(node, ast.AsyncWith))
-            t = _pick(ev, exprs, item.optional_vars, entered, sym)
+            ctx = exprs.infer(w.context_expr)
+            entered = exprs.enter(ctx, w.context_expr, is_async=isinstance(node, ast.AsyncWith))
+            t = _pick(ev, exprs, w.optional_vars, entered, sym)
             if t is not None:
                 return t
     if isinstance(node, ast.NamedExpr):

@@ -1,0 +1,199 @@
+"""The first assignment of an unannotated variable declares its type (mypy's rule).
+
+The typing spec leaves the type of an unannotated variable to the checker;
+veritype does what mypy does (DESIGN.md principle 7): `x = 1` declares `x:
+int`, and a later `x = "a"` in the same program is an `[assignment]` error,
+while a compatible one narrows (`x = o` for an `object` then `x = 1` reads as
+`int`). The declaring assignment is the variable's first declaration in
+textual order (`Symbol.node`: an assignment, a for or with target); its
+type is the one the check walk binds there, narrowing included, as mypy
+infers from the narrowed value.
+
+mypy's exceptions, each checked against mypy 2.4.1:
+- partial None: `x = None` declares nothing yet; the next assignment in the
+  same scope declares `T | None` (several `= None` keep it partial);
+- a literal `None` assigned to a function's local in another branch of the
+  `if`/`try` that holds its declaration widens the declaration to `T | None`
+  (mypy's "None in a previous if branch" special case), no error;
+- an empty display (`x = []`, uncompleted) is left unenforced: mypy's
+  partial collection types are completed elsewhere (check.partial_types);
+- `allow_redefinition` / `allow_redefinition_new` turn the rule off (those
+  options let a variable be redefined with another type);
+- an except-handler name, a match capture, a walrus or an augmented
+  assignment as the first declaration declare nothing here.
+
+Everything is recorded on the checker (`ModuleChecker.inferred`), keyed by
+the symbol: a name whose declaring statement the walk did not reach (other
+module, unreachable code) is not enforced.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import AnyType, Instance, NoneType, Type, make_union
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.semantic.symbols import Symbol
+
+# The recorded state of a variable first assigned None (mypy's partial None type).
+PARTIAL_NONE = NoneType()
+
+_DECLARING = (ast.Assign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
+
+
+def enabled(checker: "ModuleChecker") -> bool:
+    o = checker.options
+    return not (checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new)
+
+
+def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":
+    hit = checker._local_symbol(target.id)
+    if hit is None:
+        return None
+    sym = hit[0]
+    if sym.kind != S.VAR or sym.annotation is not None or sym.type_comment is not None:
+        return None
+    return sym  # type: ignore[no-any-return]
+
+
+def _target_names(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in node.items if i.optional_vars is not None]
+    return []
+
+
+def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
+    """Whether `target` is the variable's name in its first declaration."""
+    node = sym.node
+    if not isinstance(node, _DECLARING):
+        return False
+    return any(sub is target for t in _target_names(node) for sub in ast.walk(t))
+
+
+def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
+    """The type the variable's first assignment declared, to check `target`'s value against."""
+    if not enabled(checker):
+        return None
+    sym = _symbol(checker, target)
+    if sym is None or is_declaring(sym, target):
+        return None
+    t = checker.inferred.get(id(sym))
+    if t is None or t is PARTIAL_NONE:
+        return None
+    return t
+
+
+def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
+    """Complete a partial None declaration, or widen one for a None in another branch."""
+    if not enabled(checker):
+        return
+    sym = _symbol(checker, target)
+    if sym is None or is_declaring(sym, target):
+        return
+    rec = checker.inferred.get(id(sym))
+    if rec is None:
+        return
+    hit = checker._local_symbol(target.id)
+    same_scope = hit is not None and hit[1] is checker.scope
+    if rec is PARTIAL_NONE:
+        if isinstance(t, NoneType):
+            return  # several None initializers keep it partial
+        if not same_scope:
+            del checker.inferred[id(sym)]  # completed elsewhere: not modelled, not enforced
+            return
+        from veritype.types.join import widen_literals
+
+        checker.inferred[id(sym)] = make_union([widen_literals(t), NoneType()])
+        return
+    if isinstance(value, ast.Constant) and value.value is None and same_scope and checker.scope.kind == "function":
+        if isinstance(rec, AnyType) or isinstance(rec, NoneType):
+            return
+        if _in_other_branch(checker, sym, target):
+            checker.inferred[id(sym)] = make_union([rec, NoneType()])
+
+
+def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
+    """At the declaring assignment: remember the type bound there."""
+    if not enabled(checker):
+        return
+    sym = _symbol(checker, target)
+    if sym is None or not is_declaring(sym, target):
+        return
+    if isinstance(bound, NoneType):
+        checker.inferred[id(sym)] = PARTIAL_NONE
+        return
+    if _is_empty_collection(bound):
+        checker.inferred.pop(id(sym), None)
+        return
+    checker.inferred[id(sym)] = bound
+
+
+def _is_empty_collection(t: Type) -> bool:
+    """`list[Any]` / `dict[Any, Any]` / `set[Any]` from an uncompleted empty display."""
+    return isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and bool(t.args) and all(isinstance(a, AnyType) for a in t.args)
+
+
+# -- "None in another branch" -------------------------------------------------------
+
+_BRANCHING = (ast.If, ast.Try)
+
+
+def _in_other_branch(checker: "ModuleChecker", sym: "Symbol", target: ast.Name) -> bool:
+    """Whether the declaration and `target` sit in different blocks of one `if`/`try`
+    (the nearest statement holding both), as mypy's conditional frames."""
+    fn = checker.func.node if checker.func is not None else None
+    body = getattr(fn, "body", None)
+    decl = sym.node
+    if not isinstance(body, list) or decl is None:
+        return False
+    a = _path(body, decl)
+    b = _path(body, target)
+    if a is None or b is None:
+        return False
+    for (sa, ba), (sb, bb) in zip(a, b):
+        if sa is not sb:
+            return False  # they part in one block: no common compound statement
+        if ba != bb:
+            return isinstance(sa, _BRANCHING) or type(sa).__name__ == "TryStar"
+    return False
+
+
+def _blocks(stmt: ast.stmt) -> list[tuple[str, list[ast.stmt]]]:
+    out: list[tuple[str, list[ast.stmt]]] = []
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return out
+    for name in ("body", "orelse", "finalbody"):
+        b = getattr(stmt, name, None)
+        if isinstance(b, list) and b and isinstance(b[0], ast.stmt):
+            out.append((name, b))
+    for i, h in enumerate(getattr(stmt, "handlers", None) or []):
+        out.append((f"handler{i}", h.body))
+    for i, c in enumerate(getattr(stmt, "cases", None) or []):
+        out.append((f"case{i}", c.body))
+    return out
+
+
+def _path(body: list[ast.stmt], node: ast.AST) -> list[tuple[ast.stmt, str]] | None:
+    """The (statement, block) pairs from `body` down to the statement holding `node`;
+    the last pair names that statement with an empty block name."""
+    for stmt in body:
+        if stmt is node:
+            return [(stmt, "")]
+        blocks = _blocks(stmt)
+        for name, block in blocks:
+            sub = _path(block, node)
+            if sub is not None:
+                return [(stmt, name), *sub]
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = [n for n in ast.iter_child_nodes(stmt) if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case))]
+            if any(sub is node for n in inner for sub in ast.walk(n)):
+                return [(stmt, "")]
+    return None
