@@ -33,7 +33,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, NoneType, Type, make_union
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, Type, UnionType, make_union
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -57,6 +57,8 @@ def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":
     sym = hit[0]
     if sym.kind != S.VAR or sym.annotation is not None or sym.type_comment is not None:
         return None
+    if sym.name == "_":
+        return None  # mypy lets `_` be reassigned anything
     return sym  # type: ignore[no-any-return]
 
 
@@ -71,11 +73,20 @@ def _target_names(node: ast.AST) -> list[ast.expr]:
 
 
 def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
-    """Whether `target` is the variable's name in its first declaration."""
+    """Whether `target` is the variable's name in its first declaration, or in a
+    later `with ... as` when the first was a `with` too: mypy renames a variable
+    bound by several with statements (`with open(a) as f` then `with open(b, "rb")
+    as f`), so each declares its own type (mypy's LimitedVariableRenameVisitor;
+    we do so whether or not the name is also used outside the with blocks,
+    which misses an error rather than reporting a false one)."""
     node = sym.node
     if not isinstance(node, _DECLARING):
         return False
-    return any(sub is target for t in _target_names(node) for sub in ast.walk(t))
+    if any(sub is target for t in _target_names(node) for sub in ast.walk(t)):
+        return True
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return any(isinstance(d, (ast.With, ast.AsyncWith)) and any(sub is target for t in _target_names(d) for sub in ast.walk(t)) for d in sym.decls[1:])
+    return False
 
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
@@ -133,7 +144,18 @@ def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
     if _is_empty_collection(bound):
         checker.inferred.pop(id(sym), None)
         return
-    checker.inferred[id(sym)] = bound
+    checker.inferred[id(sym)] = _widen_inferred_literals(bound)
+
+
+def _widen_inferred_literals(t: Type) -> Type:
+    """`E.A if c else E.B` declares `E`: mypy infers a variable's type without the
+    literal values its expression happened to have; only a Literal written in a
+    type expression (a declared one: `self.align` of a `Literal[...]` type) stays."""
+    if isinstance(t, LiteralType) and not t.declared:
+        return t.fallback
+    if isinstance(t, UnionType) and any(isinstance(i, LiteralType) and not i.declared for i in t.items):
+        return make_union([_widen_inferred_literals(i) for i in t.items])
+    return t
 
 
 def _is_empty_collection(t: Type) -> bool:
