@@ -435,8 +435,14 @@ class ModuleChecker:
         elif isinstance(target, ast.Attribute):
             self.infer(target.value)
             declared = self._attribute_declared(target)
-            if declared is not None and not is_subtype(self.ev, t, declared):
-                got, exp = format_pair(t, declared)
+            enforced = declared
+            if enforced is None:
+                # An unannotated attribute: the type its first assignment declared.
+                from veritype.check.inferred_attrs import inferred_attribute_type
+
+                enforced = inferred_attribute_type(self, target, ExprEvaluator(self.ev, self.scope, self.flow, None).infer(target.value))
+            if enforced is not None and not is_subtype(self.ev, t, enforced):
+                got, exp = format_pair(t, enforced)
                 self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                 return
             from veritype.check.attribute_rules import check_attribute_assignment
