@@ -33,7 +33,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, LiteralType, NoneType, Type, UnionType, make_union
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -129,6 +129,24 @@ def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | 
             return
         if _in_other_branch(checker, sym, target):
             checker.inferred[id(sym)] = make_union([rec, NoneType()])
+
+
+def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value: ast.expr | None) -> bool:
+    """`json = None` after `import json` (in a `try`): mypy reports the assignment to
+    a name an import bound to a module ("variable has type Module", unquoted).
+    True when reported."""
+    hit = checker._local_symbol(target.id)
+    if hit is None or hit[0].kind != S.MODULE_REF or checker.info.is_stub:
+        return False
+    mod = checker.ev.symbol_type(*hit)
+    if not isinstance(mod, ModuleType) or isinstance(t, (ModuleType, AnyType)):
+        return False
+    from veritype.types.format import format_type
+    from veritype.types.join import widen_literals
+
+    got = format_type(widen_literals(t))
+    checker.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type Module)', "assignment")
+    return True
 
 
 def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:

@@ -414,6 +414,8 @@ class ModuleChecker:
             check_final_name(self, target)
             from veritype.check import inferred_decls
 
+            if inferred_decls.check_module_name(self, target, t, value):
+                return
             inferred_decls.before_assign(self, target, value, t)
             declared = self._declared_for_target(target)
             if declared is not None:
