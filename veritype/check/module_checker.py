@@ -330,6 +330,10 @@ class ModuleChecker:
     def _check_var_annotated(self, stmt: ast.Assign, t: Type) -> None:
         from veritype.check import var_annotated as va
 
+        attr = va.attribute_needs_annotation(self, stmt, t)
+        if attr is not None:
+            self.error(stmt.targets[0], va.message(*attr), "var-annotated")
+            return
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or self.info.is_stub:
             return
         kind = va.empty_display_kind(stmt.value)
