@@ -13,8 +13,9 @@ mypy's exceptions, each checked against mypy 2.4.1:
 - partial None: `x = None` declares nothing yet; the next assignment in the
   same scope declares `T | None` (several `= None` keep it partial);
 - a literal `None` assigned to a function's local in another branch of the
-  `if`/`try` that holds its declaration widens the declaration to `T | None`
-  (mypy's "None in a previous if branch" special case), no error;
+  `if` (or loop `else`, or `try` handler) that holds its declaration widens
+  the declaration to `T | None` (mypy's "None in a previous if branch"
+  special case), no error;
 - an empty display (`x = []`, uncompleted) is left unenforced: mypy's
   partial collection types are completed elsewhere (check.partial_types);
 - `allow_redefinition` / `allow_redefinition_new` turn the rule off (those
@@ -183,8 +184,6 @@ def _is_empty_collection(t: Type) -> bool:
 
 # -- "None in another branch" -------------------------------------------------------
 
-_BRANCHING = (ast.If, ast.Try)
-
 
 def _in_other_branch(checker: "ModuleChecker", sym: "Symbol", target: ast.Name) -> bool:
     """Whether the declaration and `target` sit in different blocks of one `if`/`try`
@@ -202,7 +201,23 @@ def _in_other_branch(checker: "ModuleChecker", sym: "Symbol", target: ast.Name) 
         if sa is not sb:
             return False  # they part in one block: no common compound statement
         if ba != bb:
-            return isinstance(sa, _BRANCHING) or type(sa).__name__ == "TryStar"
+            return _conditional_pair(sa, ba, bb)
+    return False
+
+
+def _conditional_pair(stmt: ast.stmt, a: str, b: str) -> bool:
+    """Whether two blocks of `stmt` are alternatives in mypy's sense (checked against
+    mypy 2.4.1): the branches of an `if`; a loop's body and its `else`; a `try` body
+    and a handler, or two handlers — not a `try` body and its `else` or `finally`,
+    nor the cases of a `match`."""
+    if isinstance(stmt, ast.If):
+        return True
+    if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        return {a, b} == {"body", "orelse"}
+    if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        pair = {a, b}
+        handlers = {x for x in pair if x.startswith("handler")}
+        return bool(handlers) and pair <= handlers | {"body"}
     return False
 
 
