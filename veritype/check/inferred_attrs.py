@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 def inferred_attribute_type(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> Type | None:
     """The type `target`'s attribute was declared with by its first assignment, when
     `target` is a later assignment to it; None when nothing is enforced."""
-    o = checker.options
-    if checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new:
+    from veritype.check.inferred_decls import enabled
+
+    if not enabled(checker):
         return None
     name = target.attr
     if not isinstance(base, Instance) or (name.startswith("__") and name.endswith("__")):

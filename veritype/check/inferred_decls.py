@@ -19,7 +19,9 @@ mypy's exceptions, each checked against mypy 2.4.1:
 - an empty display (`x = []`, uncompleted) is left unenforced: mypy's
   partial collection types are completed elsewhere (check.partial_types);
 - `allow_redefinition` / `allow_redefinition_new` turn the rule off (those
-  options let a variable be redefined with another type);
+  options let a variable be redefined with another type), and so does a
+  function generic in a constrained type variable (mypy checks it once per
+  constraint, we once);
 - an except-handler name, a match capture, a walrus or an augmented
   assignment as the first declaration declare nothing here.
 
@@ -48,7 +50,12 @@ _DECLARING = (ast.Assign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
 
 def enabled(checker: "ModuleChecker") -> bool:
     o = checker.options
-    return not (checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new)
+    if checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new:
+        return False
+    # mypy checks a function generic in a constrained type variable (`AnyStr`) once
+    # per constraint, each with the branches for the others unreachable; we check it
+    # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
+    return not any(tv.values for tv in checker.scope.bound_type_vars().values())
 
 
 def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":

@@ -13,7 +13,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    AnyType, Instance, NoneType, Type, TypeType, TypeVarType, UnionType,
+    AnyType, Instance, ModuleType, NoneType, Type, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import widen_literals
@@ -126,6 +126,10 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     partial None types do.
     """
     first = _infer_one(ev, sym, scope, sym.node)
+    if isinstance(first, ModuleType) and (sym.is_instance_attr or scope.kind == "class"):
+        # mypy: an attribute assigned a module (`self.helpers = helpers`) is a plain
+        # `types.ModuleType`, whose members are Any; a module alias is a name only.
+        return ev.instance("types.ModuleType")
     if not isinstance(first, NoneType) or len(sym.decls) < 2:
         return first
     from veritype.types.model import make_union
