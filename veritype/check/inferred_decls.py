@@ -105,8 +105,8 @@ def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     if sym is None or is_declaring(sym, target):
         return None
     t = checker.inferred.get(id(sym))
-    if t is None or t is PARTIAL_NONE:
-        return None
+    if t is None or t is PARTIAL_NONE or isinstance(t, AnyType):
+        return None  # (declared Any: anything fits, and an assignment narrows as for no declaration)
     return t
 
 
