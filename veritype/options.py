@@ -29,6 +29,8 @@ PER_MODULE = frozenset(
         "enable_error_code",
         "strict_optional",
         "warn_unused_ignores",
+        "allow_redefinition",
+        "allow_redefinition_new",
         "warn_no_return",
         "disallow_subclassing_any",
         "implicit_reexport",
@@ -84,6 +86,10 @@ class Options:
     always_false: list[str] = field(default_factory=list)
     warn_no_return: bool = True  # off: "Missing return statement" [return] is not reported (mypy)
     ignore_errors: bool = False
+    # mypy's: let an unannotated variable be redefined with another type
+    # (check.inferred_decls enforces the first assignment's type otherwise).
+    allow_redefinition: bool = False
+    allow_redefinition_new: bool = False
     disable_error_code: frozenset[str] = frozenset()
     enable_error_code: frozenset[str] = frozenset()
 

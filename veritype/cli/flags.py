@@ -95,6 +95,8 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "module names relative to mypy_path entries or the current directory",
     ),
     ("--no-site-packages", None, "no_site_packages", "don't search installed packages"),
+    ("--allow-redefinition", "--disallow-redefinition", "allow_redefinition", "let an unannotated variable be redefined with another type"),
+    ("--allow-redefinition-new", "--disallow-redefinition-new", "allow_redefinition_new", "let an unannotated variable be redefined with another type (mypy 2.x's form)"),
     ("--warn-no-return", "--no-warn-no-return", "warn_no_return", "report functions that can end without returning (default on)"),
     ("--show-error-end", "--hide-error-end", "show_error_end", "print end line and column too (implies column numbers)"),
     ("--show-error-context", "--hide-error-context", "show_error_context", "precede errors with notes naming the function or class"),

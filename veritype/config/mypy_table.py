@@ -102,9 +102,9 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _v("deprecated_calls_exclude", "--deprecated-calls-exclude", default=[], kind="list"),
     # -- miscellaneous strictness ------------------------------------------------
     _b("allow_untyped_globals", False, "--allow-untyped-globals", "--disallow-untyped-globals", per_module=True),
-    _b("allow_redefinition", False, "--allow-redefinition", "--disallow-redefinition", per_module=True),
+    _b("allow_redefinition", False, "--allow-redefinition", "--disallow-redefinition", I, per_module=True),
     _b("allow_redefinition_old", False, "--allow-redefinition-old", "--disallow-redefinition-old", per_module=True),
-    _b("allow_redefinition_new", False, "--allow-redefinition-new", "--disallow-redefinition-new", per_module=True),
+    _b("allow_redefinition_new", False, "--allow-redefinition-new", "--disallow-redefinition-new", I, per_module=True),
     _b("implicit_reexport", True, "--implicit-reexport", "--no-implicit-reexport", I, per_module=True),
     _b("strict_equality", False, "--strict-equality", "--no-strict-equality", I, per_module=True),
     _b("strict_equality_for_none", False, "--strict-equality-for-none", "--no-strict-equality-for-none", per_module=True),
