@@ -187,9 +187,9 @@ def test_per_module_ignore_missing_imports_names_the_imported_module(project: Pa
     assert "nosuchthing" in out and "untypedlib" not in out and "requests" not in out
 
 
-def test_json_output(project: Path, capsys) -> None:
+def test_veritype_json_output(project: Path, capsys) -> None:
     demo(project)
-    code, out, _ = run(capsys, "check", "app", "--output", "json")
+    code, out, _ = run(capsys, "check", "app", "--output", "veritype-json")
     assert code == 1
     data = json.loads(out)
     assert isinstance(data, list) and len(data) == 4
@@ -280,6 +280,6 @@ def test_stats_line_after_summary(project: Path, capsys) -> None:
 
 def test_stats_with_json_output_goes_to_stderr(project: Path, capsys) -> None:
     write(project, {"a.py": "x = 1\n"})
-    code, out, err = run(capsys, "check", "a.py", "--stats", "--output", "json", "--no-incremental")
+    code, out, err = run(capsys, "check", "a.py", "--stats", "--output", "veritype-json", "--no-incremental")
     json.loads(out)
     assert err.startswith("Stats: ")

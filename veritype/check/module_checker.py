@@ -18,6 +18,7 @@ from veritype.evaluate.functions import function_scope, is_generator
 from veritype.evaluate.scopes import Scope
 from veritype.modules.finder import MissingModule
 from veritype.semantic import symbols as S
+from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair, format_type
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypedDictType,
@@ -638,6 +639,8 @@ class ModuleChecker:
                 continue
             sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
             if sym is not None:
+                if self.program.hidden_reexport(mod, alias.name):
+                    self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
                 continue
             if self.program.get_module(f"{source}.{alias.name}") is not None:
                 continue
@@ -667,34 +670,60 @@ class ModuleChecker:
     # -- compound statements ---------------------------------------------------------------
 
     def _If(self, stmt: ast.If) -> None:
+        # An elif chain is walked as a loop (syntax.shapes.elif_branch), not by
+        # recursion through `orelse`: the state after the whole statement is the
+        # merge of each branch's end state, as the nested walk would give.
         binder = self.program.binder_for(self.info)
-        static = binder.static_branch(stmt.test)
-        if static is True:
-            self.type_checking_depth += 1
-            try:
-                self.block(stmt.body)
-            finally:
-                self.type_checking_depth -= 1
-            return
-        if static is False:
-            self.block(stmt.orelse)
-            return
-        self.infer(stmt.test)
-        exprs = self.exprs()
-        before = self.flow.fork()
-        self.flow.apply(exprs.narrow_for(stmt.test, True))
-        if _is_never_narrowed(self.flow, exprs.narrow_for(stmt.test, True)):
-            self.flow.state.unreachable = True
-        self.block(stmt.body)
-        after_body = self.flow.fork()
-        self.flow.set(before.copy())
-        neg = exprs.narrow_for(stmt.test, False)
-        self.flow.apply(neg)
-        if _is_never_narrowed(self.flow, neg):
-            self.flow.state.unreachable = True
-        self.block(stmt.orelse)
-        after_else = self.flow.fork()
-        self.flow.set(merge([after_body, after_else]))
+        ends: list[State] = []
+        node = stmt
+        while True:
+            static = binder.static_branch(node.test)
+            if static is True:
+                self.type_checking_depth += 1
+                try:
+                    self.block(node.body)
+                finally:
+                    self.type_checking_depth -= 1
+                break
+            nxt = elif_branch(node)
+            if static is False:
+                if nxt is None:
+                    self.block(node.orelse)
+                    break
+                if self._unreachable_elif(nxt):
+                    break
+                node = nxt
+                continue
+            self.infer(node.test)
+            exprs = self.exprs()
+            before = self.flow.fork()
+            self.flow.apply(exprs.narrow_for(node.test, True))
+            if _is_never_narrowed(self.flow, exprs.narrow_for(node.test, True)):
+                self.flow.state.unreachable = True
+            self.block(node.body)
+            ends.append(self.flow.fork())
+            self.flow.set(before.copy())
+            neg = exprs.narrow_for(node.test, False)
+            self.flow.apply(neg)
+            if _is_never_narrowed(self.flow, neg):
+                self.flow.state.unreachable = True
+            if nxt is None:
+                self.block(node.orelse)
+                break
+            if self._unreachable_elif(nxt):
+                break
+            node = nxt
+        if ends:
+            ends.append(self.flow.fork())
+            self.flow.set(merge(ends))
+
+    def _unreachable_elif(self, nxt: ast.If) -> bool:
+        """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
+        if not self.flow.state.unreachable:
+            return False
+        if self.options.warn_unreachable and not _is_trivial_unreachable(nxt):
+            self.error(nxt, "Statement is unreachable", "unreachable")
+        return True
 
     def _loop(self, body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
         saved_exits = self._loop_exits

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.paramspec_calls import check_paramspec_arguments
+from veritype.evaluate.paramspec_calls import component as paramspec_component
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
@@ -339,6 +341,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         for ai in matching.slots[pi]:
             arg = args[ai]
             t = arg_types[ai]
+            if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
+                continue  # `*args: P.args` spread here: judged in paramspec_calls
             if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
@@ -357,8 +361,6 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
 
                 for n in protocol_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
-    from veritype.evaluate.paramspec_calls import check_paramspec_arguments
-
     check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     if targets and isinstance(ret, CallableType):
