@@ -191,7 +191,10 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if options.junit_xml:
         from veritype.report.junit import write_junit
 
-        write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
+        try:
+            write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
+        except OSError as exc:
+            raise UsageError(f"--junit-xml: cannot write '{options.junit_xml}': {exc.strerror or exc}") from None
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
