@@ -125,6 +125,10 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         if argv[1:]:
             raise UsageError("veritype lsp takes no arguments (it speaks LSP on stdin/stdout)")
         return _lsp()
+    if argv[:1] == ["daemon"]:
+        from veritype.server.daemon import main as daemon_main
+
+        return daemon_main(argv[1:], os.path.abspath(cwd or os.getcwd()), stdout, sys.stderr)
     ns = parse_args(argv)
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
