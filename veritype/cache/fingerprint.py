@@ -25,7 +25,10 @@ MISSING = "missing"
 # top level, never a module's diagnostics: left out of the options key.
 _OUTPUT_ONLY = frozenset(
     {"files", "exclude", "config_file", "show_column_numbers", "show_error_codes",
-     "error_summary", "output", "color", "verbose", "cache_dir", "incremental"}
+     "error_summary", "output", "color", "verbose", "cache_dir", "incremental",
+     "modules", "packages", "show_error_end", "show_error_context", "show_error_code_links",
+     "show_absolute_path", "pretty", "many_errors_threshold", "junit_xml", "junit_format",
+     "not_enforced", "inline", "install_types", "non_interactive"}
 )
 
 

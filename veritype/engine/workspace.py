@@ -281,7 +281,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
             memo[path] = dataclasses.replace(hit, text=text, diags=out)
             return out
         lines = text.splitlines()
-        edit = body_edit(hit.tree, hit.lines, parsed.tree, lines)
+        edit = body_edit(hit.tree, hit.lines, parsed.tree, lines) if hit.tree is not None else None
         if edit is not None:
             out = recheck(snap.program, hit.loaded, edit, hit.good, parsed.tree, text)  # type: ignore[arg-type]
         if out is not None:
