@@ -300,7 +300,7 @@ async def test_fast_typing_is_checked_once_at_the_end(client: LanguageClient, pr
     [diag] = client.diagnostics[target]
     assert diag.code == "assignment" and '"Literal[\'late\']"' not in diag.message and "str" in diag.message
     # The burst was debounced: far fewer checks published than edits made.
-    assert len(published) <= 3, published
+    assert len(published) < 10, published
 
 
 @pytest.mark.asyncio(loop_scope="module")
