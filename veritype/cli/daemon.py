@@ -1,4 +1,4 @@
-"""`veritype daemon`: a checker process that keeps its program between runs.
+"""`veritype daemon`: a checker process that keeps its program between runs (a driver, beside `check`).
 
     veritype daemon start | stop | status | restart
     veritype daemon check [FLAGS] [PATHS...]   (starts the daemon if needed)
@@ -180,15 +180,14 @@ class _Daemon:
 
     def _check(self, argv: list[str], cwd: str, stdout: TextIO) -> int:
         from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir
-        from veritype.cli.main import EXIT_CLEAN, EXIT_ERRORS, _collect_sources, _warn
+        from veritype.cli.main import EXIT_CLEAN, EXIT_ERRORS, _collect_sources, _warn, write_report
         from veritype.engine.workspace import Snapshot, diagnostics
-        from veritype.report.json_output import write_json
-        from veritype.report.order import ordered
-        from veritype.report.text import write_text
+
+        started = time.monotonic()
 
         ns = parse_args(argv)
-        if getattr(ns, "watch", False) or getattr(ns, "stats", False):
-            raise UsageError("veritype daemon check does not take --watch or --stats")
+        if getattr(ns, "watch", False) or getattr(ns, "stats", False) or getattr(ns, "commands", None) or getattr(ns, "install_types", False):
+            raise UsageError("veritype daemon check does not take --watch, --stats, -c or --install-types")
         cwd = os.path.abspath(cwd)
         options = options_from_args(ns, cwd, _warn)
         set_default_cache_dir(options, cwd)
@@ -223,12 +222,8 @@ class _Daemon:
         # Paths as the sources name them (relative ones stay relative), as `veritype check` prints them.
         shown = {os.path.abspath(s.path): s.path for s in sources}
         found = [dataclasses.replace(d, path=shown.get(os.path.abspath(d.path), d.path)) for d in found]
-        ordered_diags = ordered(found, [s.path for s in sources])
-        if options.output == "json":
-            write_json(ordered_diags, stdout)
-        else:
-            write_text(ordered_diags, len(sources), options, stdout)
-        return EXIT_ERRORS if any(d.severity == "error" for d in ordered_diags) else EXIT_CLEAN
+        printed = write_report(found, sources, len(sources), options, stdout, started)
+        return EXIT_ERRORS if any(d.severity == "error" for d in printed) else EXIT_CLEAN
 
 
 def serve(path: str) -> None:
