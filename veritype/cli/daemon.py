@@ -160,7 +160,10 @@ class _Daemon:
         real_err = sys.stderr
         sys.stderr = err  # the checker's warnings go to the client's stderr
         try:
-            status = self._check(argv, cwd, out)
+            from veritype.deep_stack import call_with_deep_stack
+
+            # As `veritype check` does (build.run): deeply nested code must not lose the run.
+            status = call_with_deep_stack(lambda: self._check(argv, cwd, out))
         except SystemExit as exc:  # argparse's --help and the like must not end the daemon
             status = exc.code if isinstance(exc.code, int) else 2
         except Exception as exc:  # noqa: BLE001 - the CLI's own error handling, in the daemon

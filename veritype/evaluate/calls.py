@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,12 @@ class CallSite:
     iterate: Callable[[Type, ast.AST | None], Type]
     expected_ret: Type | None = None
     errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
+    # The evaluator's error recorder (ExprEvaluator.recording), where there is one.
+    recording: Callable[[bool], AbstractContextManager[list[tuple[int, str]]]] | None = None
+
+
+def _recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
+    return site.recording(forward) if site.recording is not None else nullcontext([])
 
 
 class _Collect:
@@ -411,7 +418,9 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 
 def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
     ev = site.ev
-    arg_types = [_initial_type(site, a) for a in args]
+    with _recording(site, True) as inherent:
+        arg_types = [_initial_type(site, a) for a in args]
+    own_errors = set(inherent)
     # Step 1: the arity filter.
     candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
     if not candidates:
@@ -431,8 +440,12 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = _Collect()
-        ret = check_signature(site, c, args, collect)
-        if not collect.errors:
+        # Errors inside an argument inferred in this item's context (a dict
+        # display that is not the item's TypedDict) are held back and make the
+        # item fail; errors the arguments have anyway were reported above.
+        with _recording(site, False) as inner:
+            ret = check_signature(site, c, args, collect)
+        if not collect.errors and own_errors.issuperset(inner):
             matches.append((c, ret))
             if not variadic_args and not any_args:
                 break
@@ -466,7 +479,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = _Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret)
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording)
                 r = check_overloaded(sub_site, callee, sub_args)
                 if collect.errors:
                     ok = False

@@ -164,14 +164,14 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
         if container_items is not None and is_positive:
             keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
             # `x in ("a", "b")` narrows a str to those literals (and drops None).
-            narrowed = []
+            narrowed_items: list[Type] = []
             for item in keep:
                 matches = [c for c in container_items if is_subtype(ev, c, item)]
                 if isinstance(item, (Instance,)) and matches and all(isinstance(c, LiteralType) for c in matches):
-                    narrowed.extend(matches)
+                    narrowed_items.extend(matches)
                 else:
-                    narrowed.append(item)
-            return {key: make_union(narrowed)}
+                    narrowed_items.append(item)
+            return {key: make_union(narrowed_items)}
         if is_positive and isinstance(rt, Instance) and rt.args:
             item_t = rt.args[0]
             if not any(isinstance(i, NoneType) for i in union_items(item_t)) and any(isinstance(i, NoneType) for i in union_items(lt)):
