@@ -305,6 +305,10 @@ class ExprEvaluator:
                 # Several TypedDicts expected: the one whose keys the display matches.
                 display_keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
                 fitting = [td for td in tds if td.required <= display_keys <= set(td.item_map())]
+                if len(fitting) > 1:
+                    # Several fit the keys: the first the display matches cleanly, as
+                    # mypy (`{"type": "http.response.start", ...}` for an ASGI event union).
+                    fitting = [td for td in fitting if self._fits_typeddict(node, td)][:1]
                 tds = fitting if len(fitting) == 1 else []
                 if not tds:
                     return self._Dict(node, None)
@@ -339,6 +343,12 @@ class ExprEvaluator:
         kt = widen_literals(join_display(self.ev, [widen_literals(t) for t in keys]))
         vt = widen_literals(join_display(self.ev, [widen_literals(t) for t in values]))
         return self.ev.builtin("dict", kt, vt)
+
+    def _fits_typeddict(self, node: ast.Dict, td: TypedDictType) -> bool:
+        errors: list[str] = []
+        probe = ExprEvaluator(self.ev, self.scope, self.flow, lambda n, msg, code, severity: errors.append(code) if severity == "error" else None)
+        probe._typeddict_display(node, td)
+        return not errors
 
     def _typeddict_display(self, node: ast.Dict, td: TypedDictType) -> Type:
         items = td.item_map()

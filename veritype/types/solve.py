@@ -433,6 +433,27 @@ def _is_overloaded(ev: "Evaluator", a: Type) -> bool:
     return False
 
 
+def matching_overload_item(ev: "Evaluator", items: tuple[CallableType, ...], template: Type, targets: "set[TVKey]") -> CallableType | None:
+    """The item of an overloaded function passed for the callable `template`:
+    the first accepting the template's parameter types (the variables being
+    solved read as Any), the return type aside, as mypy's
+    find_matching_overload_item. None if the template is not such a callable
+    or no item fits (the caller then takes the first item)."""
+    from veritype.types.subtype import is_subtype
+
+    if not isinstance(template, CallableType) or template.is_ellipsis:
+        return None
+    if any(isinstance(p.type, (UnpackType, TypeVarType)) and getattr(p.type, "kind", "typevar") != "typevar" for p in template.params):
+        return None
+    erased = substitute(template, {k: AnyType("special") for k in targets}) if targets else template
+    if not isinstance(erased, CallableType):
+        return None
+    for item in items:
+        if not item.type_vars and is_subtype(ev, item, erased.with_ret(item.ret)):
+            return item
+    return None
+
+
 def _as_callable(ev: "Evaluator", a: Type, template: CallableType | None = None, targets: "set[TVKey] | None" = None) -> CallableType | None:
     if isinstance(a, CallableType):
         return a
@@ -486,7 +507,10 @@ def _overload_items(ev: "Evaluator", a: Type) -> Overloaded | None:
     return a if isinstance(a, Overloaded) and len(a.items) > 1 else None
 
 
-def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint]) -> dict[TVKey, Type]:
+def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint], keep_literals: bool = False) -> dict[TVKey, Type]:
+    """Each variable's solution. With `keep_literals`, the literal types of the
+    arguments are not widened (the "last known value" mypy matches an overload
+    item passed for a callable with)."""
     from veritype.types.join import join_all, meet
     from veritype.types.subtype import is_subtype
 
@@ -502,13 +526,13 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
-                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
+                sol = join_all(ev, [x if x in uppers or keep_literals else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
                 sol = meet(ev, sol, u)
         if tv.kind == "typevartuple":
-            sol = _solve_variadic(ev, lowers, uppers)
+            sol = _solve_variadic(ev, lowers, uppers, keep_literals)
         if tv.kind == "paramspec":
             # A parameter list is not joined: the first signature seen decides.
             found = [x for x in lowers + uppers if isinstance(x, CallableType) or (isinstance(x, TypeVarType) and x.kind == "paramspec")]
@@ -532,7 +556,7 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
     return result
 
 
-def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> Type | None:
+def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type], keep_literals: bool = False) -> Type | None:
     """A TypeVarTuple's solution: a tuple type. Bounds of one fixed length join item
     by item (`f((0,), (0.0,))` gives `tuple[float]`); bounds of different lengths do
     not (spec: "the types must match exactly (the list of type parameters must be
@@ -544,7 +568,7 @@ def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> 
         return None
     if any(isinstance(c, AnyType) for c in cands):
         return AnyType("implicit")
-    if lowers:
+    if lowers and not keep_literals:
         cands = [widen_literals(c) for c in cands]
     fixed = [c for c in cands if isinstance(c, TupleType) and not any(isinstance(i, UnpackType) for i in c.items)]
     if len(fixed) == len(cands) and len({len(c.items) for c in fixed}) == 1 and len(cands) > 1 and lowers:

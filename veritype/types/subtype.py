@@ -151,10 +151,11 @@ class SubtypeChecker:
             bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
             return self._check(bound, right)
         if isinstance(right, TypeVarType):
-            # A type variable is only assignable from itself (or Never / Any).
+            # A type variable is only assignable from itself (or Never / Any, or
+            # an instance of a class deriving from Any, as mypy).
             if right.kind in ("paramspec", "typevartuple"):
                 return True
-            return False
+            return isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro)
         if isinstance(right, NoneType):
             # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
             return isinstance(left, NoneType) or (isinstance(left, Instance) and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))
@@ -200,6 +201,11 @@ class SubtypeChecker:
     # -- instances ------------------------------------------------------------
 
     def _instance_left(self, left: Instance, right: Type) -> bool:
+        if not isinstance(right, (Instance, NoneType)) and any(c.has_any_base for c in left.info.mro):
+            # A class deriving from Any (an unknown base; `unittest.mock.Mock`,
+            # typeshed's `NotImplementedType`) may be anything: mypy's
+            # fallback_to_any makes it assignable to every type but None.
+            return True
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.object":
                 return True
