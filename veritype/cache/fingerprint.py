@@ -25,7 +25,8 @@ MISSING = "missing"
 # top level, never a module's diagnostics: left out of the options key.
 _OUTPUT_ONLY = frozenset(
     {"files", "exclude", "config_file", "show_column_numbers", "show_error_codes",
-     "error_summary", "output", "color", "verbose", "cache_dir", "incremental"}
+     "error_summary", "output", "color", "verbose", "cache_dir", "incremental",
+     "num_workers"}  # workers report what a serial run reports (engine/workers.py)
 )
 
 
