@@ -198,11 +198,17 @@ class Program:
         not loaded for checking, nor checked) and `on_checked(src, diags)`,
         told each freshly checked module's diagnostics."""
         from veritype.build import BuildResult
-        from veritype.check.module_checker import walk_method_silently
 
         # The check stage lends the evaluator a silent method walker, so that
         # instance attributes are inferred from narrowed values (see declarations).
-        self.evaluator.method_walker = lambda method, scope: walk_method_silently(self, method, scope)
+        # Imported on first use: a run that takes every module from the cache
+        # never loads the check stage.
+        def walk_method(method, scope):  # type: ignore[no-untyped-def]
+            from veritype.check.module_checker import walk_method_silently
+
+            return walk_method_silently(self, method, scope)
+
+        self.evaluator.method_walker = walk_method
         for src in sources:
             self.sources[src.module] = src
         reuse = reuse or {}
