@@ -20,6 +20,7 @@ pickled. Where there is no fork, the check runs serially.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,9 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) ->
     _PROGRAM = program
     results: dict[str, list[Diagnostic]] = {}
     loaded: set[str] = set()
+    # What is loaded now is shared with the workers copy-on-write; frozen, the
+    # collector never walks (and so never writes to) it in either process.
+    gc.freeze()
     try:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(min(workers, len(tasks))) as pool:
@@ -60,6 +64,7 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) ->
                 loaded.update(names)
     finally:
         _PROGRAM = None
+        gc.unfreeze()
     for name in sorted(loaded):
         program.get_module(name)
     return results

@@ -209,9 +209,12 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
     return t
 
 
-def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report) -> Type:
+def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report,
+                    initial: list[Type] | None = None) -> Type:
+    """`initial`: the arguments' types inferred without context at this site, when
+    the caller has them (an overloaded call tries each item with the same ones)."""
     ev = site.ev
-    arg_types = [_initial_type(site, a) for a in args]
+    arg_types = list(initial) if initial is not None else [_initial_type(site, a) for a in args]
     matching = match_arguments(site, callee, args, arg_types)
     for node, msg, code in matching.errors:
         report(node, msg, code)
@@ -412,7 +415,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         _no_match(site, callee, args, arg_types)
         return AnyType("error")
     if len(candidates) == 1:
-        return check_signature(site, candidates[0], args, site.report)
+        return check_signature(site, candidates[0], args, site.report, arg_types)
     # Step 2: the candidates whose argument types check. Only the first is
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
     # holding Any) may still decide between several.
@@ -421,7 +424,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = _Collect()
-        ret = check_signature(site, c, args, collect)
+        ret = check_signature(site, c, args, collect, arg_types)
         if not collect.errors:
             matches.append((c, ret))
             if not variadic_args and not any_args:
@@ -442,7 +445,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
             if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
-        check_signature(site, matches[0][0], args, site.report)
+        check_signature(site, matches[0][0], args, site.report, arg_types)
         return first_ret
     # Step 3: union expansion of one argument at a time.
     from veritype.evaluate.overload_expansion import expand_argument
