@@ -3,7 +3,7 @@
 veritype runs as ``sys.executable -m veritype`` (run the bench tools with
 the project's venv); ``--veritype-cmd`` overrides that for comparing another
 build. mypy runs from ``bench/.work/peers-venv``. Both print JSON:
-veritype's ``--output json`` (one array) and mypy's ``-O json`` (one object
+veritype's ``--output veritype-json`` (one array) and mypy's ``-O json`` (one object
 per line); both are read into :class:`Diagnostic`.
 """
 
@@ -144,7 +144,7 @@ class Veritype(Checker):
         return False, f"`{' '.join(self.base)} check --help` exited {rc}: {tail[0]}"
 
     def command(self, paths, *, cache_dir, python_executable, extra=()):
-        cmd = self.base + ["check", *paths, "--output", "json", "--no-error-summary"]
+        cmd = self.base + ["check", *paths, "--output", "veritype-json", "--no-error-summary"]
         if python_executable:
             cmd += ["--python-executable", str(python_executable)]
         if cache_dir and self.has_cache:

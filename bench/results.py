@@ -4,7 +4,8 @@
     python bench/realworld.py --json bench/.work/realworld.json
     python bench/conformance.py --suite DIR --json bench/.work/conformance.json
     python bench/conformance.py --suite DIR --checker mypy --json bench/.work/conformance-mypy.json
-    python bench/results.py      # reads those four files (any may be missing)
+    python bench/primer.py --json bench/.work/primer.json
+    python bench/results.py      # reads those files (any may be missing)
 
 Only the part of RESULTS.md between the ``<!-- figures -->`` and
 ``<!-- /figures -->`` markers is replaced; the notes around it are kept.
@@ -95,6 +96,34 @@ def realworld_section(doc: dict) -> list[str]:
     return out
 
 
+def primer_section(doc: dict) -> list[str]:
+    out = [f"### Primer: real projects as their CI runs mypy ({doc['machine']['date']})", "",
+           "Error lines (path + line) of mypy 2.4.1 and veritype, cold runs from each sdist root"
+           " with the project's own config (bench/primer.py). 'veritype only': lines where"
+           " only veritype reports an error.", "",
+           "| project | lines | mypy | veritype | veritype only | mypy only | cold ratio |",
+           "|---|---|---|---|---|---|---|"]
+    totals = [0] * 5
+    tm = tv = 0.0
+    for label, p in doc["projects"].items():
+        if p["failure"]:
+            out.append(f"| {label} | {p['lines']:,} | failed | | | | |")
+            continue
+        cells = [p["lines"], p["mypy"], p["veritype"], p["veritype_only"], p["mypy_only"]]
+        totals = [a + b for a, b in zip(totals, cells)]
+        tm += p["mypy_time_s"] or 0
+        tv += p["veritype_time_s"] or 0
+        ratio = (f"{p['veritype_time_s'] / p['mypy_time_s']:.2f}x"
+                 if p["mypy_time_s"] and p["veritype_time_s"] else "n/a")
+        out.append(f"| {label} | {cells[0]:,} | " + " | ".join(map(str, cells[1:]))
+                   + f" | {ratio} |")
+    out.append(f"| **total** | {totals[0]:,} | " + " | ".join(map(str, totals[1:]))
+               + f" | {f'{tv / tm:.2f}x' if tm else 'n/a'} |")
+    if doc.get("strip_ignores"):
+        out += ["", "(run with every `# type: ignore` comment removed)"]
+    return out
+
+
 def conformance_section(docs: list[dict]) -> list[str]:
     out = [f"### Conformance ({docs[0]['machine']['date']})", ""]
     for d in docs:
@@ -125,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     if real:
         machine_info = machine_info or real["machine"]
         parts += realworld_section(real) + [""]
+    primer = _load(args.dir / "primer.json")
+    if primer:
+        machine_info = machine_info or primer["machine"]
+        parts += primer_section(primer) + [""]
     confs = [d for d in (_load(args.dir / "conformance.json"),
                          _load(args.dir / "conformance-mypy.json")) if d]
     if confs:

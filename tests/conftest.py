@@ -37,6 +37,10 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: case_runner.Case, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.case = case
+        # pytest-lsp's runtest_call wrapper returns without yielding for an
+        # item that has no funcargs (pytest then fails the item); a case has
+        # no fixtures, so it gets an empty mapping.
+        self.funcargs: dict[str, object] = {}
         if case.python and not case_runner.python_matches(case.python, sys.version_info[:2]):
             self.add_marker(pytest.mark.skip(reason=f"needs Python {case.python}"))
         if case.xfail:

@@ -64,6 +64,58 @@ def test_file_inside_package_gets_dotted_name(tmp_path: Path) -> None:
     assert (s.module, s.base_dir) == ("pkg.inner.m", str(tmp_path / "src"))
 
 
+def test_namespace_directory_inside_a_package_is_part_of_the_name(tmp_path: Path) -> None:
+    # mypy's rule (find_sources crawl-up): with namespace packages on, a
+    # directory without __init__ below a regular package belongs to it, so
+    # `from .. import helpers` in pkg/sub/app.py resolves (repro
+    # relative_import_namespace_subpkg). Without a package above, the
+    # directory stays the source root.
+    make(tmp_path, ["proj/pkg/__init__.py", "proj/pkg/helpers.py", "proj/pkg/sub/deeper/app.py",
+                    "proj/pkg/sub/app.py", "proj/loose/dir/script.py", "proj/my-pkg/__init__.py",
+                    "proj/my-pkg/mod.py", "proj/types-stubs/__init__.pyi"])
+    proj = tmp_path / "proj"
+    assert module_for_path(str(proj / "pkg/sub/app.py"), Options(), str(tmp_path)) == (
+        "pkg.sub.app", str(proj))
+    assert module_for_path(str(proj / "pkg/sub/deeper/app.py"), Options(), str(tmp_path)) == (
+        "pkg.sub.deeper.app", str(proj))
+    assert module_for_path(str(proj / "loose/dir/script.py"), Options(), str(tmp_path)) == (
+        "script", str(proj / "loose/dir"))
+    # Not an identifier: not a package name, the source root.
+    assert module_for_path(str(proj / "my-pkg/mod.py"), Options(), str(tmp_path)) == (
+        "mod", str(proj / "my-pkg"))
+    # A stub-only package directory names the package it stubs.
+    assert module_for_path(str(proj / "types-stubs/__init__.pyi"), Options(), str(tmp_path)) == (
+        "types", str(proj))
+    no_ns = Options(namespace_packages=False)
+    assert module_for_path(str(proj / "pkg/sub/app.py"), no_ns, str(tmp_path)) == (
+        "app", str(proj / "pkg/sub"))
+    sources = sources_from_paths(["proj/pkg"], Options(), cwd=str(tmp_path))
+    assert [s.module for s in sorted(sources, key=lambda s: s.module)] == [
+        "pkg", "pkg.helpers", "pkg.sub.app", "pkg.sub.deeper.app"]
+
+
+def test_relative_imports_in_a_namespace_subpackage(tmp_path: Path, monkeypatch, capsys) -> None:
+    from veritype.cli.main import main
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "def get_root_path(name: str) -> str:\n    return name\n",
+        "pkg/sub/app.py": ("from .. import helpers\nfrom ..helpers import get_root_path\n"
+                           "reveal_type(get_root_path('x'))\nreveal_type(helpers)\n"),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    monkeypatch.chdir(tmp_path)
+    for target in (["pkg"], ["pkg/sub/app.py"]):
+        code = main(["check", "--no-incremental", "--hide-column-numbers", *target])
+        out, _ = capsys.readouterr()
+        assert code == 0, out
+        assert 'pkg/sub/app.py:3: note: Revealed type is "str"' in out, out
+
+
 def test_explicit_package_bases(tmp_path: Path) -> None:
     make(tmp_path, ["src/ns/inner/m.py"])
     options = Options(explicit_package_bases=True, mypy_path=[str(tmp_path / "src")])

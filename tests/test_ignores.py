@@ -99,12 +99,18 @@ def test_unused_ignores_reported_only_when_asked() -> None:
     diags = [err(3, "arg-type")]
     assert apply_ignores("m.py", diags, m, Options()) == []
     kept = apply_ignores("m.py", diags, m, Options(warn_unused_ignores=True))
+    # A bare ignore names codes veritype does not check for: never reported.
     assert [(d.line, d.code, d.message) for d in kept] == [
-        (1, "unused-ignore", 'Unused "type: ignore" comment'),
         (2, "unused-ignore", 'Unused "type: ignore[arg-type, call-arg]" comment'),
         (3, "unused-ignore", 'Unused "type: ignore[call-arg]" comment'),
     ]
     assert kept[0].column == 8
+
+
+def test_unused_ignore_naming_an_unchecked_code_is_not_reported() -> None:
+    src = "a = 1  # type: ignore[comparison-overlap]\nb = 2  # type: ignore[arg-type, func-returns-value]\nc = 3  # type: ignore[misc]\nd = 4  # type: ignore[arg-type]\n"
+    kept = apply_ignores("m.py", [], _map(src), Options(warn_unused_ignores=True))
+    assert [d.line for d in kept] == [4]
 
 
 def test_parent_code_ignore_is_used_by_a_subcode() -> None:
@@ -114,9 +120,21 @@ def test_parent_code_ignore_is_used_by_a_subcode() -> None:
 
 
 def test_unused_ignore_can_itself_be_ignored_or_disabled() -> None:
-    m = _map("a = 1  # type: ignore[misc, unused-ignore]\nb = 1  # type: ignore\n")
+    m = _map("a = 1  # type: ignore[arg-type, unused-ignore]\nb = 1  # type: ignore[arg-type]\n")
     opts = Options(warn_unused_ignores=True)
     kept = apply_ignores("m.py", [], m, opts)
     assert [d.line for d in kept] == [2]
     opts = Options(warn_unused_ignores=True, disable_error_code=frozenset({"unused-ignore"}))
     assert apply_ignores("m.py", [], m, opts) == []
+
+
+def test_readme_lists_the_codes_unused_ignores_are_reported_for() -> None:
+    import os
+    import re
+
+    from veritype.diagnostics.codes import REGISTRY
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), encoding="utf-8").read()
+    start = readme.index("Those codes are:")
+    listed = re.findall(r"`([a-z-]+)`", readme[start : readme.index("(`implemented`", start)])
+    assert listed == [name for name, code in REGISTRY.items() if code.implemented]

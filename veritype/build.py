@@ -24,6 +24,13 @@ class BuildResult:
 
 
 def run(sources: list[BuildSource], options: Options) -> BuildResult:
+    # On a deep stack: legal but deeply nested code must not lose the run (deep_stack).
+    from veritype.deep_stack import call_with_deep_stack
+
+    return call_with_deep_stack(lambda: _run(sources, options))
+
+
+def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     from veritype.evaluate.program import Program
 
     roots = [s.base_dir for s in sources]

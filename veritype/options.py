@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 # Options that may differ per module (mypy's per-module options).
 PER_MODULE = frozenset(
@@ -29,6 +29,11 @@ PER_MODULE = frozenset(
         "enable_error_code",
         "strict_optional",
         "warn_unused_ignores",
+        "warn_no_return",
+        "disallow_subclassing_any",
+        "implicit_reexport",
+        "always_true",
+        "always_false",
     }
 )
 
@@ -40,6 +45,8 @@ class Options:
     python_executable: str | None = None
     mypy_path: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    modules: list[str] = field(default_factory=list)  # mypy's `modules` / `packages` config keys
+    packages: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     # Explicit site-packages directories: when set, used instead of asking the
     # target interpreter (the case-file tests set it; no command-line flag).
@@ -66,11 +73,18 @@ class Options:
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
     disallow_untyped_decorators: bool = False
+    disallow_subclassing_any: bool = False
+    # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
+    implicit_reexport: bool = True
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False
     warn_unused_ignores: bool = False
     strict_optional: bool = True
+    # Names taken as always true / false in conditions (`if DEBUG:`), mypy's options.
+    always_true: list[str] = field(default_factory=list)
+    always_false: list[str] = field(default_factory=list)
+    warn_no_return: bool = True  # off: "Missing return statement" [return] is not reported (mypy)
     ignore_errors: bool = False
     disable_error_code: frozenset[str] = frozenset()
     enable_error_code: frozenset[str] = frozenset()
@@ -78,9 +92,27 @@ class Options:
     show_column_numbers: bool = True
     show_error_codes: bool = True
     error_summary: bool = True
+    show_error_end: bool = False
+    show_error_context: bool = False
+    show_error_code_links: bool = False
+    show_absolute_path: bool = False
+    pretty: bool = False
+    many_errors_threshold: int = -1  # --soft-error-limit: above it, fewer notes (mypy)
+    junit_xml: str | None = None
+    junit_format: str = "global"
+    install_types: bool = False  # pip-install missing types-* packages (veritype/cli/install_types.py)
+    non_interactive: bool = False
     output: str = "text"
     color: bool | None = None
     verbose: bool = False
+
+    # mypy options given with a value other than mypy's default that veritype
+    # does not act on (config key -> value): named in one warning per run.
+    not_enforced: dict[str, object] = field(default_factory=dict)
+    # Per-module settings from a file's own `# mypy:` comments (module ->
+    # {option: value}), applied after the config's overrides. Filled while the
+    # modules load; a module's source is part of its cache key already.
+    inline: dict[str, dict[str, object]] = field(default_factory=dict, compare=False)
 
     # (pattern, {option: value}) in file order; later patterns win, as in mypy.
     overrides: list[tuple[str, dict[str, object]]] = field(default_factory=list)
@@ -90,6 +122,9 @@ class Options:
         for pattern, values in self.overrides:
             if module_matches(pattern, module):
                 changes.update(values)
+        inline = self.inline.get(module)
+        if inline:
+            changes.update(inline)
         if not changes:
             return self
         return replace(self, **changes)
@@ -103,6 +138,8 @@ class Options:
             return False
         if code in self.enable_error_code:
             return True
+        if code == "return" and not self.warn_no_return:
+            return False  # --no-warn-no-return silences "Missing return statement"
         if code == "unreachable" and self.warn_unreachable:
             return True  # the flag turns on the (off by default) code, as in mypy
         info = REGISTRY.get(code)
@@ -111,16 +148,39 @@ class Options:
         return info.default_enabled if info is not None else True
 
     def set_strict(self) -> None:
-        """`--strict`: the same set of flags mypy's --strict turns on."""
-        self.disallow_untyped_defs = True
-        self.disallow_incomplete_defs = True
-        self.check_untyped_defs = True
-        self.disallow_untyped_calls = True
-        self.disallow_any_generics = True
-        self.disallow_untyped_decorators = True
-        self.warn_return_any = True
-        self.warn_redundant_casts = True
-        self.warn_unused_ignores = True
+        """`--strict`: mypy 2.4's strict set (STRICT_FLAGS).
+
+        The flags veritype implements are set; the others are recorded as not
+        enforced, so the run's warning names them."""
+        names = {f.name for f in fields(self)}
+        for key in STRICT_FLAGS:
+            if key in names:
+                setattr(self, key, strict_value(key))
+            else:
+                self.not_enforced[key] = strict_value(key)
+
+
+# mypy 2.4's --strict, in the order its `--help` lists them.
+STRICT_FLAGS: tuple[str, ...] = (
+    "disallow_any_generics",
+    "disallow_subclassing_any",
+    "disallow_untyped_calls",
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "check_untyped_defs",
+    "disallow_untyped_decorators",
+    "warn_redundant_casts",
+    "warn_unused_ignores",
+    "warn_return_any",
+    "implicit_reexport",  # --no-implicit-reexport: the one --strict turns off
+    "strict_equality",
+    "extra_checks",
+)
+
+
+def strict_value(key: str) -> bool:
+    """The value --strict gives `key`."""
+    return key != "implicit_reexport"
 
 
 def module_matches(pattern: str, module: str) -> bool:

@@ -26,6 +26,9 @@ MISSING = "missing"
 _OUTPUT_ONLY = frozenset(
     {"files", "exclude", "config_file", "show_column_numbers", "show_error_codes",
      "error_summary", "output", "color", "verbose", "cache_dir", "incremental",
+     "modules", "packages", "show_error_end", "show_error_context", "show_error_code_links",
+     "show_absolute_path", "pretty", "many_errors_threshold", "junit_xml", "junit_format",
+     "not_enforced", "inline", "install_types", "non_interactive",
      "num_workers"}  # workers report what a serial run reports (engine/workers.py)
 )
 

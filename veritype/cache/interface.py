@@ -47,6 +47,7 @@ import tokenize
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.evaluate.functions import is_generator, walk_own_body
+from veritype.syntax.bodies import is_trivial_body
 
 _PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
 _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
@@ -144,25 +145,7 @@ def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     # The evaluator's own test for a generator, so the two cannot disagree.
     has_yield = is_generator(node)
     has_await = any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
-    return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(_is_trivial(node.body))}>"
-
-
-def _is_trivial(body: list[ast.stmt]) -> bool:
-    """A placeholder body (`...`, `pass`, `raise NotImplementedError`, after
-    an optional docstring). No rule reads a dependency's body this way yet,
-    but the spec gives trivial bodies meaning (protocol members, abstract
-    methods called through super()), so the flag is kept against that day."""
-    for i, s in enumerate(body):
-        if isinstance(s, ast.Pass):
-            continue
-        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and (s.value.value is Ellipsis or (i == 0 and isinstance(s.value.value, str))):
-            continue
-        if isinstance(s, ast.Raise):
-            exc = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
-            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
-                continue
-        return False
-    return True
+    return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(is_trivial_body(node.body))}>"
 
 
 def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -36,6 +36,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.class_base_rules import check_bases, class_keywords_call
 
     check_bases(checker, node, info)
+    from veritype.check.subclassing_any import check_subclassing_any
+
+    check_subclassing_any(checker, node)
     if info.is_protocol:
         _protocol_self_attributes(checker, info)
     init_subclass = class_keywords_call(checker, node, info)

@@ -18,10 +18,11 @@ from veritype.evaluate.functions import function_scope, is_generator
 from veritype.evaluate.scopes import Scope
 from veritype.modules.finder import MissingModule
 from veritype.semantic import symbols as S
+from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair, format_type
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypedDictType,
-    TypeType, UnionType, make_union, union_items,
+    TypeType, UnionType, flatten_union, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
 
@@ -71,7 +72,7 @@ class ModuleChecker:
         col = (getattr(node, "col_offset", 0) or 0) + 1
         end_line = getattr(node, "end_lineno", None)
         end_col = getattr(node, "end_col_offset", None)
-        self.diags.append(Diagnostic(self.info.path, line, col, severity, msg, code if severity == "error" else (None if code == "note" else code), end_line, (end_col + 1) if end_col is not None else None))
+        self.diags.append(Diagnostic(self.info.path, line, col, severity, msg, code if severity == "error" else (None if code == "note" else code), end_line, (end_col + 1) if end_col is not None else None, _ignore_span(node, line)))
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
         self.report(node, msg, code)
@@ -275,7 +276,7 @@ class ModuleChecker:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
                         self.explain_protocol(stmt.value, t, expected)
-                elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected):
+                elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected) and not _declares_any(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
         self.flow.state.unreachable = True
 
@@ -638,6 +639,8 @@ class ModuleChecker:
                 continue
             sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
             if sym is not None:
+                if self.program.hidden_reexport(mod, alias.name):
+                    self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
                 continue
             if self.program.get_module(f"{source}.{alias.name}") is not None:
                 continue
@@ -667,34 +670,60 @@ class ModuleChecker:
     # -- compound statements ---------------------------------------------------------------
 
     def _If(self, stmt: ast.If) -> None:
+        # An elif chain is walked as a loop (syntax.shapes.elif_branch), not by
+        # recursion through `orelse`: the state after the whole statement is the
+        # merge of each branch's end state, as the nested walk would give.
         binder = self.program.binder_for(self.info)
-        static = binder.static_branch(stmt.test)
-        if static is True:
-            self.type_checking_depth += 1
-            try:
-                self.block(stmt.body)
-            finally:
-                self.type_checking_depth -= 1
-            return
-        if static is False:
-            self.block(stmt.orelse)
-            return
-        self.infer(stmt.test)
-        exprs = self.exprs()
-        before = self.flow.fork()
-        self.flow.apply(exprs.narrow_for(stmt.test, True))
-        if _is_never_narrowed(self.flow, exprs.narrow_for(stmt.test, True)):
-            self.flow.state.unreachable = True
-        self.block(stmt.body)
-        after_body = self.flow.fork()
-        self.flow.set(before.copy())
-        neg = exprs.narrow_for(stmt.test, False)
-        self.flow.apply(neg)
-        if _is_never_narrowed(self.flow, neg):
-            self.flow.state.unreachable = True
-        self.block(stmt.orelse)
-        after_else = self.flow.fork()
-        self.flow.set(merge([after_body, after_else]))
+        ends: list[State] = []
+        node = stmt
+        while True:
+            static = binder.static_branch(node.test)
+            if static is True:
+                self.type_checking_depth += 1
+                try:
+                    self.block(node.body)
+                finally:
+                    self.type_checking_depth -= 1
+                break
+            nxt = elif_branch(node)
+            if static is False:
+                if nxt is None:
+                    self.block(node.orelse)
+                    break
+                if self._unreachable_elif(nxt):
+                    break
+                node = nxt
+                continue
+            self.infer(node.test)
+            exprs = self.exprs()
+            before = self.flow.fork()
+            self.flow.apply(exprs.narrow_for(node.test, True))
+            if _is_never_narrowed(self.flow, exprs.narrow_for(node.test, True)):
+                self.flow.state.unreachable = True
+            self.block(node.body)
+            ends.append(self.flow.fork())
+            self.flow.set(before.copy())
+            neg = exprs.narrow_for(node.test, False)
+            self.flow.apply(neg)
+            if _is_never_narrowed(self.flow, neg):
+                self.flow.state.unreachable = True
+            if nxt is None:
+                self.block(node.orelse)
+                break
+            if self._unreachable_elif(nxt):
+                break
+            node = nxt
+        if ends:
+            ends.append(self.flow.fork())
+            self.flow.set(merge(ends))
+
+    def _unreachable_elif(self, nxt: ast.If) -> bool:
+        """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
+        if not self.flow.state.unreachable:
+            return False
+        if self.options.warn_unreachable and not _is_trivial_unreachable(nxt):
+            self.error(nxt, "Statement is unreachable", "unreachable")
+        return True
 
     def _loop(self, body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
         saved_exits = self._loop_exits
@@ -911,7 +940,8 @@ class _ScopeSwitch:
 def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
     """An annotated parameter's declared type: assigning to it must fit (spec,
     "Type annotations": a parameter annotation declares the name's type for the
-    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free."""
+    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free.
+    An annotated `Any` is kept: mypy does not narrow it by assignment (binder.assign_type)."""
     node = sym.node
     func = scope.function
     if not isinstance(node, ast.arg) or func is None:
@@ -919,7 +949,9 @@ def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped
     if node.annotation is None and getattr(func, "type_comment", None) is None:
         return None
     t = scope.param_types.get(sym.name)
-    return None if not isinstance(t, Type) or isinstance(t, AnyType) else t
+    if isinstance(t, AnyType):
+        return t if t.reason == "explicit" else None
+    return t if isinstance(t, Type) else None
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
@@ -928,8 +960,19 @@ def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-unty
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     if isinstance(value, AnyType):
-        # mypy's rule: a value of type Any makes the narrowed type Any.
-        return value
+        # mypy's rule (binder.assign_type): an Any value does not narrow a declared
+        # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None
+        # becomes Any (a fallback replacing None), and a union with an Any item or
+        # a declared Any takes the Any.
+        if isinstance(declared, UnionType):
+            items = flatten_union(declared.items)
+            if any(isinstance(i, NoneType) for i in items):
+                return make_union([value if isinstance(i, NoneType) else i for i in items])
+            if any(isinstance(i, AnyType) for i in items):
+                return value
+        return declared
+    if isinstance(declared, AnyType):
+        return declared
     if isinstance(declared, UnionType):
         from veritype.types.join import widen_literals
 
@@ -1027,8 +1070,28 @@ def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]
     return isinstance(t, (NoneType, AnyType)) or is_subtype(ev, NoneType(), t)
 
 
+def _ignore_span(node: ast.AST | None, line: int) -> tuple[int, int] | None:
+    """Where a `# type: ignore` silences an error reported at `node`, as mypy
+    (messages.span_from_context): any line of an expression (an argument's line
+    in a call written over several lines), a decorator line of a def or class;
+    a statement's first line only. None: the error's own line."""
+    if isinstance(node, ast.expr):
+        end = getattr(node, "end_lineno", None) or line
+        return (line, end) if end > line else None
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
+        first = min(d.lineno for d in node.decorator_list)
+        return (first, line) if first < line else None
+    return None
+
+
 def _is_object(t: Type) -> bool:
     return isinstance(t, Instance) and t.info.fullname == "builtins.object"
+
+
+def _declares_any(t: Type) -> bool:
+    # mypy warns about returning Any only where Any is not a proper subtype of the
+    # declared type: a union with an Any item (`-> Any | None`) accepts it quietly.
+    return isinstance(t, UnionType) and any(isinstance(item, AnyType) for item in t.items)
 
 
 def _assigned_keys(body: list[ast.stmt]) -> set[str]:

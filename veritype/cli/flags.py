@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from veritype import __version__
+from veritype.cli.mypy_flags import add_not_enforced_flags, apply_not_enforced_flags
 from veritype.config.loader import finalize, load_options
-from veritype.config.schema import ConfigValueError, parse_version
+from veritype.config.schema import ConfigValueError, UnsupportedVersion, parse_version
 from veritype.diagnostics.codes import REGISTRY
 from veritype.options import Options, parse_num_workers
 
@@ -59,6 +60,18 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "disallow_untyped_decorators",
         "report untyped decorators that make a typed function untyped",
     ),
+    (
+        "--disallow-subclassing-any",
+        "--allow-subclassing-any",
+        "disallow_subclassing_any",
+        "report classes whose base is Any (from a missing import, or Any itself)",
+    ),
+    (
+        "--implicit-reexport",
+        "--no-implicit-reexport",
+        "implicit_reexport",
+        "names a module imports are exported (default on; off: only `import x as x` and __all__)",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
@@ -76,14 +89,32 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "module names relative to mypy_path entries or the current directory",
     ),
     ("--no-site-packages", None, "no_site_packages", "don't search installed packages"),
+    ("--warn-no-return", "--no-warn-no-return", "warn_no_return", "report functions that can end without returning (default on)"),
+    ("--show-error-end", "--hide-error-end", "show_error_end", "print end line and column too (implies column numbers)"),
+    ("--show-error-context", "--hide-error-context", "show_error_context", "precede errors with notes naming the function or class"),
+    ("--show-error-code-links", "--hide-error-code-links", "show_error_code_links", "add a link to each error code's documentation"),
+    ("--show-absolute-path", "--hide-absolute-path", "show_absolute_path", "print absolute paths"),
+    ("--pretty", "--no-pretty", "pretty", "show the source line and a marker under each error; wrap long messages"),
+    ("--install-types", "--no-install-types", "install_types", "pip-install the missing types-* stub packages found"),
+    ("--non-interactive", "--interactive", "non_interactive", "--install-types: install without asking, then check again"),
 ]
+
+OUTPUT_FORMATS = ("text", "json", "veritype-json")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="veritype",
-        description="A static type checker for Python. `veritype check PATHS...`; "
-        "with no targets, checks the `files` named in the config.",
+        usage="veritype [check] [options] [PATH ...]\n       veritype watch [options] [PATH ...]\n       veritype lsp",
+        description="A static type checker for Python, a drop-in for mypy.\n\n"
+        "subcommands:\n"
+        "  check   check the files, directories, modules (-m) and packages (-p) given, or the\n"
+        "          `files` named in the config (the default: `check` may be left out, as with mypy)\n"
+        "  watch   check, then check again whenever a file changes (same options as check)\n"
+        "  lsp     the language server, speaking LSP on stdin/stdout\n\n"
+        "mypy's flags and config keys are all accepted; those veritype does not act on are\n"
+        "named in one `not enforced` warning per run.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
         argument_default=argparse.SUPPRESS,
     )
@@ -93,13 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="say more about what is done")
     parser.add_argument("--config-file", metavar="FILE", help="read this config file instead of searching for one")
-    parser.add_argument("--strict", action="store_true", help="turn on all the strictness flags")
+    parser.add_argument("--strict", action="store_true", help="mypy's strict mode: its 13 strictness flags (those not enforced are named in the warning)")
     parser.add_argument("--python-version", metavar="X.Y", help="check for this Python version")
     parser.add_argument("--platform", metavar="PLATFORM", help="check for this sys.platform")
     parser.add_argument("--python-executable", metavar="PATH", help="find installed packages of this interpreter")
     parser.add_argument(
         "--follow-imports", choices=("normal", "silent", "skip", "error"), help="how to treat imported modules"
     )
+    parser.add_argument("--always-true", action="append", metavar="NAME", help="a name to take as always true in conditions")
+    parser.add_argument("--always-false", action="append", metavar="NAME", help="a name to take as always false in conditions")
     parser.add_argument("--exclude", action="append", metavar="REGEX", help="skip paths matching this regex in directories")
     parser.add_argument(
         "--enable-error-code", action="append", metavar="CODE", help="turn an error code on (comma-separated allowed)"
@@ -122,11 +155,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--stats", action="store_true", help="after the summary, print how many modules and symbols the run evaluated"
     )
-    parser.add_argument("-O", "--output", choices=("text", "json"), help="output format (default text)")
+    parser.add_argument(
+        "-O",
+        "--output",
+        choices=OUTPUT_FORMATS,
+        help="output format: text (default); json: mypy's JSON lines; veritype-json: one JSON array with end positions",
+    )
+    parser.add_argument(
+        "-c", "--command", dest="commands", action="append", metavar="PROGRAM_TEXT", help="check this program text"
+    )
+    parser.add_argument(
+        "--soft-error-limit",
+        dest="many_errors_threshold",
+        type=int,
+        metavar="N",
+        help="above N errors, leave out the notes of errors past the first N (mypy's meaning; -1: no limit)",
+    )
+    parser.add_argument("--junit-xml", metavar="FILE", help="also write the result as a JUnit XML document to FILE")
+    parser.add_argument(
+        "--junit-format", choices=("global", "per_file"), help="--junit-xml: one test for the run (default) or one per file"
+    )
+    parser.add_argument("-i", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     for flag, inverse, field, help_text in BOOL_FLAGS:
         parser.add_argument(flag, dest=field, action="store_true", help=help_text)
         if inverse is not None:
             parser.add_argument(inverse, dest=field, action="store_false", help=argparse.SUPPRESS)
+    add_not_enforced_flags(parser)
     return parser
 
 
@@ -147,16 +201,23 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
     if "python_version" in given:
         try:
             options.python_version = parse_version(given["python_version"])
+        except UnsupportedVersion as exc:
+            raise UsageError(f"argument --python-version: {exc}") from None
         except ConfigValueError as exc:
-            raise UsageError(f"--python-version: {exc}") from None
-    for name in ("platform", "follow_imports", "output"):
+            raise UsageError(str(exc) if "Python 2" in str(exc) else f"argument --python-version: {exc}") from None
+    for name in ("platform", "follow_imports", "output", "many_errors_threshold", "junit_format"):
         if name in given:
             setattr(options, name, given[name])
+    if "junit_xml" in given:
+        options.junit_xml = os.path.abspath(given["junit_xml"])
     if "python_executable" in given:
         exe = given["python_executable"]
         if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
             raise UsageError(f"--python-executable: '{exe}' is not an executable file")
         options.python_executable = exe
+    for name in ("always_true", "always_false"):
+        if name in given:
+            setattr(options, name, [*getattr(options, name), *given[name]])
     if "exclude" in given:
         options.exclude = list(options.exclude) + list(given["exclude"])
     for _, _, field, _ in BOOL_FLAGS:
@@ -164,6 +225,7 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
             setattr(options, field, given[field])
     if "verbose" in given:
         options.verbose = True
+    apply_not_enforced_flags(options, given)
     if "incremental" in given:
         options.incremental = given["incremental"]
     if "cache_dir" in given:

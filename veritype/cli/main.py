@@ -11,18 +11,23 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import time
 import traceback
 from typing import TextIO
 
+from veritype.cli.install_types import install, install_command, missing_stub_packages
 from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
+from veritype.config.mypy_table import describe
 from veritype.modules.discover import DiscoveryError, sources_from_targets
-from veritype.modules.environment import TargetEnvironmentError, environment_for
+from veritype.modules.environment import TargetEnvironmentError, environment_cache_clear, environment_for
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
 from veritype.report.json_output import write_json
+from veritype.report.limit import apply_soft_limit
+from veritype.report.mypy_json import write_mypy_json
 from veritype.report.order import ordered
-from veritype.report.text import write_text
+from veritype.report.text import display_path_for, text_lines, write_text
 
 EXIT_CLEAN = 0
 EXIT_ERRORS = 1
@@ -35,6 +40,13 @@ def _stderr_line(prefix: str, message: str) -> None:
 
 def _warn(message: str) -> None:
     _stderr_line("warning", message)
+
+
+def _warn_not_enforced(options: Options) -> None:
+    """The one line naming every mypy option given that this run does not act on."""
+    named = options.not_enforced
+    if named:
+        _warn("not enforced: " + ", ".join(describe(key, value) for key, value in named.items()))
 
 
 def _describe(options: Options, sources: list[BuildSource]) -> None:
@@ -54,6 +66,13 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
     paths = list(getattr(ns, "paths", []) or [])
     modules = list(getattr(ns, "modules", []) or [])
     packages = list(getattr(ns, "packages", []) or [])
+    commands = list(getattr(ns, "commands", []) or [])
+    # `-c PROGRAM_TEXT`: checked as mypy does, module __main__ in file "<string>".
+    programs = [BuildSource("<string>", "__main__", cwd, text) for text in commands]
+    if programs and not (paths or modules or packages):
+        return programs
+    if not (paths or modules or packages):
+        modules, packages = list(options.modules), list(options.packages)
     if not (paths or modules or packages):
         if not options.files:
             raise UsageError(
@@ -61,7 +80,7 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
                 "or list them as `files` in [tool.veritype] in pyproject.toml"
             )
         paths = list(options.files)
-    return sources_from_targets(paths, modules, packages, options, cwd)
+    return programs + sources_from_targets(paths, modules, packages, options, cwd)
 
 
 def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
@@ -117,7 +136,7 @@ def _write_stats(result: object, stdout: TextIO) -> None:
     if program is None:
         return
     line = stats_line(program.statistics())
-    stream = sys.stderr if program.options.output == "json" else stdout
+    stream = sys.stderr if program.options.output != "text" else stdout
     stream.write(line + "\n")
 
 
@@ -133,7 +152,10 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     cwd = os.path.abspath(cwd or os.getcwd())
     if getattr(ns, "watch", False):
         return _watch(argv, ns, stdout, cwd)
+    started = time.monotonic()
     options = options_from_args(ns, cwd, _warn)
+    if getattr(ns, "commands", None):
+        options.incremental = False  # a program given as text has no file for the cache to key on
     set_default_cache_dir(options, cwd)
     try:
         environment_for(options)  # fail early, and once, if the interpreter cannot be asked
@@ -151,18 +173,50 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     # times and took about a tenth of a cold run. Collect far less often, as
     # mypy does; peak memory measured unchanged.
     gc.set_threshold(200_000, 30, 30)
+    install_types, interactive = _install_types_mode(options)
     result = build_run(sources, options)
+    if install_types and not interactive:
+        packages = missing_stub_packages(result.diagnostics)
+        if packages:
+            install(install_command(options, packages), stdout, interactive=False)
+            stdout.write("\n")
+            environment_cache_clear()
+            result = build_run(sources, options)  # mypy shows only this second run
+    _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
-    diagnostics = ordered(result.diagnostics, [s.path for s in sources])
+    diagnostics = apply_soft_limit(ordered(result.diagnostics, [s.path for s in sources]), options.many_errors_threshold)
+    texts = {s.path: s.text for s in sources if s.text is not None}
     if options.output == "json":
+        write_mypy_json(diagnostics, stdout, display_path_for(options))
+    elif options.output == "veritype-json":
         write_json(diagnostics, stdout)
     else:
-        write_text(diagnostics, result.files_checked, options, stdout)
+        write_text(diagnostics, result.files_checked, options, stdout, texts)
+    if options.junit_xml:
+        from veritype.report.junit import write_junit
+
+        write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
+    if install_types and interactive:
+        packages = missing_stub_packages(result.diagnostics)
+        if packages:
+            stdout.write("\n")
+            if not install(install_command(options, packages), stdout, interactive=True):
+                return EXIT_USAGE
+            stdout.write("\nnote: Run veritype again for up-to-date results with installed types\n")
+            return EXIT_USAGE
     return EXIT_ERRORS if has_errors else EXIT_CLEAN
+
+
+def _install_types_mode(options: Options) -> tuple[bool, bool]:
+    """(--install-types, interactive): see veritype/cli/install_types.py."""
+    install_types, non_interactive = options.install_types, options.non_interactive
+    if non_interactive and not install_types:
+        raise UsageError("--non-interactive is only supported with --install-types")
+    return install_types, not non_interactive
 
 
 def main(argv: list[str] | None = None) -> int:

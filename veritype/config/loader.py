@@ -28,11 +28,14 @@ from collections.abc import Callable
 from typing import Any
 
 from veritype.config.schema import (
-    ACCEPTED_MYPY_SETTINGS,
     PER_MODULE_KEYS,
     SETTINGS,
     ConfigValueError,
+    UnsupportedVersion,
     convert,
+    convert_not_enforced,
+    differs_from_mypy_default,
+    resolve_key,
 )
 from veritype.options import Options
 
@@ -144,23 +147,40 @@ class _Reader:
         self.path = path
         self.dir = os.path.dirname(os.path.abspath(path))
         self.warn = warn
+        # Not-enforced mypy settings with a non-default value (key -> value).
+        self.not_enforced: dict[str, object] = {}
 
     def values(self, section: str, items: dict[str, Any], from_ini: bool, per_module: bool) -> dict[str, Any]:
         """Options field -> value for one section; `strict` is returned under "strict"."""
         result: dict[str, Any] = {}
         for raw_key, value in items.items():
-            key = raw_key.strip().replace("-", "_")
+            # mypy's inverted spellings too: allow_untyped_defs, no_implicit_reexport.
+            resolved = resolve_key(raw_key.strip().replace("-", "_"))
+            if resolved is None:
+                self.warn(f"{self.path}: [{section}]: unrecognized option {raw_key!r} ignored")
+                continue
+            key, invert = resolved
             if key not in SETTINGS:
-                if key not in ACCEPTED_MYPY_SETTINGS:
-                    self.warn(f"{self.path}: [{section}]: unrecognized option {raw_key!r} ignored")
+                converted_value = convert_not_enforced(key, value, from_ini)
+                if invert and isinstance(converted_value, bool):
+                    converted_value = not converted_value
+                if differs_from_mypy_default(key, converted_value):
+                    self.not_enforced[key] = converted_value
                 continue
             if per_module and key not in PER_MODULE_KEYS:
                 self.warn(f"{self.path}: [{section}]: {raw_key!r} cannot be set per module; ignored")
                 continue
             try:
                 field, converted = convert(key, value, from_ini)
+            except UnsupportedVersion as exc:
+                # mypy warns and goes on with its default version.
+                self.warn(f"{self.path}: [{section}]: {key}: {exc}")
+                continue
             except ConfigValueError as exc:
                 raise ConfigError(f"{self.path}: [{section}] {raw_key}: {exc}") from None
+            if invert:  # only bools are ever inverted (resolve_key)
+                result[field] = not converted
+                continue
             if field == "files":
                 converted = _expand_files(converted, self.dir)
             elif field == "mypy_path":
@@ -205,6 +225,7 @@ def _load_toml(path: str, table_name: str | None, options: Options, warn: Warn) 
         values = reader.values(where, items, from_ini=False, per_module=True)
         for pattern in modules:
             options.overrides.append((pattern.strip(), dict(values)))
+    options.not_enforced.update(reader.not_enforced)
 
 
 def _load_ini(path: str, options: Options, warn: Warn) -> None:
@@ -219,6 +240,7 @@ def _load_ini(path: str, options: Options, warn: Warn) -> None:
         for pattern in section[len("mypy-") :].split(","):
             if pattern.strip():
                 options.overrides.append((pattern.strip(), dict(values)))
+    options.not_enforced.update(reader.not_enforced)
 
 
 def _specificity(pattern: str) -> tuple[int, int]:

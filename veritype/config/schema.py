@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, fields
 from typing import Any
 
+from veritype.config.mypy_table import BY_KEY, NOT_ENFORCED_KEYS
 from veritype.options import PER_MODULE, Options, parse_num_workers
 
 
@@ -20,9 +21,17 @@ class ConfigValueError(ValueError):
     """A config value of the wrong type or form; the message says what was expected."""
 
 
+class UnsupportedVersion(ConfigValueError):
+    """A Python version mypy 2.x no longer checks (below 3.10): its own words."""
+
+
+# The oldest Python version checked, as in mypy 2.x.
+MINIMUM_VERSION = (3, 10)
+
+
 @dataclass(frozen=True)
 class Setting:
-    kind: str  # "bool" | "str" | "choice" | "version" | "workers" | "list" | "codes" | "regexes" | "paths"
+    kind: str  # "bool" | "str" | "int" | "choice" | "version" | "workers" | "list" | "codes" | "regexes" | "paths"
     field: str  # the Options field it sets
     invert: bool = False  # `hide_error_codes = true` sets show_error_codes = False
     choices: tuple[str, ...] = ()
@@ -44,8 +53,16 @@ SETTINGS.update(
         "platform": Setting("str", "platform"),
         "python_executable": Setting("paths", "python_executable"),
         "follow_imports": Setting("choice", "follow_imports", choices=("normal", "silent", "skip", "error")),
-        "output": Setting("choice", "output", choices=("text", "json")),
+        "output": Setting("choice", "output", choices=("text", "json", "veritype-json")),
         "files": Setting("paths", "files"),
+        "modules": Setting("list", "modules"),
+        "always_true": Setting("list", "always_true"),
+        "always_false": Setting("list", "always_false"),
+        "packages": Setting("list", "packages"),
+        "junit_xml": Setting("str", "junit_xml"),
+        "cache_dir": Setting("str", "cache_dir"),
+        "junit_format": Setting("choice", "junit_format", choices=("global", "per_file")),
+        "many_errors_threshold": Setting("int", "many_errors_threshold"),
         "mypy_path": Setting("paths", "mypy_path"),
         "exclude": Setting("regexes", "exclude"),
         "disable_error_code": Setting("codes", "disable_error_code"),
@@ -54,75 +71,9 @@ SETTINGS.update(
     }
 )
 
-# mypy settings that veritype accepts without acting on them (yet), so that an
-# existing mypy config loads without a warning for each.
-ACCEPTED_MYPY_SETTINGS = frozenset(
-    {
-        "plugins",
-        "pretty",
-        "show_error_context",
-        "show_error_code_links",
-        "show_traceback",
-        "show_absolute_path",
-        "cache_dir",
-        "sqlite_cache",
-        "cache_fine_grained",
-        "skip_version_check",
-        "skip_cache_mtime_checks",
-        "follow_imports_for_stubs",
-        "follow_untyped_imports",
-        "no_implicit_optional",
-        "implicit_optional",
-        "implicit_reexport",
-        "no_implicit_reexport",
-        "strict_equality",
-        "strict_bytes",
-        "strict_concatenate",
-        "extra_checks",
-        "allow_redefinition",
-        "allow_redefinition_new",
-        "allow_untyped_globals",
-        "local_partial_types",
-        "disallow_subclassing_any",
-        "disallow_any_unimported",
-        "disallow_any_expr",
-        "disallow_any_decorated",
-        "disallow_any_explicit",
-        "warn_no_return",
-        "warn_unused_configs",
-        "warn_incomplete_stub",
-        "always_true",
-        "always_false",
-        "enable_incomplete_feature",
-        "disable_bytearray_promotion",
-        "disable_memoryview_promotion",
-        "force_uppercase_builtins",
-        "force_union_syntax",
-        "install_types",
-        "non_interactive",
-        "scripts_are_modules",
-        "junit_xml",
-        "html_report",
-        "txt_report",
-        "xml_report",
-        "linecount_report",
-        "any_exprs_report",
-        "cobertura_xml_report",
-        "lineprecision_report",
-        "raise_exceptions",
-        "no_silence_site_packages",
-        "fast_module_lookup",
-        "exclude_gitignore",
-        "untyped_calls_exclude",
-        "mypyc",
-        "custom_typeshed_dir",
-        "pdb",
-        "dump_type_stats",
-        "dump_inference_stats",
-        "report_deprecated_as_note",
-        "deprecated_calls_exclude",
-    }
-)
+# mypy settings that veritype accepts without acting on them: the loader
+# collects non-default values into Options.not_enforced (one warning per run).
+ACCEPTED_MYPY_SETTINGS = NOT_ENFORCED_KEYS
 
 # Keys allowed in a per-module section: mypy's per-module options we act on.
 PER_MODULE_KEYS = frozenset(k for k, s in SETTINGS.items() if s.field in PER_MODULE)
@@ -167,8 +118,18 @@ def parse_version(value: Any) -> tuple[int, int]:
     if m is None:
         raise ConfigValueError(f'expected a version like "3.12", got {value!r}')
     version = (int(m.group(1)), int(m.group(2)))
+    # mypy 2.x's words for versions it does not check.
+    if version[0] == 2:  # fatal in mypy, even in a config file
+        raise ConfigValueError(
+            "Mypy no longer supports checking Python 2 code. "
+            "Consider pinning to mypy<0.980 if you need to check Python 2 code."
+        )
     if version[0] != 3:
-        raise ConfigValueError(f"only Python 3 versions can be checked, got {value!r}")
+        raise UnsupportedVersion(f"Python major version '{version[0]}' out of range (must be 3)")
+    if version < MINIMUM_VERSION:
+        raise UnsupportedVersion(
+            f"Python {version[0]}.{version[1]} is not supported (must be {MINIMUM_VERSION[0]}.{MINIMUM_VERSION[1]} or higher)"
+        )
     return version
 
 
@@ -184,6 +145,15 @@ def convert(key: str, value: Any, from_ini: bool) -> tuple[str, Any]:
         if not isinstance(value, str):
             raise ConfigValueError(f"expected a string, got {value!r}")
         result = value.strip()
+    elif kind == "int":
+        try:
+            result = int(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            result = None
+        if result is None:
+            raise ConfigValueError(f"expected a whole number, got {value!r}")
+    elif kind == "list":
+        result = _as_list(value, from_ini)
     elif kind == "choice":
         if not isinstance(value, str) or value.strip() not in setting.choices:
             raise ConfigValueError(f"expected one of {', '.join(setting.choices)}, got {value!r}")
@@ -220,3 +190,47 @@ def convert(key: str, value: Any, from_ini: bool) -> tuple[str, Any]:
     else:  # pragma: no cover - the table above is the only source of kinds
         raise AssertionError(kind)
     return setting.field, result
+
+
+def resolve_key(key: str) -> tuple[str, bool] | None:
+    """(known key, inverted) for a config key, with mypy's inverted spellings:
+    `no_X` and `disallow_X` invert X, `allow_X` inverts `disallow_X`,
+    `show_X` inverts `hide_X`. None: not a setting mypy or veritype knows."""
+
+    def known(name: str) -> bool:
+        return name in SETTINGS or name in NOT_ENFORCED_KEYS
+
+    if known(key):
+        return key, False
+    for prefix, replacement in (("no_", ""), ("allow", "disallow"), ("disallow", "allow"), ("show_", "hide_")):
+        if key.startswith(prefix):
+            candidate = replacement + key[len(prefix) :]
+            if known(candidate) and _is_bool(candidate):
+                return candidate, True
+    return None
+
+
+def _is_bool(key: str) -> bool:
+    if key in SETTINGS:
+        return SETTINGS[key].kind == "bool"
+    return BY_KEY[key].kind == "bool"
+
+
+def convert_not_enforced(key: str, value: Any, from_ini: bool) -> object:
+    """A not-enforced mypy setting's value, in the form the warning shows it."""
+    row = BY_KEY[key]
+    try:
+        if row.kind == "bool":
+            return _as_bool(value, from_ini)
+        if row.kind == "list":
+            return _as_list(value, from_ini)
+    except ConfigValueError:
+        pass
+    return value.strip() if isinstance(value, str) else value
+
+
+def differs_from_mypy_default(key: str, value: object) -> bool:
+    default = BY_KEY[key].default
+    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
+        return value != str(default)
+    return value != default

@@ -19,6 +19,11 @@ class ErrorCode:
     default_enabled: bool = True
     # A sub-code is also silenced by an ignore of its parent (mypy's behaviour).
     parent: str | None = None
+    # False: a mypy code veritype accepts (flags, ignores) but does not check
+    # for, or a catch-all (`misc`) of many checks veritype does only some of.
+    # An ignore naming such a code may be needed by mypy for an error veritype
+    # cannot see, so `--warn-unused-ignores` never reports it (ignores.py).
+    implemented: bool = True
 
 
 REGISTRY: dict[str, ErrorCode] = {}
@@ -60,11 +65,12 @@ REDUNDANT_CAST = _code("redundant-cast", "The cast does not change the type.")
 ASSERT_TYPE = _code("assert-type", "assert_type found a different type.")
 OVERRIDE = _code("override", "A method overrides its base incompatibly.")
 ABSTRACT = _code("abstract", "An abstract class is instantiated.")
+SAFE_SUPER = _code("safe-super", "An abstract method with a trivial body is called through super().")
 LIST_ITEM = _code("list-item", "An item of a list or set display has the wrong type.")
 DICT_ITEM = _code("dict-item", "A key or value of a dict display has the wrong type.")
 TYPEDDICT_ITEM = _code("typeddict-item", "A TypedDict key is missing, unknown or mistyped.")
 TYPEDDICT_UNKNOWN_KEY = _code("typeddict-unknown-key", "A TypedDict display or call has a key the TypedDict does not define.", parent="typeddict-item")
-HAS_TYPE = _code("has-type", "The type of the name cannot be determined.")
+HAS_TYPE = _code("has-type", "The type of the name cannot be determined.", implemented=False)
 OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatible return types.")
 OVERLOAD_CANNOT_MATCH = _code("overload-cannot-match", "An overload can never be matched: an earlier one accepts all its arguments.")
 NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an implementation.")
@@ -72,16 +78,22 @@ UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never a
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)
-FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.")
-EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.")
-TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False)
+FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.", implemented=False)
+EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
+TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
-MISC = _code("misc", "Other errors.")
-NOTE = _code("note", "An informational note.", severity="note")
+MISC = _code("misc", "Other errors.", implemented=False)
+NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 
 
 def lookup(name: str) -> ErrorCode | None:
     return REGISTRY.get(name)
+
+
+def implemented(name: str) -> bool:
+    """Whether veritype checks for what mypy reports under this code (unknown codes: no)."""
+    info = REGISTRY.get(name)
+    return info is not None and info.implemented
 
 
 def silenced_by(code: str, ignored: frozenset[str]) -> bool:

@@ -15,6 +15,9 @@ class Diagnostic:
     code: str | None = None
     end_line: int | None = field(default=None, compare=False)
     end_column: int | None = field(default=None, compare=False)
+    # The lines on which a `# type: ignore` silences this diagnostic, when more
+    # than its own line (mypy: an expression's lines, a decorated def's decorators).
+    ignore_span: tuple[int, int] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -9,7 +9,8 @@ Two pure functions, called once per file by the build:
   at the top of the file ignores the whole file.
 * `apply_ignores(path, diagnostics, ignore_map, options)` drops what the
   ignores and the options silence, and with `warn_unused_ignores` adds an
-  `unused-ignore` error for each ignore that silenced nothing.
+  `unused-ignore` error for each ignore that silenced nothing, when every
+  code it names is one veritype checks for (codes.implemented).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from veritype.diagnostics.codes import silenced_by
+from veritype.diagnostics.codes import implemented, silenced_by
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.options import Options
 
@@ -204,6 +205,11 @@ def apply_ignores(
         for line, ignore in sorted(ignore_map.lines.items()):
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
+            if ignore.codes is None or not all(implemented(c) for c in ignore.codes):
+                # The ignore may be there for an error mypy reports and veritype
+                # cannot (a code it does not check for; a bare ignore names them
+                # all): reporting it would turn a mypy-clean project red.
+                continue
             silenced = used.get(line)
             if silenced is None:
                 message = unused_ignore_message(ignore.codes)
@@ -227,10 +233,12 @@ def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: d
         return True
     if ignore_map.whole_file is not None and _covers(ignore_map.whole_file, diag.code):
         return True
-    ignore = ignore_map.lines.get(diag.line)
-    if ignore is not None and _covers(ignore, diag.code):
-        used.setdefault(diag.line, set()).add(diag.code)
-        return True
+    lines = range(diag.ignore_span[0], diag.ignore_span[1] + 1) if diag.ignore_span is not None else (diag.line,)
+    for line in lines:
+        ignore = ignore_map.lines.get(line)
+        if ignore is not None and _covers(ignore, diag.code):
+            used.setdefault(line, set()).add(diag.code)
+            return True
     return False
 
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.paramspec_calls import check_paramspec_arguments
+from veritype.evaluate.paramspec_calls import component as paramspec_component
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
@@ -320,6 +322,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         for ai in matching.slots[pi]:
             arg = args[ai]
             t = arg_types[ai]
+            if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
+                continue  # `*args: P.args` spread here: judged in paramspec_calls
             if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
@@ -327,13 +331,15 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             if not is_subtype(ev, actual, expected):
                 # Star arguments are shown whole ("*list[str]"), as mypy does.
                 shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
-                report(arg.node or site.node, _arg_message(callee, args, ai, p, shown, expected), "arg-type")
+                from veritype.evaluate.dunder_messages import dunder_argument_error
+
+                worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
+                msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
+                report(arg.node or site.node, msg, code)
                 from veritype.evaluate.protocol_notes import protocol_notes
 
                 for n in protocol_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
-    from veritype.evaluate.paramspec_calls import check_paramspec_arguments
-
     check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     if targets and isinstance(ret, CallableType):
@@ -415,7 +421,11 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         _no_match(site, callee, args, arg_types)
         return AnyType("error")
     if len(candidates) == 1:
-        return check_signature(site, candidates[0], args, site.report, arg_types)
+        collect = _Collect()
+        ret = check_signature(site, candidates[0], args, collect, arg_types)
+        if collect.errors:
+            return _failed(site, callee, candidates, args, arg_types)
+        return ret
     # Step 2: the candidates whose argument types check. Only the first is
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
     # holding Any) may still decide between several.
@@ -467,6 +477,17 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 results.append(r)
             if ok:
                 return make_union(results)
+    return _failed(site, callee, candidates, args, arg_types)
+
+
+def _failed(site: CallSite, callee: Overloaded, candidates: list[CallableType], args: list[Arg], arg_types: list[Type]) -> Type:
+    """No item accepts the call: check it against the first item the arguments
+    resemble (its argument errors, as mypy), or report that no variant matches."""
+    from veritype.evaluate.overload_fallback import resembling_item
+
+    item = resembling_item(site, candidates, args, arg_types)
+    if item is not None:
+        return check_signature(site, item, args, site.report)
     _no_match(site, callee, args, arg_types)
     return AnyType("error")
 
@@ -531,7 +552,10 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
             shown.append(f'"{s}"')
         desc = ", ".join(shown)
         msg = f"No overload variant of {name} matches argument type{'s' if len(args) > 1 else ''} {desc}"
-    site.report(site.node, msg, "call-overload")
+    from veritype.evaluate.dunder_messages import is_operator_method
+
+    # mypy: an operator method's failed overloaded call is an `operator` error.
+    site.report(site.node, msg, "operator" if is_operator_method(callee.name) else "call-overload")
 
 
 # -- entry point used by expressions -----------------------------------------------------------

@@ -152,7 +152,9 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             # The check stage walks the method silently and records it.
             flowed = _flow_assigned(ev, sym, method, scope, node)
             if flowed is not None:
-                return widen_literals(flowed)
+                # Only literals of literal expressions widen: a value whose type was
+                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy.
+                return widen_literals(flowed, keep_declared=True)
     from veritype.evaluate.expressions import ExprEvaluator
 
     exprs = ExprEvaluator(ev, eval_scope)

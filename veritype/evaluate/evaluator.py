@@ -69,6 +69,10 @@ class Evaluator:
     def bound_member(self, receiver: Type, name: str) -> Type | None:
         return self.members.get(receiver, name)
 
+    def protocol_member(self, receiver: Type, name: str) -> Type | None:
+        """`receiver`'s member `name` as matched against a protocol member."""
+        return self.members.protocol_actual(receiver, name)
+
     def satisfies_protocol(self, left: Type, proto: Instance, checker) -> bool:  # type: ignore[no-untyped-def]
         return self.members.satisfies(left, proto, checker)
 
@@ -87,12 +91,16 @@ class Evaluator:
     def constructor_type(self, t: TypeType) -> Type | None:
         return self.members.constructor(t)
 
-    def instance_call_signature(self, inst: Instance):  # type: ignore[no-untyped-def]
+    def instance_call_signature(self, inst: Instance, whole: bool = False):  # type: ignore[no-untyped-def]
+        """The bound `__call__` of an instance: its first item when overloaded, or
+        with `whole`, every item (an Overloaded)."""
         from veritype.types.model import CallableType, Overloaded
 
         if inst.info.get("__call__") is None:
             return None
         t = self.members.instance_member(inst, "__call__", inst)
+        if isinstance(t, Overloaded) and whole:
+            return t
         if isinstance(t, Overloaded):
             return t.items[0] if t.items else None
         return t if isinstance(t, CallableType) else None
@@ -110,6 +118,11 @@ class Evaluator:
                 if isinstance(t, Instance):
                     result = t
                     break
+        if result is None and any(c.is_protocol for c in info.mro):
+            # typing.Protocol's metaclass derives from ABCMeta (typeshed spells it only on
+            # some protocols, e.g. Sized): `Mapping.register(...)` works, as in mypy.
+            t = self.instance("abc.ABCMeta")
+            result = t if isinstance(t, Instance) else None
         if result is None:
             t = self.instance("builtins.type")
             result = t if isinstance(t, Instance) else None

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
+from veritype.evaluate.infer_memo import InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
@@ -81,6 +82,7 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
@@ -104,6 +106,24 @@ class ExprEvaluator:
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
+        # Each (expression, expected type) is inferred once per outermost call
+        # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
+        memo = self._memo
+        key = memo.key(node, expected, self.overlay) if memo.depth else None
+        if key is not None:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+        memo.enter()
+        try:
+            result = self._infer_uncached(node, expected)
+        finally:
+            memo.leave()
+        if key is not None and memo.depth:
+            memo.put(key, result)
+        return result
+
+    def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
         try:
             # One dict lookup by node class instead of building "_" + class name
             # and a getattr on every inference (the hottest entry of the checker).
@@ -175,6 +195,12 @@ class ExprEvaluator:
             self.error(node, f'Name "{node.id}" is not defined', "name-defined")
             return ANY_ERROR
         sym, scope = hit
+        if scope is self.scope and scope.kind == "class" and scope.parent is not None and _all_after(sym.decls, node):
+            # A class body runs top to bottom: a name its class binds only later
+            # (`json_module = json` before `def json`) is still the enclosing one.
+            outer = self.ev.lookup(node.id, scope.parent)
+            if outer is not None:
+                sym, scope = outer
         return self.ev.ref_value_type(self.ev.resolve_symbol(sym, scope))
 
     # -- displays -------------------------------------------------------------------
@@ -635,11 +661,28 @@ class ExprEvaluator:
             for layer in reversed(self.overlay):
                 if key in layer:
                     return layer[key]
+        from veritype.evaluate.super_access import is_super_call, super_member
+
+        if is_super_call(self, node.value):
+            assert isinstance(node.value, ast.Call)
+            understood, found, unsafe = super_member(self, node.value, node.attr)
+            if understood:
+                if found is None:
+                    self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
+                    return ANY_ERROR
+                if unsafe is not None:
+                    self.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
+                return found
         base = self.infer(node.value)
-        if _is_bare_super(node.value) and isinstance(base, Instance) and self.ev.bound_member(base, node.attr) is None:
-            self.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
-            return ANY_ERROR
         return self.member_access(base, node.attr, node)
+
+    def _hidden_reexport(self, base: "ModuleType", name: str) -> bool:
+        """`module.name` where the module only imports `name` (--no-implicit-reexport)."""
+        program = self.ev.program
+        if program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
+            return False  # the default: every imported name is exported
+        module = program.get_module(base.name)
+        return module is not None and program.hidden_reexport(module, name)
 
     def member_access(self, base: Type, name: str, node: ast.AST | None) -> Type:
         if isinstance(base, UnionType):
@@ -670,6 +713,8 @@ class ExprEvaluator:
             else:
                 self.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
             return ANY_ERROR
+        if isinstance(base, ModuleType) and self._hidden_reexport(base, name):
+            self.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
         if isinstance(base, TypeType) and isinstance(base.item, Instance) and _instance_only(base.item, name):
             # Set only as `self.name = ...` in methods: the class object has no such attribute.
             self.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
@@ -1195,5 +1240,9 @@ def _instance_only(item: Instance, name: str) -> bool:
     return found
 
 
-def _is_bare_super(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and not node.keywords
+def _all_after(decls: "list[ast.AST]", node: ast.expr) -> bool:
+    """Every declaration in `decls` starts after `node` (by line, then column)."""
+    if not decls:
+        return False
+    here = (node.lineno, node.col_offset)
+    return all(isinstance(d, ast.stmt) and (d.lineno, d.col_offset) > here for d in decls)

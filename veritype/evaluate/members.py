@@ -184,6 +184,13 @@ class Members:
                 return t
             if kind == "class":
                 return bind_self(ev, t, TypeType(receiver) if not on_class else receiver)
+            if isinstance(t, Instance):
+                # A decorator that returns a descriptor object (a cached_property-style
+                # class, a property subclass): the attribute is read through its
+                # `__get__`, as for any class attribute (data model, "Invoking Descriptors").
+                desc = self._descriptor_get(t, receiver, on_class)
+                if desc is not None:
+                    return desc
             if on_class:
                 return t
             return bind_self(ev, t, receiver)
@@ -198,14 +205,18 @@ class Members:
             if desc is not None:
                 return desc
         if isinstance(t, (CallableType, Overloaded)) and sym.kind == S.VAR and not sym.is_instance_attr and not on_class:
-            # A callable assigned in a class body (`f = some_function`) binds like a method
-            # only when it is a plain function; a declared Callable attribute does not.
-            if sym.annotation is None and not _is_classvar(ev, sym, scope):
-                return t
+            # A callable assigned in a class body (`__float__ = unwrap`, `f = lambda self: 0`)
+            # or declared as a ClassVar binds like a method; an annotated instance variable
+            # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
+            # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
+            if (sym.annotation is None or _is_classvar(ev, sym, scope)) and not _is_type_obj(t):
+                return bind_self(ev, t, receiver)
         return t
 
     def _descriptor_get(self, t: Instance, receiver: Type, on_class: bool) -> Type | None:
-        if t.info.fullname in ("builtins.function", "builtins.property"):
+        # (A `property(fget)` object assigned in a class body is read through typeshed's
+        # `property.__get__`: Any on an instance, as mypy has it.)
+        if t.info.fullname == "builtins.function":
             return None
         hit = t.info.get("__get__")
         if hit is None:
@@ -233,10 +244,19 @@ class Members:
         if mapped is None:
             result = t
         else:
-            mapping = {tv_key(tv): arg for tv, arg in zip(cls.type_vars, mapped.args)}
+            mapping = {tv_key(tv): self._value_arg(tv, arg) for tv, arg in zip(cls.type_vars, mapped.args)}
             result = substitute(t, mapping)
         self._mapped[key] = (t, result)
         return result
+
+    def _value_arg(self, tv: TypeVarType, arg: Type) -> Type:
+        """A ParamSpec standing where a plain type variable is mapped is `object`: `args`
+        and `kwargs` of a `*args: P.args, **kwargs: P.kwargs` function are held as
+        `tuple[P, ...]` and `dict[str, P]` (so that calls can forward them), and their
+        items are some objects (mypy: `kwargs.get(k)` is `object`)."""
+        if tv.kind == "typevar" and isinstance(arg, TypeVarType) and arg.kind == "paramspec":
+            return self.ev.builtin("object")
+        return arg
 
     # -- class objects -----------------------------------------------------------
 
@@ -302,7 +322,13 @@ class Members:
             return AnyType("special")
         sym = ev.program.lookup_in_module(mod, name, from_import=True)
         if sym is not None:
-            return ev.symbol_type(sym, ev.module_scope_of_symbol(mod, sym))
+            scope = ev.module_scope_of_symbol(mod, sym)
+            ref = ev.resolve_symbol(sym, scope)
+            if ref.kind == "special":
+                # `t.Protocol`, `t.Optional`: the special form, as the bare name is
+                # (typeshed declares some as plain variables: `Protocol: type[_Protocol]`).
+                return ev.ref_value_type(ref)
+            return ev.symbol_type(sym, scope)
         if name in ("__name__", "__file__", "__doc__", "__package__", "__qualname__"):
             return ev.builtin("str")
         if name in ("__path__",):
@@ -561,7 +587,7 @@ class Members:
             expected = self.instance_member(proto, name, left) if isinstance(left, Instance) else self.get(proto, name)
             if expected is None:
                 continue
-            actual = self.get(left, name)
+            actual = self.protocol_actual(left, name)
             if actual is None:
                 if isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro):
                     continue
@@ -584,6 +610,16 @@ class Members:
                 # A ClassVar member must be readable on the class object too.
                 return False
         return True
+
+    def protocol_actual(self, left: Type, name: str) -> Type | None:
+        """`left`'s member `name` as a protocol member: as attribute access, except that
+        a class object's `__call__` is its constructor (calling the class object runs
+        `type.__call__`, not the instances' `__call__`; mypy matches it the same way)."""
+        if name == "__call__" and isinstance(left, TypeType) and isinstance(left.item, Instance):
+            ctor = self.constructor(left)
+            if ctor is not None:
+                return ctor
+        return self.get(left, name)
 
     def _settable_member(self, proto: "ClassInfo", name: str) -> bool:
         """A protocol member written to through instances: a plain variable or a
@@ -732,6 +768,12 @@ def _is_classvar(ev: "Evaluator", sym, scope) -> bool:  # type: ignore[no-untype
     from veritype.evaluate.declarations import qualifiers
 
     return "ClassVar" in qualifiers(ev, sym, scope)
+
+
+def _is_type_obj(t: Type) -> bool:
+    if isinstance(t, Overloaded):
+        return any(i.is_type_obj for i in t.items)
+    return isinstance(t, CallableType) and t.is_type_obj
 
 
 def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) -> bool:  # type: ignore[no-untyped-def]

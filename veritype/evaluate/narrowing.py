@@ -530,6 +530,11 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
             if isinstance(item, AnyType):
                 results.extend(classes)
                 continue
+            if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values:
+                narrowed = _narrow_typevar(ev, item, classes)
+                if narrowed is not None:
+                    results.append(narrowed)
+                continue
             for c in classes:
                 if is_subtype(ev, item, _erased(c)):
                     results.append(item)
@@ -548,8 +553,30 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
             continue
         if any(is_subtype(ev, item, _erased(c)) for c in classes):
             continue
+        if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values and item.upper_bound is not None:
+            # `bound=int | str`, not an int: still T, bounded by str (mypy).
+            rest = narrow_isinstance(ev, item.upper_bound, classes, False)
+            if rest != item.upper_bound:
+                remaining.append(_with_bound(item, rest))
+                continue
         remaining.append(item)
     return make_union(remaining)
+
+
+def _narrow_typevar(ev: "Evaluator", item: TypeVarType, classes: list[Type]) -> Type | None:
+    """isinstance(x, C) where x: T: still T, its upper bound met with C (mypy keeps
+    the type variable, so the value may be returned as T and used as a C)."""
+    bound = item.upper_bound if item.upper_bound is not None else ev.builtin("object")
+    if any(is_subtype(ev, bound, _erased(c)) for c in classes):
+        return item
+    met = narrow_isinstance(ev, bound, classes, True)
+    if isinstance(met, NeverType):
+        return None
+    return _with_bound(item, met)
+
+
+def _with_bound(item: TypeVarType, bound: Type) -> TypeVarType:
+    return TypeVarType(item.name, item.fullname, item.scope, bound, item.values, item.variance, item.default, item.kind, narrowed=True)
 
 
 def _erased(t: Type) -> Type:

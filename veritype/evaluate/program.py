@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from veritype.config.inline import PREFIX, parse_inline
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.modules.finder import FoundModule, MissingModule, ModuleFinder
 from veritype.modules.sources import BuildSource
@@ -73,7 +74,12 @@ class Program:
         if name in self.sources:
             src = self.sources[name]
             return FoundModule(name, src.path, src.path.endswith(".pyi"), "source", os.path.basename(src.path).startswith("__init__."))
-        return self.finder.find(name)
+        found = self.finder.find(name)
+        if isinstance(found, FoundModule) and not found.is_stub and not found.is_namespace:
+            follow = self.options.for_module(name).follow_imports
+            if follow in ("skip", "error"):
+                return _not_followed(name, follow)
+        return found
 
     def get_module(self, name: str) -> ModuleInfo | None:
         if name in self.modules:
@@ -96,17 +102,36 @@ class Program:
         else:
             parsed = parse_file(found.path)
         info = ModuleInfo(found.name, found.path, found.is_stub, found.is_package, found.origin, parsed)
+        self._inline_config(info)
         if parsed.tree is not None:
             binder = self.binder_for(info)
             info.symbols = binder.bind_module(parsed.tree)
         return info
+
+    def _inline_config(self, info: ModuleInfo) -> None:
+        """The module's own `# mypy:` comments (veritype/config/inline.py):
+        per-module settings applied after the config's, and an error [misc]
+        on each comment line that is not a valid setting."""
+        inline = self.options.inline
+        inline.pop(info.name, None)
+        if info.parsed is None or info.is_stub or PREFIX not in info.parsed.source:
+            return
+        config = parse_inline(info.parsed.source)
+        values = config.module_values(self.options.for_module(info.name))
+        if values:
+            inline[info.name] = values
+        self.options.not_enforced.update(config.not_enforced)
+        for line, message in config.errors:
+            info.parsed.diagnostics.append(Diagnostic(info.path, line, 1, "error", message, "misc"))
 
     def binder_for(self, info: ModuleInfo) -> Binder:
         walrus = self._has_walrus.get(info.name)
         if walrus is None:
             walrus = info.parsed is None or ":=" in info.parsed.source
             self._has_walrus[info.name] = walrus
-        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus)
+        opts = self.options.for_module(info.name)
+        always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus, always)
 
     # -- names --------------------------------------------------------------
 
@@ -140,6 +165,23 @@ class Program:
         all_names = module.symbols.all_names
         return all_names is not None and sym.name in all_names
 
+    def hidden_reexport(self, module: ModuleInfo, name: str) -> bool:
+        """mypy's `implicit_reexport = False` (--no-implicit-reexport, part of
+        --strict) for the .py module `module`: a name it only imports is not
+        exported unless imported `as` the same name, listed in `__all__`, or
+        taken from its own package (`from . import x`). Looked up for the
+        module that does the importing, as in mypy."""
+        if module.is_stub or self.options.for_module(module.name).implicit_reexport:
+            return False
+        sym = module.symbols.get(name)
+        if sym is None or sym.kind not in (S.MODULE_REF, S.FROM_IMPORT) or sym.explicit_reexport:
+            return False
+        all_names = module.symbols.all_names
+        if all_names is not None and name in all_names:
+            return False
+        # A submodule of a package is reachable as its attribute whatever the imports say.
+        return not (module.is_package and isinstance(self.find(f"{module.name}.{name}"), FoundModule))
+
     def _star_exported(self, module: ModuleInfo, name: str) -> bool:
         all_names = module.symbols.all_names
         if all_names is not None:
@@ -149,7 +191,7 @@ class Program:
         sym = module.symbols.get(name)
         if sym is not None and module.is_stub and sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
             return sym.explicit_reexport
-        return True
+        return not self.hidden_reexport(module, name)
 
     def builtins(self) -> ModuleInfo:
         mod = self.get_module("builtins")
@@ -261,6 +303,20 @@ class Program:
         assert info.parsed is not None
         ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
         return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+
+
+def _not_followed(name: str, follow: str) -> MissingModule:
+    """mypy's `follow_imports = skip | error` for a .py module not among the
+    sources: it is not read, its names are Any; `error` also reports the
+    import (stubs are always followed, as in mypy)."""
+    if follow == "skip":
+        return MissingModule(name, "misc", "", ignored=True)
+    return MissingModule(
+        name,
+        "misc",
+        f'Import of "{name}" ignored',
+        ("(Using --follow-imports=error, module not passed on command line)",),
+    )
 
 
 def _sorted_unique(diags: "list[Diagnostic]") -> "list[Diagnostic]":

@@ -90,11 +90,14 @@ def _namedtuple_class(ev: "Evaluator", info: "ClassInfo") -> None:
         info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=info.name)
     info._synthesized.setdefault("_fields", ev.tuple_of([ev.builtin("str") for _ in fields]))
     if "_replace" not in info.symbols:
-        # `_replace(**changes)`: each field by keyword, all optional; returns the same class.
-        from veritype.types.model import KW_ONLY
+        # `_replace(**changes)`: each field by keyword, all optional; returns the type of
+        # the receiver, so a subclass's `_replace` keeps the subclass (typeshed's
+        # `NamedTuple._replace(...) -> Self`; mypy's synthesized one is self-typed too).
+        from veritype.types.model import KW_ONLY, TypeVarType
 
-        replace_params = [Param("self", self_inst, POS_OR_KW)] + [Param(name, t, KW_ONLY, True) for name, t, _ in fields]
-        info._synthesized["_replace"] = CallableType(tuple(replace_params), self_inst, name="_replace")
+        self_tv = TypeVarType("Self", f"{info.fullname}.Self", f"{info.fullname}._replace", self_inst, kind="self")
+        replace_params = [Param("self", self_tv, POS_OR_KW)] + [Param(name, t, KW_ONLY, True) for name, t, _ in fields]
+        info._synthesized["_replace"] = CallableType(tuple(replace_params), self_tv, (self_tv,), name="_replace")
     info._synthesized.setdefault(
         "__match_args__", ev.tuple_of([ev.literal(name) for name, _, _ in fields]),
     )

@@ -1,8 +1,9 @@
 """Turn command-line targets (paths, `-m module`, `-p package`) into BuildSources.
 
 A file's module name comes from walking up through directories that hold an
-`__init__.py`/`__init__.pyi`: the first directory without one is the file's
-source root (mypy's behaviour). With `explicit_package_bases`, the name is
+`__init__.py`/`__init__.pyi` (and, with namespace packages, directories
+without one that lie inside such a package): the first directory that is no
+package is the file's source root (mypy's behaviour). With `explicit_package_bases`, the name is
 instead relative to the nearest enclosing `mypy_path` entry or the current
 directory, so namespace packages without `__init__` files get dotted names.
 
@@ -57,16 +58,41 @@ def module_for_path(path: str, options: Options, cwd: str) -> tuple[str, str]:
                     parts.append(stem)
                 return ".".join(parts) or stem, base
     parts = [] if stem == "__init__" else [stem]
-    while _is_package_dir(directory):
-        parent, name = os.path.split(directory)
-        if parent == directory:
-            break
-        parts.insert(0, name)
-        directory = parent
+    prefix, directory = _crawl_up(directory, options.namespace_packages)
+    parts = prefix + parts
     if not parts:  # an `__init__.py` in a directory that is not a package
         parts = [os.path.basename(directory)]
         directory = os.path.dirname(directory)
     return ".".join(parts), directory
+
+
+def _crawl_up(directory: str, namespaces: bool) -> tuple[list[str], str]:
+    """(package parts, source root) of the files in ``directory``.
+
+    mypy's rule: a directory with an ``__init__`` is a package, and so is,
+    with namespace packages on, a directory without one that lies inside a
+    package: ``pkg/sub/app.py`` with ``pkg/__init__.py`` and no
+    ``pkg/sub/__init__.py`` is ``pkg.sub.app``, so its relative imports
+    resolve. A directory with no package above it is the source root.
+    """
+    return _crawl_up_package(directory, namespaces) or ([], directory)
+
+
+def _crawl_up_package(directory: str, namespaces: bool) -> tuple[list[str], str] | None:
+    parent, name = os.path.split(directory)
+    if name.endswith("-stubs"):
+        name = name[: -len("-stubs")]
+    if parent == directory or not name.isidentifier():
+        return None
+    if _is_package_dir(directory):
+        prefix, root = _crawl_up(parent, namespaces)
+        return prefix + [name], root
+    if not namespaces:
+        return None
+    above = _crawl_up_package(parent, namespaces)
+    if above is None:
+        return None
+    return above[0] + [name], above[1]
 
 
 def _is_package_dir(directory: str) -> bool:
@@ -215,7 +241,24 @@ def sources_from_targets(
         unique.setdefault(os.path.abspath(source.path), source)
     for source in unique.values():
         _refuse_stdlib_shadowing(source, options)
+    _refuse_duplicate_modules(list(unique.values()))
     return list(unique.values())
+
+
+def _refuse_duplicate_modules(sources: list[BuildSource]) -> None:
+    """Two files that map to one module name: mypy stops with "Duplicate module
+    named" (exit 2), as only one of them could be imported. A stub beside its
+    own .py (same directory) is the stub of that module, not a duplicate."""
+    seen: dict[str, BuildSource] = {}
+    for source in sources:
+        other = seen.setdefault(source.module, source)
+        if other is source or os.path.dirname(os.path.abspath(other.path)) == os.path.dirname(os.path.abspath(source.path)):
+            continue
+        raise DiscoveryError(
+            f'{source.path}: Duplicate module named "{source.module}" (also at "{other.path}"); '
+            "use --exclude to leave one out, add __init__.py files, "
+            "or use --explicit-package-bases or adjust MYPYPATH"
+        )
 
 
 def _refuse_stdlib_shadowing(source: BuildSource, options: Options) -> None:

@@ -1,7 +1,8 @@
 """The target environment's site-packages directories (PEP 561 search roots).
 
 Which environment: `--python-executable` if given (we run that interpreter
-once with `-c` to print its paths: it runs no user code); else the active
+once, isolated with `-I` and from a neutral directory, to print its paths:
+no code of the project checked can run); else the active
 virtual environment (`VIRTUAL_ENV`); else the interpreter veritype runs on.
 `.pth` files that name directories (editable installs, `pip install -e`)
 add those directories, and setuptools' finder-style editable installs are
@@ -17,13 +18,18 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
 from veritype.options import Options
 
-# Printed by the target interpreter: its site-packages and user site (when enabled).
+# Printed by the target interpreter: its site-packages and user site. It runs
+# with -I, which turns the user site off for itself; the user site is still
+# searched where that interpreter would use it: outside a virtual
+# environment, or in one that includes the system site-packages (its base
+# prefix is then among site.PREFIXES), unless PYTHONNOUSERSITE is set.
 _PATHS_SCRIPT = """
-import json, site, sysconfig
+import json, os, site, sys, sysconfig
 paths = []
 try:
     paths += site.getsitepackages()
@@ -31,8 +37,12 @@ except AttributeError:
     pass
 for key in ("purelib", "platlib"):
     paths.append(sysconfig.get_paths()[key])
-if getattr(site, "ENABLE_USER_SITE", False):
-    paths.append(site.getusersitepackages())
+system_site = sys.prefix == sys.base_prefix or sys.base_prefix in getattr(site, "PREFIXES", ())
+if system_site and not os.environ.get("PYTHONNOUSERSITE"):
+    try:
+        paths.append(site.getusersitepackages())
+    except AttributeError:
+        pass
 print(json.dumps(paths))
 """
 
@@ -60,20 +70,24 @@ def _dedupe_existing(paths: list[str]) -> list[str]:
 @functools.cache
 def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
     """site-packages of another interpreter, by running it with `-c` (cached per run)."""
-    try:
-        same = os.path.samefile(executable, sys.executable)
-    except OSError:
-        same = False
-    if same:
+    # Only the very path we run on is our own environment. Not samefile():
+    # a virtual environment's python is a symlink to its base interpreter,
+    # so every venv made from the same base would look like ours, and we
+    # would read our own site-packages instead of the target's.
+    if os.path.abspath(executable) == os.path.abspath(sys.executable):
         return tuple(_running_site_dirs())
     try:
         out = subprocess.run(
-            [executable, "-E", "-c", _PATHS_SCRIPT],
+            # -I: no PYTHON* variables, no user site, no current directory on
+            # sys.path; run from the temporary directory, so no module of the
+            # project being checked can shadow one the script imports.
+            [executable, "-I", "-c", _PATHS_SCRIPT],
             capture_output=True,
             text=True,
             timeout=30,
             check=True,
             stdin=subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),
         ).stdout
         paths = json.loads(out.strip().splitlines()[-1])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
@@ -181,6 +195,11 @@ def _environment(site_dirs: tuple[str, ...]) -> Environment:
                 for pkg, target in _read_editable_finder(full).items():
                     editable.setdefault(pkg, target)
     return Environment(tuple(_dedupe_existing(list(site_dirs) + extra)), editable)
+
+
+def environment_cache_clear() -> None:
+    """Forget what was read of the environments (after packages were installed into one)."""
+    _environment.cache_clear()
 
 
 def environment_for(options: Options) -> Environment:

@@ -9,8 +9,10 @@ expect it):
    stray `enum.py` must not replace the stdlib for typeshed's own imports;
 3. the source roots of the files being checked;
 4. stub-only packages `foo-stubs` in any site-packages directory;
-5. installed packages: typed ones (`py.typed`) are used; untyped ones give
-   `import-untyped`.
+5. installed packages: typed ones (`py.typed`) are used;
+6. the stubs mypy bundles besides the stdlib (`mypy_extensions`, in
+   `bundled_stubs/`), whether or not the package is installed;
+7. else an untyped installed package gives `import-untyped`.
 
 In each directory `foo.pyi` wins over `foo.py`, and a package over a module
 of the same name (as Python's own import system does for packages vs.
@@ -41,7 +43,7 @@ class FoundModule:
     name: str
     path: str  # the .py/.pyi file; for a namespace package, its (first) directory
     is_stub: bool
-    origin: str  # "source" | "stdlib" | "site" | "stub-package"
+    origin: str  # "source" | "stdlib" | "site" | "stub-package" | "bundled"
     is_package: bool = False
     is_namespace: bool = False
     # A namespace package's directories, in search order (path is the first).
@@ -202,6 +204,11 @@ class ModuleFinder:
         more = self._search(site_dirs, name, name)
         if more.regular is not None:
             return more.regular
+        bundled = self._search([_Dir(typeshed.bundled_stubs_dir(), "bundled")], name, name)
+        if bundled.regular is not None:
+            # After the typed packages and stub packages of the environment,
+            # before an untyped install: where mypy's bundled typeshed stands.
+            return bundled.regular
         more.namespace = namespace + more.namespace
         return self._result(name, more)
 
@@ -233,7 +240,8 @@ class ModuleFinder:
                     result.regular = FoundModule(name, path, init.endswith(".pyi"), d.origin, is_package=True)
                     self._subdirs[name] = [_Dir(pkg_dir, d.origin, typed=typed)]
                     return result
-                if pkg_entries and d.origin != "stdlib":
+                if pkg_entries and d.origin != "stdlib" and self.options.namespace_packages:
+                    # --no-namespace-packages: a directory without __init__ is no package (mypy).
                     result.namespace.append(_Dir(pkg_dir, d.origin, typed=typed))
             module = _pick(entries, leaf, stubs_only=d.origin == "stdlib")
             if module is not None:

@@ -21,6 +21,11 @@ def stdlib_dir() -> str:
     return os.path.join(os.path.dirname(typeshed_client.__file__), "typeshed")
 
 
+def bundled_stubs_dir() -> str:
+    """Stubs veritype ships for third-party packages that mypy bundles stubs for."""
+    return os.path.join(os.path.dirname(__file__), "bundled_stubs")
+
+
 def _parse_version(text: str) -> Version:
     major, minor = text.strip().split(".")
     return int(major), int(minor)

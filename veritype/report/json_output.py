@@ -1,8 +1,8 @@
-"""`--output json`: one JSON array of diagnostic objects on stdout, nothing else.
+"""`--output veritype-json`: one JSON array of diagnostic objects on stdout, nothing else.
 
 Each object has exactly the keys of `Diagnostic.to_json` (path, line, column,
 end_line, end_column, severity, code, message); tools and the bench scripts
-parse this, so the shape is a contract.
+parse this, so the shape is a contract. (`-O json` is mypy's shape: mypy_json.py.)
 """
 
 from __future__ import annotations

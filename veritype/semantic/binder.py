@@ -12,14 +12,16 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 
 from veritype.semantic import symbols as S
-from veritype.semantic.conditions import evaluate_condition
+from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
+from veritype.syntax.shapes import elif_branch
 
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True) -> None:
+                 has_walrus: bool = True, always: Always | None = None) -> None:
         self.module = module
+        self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
         self.version = version
         self.platform = platform
@@ -58,7 +60,7 @@ class Binder:
     # -- statements ---------------------------------------------------------
 
     def static_branch(self, test: ast.expr) -> bool | None:
-        return evaluate_condition(test, self.version, self.platform)
+        return evaluate_condition(test, self.version, self.platform, self.always)
 
     def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
         for stmt in body:
@@ -120,12 +122,21 @@ class Binder:
                 # package's __init__ of a submodule via `from . import x`) re-exports.
                 sym.explicit_reexport = alias.asname == alias.name or (stmt.level > 0 and alias.asname is None and stmt.module is None)
         elif isinstance(stmt, ast.If):
-            branch = self.static_branch(stmt.test)
-            self._walrus(stmt.test, table)
-            if branch is not False:
-                self._block(stmt.body, table)
-            if branch is not True:
-                self._block(stmt.orelse, table)
+            # An elif chain is an `If` nested in the `orelse` of the one before:
+            # walked as a loop, so that 1,000 branches cost no stack (issue #19).
+            node = stmt
+            while True:
+                branch = self.static_branch(node.test)
+                self._walrus(node.test, table)
+                if branch is not False:
+                    self._block(node.body, table)
+                if branch is True:
+                    break
+                nxt = elif_branch(node)
+                if nxt is None:
+                    self._block(node.orelse, table)
+                    break
+                node = nxt
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self._target(stmt.target, stmt, table, False)
             self._block(stmt.body, table)

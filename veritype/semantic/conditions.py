@@ -1,4 +1,5 @@
-"""Static conditions: `sys.version_info`, `sys.platform`, `TYPE_CHECKING`.
+"""Static conditions: `sys.version_info`, `sys.platform`, `TYPE_CHECKING`,
+and the names of mypy's `always_true` / `always_false` options.
 
 Both stubs and user code branch on these; a checker must take only the
 branch that applies to the target Python version and platform (typing spec,
@@ -29,12 +30,16 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str) -> bool | None:
+# (always_true, always_false) names: mypy's options of those names.
+Always = tuple[frozenset[str], frozenset[str]]
+
+
+def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, always: Always | None = None) -> bool | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = evaluate_condition(node.operand, version, platform)
+        inner = evaluate_condition(node.operand, version, platform, always)
         return None if inner is None else not inner
     if isinstance(node, ast.BoolOp):
-        values = [evaluate_condition(v, version, platform) for v in node.values]
+        values = [evaluate_condition(v, version, platform, always) for v in node.values]
         if isinstance(node.op, ast.And):
             if any(v is False for v in values):
                 return False
@@ -42,6 +47,13 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str) 
         if any(v is True for v in values):
             return True
         return False if all(v is False for v in values) else None
+    if always is not None and isinstance(node, (ast.Name, ast.Attribute)):
+        # mypy matches a bare name or an attribute's last part: `DEBUG`, `config.DEBUG`.
+        last = node.id if isinstance(node, ast.Name) else node.attr
+        if last in always[0]:
+            return True
+        if last in always[1]:
+            return False
     name = _dotted(node)
     if name in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING", "MYPY"):
         return True

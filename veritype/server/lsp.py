@@ -1,19 +1,28 @@
 """`veritype lsp`: a language server over stdio (pygls, the optional `lsp` extra).
 
-Publishes diagnostics when a document is opened, changed or saved, computed
-by `lsp_diagnostics.check_documents` from the open documents' in-memory
-text, and clears them when it is closed. The check runs in the handler, so
-a long check delays the next message; the incremental cache keeps re-checks
-after an edit small.
+Document sync and diagnostics live here; the other requests (hover,
+definition, completion...) are answered by `lsp_features` from the engine's
+workspace (`veritype.engine.workspace.Snapshot`), which holds the open
+documents' unsaved text.
+
+Diagnostics are debounced: each change restarts a short timer and only the
+last change of a burst of typing is checked, so fast typing never piles up
+checks. The check runs on a worker thread with a workspace of its own
+(`lsp_worker`), so requests are answered while it runs; a check whose
+documents changed meanwhile stops and is not published (a newer one follows).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from veritype import __version__
+
+# Seconds of quiet after a change before the open documents are checked.
+DEBOUNCE = 0.25
 
 
 class LspUnavailable(Exception):
@@ -27,6 +36,51 @@ def _path_of(uri: str) -> str | None:
     return os.path.abspath(unquote(parsed.path))
 
 
+class EditorState:
+    """The server's view of the editor: the workspace snapshot and the edit count."""
+
+    def __init__(self, ls: Any) -> None:
+        self.ls = ls
+        self._snapshot: Any = None
+        self.version = 0  # bumped by every open, change and close
+        self._pending: asyncio.TimerHandle | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the request loop, for the check worker's results
+
+    path_of = staticmethod(_path_of)
+
+    @property
+    def root(self) -> str:
+        root = self.ls.workspace.root_path
+        if root:
+            return str(root)
+        docs = [p for p in (_path_of(u) for u in self.ls.workspace.text_documents) if p]
+        return os.path.dirname(min(docs)) if docs else os.getcwd()
+
+    def snapshot(self) -> Any:
+        if self._snapshot is None:
+            from veritype.engine.workspace import Snapshot
+            from veritype.server.lsp_diagnostics import options_for
+
+            root = self.root
+            self._snapshot = Snapshot(self.documents(), root, options_for(root))
+        return self._snapshot
+
+    def documents(self) -> dict[str, str]:
+        docs = {}
+        for uri, doc in list(self.ls.workspace.text_documents.items()):
+            path = _path_of(uri)
+            if path is not None:
+                docs[path] = doc.source
+        return docs
+
+    def changed(self, uri: str, closed: bool = False) -> None:
+        self.version += 1
+        path = _path_of(uri)
+        if path is not None and self._snapshot is not None:
+            doc = None if closed else self.ls.workspace.text_documents.get(uri)
+            self._snapshot.update(path, doc.source if doc is not None else None)
+
+
 def build_server() -> Any:
     try:
         from lsprotocol import types as T
@@ -34,27 +88,24 @@ def build_server() -> Any:
     except ImportError:
         raise LspUnavailable("the language server needs pygls 2 and lsprotocol: pip install 'veritype[lsp]'") from None
 
-    from veritype.server.lsp_diagnostics import check_documents
+    from veritype.server.lsp_diagnostics import LspDiagnostic
+    from veritype.server.lsp_features import register
+    from veritype.server.lsp_worker import DiagnosticsWorker
 
     server = LanguageServer("veritype", __version__)
+    state = EditorState(server)
+    server.veritype_state = state  # type: ignore[attr-defined]
 
-    def publish(ls: LanguageServer) -> None:
-        docs = {}
-        uris = {}
-        for uri, doc in list(ls.workspace.text_documents.items()):
-            path = _path_of(uri)
-            if path is not None:
-                docs[path], uris[path] = doc.source, uri
-        if not docs:
+    def send(version: int, results: dict[str, list[LspDiagnostic]]) -> None:
+        """Publish a check's results (on the loop thread), unless the documents moved on."""
+        if version != state.version:
             return
-        root = ls.workspace.root_path or os.path.dirname(min(docs))
-        try:
-            results = check_documents(docs, root)
-        except Exception as exc:  # noqa: BLE001 - never take the editor's server down
-            ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"veritype: {type(exc).__name__}: {exc}"))
-            return
-        codec = ls.workspace.position_codec
+        docs = state.documents()
+        uris = {p: u for u in server.workspace.text_documents if (p := _path_of(u)) is not None}
+        codec = server.workspace.position_codec
         for path, diags in results.items():
+            if path not in docs or path not in uris:
+                continue
             lines = docs[path].splitlines(keepends=True)
             items = [
                 T.Diagnostic(
@@ -68,26 +119,73 @@ def build_server() -> Any:
                 )
                 for d in diags
             ]
-            ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uris[path], diagnostics=items))
+            server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uris[path], diagnostics=items))
+
+    def log(message: str) -> None:
+        server.window_log_message(T.LogMessageParams(T.MessageType.Error, message))
+
+    def from_worker(fn: Any) -> Any:
+        def call(*args: Any) -> None:
+            loop = state.loop
+            if loop is not None:
+                loop.call_soon_threadsafe(fn, *args)
+
+        return call
+
+    worker = DiagnosticsWorker(from_worker(send), from_worker(log))
+
+    def publish(ls: LanguageServer) -> None:
+        state._pending = None
+        docs = state.documents()
+        if docs:
+            worker.request(state.version, docs, state.root)
+
+    def schedule(ls: LanguageServer, delay: float) -> None:
+        """Check after `delay` seconds of quiet; an earlier pending check is cancelled."""
+        if state._pending is not None:
+            state._pending.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            publish(ls)
+            return
+        state.loop = loop
+        state._pending = loop.call_later(delay, publish, ls)
+
+    def warm(uri: str) -> None:
+        path = _path_of(uri)
+        if path is not None and uri in server.workspace.text_documents:
+            try:
+                state.snapshot().warm(path)
+            except Exception as exc:  # noqa: BLE001 - a warm-up is only an optimisation
+                log(f"veritype: warm-up: {type(exc).__name__}: {exc}")
 
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: LanguageServer, params: T.DidOpenTextDocumentParams) -> None:
-        publish(ls)
+        state.changed(params.text_document.uri)
+        schedule(ls, 0)
+        # Parse what the document imports while the editor is still drawing it,
+        # so that the first hover does not pay for it.
+        if state.loop is not None:
+            state.loop.call_later(0.05, warm, params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LanguageServer, params: T.DidChangeTextDocumentParams) -> None:
-        publish(ls)
+        state.changed(params.text_document.uri)
+        schedule(ls, DEBOUNCE)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: T.DidSaveTextDocumentParams) -> None:
-        publish(ls)
+        schedule(ls, 0)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LanguageServer, params: T.DidCloseTextDocumentParams) -> None:
+        state.changed(params.text_document.uri, closed=True)
         # Markers of a closed file go away; the others may change with it.
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
-        publish(ls)
+        schedule(ls, 0)
 
+    register(server, state)
     return server
 
 

@@ -58,7 +58,7 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
     if isinstance(t, UnionType):
         return make_union([widen_literals(i, in_tuples=in_tuples, keep_declared=keep_declared) for i in t.items])
     if isinstance(t, TupleType) and in_tuples:
-        items = tuple(widen_literals(i) for i in t.items)
+        items = tuple(widen_literals(i, keep_declared=keep_declared) for i in t.items)
         if items == t.items:
             return t
         fallback = t.fallback
@@ -88,43 +88,8 @@ def meet(ev: "Evaluator", a: Type, b: Type) -> Type:
 
 
 def join_display(ev: "Evaluator", items: list[Type]) -> Type:
-    """The element type inferred for a display (`[A(), B()]`, `{ast.Add: ...}`).
+    """The element type inferred for a display (`[A(), B()]`, `{"a": 1, "b": "x"}`):
+    mypy's join of the items, see `types.display_join`."""
+    from veritype.types.display_join import join_display_items
 
-    Like `join_all`, except that instances (or class objects) of unrelated
-    classes sharing a nominal base other than `object` join to that base,
-    as mypy users expect: `{ast.Add: "+", ast.Sub: "-"}` is indexed with a
-    `type[ast.operator]`, and `[Cat(), Dog()]` accepts a later `Bird()`.
-    """
-    result = join_all(ev, items)
-    if not isinstance(result, UnionType):
-        return result
-    if any(isinstance(i, UnionType) for i in items):
-        # An element that is itself a union (`[impl]` with `impl: A | B`) keeps
-        # it: joining to the base is for distinct elements, and widening one
-        # element's own type would lose what the variable was declared as.
-        return result
-    instances = [i for i in result.items if isinstance(i, Instance) and not i.args]
-    if len(instances) == len(result.items):
-        base = _common_base([i.info for i in instances])
-        return Instance(base) if base is not None else result
-    classes = [i.item for i in result.items if isinstance(i, TypeType) and isinstance(i.item, Instance) and not i.item.args]
-    if len(classes) == len(result.items):
-        base = _common_base([c.info for c in classes if isinstance(c, Instance)])
-        if base is not None:
-            return TypeType(Instance(base))
-        # Unrelated classes (`{int: "int", str: "str"}`, indexed with a
-        # `type(value)`): plain `type`, as mypy joins them; the spec makes it
-        # `type[Any]`, called with any arguments and returning Any.
-        return ev.builtin("type")
-    return result
-
-
-def _common_base(infos: "list[ClassInfo]") -> "ClassInfo | None":
-    """The first class of the first MRO that every class derives from, unless `object` or generic."""
-    mros = [info.mro for info in infos]
-    for cand in mros[0]:
-        if cand.fullname in ("builtins.object", "typing.Generic", "typing.Protocol"):
-            continue
-        if all(cand in m for m in mros[1:]):
-            return None if cand.type_vars else cand
-    return None
+    return join_display_items(ev, items)

@@ -119,6 +119,10 @@ class TypeVarType(Type):
     variance: str = "invariant"  # "covariant" | "contravariant" | "infer"
     default: Type | None = None
     kind: str = "typevar"  # "typevar" | "paramspec" | "typevartuple" | "self"
+    # Set on the type of a value narrowed by isinstance(): still the same type
+    # variable, with `upper_bound` met with the class (mypy's representation of
+    # the intersection). A union drops it beside the unnarrowed variable.
+    narrowed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +240,10 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
             continue
         seen.setdefault(item, None)
     result = list(seen)
+    # A narrowed type variable is part of the variable itself (branches merging).
+    whole = {(t.fullname, t.scope) for t in result if isinstance(t, TypeVarType) and not t.narrowed}
+    if whole:
+        result = [t for t in result if not (isinstance(t, TypeVarType) and t.narrowed and (t.fullname, t.scope) in whole)]
     # A literal is dropped when its plain fallback is also present.
     plain = {t for t in result if isinstance(t, Instance)}
     if plain:

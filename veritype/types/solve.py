@@ -348,7 +348,7 @@ def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
         if name in ("__init__", "__new__", "__class_getitem__", "__slots__", "__hash__"):
             continue
         proto_member = ev.bound_member(t, name)
-        actual_member = ev.bound_member(a, name)
+        actual_member = ev.protocol_member(a, name)
         if proto_member is None or actual_member is None:
             continue
         if not any(k in targets for k in type_vars_in(proto_member)):

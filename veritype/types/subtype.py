@@ -209,7 +209,9 @@ class SubtypeChecker:
                 return False
             return self._args_ok(mapped, right)
         if isinstance(right, CallableType):
-            call = self.ev.instance_call_signature(left)
+            # Every item of an overloaded `__call__` counts: the object fits the
+            # callable when one of them does (as an overloaded function would).
+            call = self.ev.instance_call_signature(left, whole=True)
             return call is None or self._check(call, right)
         if isinstance(right, TupleType):
             if left.info.fullname == "builtins.tuple" and left.args and isinstance(left.args[0], AnyType):
@@ -602,12 +604,15 @@ class SubtypeChecker:
             if right.info.fullname in ("builtins.type", "builtins.object"):
                 return True
             if isinstance(left.item, Instance):
-                meta = self.ev.metaclass_instance(left.item.info)
-                if meta is not None and self._check(meta, right):
+                if right.info.is_protocol and self._protocol(left, right):
                     return True
-                if right.info.is_protocol:
-                    return self._protocol(left, right)
-                return False
+                if right.info.is_protocol and "__call__" in self.ev.protocol_members(right.info):
+                    # A class object's `__call__` is its constructor (checked just above),
+                    # not the metaclass's `type.__call__(*args: Any)`, which would match
+                    # every callback protocol.
+                    return False
+                meta = self.ev.metaclass_instance(left.item.info)
+                return meta is not None and self._check(meta, right)
             if isinstance(left.item, AnyType):
                 # `type[Any]` is some class object: an instance of `type` (or of a metaclass).
                 return right.info.is_protocol or any(c.fullname == "builtins.type" for c in right.info.mro)

@@ -1,0 +1,66 @@
+"""The inference memo: each expression is inferred once per expected type.
+
+A call infers its arguments once without context, then again with each
+parameter's type as context (and an overload does so for every candidate).
+Without a memo, `f(f(f(...)))` re-infers the innermost argument 2**depth times
+(issue #19: 190 nested calls did not finish in a minute). The memo makes every
+(expression, expected type) pair cost one inference, so the work is linear in
+the nesting depth times the number of distinct contexts.
+
+A memo lives for one outermost `infer` on one `ExprEvaluator` (an *epoch*):
+between two statements the flow state changes, so nothing is kept across
+them. Inside an epoch the answer for a node depends only on the expected
+type and on the comprehension/lambda/narrowing overlay it is inferred under
+(a lambda body is inferred once with Any parameters and again with the
+solved ones), so the overlay's layers are part of the key. The layers are
+kept alive until the epoch ends so that their ids cannot be reused.
+
+Diagnostics reported by the first inference are not replayed on a hit: the
+checker keeps every diagnostic, and a second identical inference would only
+have produced duplicates, which the report stage drops anyway.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from veritype.types.model import Type
+
+# Leaves cost less to infer than to key; everything with sub-expressions is memoized.
+_LEAVES = (ast.Name, ast.Constant)
+
+
+class InferMemo:
+    __slots__ = ("depth", "_table", "_layers")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self._table: dict[tuple[object, ...], Type] = {}
+        self._layers: list[object] = []
+
+    def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
+        if isinstance(node, _LEAVES):
+            return None
+        try:
+            hash(expected)
+        except TypeError:  # a type holding something unhashable: infer afresh
+            return None
+        if overlay:
+            self._layers.extend(overlay)
+            return (id(node), expected, tuple(id(layer) for layer in overlay))
+        return (id(node), expected)
+
+    def get(self, key: tuple[object, ...]) -> Type | None:
+        return self._table.get(key)
+
+    def put(self, key: tuple[object, ...], t: Type) -> None:
+        self._table[key] = t
+
+    def enter(self) -> None:
+        self.depth += 1
+
+    def leave(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self._table.clear()
+            self._layers.clear()

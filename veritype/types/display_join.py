@@ -1,0 +1,177 @@
+"""The item type of a list, set or dict display: mypy's join of the items.
+
+The spec leaves a display's inferred type to the checker. mypy infers
+`[1, "a"]` as `list[object]`: it solves the display's item type from the items
+as lower bounds by *joining* them (solve.solve_one, join.join_types), not by
+making a union. So that code clean under mypy (and its `# type: ignore[...]`
+comments) behaves the same, veritype joins display items the same way:
+
+* the items are taken unions first, then None, then the rest, in order
+  (mypy sorts them so, "because joins are non-associative");
+* Any absorbs everything; with a union or None the result is the union of
+  both, without the items that are subtypes of others (`[x, None]` is
+  `list[int | None]`, `[1, "a", None]` stays `object`);
+* one a subtype of the other: the wider;
+* fixed-length tuples of one length join item by item, of different lengths
+  make `tuple[X | Y, ...]`; a tuple with an instance joins its fallback;
+* instances of one class join their type arguments: covariant ones are
+  joined, invariant ones must be equal (or Any), else the join is `object`
+  (`[[1], ["a"]]` is `list[object]`);
+* instances of different classes: the best common base, each mapped to it
+  with its arguments joined; a base that is not a protocol beats a protocol,
+  then the one with the longer MRO (`["a", b"b"]` is
+  `list[Sequence[object]]`); nothing in common but object: `object`;
+* class objects join to their common base other than object, else `type`.
+
+Other kinds (callables, TypedDicts, type variables) are not modelled here
+and keep a union, which is never less precise than mypy's join.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.types.model import (
+    NEVER, AnyType, Instance, NeverType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
+)
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
+
+_SKIPPED_BASES = ("builtins.object", "typing.Generic", "typing.Protocol")
+
+
+def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
+    ordered = sorted(items, key=lambda t: -2 if isinstance(t, UnionType) else -1 if isinstance(t, NoneType) else 0)
+    result: Type = NEVER
+    for item in ordered:
+        result = join_items(ev, result, item)
+    return result
+
+
+def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
+    from veritype.types.subtype import is_subtype
+
+    if isinstance(s, NeverType):
+        return t
+    if isinstance(t, NeverType):
+        return s
+    if isinstance(s, AnyType):
+        return s
+    if isinstance(t, AnyType):
+        return t
+    if s == t:
+        return s
+    if isinstance(s, (UnionType, NoneType)) or isinstance(t, (UnionType, NoneType)):
+        return _simplified_union(ev, [s, t])
+    if _is_class_object(s) and _is_class_object(t):
+        return _join_class_objects(ev, s, t)
+    if is_subtype(ev, s, t):
+        return t
+    if is_subtype(ev, t, s):
+        return s
+    if isinstance(s, TupleType) and isinstance(t, TupleType):
+        if len(s.items) == len(t.items):
+            return ev.tuple_of([join_items(ev, a, b) for a, b in zip(s.items, t.items)])
+        return ev.builtin("tuple", _simplified_union(ev, list(s.items) + list(t.items)))
+    if isinstance(s, TupleType) and isinstance(t, Instance):
+        return join_items(ev, s.fallback, t)
+    if isinstance(t, TupleType) and isinstance(s, Instance):
+        return join_items(ev, s, t.fallback)
+    if isinstance(s, Instance) and isinstance(t, Instance):
+        return _join_instances(ev, s, t)
+    return make_union([s, t])
+
+
+def _is_class_object(t: Type) -> bool:
+    return (isinstance(t, TypeType) and isinstance(t.item, Instance) and not t.item.args) or (isinstance(t, Instance) and t.info.fullname == "builtins.type")
+
+
+def _join_class_objects(ev: "Evaluator", s: Type, t: Type) -> Type:
+    """`{ast.Add: ..., ast.Sub: ...}` has `type[operator]` keys; unrelated classes
+    (or plain `type`, which is `type[Any]`) join to plain `type`, as mypy joins
+    class objects, not to one of them."""
+    if isinstance(s, TypeType) and isinstance(t, TypeType) and isinstance(s.item, Instance) and isinstance(t.item, Instance):
+        if s.item.info in t.item.info.mro:
+            return s
+        if t.item.info in s.item.info.mro:
+            return t
+        base = _common_base([s.item.info, t.item.info])
+        if base is not None:
+            return TypeType(Instance(base))
+    return ev.builtin("type")
+
+
+def _simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
+    """A union without the items that are subtypes of another (mypy's make_simplified_union)."""
+    from veritype.types.subtype import is_subtype
+
+    flat = [i for i in dict.fromkeys(flatten_union(items))]
+    kept: list[Type] = []
+    for i, item in enumerate(flat):
+        if isinstance(item, AnyType):
+            kept.append(item)
+            continue
+        if any(j != i and not isinstance(other, AnyType) and is_subtype(ev, item, other) and not (is_subtype(ev, other, item) and j > i) for j, other in enumerate(flat)):
+            continue
+        kept.append(item)
+    return make_union(kept)
+
+
+def _join_instances(ev: "Evaluator", s: Instance, t: Instance) -> Type:
+    from veritype.types.subtype import map_instance_to_supertype
+
+    if s.info is t.info:
+        return _join_same_class(ev, s, t)
+    best: Type | None = None
+    t_mro = set(t.info.mro)
+    for base in s.info.mro:
+        if base not in t_mro or base.fullname in _SKIPPED_BASES:
+            continue
+        ms, mt = map_instance_to_supertype(s, base), map_instance_to_supertype(t, base)
+        if ms is None or mt is None:
+            continue
+        res = _join_same_class(ev, ms, mt)
+        if best is None or _is_better(res, best):
+            best = res
+    return best if best is not None else ev.builtin("object")
+
+
+def _join_same_class(ev: "Evaluator", s: Instance, t: Instance) -> Type:
+    if s.args == t.args or len(s.args) != len(t.args):
+        return s
+    args: list[Type] = []
+    for i, (tv, a, b) in enumerate(zip(s.info.type_vars, s.args, t.args)):
+        variance = tv.variance if tv.variance != "infer" else ev.class_variance(s.info, i)
+        if a == b:
+            args.append(a)
+        elif isinstance(a, AnyType) or isinstance(b, AnyType):
+            args.append(AnyType("special"))
+        elif tv.kind == "typevar" and variance == "covariant":
+            args.append(join_items(ev, a, b))
+        else:
+            return ev.builtin("object")
+    return Instance(s.info, tuple(args))
+
+
+def _is_better(t: Type, s: Type) -> bool:
+    """mypy's join.is_better: a class over a protocol, then the longer MRO."""
+    if not isinstance(t, Instance):
+        return False
+    if not isinstance(s, Instance):
+        return True
+    if t.info.is_protocol != s.info.is_protocol and "builtins.object" not in (t.info.fullname, s.info.fullname):
+        return not t.info.is_protocol
+    return len(t.info.mro) > len(s.info.mro)
+
+
+def _common_base(infos: "list[ClassInfo]") -> "ClassInfo | None":
+    """The first class of the first MRO that every class derives from, unless `object` or generic."""
+    mros = [info.mro for info in infos]
+    for cand in mros[0]:
+        if cand.fullname in _SKIPPED_BASES:
+            continue
+        if all(cand in m for m in mros[1:]):
+            return None if cand.type_vars else cand
+    return None
