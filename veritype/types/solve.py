@@ -106,6 +106,8 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         call = _as_callable(ev, a)
         if call is None:
             return
+        if call.type_vars:
+            call = _bind_own_vars(ev, call, t, targets)
         if spec is not None and tv_key(spec) in targets:
             _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
         elif not t.is_ellipsis and not call.is_ellipsis and any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params):
@@ -268,6 +270,12 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
+            if isinstance(g, TypeType) and _is_class_object(item):
+                # `type[E] | tuple[type[E], ...]` given a class: the `type[E]` member
+                # takes it (pytest.raises, isinstance-like signatures).
+                _infer(ev, g, item, d, targets, out, depth + 1)
+                matched = True
+                break
         if not matched:
             leftover.append(item)
     if leftover:
@@ -277,6 +285,42 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
             generic = [r for r in rest if type_vars_in(r)]
             if len(generic) == 1:
                 _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _bind_own_vars(ev: "Evaluator", call: CallableType, t: CallableType, targets: set[TVKey]) -> CallableType:
+    """A generic function passed for a callable template: its own variables are
+    first solved from the template's concrete positional parameter types, the
+    return ignored (mypy's unify_generic_callable in constraint inference), so
+    `pathlib.Path.absolute` (`def [Self] (self: Self) -> Self`) given for
+    `Callable[Concatenate[pathlib.Path, P], T]` is `(pathlib.Path) -> pathlib.Path`
+    and T is `pathlib.Path`, not the argument's own `Self`. Template parameters
+    that mention the variables being solved say nothing here, and variables they
+    leave unconstrained stay generic."""
+    own = {tv_key(v) for v in call.type_vars}
+    tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    cons: list[Constraint] = []
+    for tp, ap in zip(tpos, apos):
+        if any(k in targets for k in type_vars_in(tp.type)):
+            continue
+        cons += infer_constraints(ev, ap.type, tp.type, SUPERTYPE, own)
+    if not cons:
+        return call
+    solved = {c.key for c in cons}
+    mapping = {k: v for k, v in solve(ev, [v for v in call.type_vars if tv_key(v) in solved], cons).items() if not isinstance(v, AnyType)}
+    if not mapping:
+        return call
+    inst = substitute(call, mapping)
+    return inst if isinstance(inst, CallableType) else call
+
+
+def _is_class_object(a: Type) -> bool:
+    """A class object as a value: `type[C]`, or a constructor signature."""
+    if isinstance(a, TypeType):
+        return True
+    if isinstance(a, CallableType):
+        return a.is_type_obj
+    return isinstance(a, Overloaded) and bool(a.items) and a.items[0].is_type_obj
 
 
 def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:

@@ -197,7 +197,9 @@ class SubtypeChecker:
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.object":
                 return True
-            if left.info.has_any_base and right.info not in left.info.mro:
+            if right.info not in left.info.mro and any(c.has_any_base for c in left.info.mro):
+                # A class with Any among its ancestors (not only its own bases:
+                # `Mock` derives from `NonCallableMock(Base, Any)`) may be any class.
                 return True
             if right.info.is_protocol and right.info not in left.info.mro:
                 return self._protocol(left, right)
