@@ -209,7 +209,11 @@ class Members:
             # or declared as a ClassVar binds like a method; an annotated instance variable
             # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
             # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
-            if (sym.annotation is None or _is_classvar(ev, sym, scope)) and not _is_type_obj(t):
+            from veritype.evaluate.method_aliases import assigned_function
+
+            if sym.annotation is None and not _is_type_obj(t) and assigned_function(ev, sym, scope):
+                return bind_self(ev, t, receiver)
+            if sym.annotation is not None and _is_classvar(ev, sym, scope) and not _is_type_obj(t):
                 return bind_self(ev, t, receiver)
         return t
 
@@ -333,8 +337,20 @@ class Members:
             return ev.builtin("str")
         if name in ("__path__",):
             return ev.builtin("list", ev.builtin("str"))
-        if name in ("__dict__",):
+        if name in ("__dict__", "__annotations__"):
             return ev.builtin("dict", ev.builtin("str"), AnyType("implicit"))
+        if name == "__spec__":
+            # mypy's implicit module attribute: a ModuleSpec, not Optional (a
+            # module being checked was imported).
+            return ev.instance("_frozen_importlib.ModuleSpec")
+        if name.startswith("__") and name.endswith("__"):
+            # Every module object is a types.ModuleType (__loader__, ...).
+            module_type = ev.instance("types.ModuleType")
+            # Declared names only: ModuleType's own __getattr__ would allow any.
+            if isinstance(module_type, Instance) and any(name in c.symbols for c in module_type.info.mro):
+                found = self.instance_member(module_type, name, module_type)
+                if found is not None:
+                    return found
         sub = ev.program.get_module(f"{receiver.name}.{name}")
         if sub is not None:
             return ModuleType(sub.name, sub)
