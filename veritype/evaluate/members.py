@@ -203,7 +203,11 @@ class Members:
             # or declared as a ClassVar binds like a method; an annotated instance variable
             # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
             # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
-            if (sym.annotation is None or _is_classvar(ev, sym, scope)) and not _is_type_obj(t):
+            from veritype.evaluate.method_aliases import assigned_function
+
+            if sym.annotation is None and not _is_type_obj(t) and assigned_function(ev, sym, scope):
+                return bind_self(ev, t, receiver)
+            if sym.annotation is not None and _is_classvar(ev, sym, scope) and not _is_type_obj(t):
                 return bind_self(ev, t, receiver)
         return t
 
