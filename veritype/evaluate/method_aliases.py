@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     """Whether the class variable `sym` holds a plain function: its value is a
-    lambda, a name, a module's attribute, or an instance method read through its
-    class. Anything else (a bound method, a call's result) is left unbound."""
+    lambda, a name, a call, a module's attribute, or an instance method read through
+    its class. A bound method (an instance's method, a classmethod read through its
+    class) is left unbound."""
     cached = sym.cache.get("assigned_function")
     if isinstance(cached, bool):
         return cached
@@ -37,7 +38,9 @@ def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
 
 
 def _plain_function_expr(ev: "Evaluator", value: ast.expr, scope: "Scope") -> bool:
-    if isinstance(value, (ast.Lambda, ast.Name)):
+    if isinstance(value, (ast.Lambda, ast.Name, ast.Call)):
+        # A call's callable result (`stat = _wrap_method(pathlib.Path.stat)`) is taken
+        # for a function too, as mypy does: its type is all there is to go by.
         return True
     if not isinstance(value, ast.Attribute):
         return False

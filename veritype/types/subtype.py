@@ -145,10 +145,16 @@ class SubtypeChecker:
             bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
             return self._check(bound, right)
         if isinstance(right, TypeVarType):
-            # A type variable is only assignable from itself (or Never / Any).
+            # A type variable is only assignable from itself (or Never / Any, or an
+            # instance of a class with an Any base, such as `NotImplementedType`).
             if right.kind in ("paramspec", "typevartuple"):
                 return True
-            return False
+            bound = right.upper_bound
+            if right.kind == "self" and isinstance(bound, Instance) and bound.info.is_final:
+                # `Self` in a @final class can only be that class (mypy accepts
+                # `return C()` in `def f(self) -> Self` there).
+                return self._check(left, bound)
+            return isinstance(left, Instance) and _falls_back_to_any(left)
         if isinstance(right, NoneType):
             # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
             return isinstance(left, NoneType) or (isinstance(left, Instance) and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))
@@ -194,10 +200,13 @@ class SubtypeChecker:
     # -- instances ------------------------------------------------------------
 
     def _instance_left(self, left: Instance, right: Type) -> bool:
+        if _falls_back_to_any(left) and not isinstance(right, NoneType) and not (isinstance(right, Instance) and right.info in left.info.mro):
+            # A class with Any among its bases (`Mock`, typeshed's `NotImplementedType`)
+            # may be anything else as well (spec, "Any": a class deriving from Any is
+            # assignable to any type); None is the one class nothing derives from.
+            return True
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.object":
-                return True
-            if left.info.has_any_base and right.info not in left.info.mro:
                 return True
             if right.info.is_protocol and right.info not in left.info.mro:
                 return self._protocol(left, right)
@@ -464,7 +473,12 @@ class SubtypeChecker:
 
     def callable_ok(self, left: CallableType, right: CallableType) -> bool:
         if left.is_ellipsis or right.is_ellipsis:
-            return self._check(left.ret, right.ret)
+            ret = left.ret
+            if left.type_vars:
+                # A generic function's own variables can be anything the target needs
+                # (`sorted` as a `Callable[..., list[str]]`): nothing in `...` fixes them.
+                ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
+            return self._check(ret, right.ret)
         if left.type_vars:
             from veritype.types.solve import unify_callable
 
@@ -686,3 +700,13 @@ def _gradual_star(c: CallableType) -> bool:
     a = next((p for p in c.params if p.kind == VAR_POS), None)
     k = next((p for p in c.params if p.kind == VAR_KW), None)
     return a is not None and k is not None and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)
+
+
+def _falls_back_to_any(inst: Instance) -> bool:
+    """Whether a class of the instance's MRO has an Any base (cached on the class)."""
+    info = inst.info
+    cached = getattr(info, "_falls_back_to_any", None)
+    if cached is None:
+        cached = any(c.has_any_base for c in info.mro)
+        info._falls_back_to_any = cached  # type: ignore[attr-defined]
+    return bool(cached)
