@@ -29,9 +29,12 @@ PER_MODULE = frozenset(
         "enable_error_code",
         "strict_optional",
         "warn_unused_ignores",
+        "allow_redefinition",
+        "allow_redefinition_new",
         "warn_no_return",
         "disallow_subclassing_any",
         "implicit_reexport",
+        "strict_equality",
         "always_true",
         "always_false",
     }
@@ -72,6 +75,7 @@ class Options:
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
     implicit_reexport: bool = True
+    strict_equality: bool = False  # report comparisons of non-overlapping types (mypy)
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False
@@ -82,6 +86,10 @@ class Options:
     always_false: list[str] = field(default_factory=list)
     warn_no_return: bool = True  # off: "Missing return statement" [return] is not reported (mypy)
     ignore_errors: bool = False
+    # mypy's: let an unannotated variable be redefined with another type
+    # (check.inferred_decls enforces the first assignment's type otherwise).
+    allow_redefinition: bool = False
+    allow_redefinition_new: bool = False
     disable_error_code: frozenset[str] = frozenset()
     enable_error_code: frozenset[str] = frozenset()
 

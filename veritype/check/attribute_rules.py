@@ -9,7 +9,7 @@ from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
 from veritype.types.format import format_type
-from veritype.types.model import Instance, NoneType, Type, UnionType
+from veritype.types.model import CallableType, Instance, NoneType, Type, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -21,6 +21,9 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     base = silent.infer(target.value)
     if isinstance(base, UnionType):
         _check_optional_target(checker, target, base)
+        return
+    if isinstance(base, CallableType):
+        _check_function_attribute(checker, target, base)
         return
     if not isinstance(base, Instance):
         return
@@ -130,6 +133,23 @@ def _is_unknown_attribute(checker: "ModuleChecker", target: ast.Attribute, base:
         if any(c.get(n) is not None and c.get(n)[1] is c for n in ("__setattr__", "__getattr__", "__getattribute__", "__dict__")):  # type: ignore[index]
             return False
     return checker.ev.members.get(base, target.attr) is None
+
+
+def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> None:
+    """`view.view_class = cls` on a function defined with `def`: a function object
+    takes only the attributes of `types.FunctionType` (mypy reports [attr-defined];
+    pyright too). Only a name bound by `def` here: a callable of another origin
+    may be an object with more attributes."""
+    if not isinstance(target.value, ast.Name) or base.is_type_obj or base.definition is None:
+        return
+    hit = checker._local_symbol(target.value.id)
+    if hit is None or hit[0].kind != S.FUNC or len(hit[0].decls) != 1:
+        return
+    node = hit[0].node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+        return
+    if checker.ev.bound_member(base, target.attr) is None:
+        checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
 
 
 def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:

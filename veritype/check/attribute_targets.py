@@ -98,6 +98,11 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
         return False
     from veritype.evaluate.declarations import qualifiers
 
+    if sym.is_instance_attr and sym.annotation is None and _final_in_base(checker, cls, target.attr):
+        # `self.name = ...` in a subclass of a class declaring `self.name: Final`: the
+        # name is the base's attribute (mypy finds it in the MRO), and final.
+        checker.error(target, f'Cannot assign to final attribute "{target.attr}"', "misc")
+        return True
     quals = qualifiers(ev, sym, cls.scope)
     if "Final" in quals:
         if not _is_declaration(sym, target) and not _init_of_unset_final(checker, sym, cls, target):
@@ -107,6 +112,17 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     if "ClassVar" in quals and not on_class:
         checker.error(target, f'Cannot assign to class variable "{target.attr}" via instance', "misc")
         return True
+    return False
+
+
+def _final_in_base(checker: "ModuleChecker", cls: "ClassInfo", name: str) -> bool:
+    """Whether the nearest base class defining `name` declares it Final."""
+    from veritype.evaluate.declarations import qualifiers
+
+    for other in cls.mro[1:]:
+        base_sym = other.symbols.get(name)
+        if base_sym is not None:
+            return base_sym.kind == S.VAR and "Final" in qualifiers(checker.ev, base_sym, other.scope)
     return False
 
 

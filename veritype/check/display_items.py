@@ -1,4 +1,4 @@
-"""Item-level errors for a list/set/dict display assigned to a declared type.
+"""Item-level errors for a list/set/dict display or comprehension assigned to a declared type.
 
 mypy reports `List item 0 has incompatible type "str"; expected "int"`
 [list-item] (and `Dict entry 0 has incompatible type "str": "str"; expected
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
 _SEQ = {ast.List: ("builtins.list", "List"), ast.Set: ("builtins.set", "Set")}
+_COMPS = {ast.ListComp: ("builtins.list", "List"), ast.SetComp: ("builtins.set", "Set")}
 
 
 def report_display_items(checker: "ModuleChecker", value: ast.expr, declared: object) -> bool:
@@ -55,6 +56,19 @@ def report_display_items(checker: "ModuleChecker", value: ast.expr, declared: ob
             got, exp = format_pair(t, expand_top(item_t))
             checker.error(elt, f'{kind[1]} item {i} has incompatible type "{got}"; expected "{exp}"', "list-item")
         return bool(bad)
+    comp = _COMPS.get(type(value))
+    if comp is not None:
+        # mypy: `List comprehension has incompatible type List[str]; expected List[int]` [misc].
+        if _item_types(ev, declared, comp[0]) is None or len(declared.args) != 1:
+            return False
+        got_t = checker.exprs().infer(value, declared)
+        if not (isinstance(got_t, Instance) and got_t.info.fullname == comp[0] and len(got_t.args) == 1):
+            return False
+        if is_subtype(ev, got_t.args[0], declared.args[0]):
+            return False
+        got, exp = format_pair(got_t.args[0], expand_top(declared.args[0]))
+        checker.error(value, f"{comp[1]} comprehension has incompatible type {comp[1]}[{got}]; expected {comp[1]}[{exp}]", "misc")
+        return True
     if isinstance(value, ast.Dict):
         if _item_types(ev, declared, "builtins.dict") is None or len(declared.args) != 2 or any(k is None for k in value.keys):
             return False

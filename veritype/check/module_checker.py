@@ -64,6 +64,8 @@ class ModuleChecker:
         self.silent_passes = 0  # nesting of silent first passes over loop bodies
         # Set while looking ahead for the statement completing `x = []` (check.partial_types).
         self.partial_watch: dict[int, Callable[[], None]] | None = None
+        # Unannotated variables: the type their first assignment declared (check.inferred_decls).
+        self.inferred: dict[int, Type] = {}
 
     # -- reporting ----------------------------------------------------------------
 
@@ -329,6 +331,10 @@ class ModuleChecker:
     def _check_var_annotated(self, stmt: ast.Assign, t: Type) -> None:
         from veritype.check import var_annotated as va
 
+        attr = va.attribute_needs_annotation(self, stmt, t)
+        if attr is not None:
+            self.error(stmt.targets[0], va.message(*attr), "var-annotated")
+            return
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or self.info.is_stub:
             return
         kind = va.empty_display_kind(stmt.value)
@@ -374,11 +380,10 @@ class ModuleChecker:
                 return d
             if sym.kind == S.PARAM:
                 return _annotated_param_type(sym, scope)
-            # An unannotated variable has no declared type to enforce: each
-            # assignment sets its narrowed type (pyright's rule; mypy would
-            # enforce the first assignment's type, which reports correct code
-            # that assigns in several branches).
-            return None
+            # An unannotated variable: the type its first assignment declared (mypy's rule).
+            from veritype.check.inferred_decls import declared
+
+            return declared(self, target)
         if isinstance(target, ast.Attribute):
             return self._attribute_declared(target)
         return None
@@ -412,6 +417,11 @@ class ModuleChecker:
             from veritype.check.attribute_targets import check_final_name
 
             check_final_name(self, target)
+            from veritype.check import inferred_decls
+
+            if inferred_decls.check_module_name(self, target, t, value):
+                return
+            inferred_decls.before_assign(self, target, value, t)
             declared = self._declared_for_target(target)
             if declared is not None:
                 if not is_subtype(self.ev, t, declared):
@@ -426,12 +436,20 @@ class ModuleChecker:
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
                 keep = value is not None and _declared_literal_source(self, value)
-                self.flow.bind(target.id, t if keep else _widen_for_variable(self.ev, t, self, target))
+                bound = t if keep else _widen_for_variable(self.ev, t, self, target)
+                self.flow.bind(target.id, bound)
+                inferred_decls.record(self, target, bound)
         elif isinstance(target, ast.Attribute):
             self.infer(target.value)
             declared = self._attribute_declared(target)
-            if declared is not None and not is_subtype(self.ev, t, declared):
-                got, exp = format_pair(t, declared)
+            enforced = declared
+            if enforced is None:
+                # An unannotated attribute: the type its first assignment declared.
+                from veritype.check.inferred_attrs import inferred_attribute_type
+
+                enforced = inferred_attribute_type(self, target, ExprEvaluator(self.ev, self.scope, self.flow, None).infer(target.value))
+            if enforced is not None and not is_subtype(self.ev, t, enforced):
+                got, exp = format_pair(t, enforced)
                 self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                 return
             from veritype.check.attribute_rules import check_attribute_assignment

@@ -80,9 +80,23 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
         checker.error(at, f'Method "{name}" is not using @override but is overriding a method in class "{base_cls.fullname}"', "explicit-override")
     if name in _SKIP or (name.startswith("__") and not name.endswith("__")):
         return
-    if base_sym.kind != S.FUNC or not base_defs:
-        return
-    _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_defs, base_names)
+    # Every base in the MRO that defines the method, nearest first (mypy checks each:
+    # an intermediate `def f(self, x: Any)` does not hide `A.f(self, x: int)`); the
+    # first incompatible one is reported.
+    for other in info.mro[1:]:
+        other_sym = other.symbols.get(name)
+        if other_sym is None:
+            continue
+        if other_sym.kind != S.FUNC:
+            return  # an attribute in between: not modelled here
+        other_defs = [d for d in other_sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not other_defs:
+            continue
+        other_names = [n for d in other_defs for n in decorator_names(ev, d, other.scope)]
+        mark = len(checker.diags)
+        _check_signature(checker, fn, info, sym, names, other_sym, other, other_defs, other_names)
+        if len(checker.diags) > mark:
+            return
 
 
 def _plain(names: list[str]) -> bool:
@@ -120,7 +134,8 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
         return
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
-    sup = base_cls.name
+    # mypy names a base of another module by its full name ("typing.Container").
+    sup = base_cls.name if base_cls.module is checker.info else base_cls.fullname
     if not is_subtype(ev, sub_b.ret, base_b.ret):
         s, b = format_pair(sub_b.ret, base_b.ret)
         checker.error(fn, f'Return type "{s}" of "{name}" incompatible with return type "{b}" in supertype "{sup}"', "override")

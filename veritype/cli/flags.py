@@ -72,6 +72,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "implicit_reexport",
         "names a module imports are exported (default on; off: only `import x as x` and __all__)",
     ),
+    (
+        "--strict-equality",
+        "--no-strict-equality",
+        "strict_equality",
+        "report ==, is and in between types that cannot overlap",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
@@ -89,6 +95,8 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "module names relative to mypy_path entries or the current directory",
     ),
     ("--no-site-packages", None, "no_site_packages", "don't search installed packages"),
+    ("--allow-redefinition", "--disallow-redefinition", "allow_redefinition", "let an unannotated variable be redefined with another type"),
+    ("--allow-redefinition-new", "--disallow-redefinition-new", "allow_redefinition_new", "let an unannotated variable be redefined with another type (mypy 2.x's form)"),
     ("--warn-no-return", "--no-warn-no-return", "warn_no_return", "report functions that can end without returning (default on)"),
     ("--show-error-end", "--hide-error-end", "show_error_end", "print end line and column too (implies column numbers)"),
     ("--show-error-context", "--hide-error-context", "show_error_context", "precede errors with notes naming the function or class"),
@@ -225,7 +233,13 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
     if "incremental" in given:
         options.incremental = given["incremental"]
     if "cache_dir" in given:
-        options.cache_dir = os.path.abspath(given["cache_dir"])
+        if given["cache_dir"]:
+            options.cache_dir = os.path.abspath(given["cache_dir"])
+        else:
+            # `--cache-dir ""` would be the current directory (mypy writes its
+            # cache there); an empty name is taken as "no cache" instead.
+            options.cache_dir = None
+            options.incremental = False
     enable = split_codes(given.get("enable_error_code", []))
     disable = split_codes(given.get("disable_error_code", []))
     warn_unknown_codes(enable | disable, "command line", warn)

@@ -88,6 +88,8 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
 
     options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
     set_default_cache_dir(options, cwd)
+    # A path that does not exist is bad input now, not a change to wait for.
+    _collect_sources(ns, options, cwd)
     roots = watch_roots(list(getattr(ns, "paths", []) or options.files), cwd, options.config_file)
     try:
         events = file_events(roots)
@@ -189,7 +191,10 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if options.junit_xml:
         from veritype.report.junit import write_junit
 
-        write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
+        try:
+            write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
+        except OSError as exc:
+            raise UsageError(f"--junit-xml: cannot write '{options.junit_xml}': {exc.strerror or exc}") from None
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)

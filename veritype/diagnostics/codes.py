@@ -55,6 +55,9 @@ RETURN = _code("return", "A function that must return a value can fall off its e
 EMPTY_BODY = _code("empty-body", "A function with a non-None return type has an empty body.")
 VAR_ANNOTATED = _code("var-annotated", "The variable needs a type annotation.")
 OPERATOR = _code("operator", "The operator is not supported for the operand types.")
+# Partly checked (only where both sides are plain classes, literals or None):
+# an ignore naming it is never reported as unused.
+COMPARISON_OVERLAP = _code("comparison-overlap", "Compared values can never be equal (--strict-equality).", implemented=False)
 INDEX = _code("index", "The value cannot be indexed that way.")
 CALL_UNTYPED = _code("no-untyped-call", "A typed function calls an untyped one.")
 NO_UNTYPED_DEF = _code("no-untyped-def", "The function has no or incomplete annotations.")

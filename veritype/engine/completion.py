@@ -32,6 +32,7 @@ from veritype.engine.locate import byte_column, enclosing_bodies, node_chain
 from veritype.engine.probe import _body_scope
 from veritype.engine.queries import Cursor
 from veritype.engine.workspace import Snapshot, Variant
+from veritype.evaluate.scopes import Scope
 
 # LSP CompletionItemKind numbers (the spec's).
 METHOD, FUNCTION, FIELD, VARIABLE, CLASS, MODULE, PROPERTY, KEYWORD = 2, 3, 5, 6, 7, 9, 10, 14
@@ -243,7 +244,7 @@ def _names(cur: Cursor, line: int, start: int) -> list[Item]:
     out += _keyword_arguments(cur, chain)
     seen: set[str] = {i.label.rstrip("=") for i in out if i.label.endswith("=")}
     scope = _body_scope(cur.snap.program, cur.info, enclosing_bodies(chain))[0]
-    s = scope
+    s: Scope | None = scope
     deadline = time.perf_counter() + DETAIL_BUDGET
     first = True
     while s is not None:

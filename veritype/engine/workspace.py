@@ -287,11 +287,11 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
         if out is not None:
             # The program keeps the loaded module (same interface); the
             # document's text moves on, for the next load if one is needed.
-            doc = snap.documents[path]
-            snap.documents[path] = Document(path, doc.module, text)
-            src = snap.program.sources.get(doc.module)
+            old_doc = snap.documents[path]
+            snap.documents[path] = Document(path, old_doc.module, text)
+            src = snap.program.sources.get(old_doc.module)
             if src is not None:
-                snap.program.sources[doc.module] = BuildSource(src.path, src.module, src.base_dir, text)
+                snap.program.sources[old_doc.module] = BuildSource(src.path, src.module, src.base_dir, text)
             memo[path] = _Checked(text, hit.module, hit.loaded, parsed.tree, lines, out, out)
             return out
     snap.update(path, text)

@@ -13,7 +13,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    AnyType, Instance, NoneType, Type, TypeType, TypeVarType, UnionType,
+    AnyType, Instance, ModuleType, NoneType, Type, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import widen_literals
@@ -126,6 +126,10 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     partial None types do.
     """
     first = _infer_one(ev, sym, scope, sym.node)
+    if isinstance(first, ModuleType) and (sym.is_instance_attr or scope.kind == "class"):
+        # mypy: an attribute assigned a module (`self.helpers = helpers`) is a plain
+        # `types.ModuleType`, whose members are Any; a module alias is a name only.
+        return ev.instance("types.ModuleType")
     if not isinstance(first, NoneType) or len(sym.decls) < 2:
         return first
     from veritype.types.model import make_union
@@ -175,12 +179,12 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     if isinstance(node, ast.ExceptHandler) and node.type is not None:
         return exprs.exception_instance(exprs.infer(node.type))
     if isinstance(node, (ast.With, ast.AsyncWith)):
-        for item in node.items:
-            if item.optional_vars is None:
+        for w in node.items:
+            if w.optional_vars is None:
                 continue
-            ctx = exprs.infer(item.context_expr)
-            entered = exprs.enter(ctx, item.context_expr, is_async=isinstance(node, ast.AsyncWith))
-            t = _pick(ev, exprs, item.optional_vars, entered, sym)
+            ctx = exprs.infer(w.context_expr)
+            entered = exprs.enter(ctx, w.context_expr, is_async=isinstance(node, ast.AsyncWith))
+            t = _pick(ev, exprs, w.optional_vars, entered, sym)
             if t is not None:
                 return t
     if isinstance(node, ast.NamedExpr):

@@ -160,14 +160,14 @@ class Evaluator:
         for star in mod_scope.table.star_imports:
             target = self.program.get_module(star)
             if target is not None and self.program._star_exported(target, name):
-                sym = self.program.lookup_in_module(target, name)
-                if sym is not None:
-                    return sym, self.module_scope(target)
+                star_sym = self.program.lookup_in_module(target, name)
+                if star_sym is not None:
+                    return star_sym, self.module_scope(target)
         builtins = self.program.get_module("builtins")
         if builtins is not None and scope.module is not builtins:
-            sym = builtins.symbols.get(name)
-            if sym is not None and (not name.startswith("_") or name.startswith("__")):
-                return sym, self.module_scope(builtins)
+            builtin = builtins.symbols.get(name)
+            if builtin is not None and (not name.startswith("_") or name.startswith("__")):
+                return builtin, self.module_scope(builtins)
         return None
 
     # -- references ---------------------------------------------------------
@@ -194,9 +194,9 @@ class Evaluator:
             # itself reaches the import system, not its own half-built names.
             self_import = mod is scope.module and mod.is_package
             if target is None or self_import or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
-                sub = self.program.get_module(f"{mod.name}.{name}")
-                if sub is not None:
-                    return Ref("module", sub.name, module=sub)
+                submod = self.program.get_module(f"{mod.name}.{name}")
+                if submod is not None:
+                    return Ref("module", submod.name, module=submod)
                 if target is None:
                     if mod.symbols.get("__getattr__") is not None:
                         return Ref("missing", f"{mod.name}.{name}")

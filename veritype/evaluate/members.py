@@ -324,8 +324,20 @@ class Members:
             return ev.builtin("str")
         if name in ("__path__",):
             return ev.builtin("list", ev.builtin("str"))
-        if name in ("__dict__",):
+        if name in ("__dict__", "__annotations__"):
             return ev.builtin("dict", ev.builtin("str"), AnyType("implicit"))
+        if name == "__spec__":
+            # mypy's implicit module attribute: a ModuleSpec, not Optional (a
+            # module being checked was imported).
+            return ev.instance("_frozen_importlib.ModuleSpec")
+        if name.startswith("__") and name.endswith("__"):
+            # Every module object is a types.ModuleType (__loader__, ...).
+            module_type = ev.instance("types.ModuleType")
+            # Declared names only: ModuleType's own __getattr__ would allow any.
+            if isinstance(module_type, Instance) and any(name in c.symbols for c in module_type.info.mro):
+                found = self.instance_member(module_type, name, module_type)
+                if found is not None:
+                    return found
         sub = ev.program.get_module(f"{receiver.name}.{name}")
         if sub is not None:
             return ModuleType(sub.name, sub)

@@ -43,9 +43,9 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         return True
     from veritype.evaluate.newtype import newtype_call, newtype_problems
 
-    call = newtype_call(ev, stmt, checker.scope)
-    if call is not None:
-        for node, msg in newtype_problems(ev, call, name, checker.scope):
+    nt_call = newtype_call(ev, stmt, checker.scope)
+    if nt_call is not None:
+        for node, msg in newtype_problems(ev, nt_call, name, checker.scope):
             checker.error(node, msg, "valid-newtype")
         return True
     from veritype.evaluate.functional_classes import functional_class

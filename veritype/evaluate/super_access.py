@@ -99,12 +99,12 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
             continue
         if found is not None:
             found.append(cls)
-        t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
-        if on_class and t is not None and sym.kind == S.VAR and isinstance(t, Instance):
-            desc = members._descriptor_get(t, inst, on_class=True)
+        found_t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
+        if on_class and found_t is not None and sym.kind == S.VAR and isinstance(found_t, Instance):
+            desc = members._descriptor_get(found_t, inst, on_class=True)
             if desc is not None:
                 return desc
-        return t
+        return found_t
     if any(c.has_any_base or c.unknown_decorator for c in mro):
         return AnyType("special")
     if on_class:

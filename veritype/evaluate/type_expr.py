@@ -201,6 +201,7 @@ class TypeExprEvaluator:
 
     def _forward_ref(self, node: ast.Constant, ctx: TypeContext, top: bool) -> Type:
         text = str(node.value).strip()
+        expr: ast.expr | None
         try:
             expr = ast.parse(text, mode="eval").body
         except SyntaxError:

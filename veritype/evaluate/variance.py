@@ -286,7 +286,7 @@ def _walk(ev: "Evaluator", t: Type, pol: int, out: list[tuple[TypeVarType, int]]
         for item in t.items:
             _walk(ev, item, pol, out, depth + 1)
     elif isinstance(t, (UnionType, TupleType)):
-        for item in t.items:
-            _walk(ev, item, pol, out, depth + 1)
+        for member in t.items:
+            _walk(ev, member, pol, out, depth + 1)
     elif isinstance(t, (TypeType, UnpackType)):
         _walk(ev, t.item, pol, out, depth + 1)

@@ -124,19 +124,19 @@ class Binder:
         elif isinstance(stmt, ast.If):
             # An elif chain is an `If` nested in the `orelse` of the one before:
             # walked as a loop, so that 1,000 branches cost no stack (issue #19).
-            node = stmt
+            branch_if = stmt
             while True:
-                branch = self.static_branch(node.test)
-                self._walrus(node.test, table)
+                branch = self.static_branch(branch_if.test)
+                self._walrus(branch_if.test, table)
                 if branch is not False:
-                    self._block(node.body, table)
+                    self._block(branch_if.body, table)
                 if branch is True:
                     break
-                nxt = elif_branch(node)
+                nxt = elif_branch(branch_if)
                 if nxt is None:
-                    self._block(node.orelse, table)
+                    self._block(branch_if.orelse, table)
                     break
-                node = nxt
+                branch_if = nxt
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self._target(stmt.target, stmt, table, False)
             self._block(stmt.body, table)

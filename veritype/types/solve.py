@@ -116,6 +116,8 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         call = _as_callable(ev, a, t, targets)
         if call is None:
             return
+        if call.type_vars:
+            call = _bind_own_vars(ev, call, t, targets)
         if spec is not None and tv_key(spec) in targets:
             _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
         elif not t.is_ellipsis and not call.is_ellipsis and any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params):
@@ -278,6 +280,12 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
+            if isinstance(g, TypeType) and _is_class_object(item):
+                # `type[E] | tuple[type[E], ...]` given a class: the `type[E]` member
+                # takes it (pytest.raises, isinstance-like signatures).
+                _infer(ev, g, item, d, targets, out, depth + 1)
+                matched = True
+                break
         if not matched:
             leftover.append(item)
     if leftover:
@@ -287,6 +295,42 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
             generic = [r for r in rest if type_vars_in(r)]
             if len(generic) == 1:
                 _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _bind_own_vars(ev: "Evaluator", call: CallableType, t: CallableType, targets: set[TVKey]) -> CallableType:
+    """A generic function passed for a callable template: its own variables are
+    first solved from the template's concrete positional parameter types, the
+    return ignored (mypy's unify_generic_callable in constraint inference), so
+    `pathlib.Path.absolute` (`def [Self] (self: Self) -> Self`) given for
+    `Callable[Concatenate[pathlib.Path, P], T]` is `(pathlib.Path) -> pathlib.Path`
+    and T is `pathlib.Path`, not the argument's own `Self`. Template parameters
+    that mention the variables being solved say nothing here, and variables they
+    leave unconstrained stay generic."""
+    own = {tv_key(v) for v in call.type_vars}
+    tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    apos = [p for p in call.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    cons: list[Constraint] = []
+    for tp, ap in zip(tpos, apos):
+        if any(k in targets for k in type_vars_in(tp.type)):
+            continue
+        cons += infer_constraints(ev, ap.type, tp.type, SUPERTYPE, own)
+    if not cons:
+        return call
+    solved = {c.key for c in cons}
+    mapping = {k: v for k, v in solve(ev, [v for v in call.type_vars if tv_key(v) in solved], cons).items() if not isinstance(v, AnyType)}
+    if not mapping:
+        return call
+    inst = substitute(call, mapping)
+    return inst if isinstance(inst, CallableType) else call
+
+
+def _is_class_object(a: Type) -> bool:
+    """A class object as a value: `type[C]`, or a constructor signature."""
+    if isinstance(a, TypeType):
+        return True
+    if isinstance(a, CallableType):
+        return a.is_type_obj
+    return isinstance(a, Overloaded) and bool(a.items) and a.items[0].is_type_obj
 
 
 def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
@@ -389,6 +433,27 @@ def _is_overloaded(ev: "Evaluator", a: Type) -> bool:
     return False
 
 
+def matching_overload_item(ev: "Evaluator", items: tuple[CallableType, ...], template: Type, targets: "set[TVKey]") -> CallableType | None:
+    """The item of an overloaded function passed for the callable `template`:
+    the first accepting the template's parameter types (the variables being
+    solved read as Any), the return type aside, as mypy's
+    find_matching_overload_item. None if the template is not such a callable
+    or no item fits (the caller then takes the first item)."""
+    from veritype.types.subtype import is_subtype
+
+    if not isinstance(template, CallableType) or template.is_ellipsis:
+        return None
+    if any(isinstance(p.type, (UnpackType, TypeVarType)) and getattr(p.type, "kind", "typevar") != "typevar" for p in template.params):
+        return None
+    erased = substitute(template, {k: AnyType("special") for k in targets}) if targets else template
+    if not isinstance(erased, CallableType):
+        return None
+    for item in items:
+        if not item.type_vars and is_subtype(ev, item, erased.with_ret(item.ret)):
+            return item
+    return None
+
+
 def _as_callable(ev: "Evaluator", a: Type, template: CallableType | None = None, targets: "set[TVKey] | None" = None) -> CallableType | None:
     if isinstance(a, CallableType):
         return a
@@ -442,7 +507,10 @@ def _overload_items(ev: "Evaluator", a: Type) -> Overloaded | None:
     return a if isinstance(a, Overloaded) and len(a.items) > 1 else None
 
 
-def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint]) -> dict[TVKey, Type]:
+def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint], keep_literals: bool = False) -> dict[TVKey, Type]:
+    """Each variable's solution. With `keep_literals`, the literal types of the
+    arguments are not widened (the "last known value" mypy matches an overload
+    item passed for a callable with)."""
     from veritype.types.join import join_all, meet
     from veritype.types.subtype import is_subtype
 
@@ -458,13 +526,13 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
-                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
+                sol = join_all(ev, [x if x in uppers or keep_literals else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
                 sol = meet(ev, sol, u)
         if tv.kind == "typevartuple":
-            sol = _solve_variadic(ev, lowers, uppers)
+            sol = _solve_variadic(ev, lowers, uppers, keep_literals)
         if tv.kind == "paramspec":
             # A parameter list is not joined: the first signature seen decides.
             found = [x for x in lowers + uppers if isinstance(x, CallableType) or (isinstance(x, TypeVarType) and x.kind == "paramspec")]
@@ -488,7 +556,7 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
     return result
 
 
-def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> Type | None:
+def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type], keep_literals: bool = False) -> Type | None:
     """A TypeVarTuple's solution: a tuple type. Bounds of one fixed length join item
     by item (`f((0,), (0.0,))` gives `tuple[float]`); bounds of different lengths do
     not (spec: "the types must match exactly (the list of type parameters must be
@@ -500,7 +568,7 @@ def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> 
         return None
     if any(isinstance(c, AnyType) for c in cands):
         return AnyType("implicit")
-    if lowers:
+    if lowers and not keep_literals:
         cands = [widen_literals(c) for c in cands]
     fixed = [c for c in cands if isinstance(c, TupleType) and not any(isinstance(i, UnpackType) for i in c.items)]
     if len(fixed) == len(cands) and len({len(c.items) for c in fixed}) == 1 and len(cands) > 1 and lowers:

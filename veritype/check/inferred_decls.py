@@ -1,0 +1,261 @@
+"""The first assignment of an unannotated variable declares its type (mypy's rule).
+
+The typing spec leaves the type of an unannotated variable to the checker;
+veritype does what mypy does (DESIGN.md principle 7): `x = 1` declares `x:
+int`, and a later `x = "a"` in the same program is an `[assignment]` error,
+while a compatible one narrows (`x = o` for an `object` then `x = 1` reads as
+`int`). The declaring assignment is the variable's first declaration in
+textual order (`Symbol.node`: an assignment, a for or with target); its
+type is the one the check walk binds there, narrowing included, as mypy
+infers from the narrowed value.
+
+mypy's exceptions, each checked against mypy 2.4.1:
+- partial None: `x = None` declares nothing yet; the next assignment in the
+  same scope declares `T | None` (several `= None` keep it partial);
+- a literal `None` assigned to a function's local in another branch of the
+  `if` (or loop `else`, or `try` handler) that holds its declaration widens
+  the declaration to `T | None` (mypy's "None in a previous if branch"
+  special case), no error;
+- an empty display (`x = []`, uncompleted) is left unenforced: mypy's
+  partial collection types are completed elsewhere (check.partial_types);
+- `allow_redefinition` / `allow_redefinition_new` turn the rule off (those
+  options let a variable be redefined with another type), and so does a
+  function generic in a constrained type variable (mypy checks it once per
+  constraint, we once);
+- an except-handler name, a match capture, a walrus or an augmented
+  assignment as the first declaration declare nothing here.
+
+Everything is recorded on the checker (`ModuleChecker.inferred`), keyed by
+the symbol: a name whose declaring statement the walk did not reach (other
+module, unreachable code) is not enforced.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic import symbols as S
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.semantic.symbols import Symbol
+
+# The recorded state of a variable first assigned None (mypy's partial None type).
+PARTIAL_NONE = NoneType()
+
+_DECLARING = (ast.Assign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
+
+
+def enabled(checker: "ModuleChecker") -> bool:
+    o = checker.options
+    if checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new:
+        return False
+    # mypy checks a function generic in a constrained type variable (`AnyStr`) once
+    # per constraint, each with the branches for the others unreachable; we check it
+    # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
+    return not any(tv.values for tv in checker.scope.bound_type_vars().values())
+
+
+def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":
+    hit = checker._local_symbol(target.id)
+    if hit is None:
+        return None
+    sym = hit[0]
+    if sym.kind != S.VAR or sym.annotation is not None or sym.type_comment is not None:
+        return None
+    if sym.name == "_":
+        return None  # mypy lets `_` be reassigned anything
+    return sym  # type: ignore[no-any-return]
+
+
+def _target_names(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in node.items if i.optional_vars is not None]
+    return []
+
+
+def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
+    """Whether `target` is the variable's name in its first declaration, or in a
+    later `with ... as` when the first was a `with` too: mypy renames a variable
+    bound by several with statements (`with open(a) as f` then `with open(b, "rb")
+    as f`), so each declares its own type (mypy's LimitedVariableRenameVisitor;
+    we do so whether or not the name is also used outside the with blocks,
+    which misses an error rather than reporting a false one)."""
+    node = sym.node
+    if not isinstance(node, _DECLARING):
+        return False
+    if any(sub is target for t in _target_names(node) for sub in ast.walk(t)):
+        return True
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return any(isinstance(d, (ast.With, ast.AsyncWith)) and any(sub is target for t in _target_names(d) for sub in ast.walk(t)) for d in sym.decls[1:])
+    return False
+
+
+def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
+    """The type the variable's first assignment declared, to check `target`'s value against."""
+    if not enabled(checker):
+        return None
+    sym = _symbol(checker, target)
+    if sym is None or is_declaring(sym, target):
+        return None
+    t = checker.inferred.get(id(sym))
+    if t is None or t is PARTIAL_NONE or isinstance(t, AnyType):
+        return None  # (declared Any: anything fits, and an assignment narrows as for no declaration)
+    return t
+
+
+def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
+    """Complete a partial None declaration, or widen one for a None in another branch."""
+    if not enabled(checker):
+        return
+    sym = _symbol(checker, target)
+    if sym is None or is_declaring(sym, target):
+        return
+    rec = checker.inferred.get(id(sym))
+    if rec is None:
+        return
+    hit = checker._local_symbol(target.id)
+    same_scope = hit is not None and hit[1] is checker.scope
+    if rec is PARTIAL_NONE:
+        if isinstance(t, NoneType):
+            return  # several None initializers keep it partial
+        if not same_scope:
+            del checker.inferred[id(sym)]  # completed elsewhere: not modelled, not enforced
+            return
+        from veritype.types.join import widen_literals
+
+        checker.inferred[id(sym)] = make_union([widen_literals(t), NoneType()])
+        return
+    if isinstance(value, ast.Constant) and value.value is None and same_scope and checker.scope.kind == "function":
+        if isinstance(rec, AnyType) or isinstance(rec, NoneType):
+            return
+        if _in_other_branch(checker, sym, target):
+            checker.inferred[id(sym)] = make_union([rec, NoneType()])
+
+
+def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value: ast.expr | None) -> bool:
+    """`json = None` after `import json` (in a `try`): mypy reports the assignment to
+    a name an import bound to a module ("variable has type Module", unquoted).
+    True when reported."""
+    hit = checker._local_symbol(target.id)
+    if hit is None or hit[0].kind != S.MODULE_REF or checker.info.is_stub:
+        return False
+    mod = checker.ev.symbol_type(*hit)
+    if not isinstance(mod, ModuleType) or isinstance(t, (ModuleType, AnyType)):
+        return False
+    from veritype.types.format import format_type
+    from veritype.types.join import widen_literals
+
+    got = format_type(widen_literals(t))
+    checker.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type Module)', "assignment")
+    return True
+
+
+def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
+    """At the declaring assignment: remember the type bound there."""
+    if not enabled(checker):
+        return
+    sym = _symbol(checker, target)
+    if sym is None or not is_declaring(sym, target):
+        return
+    if isinstance(bound, NoneType):
+        checker.inferred[id(sym)] = PARTIAL_NONE
+        return
+    if _is_empty_collection(bound):
+        checker.inferred.pop(id(sym), None)
+        return
+    checker.inferred[id(sym)] = _widen_inferred_literals(bound)
+
+
+def _widen_inferred_literals(t: Type) -> Type:
+    """`E.A if c else E.B` declares `E`: mypy infers a variable's type without the
+    literal values its expression happened to have; only a Literal written in a
+    type expression (a declared one: `self.align` of a `Literal[...]` type) stays."""
+    if isinstance(t, LiteralType) and not t.declared:
+        return t.fallback
+    if isinstance(t, UnionType) and any(isinstance(i, LiteralType) and not i.declared for i in t.items):
+        return make_union([_widen_inferred_literals(i) for i in t.items])
+    return t
+
+
+def _is_empty_collection(t: Type) -> bool:
+    """`list[Any]` / `dict[Any, Any]` / `set[Any]` from an uncompleted empty display."""
+    return isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and bool(t.args) and all(isinstance(a, AnyType) for a in t.args)
+
+
+# -- "None in another branch" -------------------------------------------------------
+
+
+def _in_other_branch(checker: "ModuleChecker", sym: "Symbol", target: ast.Name) -> bool:
+    """Whether the declaration and `target` sit in different blocks of one `if`/`try`
+    (the nearest statement holding both), as mypy's conditional frames."""
+    fn = checker.func.node if checker.func is not None else None
+    body = getattr(fn, "body", None)
+    decl = sym.node
+    if not isinstance(body, list) or decl is None:
+        return False
+    a = _path(body, decl)
+    b = _path(body, target)
+    if a is None or b is None:
+        return False
+    for (sa, ba), (sb, bb) in zip(a, b):
+        if sa is not sb:
+            return False  # they part in one block: no common compound statement
+        if ba != bb:
+            return _conditional_pair(sa, ba, bb)
+    return False
+
+
+def _conditional_pair(stmt: ast.stmt, a: str, b: str) -> bool:
+    """Whether two blocks of `stmt` are alternatives in mypy's sense (checked against
+    mypy 2.4.1): the branches of an `if`; a loop's body and its `else`; a `try` body
+    and a handler, or two handlers — not a `try` body and its `else` or `finally`,
+    nor the cases of a `match`."""
+    if isinstance(stmt, ast.If):
+        return True
+    if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        return {a, b} == {"body", "orelse"}
+    if isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        pair = {a, b}
+        handlers = {x for x in pair if x.startswith("handler")}
+        return bool(handlers) and pair <= handlers | {"body"}
+    return False
+
+
+def _blocks(stmt: ast.stmt) -> list[tuple[str, list[ast.stmt]]]:
+    out: list[tuple[str, list[ast.stmt]]] = []
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return out
+    for name in ("body", "orelse", "finalbody"):
+        b = getattr(stmt, name, None)
+        if isinstance(b, list) and b and isinstance(b[0], ast.stmt):
+            out.append((name, b))
+    for i, h in enumerate(getattr(stmt, "handlers", None) or []):
+        out.append((f"handler{i}", h.body))
+    for i, c in enumerate(getattr(stmt, "cases", None) or []):
+        out.append((f"case{i}", c.body))
+    return out
+
+
+def _path(body: list[ast.stmt], node: ast.AST) -> list[tuple[ast.stmt, str]] | None:
+    """The (statement, block) pairs from `body` down to the statement holding `node`;
+    the last pair names that statement with an empty block name."""
+    for stmt in body:
+        if stmt is node:
+            return [(stmt, "")]
+        blocks = _blocks(stmt)
+        for name, block in blocks:
+            sub = _path(block, node)
+            if sub is not None:
+                return [(stmt, name), *sub]
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            inner = [n for n in ast.iter_child_nodes(stmt) if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case))]
+            if any(sub is node for n in inner for sub in ast.walk(n)):
+                return [(stmt, "")]
+    return None
