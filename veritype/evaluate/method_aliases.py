@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     """Whether the class variable `sym` holds a plain function: its value is a
-    lambda, a name, a call, a module's attribute, or an instance method read through
-    its class. A bound method (an instance's method, a classmethod read through its
+    lambda, a name, a module's attribute, or an instance method read through its
+    class. A bound method (an instance's method, a classmethod read through its
     class) is left unbound."""
     cached = sym.cache.get("assigned_function")
     if isinstance(cached, bool):
@@ -37,10 +37,15 @@ def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     return result
 
 
+def assigned_call(sym: S.Symbol) -> bool:
+    """Whether the class variable `sym` is assigned a call's result."""
+    node = sym.node
+    return isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call)
+
+
 def _plain_function_expr(ev: "Evaluator", value: ast.expr, scope: "Scope") -> bool:
-    if isinstance(value, (ast.Lambda, ast.Name, ast.Call)):
-        # A call's callable result (`stat = _wrap_method(pathlib.Path.stat)`) is taken
-        # for a function too, as mypy does: its type is all there is to go by.
+    if isinstance(value, (ast.Lambda, ast.Name)):
+        # (A call's callable result is judged by its signature: members.assigned_call.)
         return True
     if not isinstance(value, ast.Attribute):
         return False
