@@ -71,6 +71,10 @@ class NullFlow:
         pass
 
 
+# Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
+_HANDLERS: dict[type, Callable[..., Type]] = {}
+
+
 class ExprEvaluator:
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None) -> None:
         self.ev = ev
@@ -88,12 +92,17 @@ class ExprEvaluator:
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
-        if self._report is not None:
-            self._report(node, msg, code, "error")
+        self._emit(node, msg, code, "error")
 
     def note(self, node: ast.AST | None, msg: str) -> None:
+        self._emit(node, msg, "note", "note")
+
+    def _emit(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+        # The inference memo keeps what each memoized inference reported, to
+        # report it again on a hit (an overload item's trial records them).
+        self._memo.record(node, msg, code, severity)
         if self._report is not None:
-            self._report(node, msg, "note", "note")
+            self._report(node, msg, code, severity)
 
     @property
     def reporting(self) -> bool:
@@ -134,24 +143,33 @@ class ExprEvaluator:
         if key is not None:
             hit = memo.get(key)
             if hit is not None:
-                return hit
-        memo.enter()
+                t, reported = hit
+                for diag in reported:
+                    self._emit(*diag)
+                return t
+        memo.enter(key is not None)
         try:
             result = self._infer_uncached(node, expected)
         finally:
-            memo.leave()
+            reported = memo.leave(key is not None)
         if key is not None and memo.depth:
-            memo.put(key, result)
+            memo.put(key, result, reported)
         return result
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
         try:
-            method = getattr(self, "_" + type(node).__name__, None)
+            # One dict lookup by node class instead of building "_" + class name
+            # and a getattr on every inference (the hottest entry of the checker).
+            cls = type(node)
+            method = _HANDLERS.get(cls)
             if method is None:
-                return AnyType("special")
+                method = getattr(type(self), "_" + cls.__name__, None)
+                if method is None:
+                    return AnyType("special")
+                _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            result = method(node, expected)
+            result = method(self, node, expected)
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
