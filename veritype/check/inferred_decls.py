@@ -129,7 +129,7 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
       branch (`id is HIDDEN_PARAM`), so the branches are left alone."""
     if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
         return True
-    if isinstance(declared, (CallableType, Overloaded)):
+    if any(isinstance(i, (CallableType, Overloaded)) for i in (declared.items if isinstance(declared, UnionType) else (declared,))):
         return True  # callable types (a lambda's named parameters, ...) are not matched to mypy's
     if isinstance(target, ast.Name):
         sym = _symbol(checker, target)
