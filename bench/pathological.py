@@ -69,6 +69,14 @@ def nested_containers(n: int) -> str:
     )
 
 
+def nested_tuple_merged(n: int) -> str:
+    """A tuple nested n deep in a function, its type merged after an `if`."""
+    return (
+        "import sys\ndef f() -> None:\n    t = " + "(" * n + "1.5" + ",)" * n + "\n"
+        "    if len(sys.argv) > 1:\n        t = t\n    u = [t, t]\n"
+    )
+
+
 def nested_binop(n: int) -> str:
     """A long chain of binary operators (left-nested in the AST)."""
     return "x = 1" + " + 1" * n + "\ny = 'a'" + " + 'b'" * n + "\n"
@@ -158,6 +166,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "nested_user_overload": nested_user_overload,
     "nested_generic": nested_generic,
     "nested_containers": nested_containers,
+    "nested_tuple_merged": nested_tuple_merged,
     "nested_binop": nested_binop,
     "diamond": diamond,
     "class_chain": class_chain,
@@ -176,6 +185,7 @@ DEFAULT_SIZES: dict[str, list[int]] = {
     "nested_user_overload": [3, 6, 12, 24],
     "nested_generic": [8, 15, 30, 60],
     "nested_containers": [25, 50, 100, 200],
+    "nested_tuple_merged": [10, 20, 40, 80],
     "nested_binop": [250, 500, 1000, 2000],
     "diamond": [10, 20, 40, 80],
     "class_chain": [25, 50, 100, 200],

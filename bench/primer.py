@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -115,12 +116,14 @@ def _venv(project: Project, cache: Path) -> tuple[Path, str]:
     env_dir = cache / "venvs" / project.name
     python = corpus.venv_python(env_dir)
     marker = env_dir / ".requirements"
-    wanted = "\n".join(project.deps) + "\n"
+    # Made as `python -m venv` makes one: its python a symlink to the base
+    # interpreter (the layout that once made veritype read its own site-packages).
+    wanted = "# venv with symlinks\n" + "\n".join(project.deps) + "\n"
     if not (marker.exists() and marker.read_text().partition("\n# freeze\n")[0] + "\n"
             == wanted):
         log(f"creating the venv of {project.name}")
         shutil.rmtree(env_dir, ignore_errors=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+        venv.EnvBuilder(with_pip=True, clear=True, symlinks=os.name != "nt").create(env_dir)
         if project.deps:
             subprocess.run([str(python), "-m", "pip", "install", "--quiet", *project.deps],
                            check=True)

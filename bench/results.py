@@ -97,7 +97,8 @@ def realworld_section(doc: dict) -> list[str]:
 
 
 def primer_section(doc: dict) -> list[str]:
-    out = [f"### Primer: real projects as their CI runs mypy ({doc['machine']['date']})", "",
+    out = [f"### Primer: real projects as their CI runs mypy ({doc['machine']['date']},"
+           f" veritype {doc['machine']['veritype']})", "",
            "Error lines (path + line) of mypy 2.4.1 and veritype, cold runs from each sdist root"
            " with the project's own config (bench/primer.py). 'veritype only': lines where"
            " only veritype reports an error.", "",
@@ -139,39 +140,71 @@ def conformance_section(docs: list[dict]) -> list[str]:
     return out
 
 
+#: The sections of the figures block, in order, by the start of their heading.
+SECTIONS = ("### Speed", "### Real-world", "### Primer", "### Conformance")
+
+
+def _old_sections(block: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The block's lines before the first section, and each section's lines."""
+    head: list[str] = []
+    sections: dict[str, list[str]] = {}
+    current: list[str] = head
+    for line in block.strip("\n").splitlines():
+        key = next((k for k in SECTIONS if line.startswith(k)), None)
+        if key is not None:
+            current = sections.setdefault(key, [])
+        current.append(line)
+    return head, sections
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dir", type=Path, default=corpus.WORK, help="where the JSON files are")
     args = ap.parse_args(argv)
 
-    parts: list[str] = []
+    text = RESULTS.read_text() if RESULTS.exists() else f"# Benchmark results\n\n{START}\n{END}\n"
+    head, _, rest = text.partition(START)
+    block, _, tail = rest.partition(END)
+    old_head, old = _old_sections(block)
+
+    new: dict[str, list[str]] = {}
     machine_info = None
     bench = _load(args.dir / "bench.json")
     if bench:
         machine_info = bench["machine"]
-        parts += bench_section(bench) + [""]
+        new["### Speed"] = bench_section(bench)
     real = _load(args.dir / "realworld.json")
     if real:
         machine_info = machine_info or real["machine"]
-        parts += realworld_section(real) + [""]
+        new["### Real-world"] = realworld_section(real)
     primer = _load(args.dir / "primer.json")
     if primer:
         machine_info = machine_info or primer["machine"]
-        parts += primer_section(primer) + [""]
+        new["### Primer"] = primer_section(primer)
     confs = [d for d in (_load(args.dir / "conformance.json"),
                          _load(args.dir / "conformance-mypy.json")) if d]
     if confs:
         machine_info = machine_info or confs[0]["machine"]
-        parts += conformance_section(confs) + [""]
-    if machine_info:
+        new["### Conformance"] = conformance_section(confs)
+
+    # A section whose JSON file is absent keeps its figures (each heading has
+    # its date); the "Measured" line is rewritten only when all are new.
+    parts: list[str] = []
+    if machine_info and all(k in new for k in old):
         m = machine_info
         parts = [f"Measured {m['date']} on `{m['uname']}`, {m['cores']} cores, "
-                 f"Python {m['python']}; veritype {m['veritype']}, {m['mypy'] or 'mypy'}.",
-                 ""] + parts
+                 f"Python {m['python']}; veritype {m['veritype']}, {m['mypy'] or 'mypy'}.", ""]
+    else:
+        parts = [line for line in old_head]
+        if parts and parts[-1] != "":
+            parts.append("")
+    for key in SECTIONS:
+        lines = new.get(key) or [line for line in old.get(key, [])]
+        while lines and lines[-1] == "":
+            lines = lines[:-1]
+        if lines:
+            parts += lines + [""]
 
-    text = RESULTS.read_text() if RESULTS.exists() else f"# Benchmark results\n\n{START}\n{END}\n"
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
     RESULTS.write_text(head + START + "\n" + "\n".join(parts) + END + tail)
     print(f"updated {RESULTS}")
     return 0

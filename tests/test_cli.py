@@ -283,3 +283,4 @@ def test_stats_with_json_output_goes_to_stderr(project: Path, capsys) -> None:
     code, out, err = run(capsys, "check", "a.py", "--stats", "--output", "veritype-json", "--no-incremental")
     json.loads(out)
     assert err.startswith("Stats: ")
+

@@ -149,7 +149,7 @@ def test_not_enforced_warning_is_one_line(project: Path, capsys) -> None:
     assert code == 0
     warnings = [line for line in err.splitlines() if "not enforced" in line]
     assert warnings == [
-        "veritype: warning: not enforced: plugins=pydantic.mypy, strict_equality, extra_checks, sqlite_cache=False"
+        "veritype: warning: not enforced: plugins=pydantic.mypy, extra_checks, sqlite_cache=False"
     ]
 
 
@@ -243,3 +243,8 @@ def test_stub_beside_its_module_is_no_duplicate(project: Path, capsys) -> None:
     (project / "m.py").write_text("x = 1\n")
     (project / "m.pyi").write_text("x: int\n")
     assert run(capsys, "m.py", "m.pyi")[0] == 0
+
+
+def test_junit_xml_unwritable_is_a_usage_error(project: Path, capsys) -> None:
+    code, _, err = run(capsys, "a.py", "--junit-xml", str(project / "no" / "such" / "dir" / "out.xml"))
+    assert code == 2 and "--junit-xml: cannot write" in err and "Traceback" not in err

@@ -31,8 +31,8 @@ def test_values_and_codes() -> None:
 
 
 def test_not_enforced_inline_option_is_recorded() -> None:
-    config = parse_inline("# mypy: strict-equality, no-implicit-reexport, x-custom\n")
-    assert config.not_enforced == {"strict_equality": True}
+    config = parse_inline("# mypy: extra-checks, no-implicit-reexport, x-custom\n")
+    assert config.not_enforced == {"extra_checks": True}
     assert config.values == {"implicit_reexport": False}
     assert config.errors == []
 
@@ -70,6 +70,6 @@ def test_errors_are_reported_on_the_comment_line(tmp_path: Path, monkeypatch: py
 def test_inline_not_enforced_option_is_warned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.py").write_text("# mypy: strict-equality\nx = 1\n")
+    (tmp_path / "a.py").write_text("# mypy: extra-checks\nx = 1\n")
     assert main(["a.py", "--no-incremental"]) == 0
-    assert "veritype: warning: not enforced: strict_equality" in capsys.readouterr().err
+    assert "veritype: warning: not enforced: extra_checks" in capsys.readouterr().err

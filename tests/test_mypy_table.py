@@ -117,13 +117,13 @@ def test_strict_is_mypys_thirteen() -> None:
             assert getattr(options, key) is expected, key
         else:
             assert options.not_enforced[key] is expected, key
-    assert set(options.not_enforced) == {"strict_equality", "extra_checks"}
+    assert set(options.not_enforced) == {"extra_checks"}
 
 
 def test_strict_then_inverse_flag_wins() -> None:
-    options = options_from_argv(["--strict", "--allow-untyped-defs", "--no-strict-equality"], ".")
+    options = options_from_argv(["--strict", "--allow-untyped-defs", "--no-extra-checks"], ".")
     assert options.disallow_untyped_defs is False
-    assert "strict_equality" not in options.not_enforced
+    assert "extra_checks" not in options.not_enforced
 
 
 def test_describe() -> None:

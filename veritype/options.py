@@ -34,6 +34,7 @@ PER_MODULE = frozenset(
         "warn_no_return",
         "disallow_subclassing_any",
         "implicit_reexport",
+        "strict_equality",
         "always_true",
         "always_false",
     }
@@ -74,6 +75,7 @@ class Options:
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
     implicit_reexport: bool = True
+    strict_equality: bool = False  # report comparisons of non-overlapping types (mypy)
     warn_return_any: bool = False
     warn_unreachable: bool = False
     warn_redundant_casts: bool = False

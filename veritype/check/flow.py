@@ -19,13 +19,58 @@ if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
 
 
+def _is_member_key(key: str) -> bool:
+    return "." in key or "[" in key
+
+
+class KeyTable(dict[str, Type]):
+    """The narrowed types of a state, which also knows its member keys.
+
+    `invalidate("x")` must drop `x.attr` and `x[0]` too; scanning every key for
+    them made each assignment cost the number of names narrowed so far, and
+    10,000 module-level assignments quadratic (issue #19). `members` holds
+    every key with a `.` or `[` (and may hold keys since deleted), so only
+    those are scanned.
+    """
+
+    def __init__(self, *args: object, **kwargs: Type) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.members: set[str] = {k for k in self if _is_member_key(k)}
+
+    def __setitem__(self, key: str, value: Type) -> None:
+        if _is_member_key(key):
+            self.members.add(key)
+        super().__setitem__(key, value)
+
+    def setdefault(self, key: str, default: Type) -> Type:  # type: ignore[override]
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *args: object, **kwargs: Type) -> None:  # type: ignore[override]
+        for k, v in dict(*args, **kwargs).items():  # type: ignore[arg-type]
+            self[k] = v
+
+    def copy(self) -> "KeyTable":
+        return KeyTable(self)
+
+    def member_keys(self) -> list[str]:
+        live = [k for k in self.members if k in self]
+        self.members = set(live)
+        return live
+
+
 @dataclass
 class State:
     types: dict[str, Type] = field(default_factory=dict)
     unreachable: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.types, KeyTable):
+            self.types = KeyTable(self.types)
+
     def copy(self) -> "State":
-        return State(dict(self.types), self.unreachable)
+        return State(KeyTable(self.types), self.unreachable)
 
 
 class Flow:
@@ -43,13 +88,15 @@ class Flow:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
         types = self.state.types
         types.pop(key, None)
-        for k in [k for k in types if k.startswith(key + ".") or k.startswith(key + "[")]:
+        members = types.member_keys() if isinstance(types, KeyTable) else list(types)
+        for k in [k for k in members if k.startswith(key + ".") or k.startswith(key + "[")]:
             del types[k]
 
     def invalidate_members(self) -> None:
         """After a call that may mutate anything: forget narrowed attributes and items."""
         types = self.state.types
-        for k in [k for k in types if "." in k or "[" in k]:
+        members = types.member_keys() if isinstance(types, KeyTable) else list(types)
+        for k in [k for k in members if _is_member_key(k)]:
             del types[k]
 
     def apply(self, narrowed: dict[str, Type]) -> None:

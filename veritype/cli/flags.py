@@ -72,6 +72,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "implicit_reexport",
         "names a module imports are exported (default on; off: only `import x as x` and __all__)",
     ),
+    (
+        "--strict-equality",
+        "--no-strict-equality",
+        "strict_equality",
+        "report ==, is and in between types that cannot overlap",
+    ),
     ("--warn-return-any", "--no-warn-return-any", "warn_return_any", "report returning Any from a typed function"),
     ("--warn-unreachable", "--no-warn-unreachable", "warn_unreachable", "report code that can never run"),
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
@@ -227,7 +233,13 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
     if "incremental" in given:
         options.incremental = given["incremental"]
     if "cache_dir" in given:
-        options.cache_dir = os.path.abspath(given["cache_dir"])
+        if given["cache_dir"]:
+            options.cache_dir = os.path.abspath(given["cache_dir"])
+        else:
+            # `--cache-dir ""` would be the current directory (mypy writes its
+            # cache there); an empty name is taken as "no cache" instead.
+            options.cache_dir = None
+            options.incremental = False
     enable = split_codes(given.get("enable_error_code", []))
     disable = split_codes(given.get("disable_error_code", []))
     warn_unknown_codes(enable | disable, "command line", warn)

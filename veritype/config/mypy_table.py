@@ -106,7 +106,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _b("allow_redefinition_old", False, "--allow-redefinition-old", "--disallow-redefinition-old", per_module=True),
     _b("allow_redefinition_new", False, "--allow-redefinition-new", "--disallow-redefinition-new", I, per_module=True),
     _b("implicit_reexport", True, "--implicit-reexport", "--no-implicit-reexport", I, per_module=True),
-    _b("strict_equality", False, "--strict-equality", "--no-strict-equality", per_module=True),
+    _b("strict_equality", False, "--strict-equality", "--no-strict-equality", I, per_module=True),
     _b("strict_equality_for_none", False, "--strict-equality-for-none", "--no-strict-equality-for-none", per_module=True),
     _b("strict_bytes", True, "--strict-bytes", "--no-strict-bytes"),
     _b("extra_checks", False, "--extra-checks", "--no-extra-checks", per_module=True),

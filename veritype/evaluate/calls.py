@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,12 @@ class CallSite:
     iterate: Callable[[Type, ast.AST | None], Type]
     expected_ret: Type | None = None
     errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
+    # The evaluator's error recorder (ExprEvaluator.recording), where there is one.
+    recording: Callable[[bool], AbstractContextManager[list[tuple[int, str]]]] | None = None
+
+
+def _recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
+    return site.recording(forward) if site.recording is not None else nullcontext([])
 
 
 class _Collect:
@@ -221,9 +228,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars}
     mapping: dict = {}
+    # Overloaded arguments whose item was picked by literal argument types:
+    # they are checked against the parameter with those literals.
+    picked: dict[int, dict] = {}  # type: ignore[type-arg]
     if targets:
         cons = []
         lambdas: list[tuple[int, Param]] = []
+        overloads: list[tuple[int, Param]] = []
         for pi, p in enumerate(callee.params):
             if isinstance(p.type, UnpackType):
                 # `*args: *Ts` (PEP 646): the arguments together are one tuple.
@@ -240,6 +251,12 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     # what the other arguments solve (`map(lambda n: n * 2, [1])`).
                     lambdas.append((ai, p))
                     continue
+                if isinstance(t, Overloaded) and isinstance(p.type, CallableType) and _params_mention(p.type, targets):
+                    # Second pass too (as mypy): the item an overloaded function stands
+                    # for is picked by the parameter types the other arguments solve
+                    # (`run_sync(tempfile.mkdtemp, suffix, prefix, dir)`).
+                    overloads.append((ai, p))
+                    continue
                 if arg.node is not None and _context_sensitive(arg.node) and arg.type is None:
                     # Infer with the parameter's type as context where it has no variables.
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
@@ -254,10 +271,22 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     if isinstance(erased, CallableType):
                         actual = _replace_tvs(erased)
                 cons += infer_constraints(ev, p.type, actual, SUBTYPE, targets)
-        if lambdas:
+        if lambdas or overloads:
             partial = solve(ev, callee.type_vars, cons) if cons else {}
             constrained = {c.key for c in cons}
             known = {k: v for k, v in partial.items() if k in constrained and v is not None and not isinstance(v, (AnyType, NeverType))}
+            for ai, p in overloads:
+                over = arg_types[ai]
+                assert isinstance(over, Overloaded)
+                from veritype.types.solve import matching_overload_item
+
+                # The arguments' literal types pick the item (`Path.open` with "rb").
+                exact = solve(ev, callee.type_vars, cons, keep_literals=True)
+                exact = {k: v for k, v in exact.items() if k in known}
+                item = matching_overload_item(ev, over.items, substitute(p.type, exact), targets) if exact else None
+                if item is not None:
+                    picked[ai] = exact
+                cons += infer_constraints(ev, p.type, item if item is not None else over, SUBTYPE, targets)
             for ai, p in lambdas:
                 ctx = _erase_targets(substitute(p.type, known) if known else p.type, targets)
                 t = site.infer(args[ai].node, ctx)  # type: ignore[arg-type]
@@ -325,6 +354,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)
+            if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
+                continue
             if not is_subtype(ev, actual, expected):
                 # Star arguments are shown whole ("*list[str]"), as mypy does.
                 shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
@@ -360,6 +391,10 @@ def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVar
     constrained = {c.key for c in cons}
     mentioned = type_vars_in(callee.ret)
     return [tv for tv in callee.type_vars if tv_key(tv) not in constrained and tv.default is None and tv_key(tv) in mentioned]
+
+
+def _params_mention(t: CallableType, targets: set) -> bool:  # type: ignore[type-arg]
+    return any(type_vars_in(p.type).keys() & targets for p in t.params)
 
 
 def _spec_args_here(callee: CallableType, spec: TypeVarType | None) -> bool:
@@ -411,7 +446,9 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 
 def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
     ev = site.ev
-    arg_types = [_initial_type(site, a) for a in args]
+    with _recording(site, True) as inherent:
+        arg_types = [_initial_type(site, a) for a in args]
+    own_errors = set(inherent)
     # Step 1: the arity filter.
     candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
     if not candidates:
@@ -431,8 +468,12 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = _Collect()
-        ret = check_signature(site, c, args, collect)
-        if not collect.errors:
+        # Errors inside an argument inferred in this item's context (a dict
+        # display that is not the item's TypedDict) are held back and make the
+        # item fail; errors the arguments have anyway were reported above.
+        with _recording(site, False) as inner:
+            ret = check_signature(site, c, args, collect)
+        if not collect.errors and own_errors.issuperset(inner):
             matches.append((c, ret))
             if not variadic_args and not any_args:
                 break
@@ -466,7 +507,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = _Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret)
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording)
                 r = check_overloaded(sub_site, callee, sub_args)
                 if collect.errors:
                     ok = False

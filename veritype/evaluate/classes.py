@@ -213,27 +213,43 @@ class ClassInfo:
 
 
 def compute_mro(info: ClassInfo) -> tuple[ClassInfo, ...]:
-    """C3 linearization; on an inconsistent hierarchy, a depth-first fallback."""
-    seqs: list[list[ClassInfo]] = []
-    for base in info.bases:
-        seqs.append(list(base.info.mro))
+    """C3 linearization; on an inconsistent hierarchy, a depth-first fallback.
+
+    Each sequence is read through a cursor, and `in_tails` counts, for each
+    class, the sequences holding it after their cursor: choosing a head is
+    then a count lookup, not a scan of every tail, so a class costs time
+    linear in the length of its bases' MROs (the list-rebuilding version was
+    quadratic per class, cubic for a long hierarchy: issue #19).
+    """
+    seqs: list[list[ClassInfo]] = [list(base.info.mro) for base in info.bases]
     seqs.append([b.info for b in info.bases])
-    result: list[ClassInfo] = [info]
     seqs = [s for s in seqs if s]
-    while seqs:
-        for seq in seqs:
-            head = seq[0]
-            if not any(head in s[1:] for s in seqs):
-                break
-        else:
+    cursor = [0] * len(seqs)
+    in_tails: dict[int, int] = {}
+    for seq in seqs:
+        for c in seq[1:]:
+            in_tails[id(c)] = in_tails.get(id(c), 0) + 1
+    result: list[ClassInfo] = [info]
+    while True:
+        live = [i for i in range(len(seqs)) if cursor[i] < len(seqs[i])]
+        if not live:
+            return tuple(result)
+        head = next((seqs[i][cursor[i]] for i in live if not in_tails.get(id(seqs[i][cursor[i]]))), None)
+        if head is None:
             # Inconsistent: fall back to a simple order without duplicates.
             info.inconsistent_mro = True
-            for seq in seqs:
-                for c in seq:
-                    if c not in result:
+            seen = {id(c) for c in result}
+            for i in live:
+                for c in seqs[i][cursor[i]:]:
+                    if id(c) not in seen:
+                        seen.add(id(c))
                         result.append(c)
             return tuple(result)
         result.append(head)
-        seqs = [[c for c in s if c is not head] for s in seqs]
-        seqs = [s for s in seqs if s]
-    return tuple(result)
+        for i in live:
+            seq = seqs[i]
+            if seq[cursor[i]] is head:
+                cursor[i] += 1
+                if cursor[i] < len(seq):
+                    # The next class of this sequence leaves its tail for its head.
+                    in_tails[id(seq[cursor[i]])] -= 1

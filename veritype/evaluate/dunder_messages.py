@@ -1,4 +1,5 @@
-"""mypy's messages and codes for a bad argument to an explicitly called dunder method.
+"""mypy's messages and codes for a bad argument to an explicitly called dunder method
+(and to the `__setitem__` of an indexed assignment).
 
 mypy words an argument error of `x.__add__(y)`, `int.__add__(a, b)`,
 `d.__getitem__(k)` or `d.__setitem__(k, v)` as the operation it stands for
@@ -34,13 +35,19 @@ def dunder_argument_error(
 ) -> tuple[str, str] | None:
     """(message, code) for argument `position` (1-based) of an explicit dunder
     call, or None when the call is not one mypy words differently."""
-    if not name or not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr != name:
+    if not name:
+        return None
+    if isinstance(call, ast.Subscript) and name == "__setitem__":
+        receiver = call.value  # `d[k] = v` is checked as `d.__setitem__(k, v)`
+    elif isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == name:
+        receiver = call.func.value
+    else:
         return None
     op, reversed_ = _operator(name)
     if op is None and name not in ("__getitem__", "__setitem__"):
         return None
     # An inferred literal is shown as its class, as mypy shows `Literal[1]?`.
-    base = format_type(widen_literals(infer(call.func.value, None), keep_declared=True))
+    base = format_type(widen_literals(infer(receiver, None), keep_declared=True))
     if op is not None:
         arg = format_type(widen_literals(actual, keep_declared=True))
         left, right = (arg, base) if op == "in" or reversed_ else (base, arg)

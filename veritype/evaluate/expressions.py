@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, call_type
-from veritype.evaluate.infer_memo import InferMemo
+from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
@@ -88,16 +88,42 @@ class ExprEvaluator:
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
-        if self._report is not None:
-            self._report(node, msg, code, "error")
+        self._emit(node, msg, code, "error")
 
     def note(self, node: ast.AST | None, msg: str) -> None:
+        self._emit(node, msg, "note", "note")
+
+    def _emit(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+        # The inference memo keeps what each memoized inference reported, to
+        # report it again on a hit (an overload item's trial records them).
+        self._memo.record(node, msg, code, severity)
         if self._report is not None:
-            self._report(node, msg, "note", "note")
+            self._report(node, msg, code, severity)
 
     @property
     def reporting(self) -> bool:
         return self._report is not None
+
+    @contextmanager
+    def recording(self, forward: bool) -> Iterator[list[tuple[int, str]]]:
+        """Record the errors reported while the block runs, as (node id,
+        message), passing them on only if `forward`: an overload item is tried
+        with its arguments' errors held back (mypy's filter_errors), and an item
+        whose arguments have errors of their own does not match."""
+        seen: list[tuple[int, str]] = []
+        outer = self._report
+
+        def record(node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+            if severity == "error":
+                seen.append((id(node), msg))
+            if forward and outer is not None:
+                outer(node, msg, code, severity)
+
+        self._report = record
+        try:
+            yield seen
+        finally:
+            self._report = outer
 
     # -- entry ------------------------------------------------------------------
 
@@ -105,18 +131,25 @@ class ExprEvaluator:
         # Each (expression, expected type) is inferred once per outermost call
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
+        if memo.depth >= MAX_EXPRESSION_DEPTH:
+            # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
+            # the stack is never exhausted inside some lazy evaluation (issue #19).
+            return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
             hit = memo.get(key)
             if hit is not None:
-                return hit
-        memo.enter()
+                t, reported = hit
+                for diag in reported:
+                    self._emit(*diag)
+                return t
+        memo.enter(key is not None)
         try:
             result = self._infer_uncached(node, expected)
         finally:
-            memo.leave()
+            reported = memo.leave(key is not None)
         if key is not None and memo.depth:
-            memo.put(key, result)
+            memo.put(key, result, reported)
         return result
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
@@ -280,6 +313,10 @@ class ExprEvaluator:
                 # Several TypedDicts expected: the one whose keys the display matches.
                 display_keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
                 fitting = [td for td in tds if td.required <= display_keys <= set(td.item_map())]
+                if len(fitting) > 1:
+                    # Several fit the keys: the first the display matches cleanly, as
+                    # mypy (`{"type": "http.response.start", ...}` for an ASGI event union).
+                    fitting = [td for td in fitting if self._fits_typeddict(node, td)][:1]
                 tds = fitting if len(fitting) == 1 else []
                 if not tds:
                     return self._Dict(node, None)
@@ -314,6 +351,12 @@ class ExprEvaluator:
         kt = widen_literals(join_display(self.ev, [widen_literals(t) for t in keys]))
         vt = widen_literals(join_display(self.ev, [widen_literals(t) for t in values]))
         return self.ev.builtin("dict", kt, vt)
+
+    def _fits_typeddict(self, node: ast.Dict, td: TypedDictType) -> bool:
+        errors: list[str] = []
+        probe = ExprEvaluator(self.ev, self.scope, self.flow, lambda n, msg, code, severity: errors.append(code) if severity == "error" else None)
+        probe._typeddict_display(node, td)
+        return not errors
 
     def _typeddict_display(self, node: ast.Dict, td: TypedDictType) -> Type:
         items = td.item_map()
@@ -609,11 +652,26 @@ class ExprEvaluator:
         r = call_types(self.ev, method, args)
         return r if r is not None else AnyType("special")
 
+    def _strict_equality(self) -> bool:
+        options = self.ev.program.options
+        if not (options.strict_equality or options.overrides or options.inline):
+            return False
+        if self.scope is None:
+            return bool(options.strict_equality)
+        return bool(options.for_module(self.scope.module.name).strict_equality)
+
     def _Compare(self, node: ast.Compare, expected: Type | None) -> Type:
         left = self.infer(node.left)
         result: Type = self.ev.builtin("bool")
+        strict_equality = self._strict_equality()
         for op, comp in zip(node.ops, node.comparators):
             right = self.infer(comp)
+            if strict_equality:
+                from veritype.evaluate.strict_equality import comparison_overlap_message
+
+                message = comparison_overlap_message(op, left, right)
+                if message is not None:
+                    self.error(node, message, "comparison-overlap")
             if isinstance(op, tuple(COMPARE_DUNDERS)):
                 dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
                 for litem in union_items(left):
@@ -786,6 +844,10 @@ class ExprEvaluator:
                         return ANY_ERROR
             if isinstance(index_node, ast.Slice) and all(_int_literal(x) is not None or x is None for x in (index_node.lower, index_node.upper, index_node.step)):
                 lo, hi, st = (_int_literal(x) if x is not None else None for x in (index_node.lower, index_node.upper, index_node.step))
+                if st == 0:
+                    # Python raises ValueError for a zero step; mypy reports it here.
+                    self.error(index_node, "Slice step cannot be zero", "misc")
+                    return ANY_ERROR
                 return self.ev.tuple_of(list(base.items[slice(lo, hi, st)]))
         if isinstance(base, TypedDictType):
             index_t = self.infer(index_node)
@@ -993,7 +1055,7 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected)
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording)
         return call_type(site, callee, args)
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:

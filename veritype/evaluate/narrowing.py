@@ -115,14 +115,15 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
             if narrowed is not None:
                 out[key] = narrowed
-        # `len(x) == 2` on a tuple (mypy and pyright narrow tuples by length).
-        if not identity and isinstance(left, ast.Call) and _is_len_call(exprs, left):
-            n = right.value if isinstance(right, ast.Constant) and type(right.value) is int else None
-            key = _key(left.args[0])
-            if key is not None and n is not None and 0 <= n <= 16:
-                narrowed_len = _narrow_len(ev, silent.infer(left.args[0]), n, is_positive)
-                if narrowed_len is not None:
-                    out[key] = narrowed_len
+        # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
+        for call, other in ((left, right), (right, left)):
+            if not identity and isinstance(call, ast.Call) and _is_len_call(exprs, call):
+                n = other.value if isinstance(other, ast.Constant) and type(other.value) is int else None
+                key = _key(call.args[0])
+                if key is not None and n is not None and 0 <= n <= 16:
+                    narrowed_len = _narrow_len(ev, silent.infer(call.args[0]), n, is_positive)
+                    if narrowed_len is not None:
+                        out[key] = narrowed_len
         # `td["kind"] == "a"` on a union of TypedDicts (a tagged union: mypy and
         # pyright keep the members whose tag can equal the literal).
         if isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and isinstance(left.slice.value, str):
@@ -153,6 +154,8 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
                 if isinstance(ct, TypeType) and isinstance(ct.item, Instance):
                     out[key] = ct.item
         return out
+    if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+        return _compare_len(exprs, silent, op, left, right, positive)
     if isinstance(op, (ast.In, ast.NotIn)):
         key = _key(left)
         is_positive = positive if isinstance(op, ast.In) else not positive
@@ -172,6 +175,10 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
                 else:
                     narrowed_items.append(item)
             return {key: make_union(narrowed_items)}
+        if container_items is not None and any(isinstance(c, NoneType) for c in container_items) and any(isinstance(i, NoneType) for i in union_items(lt)):
+            # `x not in ("a", None)`: not None (mypy removes the None only; the
+            # other items are equal-compared values a str may still be).
+            return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
         if is_positive and isinstance(rt, Instance) and rt.args:
             item_t = rt.args[0]
             if not any(isinstance(i, NoneType) for i in union_items(item_t)) and any(isinstance(i, NoneType) for i in union_items(lt)):
@@ -191,6 +198,12 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
+    if identity and isinstance(other, Instance):
+        # An enum with one member has one value: `x is SENTINEL` with
+        # `SENTINEL: Final[_Default] = _Default.token` compares with that member (mypy).
+        members = _expand_finite(ev, other)
+        if members is not None and len(members) == 1:
+            other = members[0]
     if isinstance(other, NoneType):
         if positive:
             kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
@@ -263,6 +276,36 @@ def _is_len_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
         return False
     ref = exprs.ev.resolve_expr(node.func, exprs.scope) if exprs.scope is not None else None
     return ref is not None and ref.fullname == "builtins.len"
+
+
+_FLIPPED: dict[type, type] = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+
+
+def _compare_len(exprs: "ExprEvaluator", silent: "ExprEvaluator", op: ast.cmpop, left: ast.expr, right: ast.expr, positive: bool) -> dict[str, Type]:
+    """`len(x) >= 2` (or `2 <= len(x)`): the fixed-length tuples of a union whose
+    length passes the test (mypy); other items, variadic tuples too, stay."""
+    kind: type = type(op)
+    if isinstance(right, ast.Call) and not isinstance(left, ast.Call):
+        left, right, kind = right, left, _FLIPPED[kind]
+    if not (isinstance(left, ast.Call) and _is_len_call(exprs, left)):
+        return {}
+    if not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return {}
+    key = _key(left.args[0])
+    if key is None:
+        return {}
+    n = right.value
+    t = silent.infer(left.args[0])
+    items = union_items(t)
+    if not any(isinstance(i, TupleType) for i in items):
+        return {}
+    from veritype.types.tuples import is_variadic
+
+    def passes(length: int) -> bool:
+        return {ast.Lt: length < n, ast.LtE: length <= n, ast.Gt: length > n, ast.GtE: length >= n}[kind]
+
+    kept = [i for i in items if not isinstance(i, TupleType) or is_variadic(i) or passes(len(i.items)) == positive]
+    return {key: make_union(kept)}
 
 
 def _narrow_len(ev: "Evaluator", t: Type, n: int, positive: bool) -> Type | None:

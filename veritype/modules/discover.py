@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
 from veritype.modules import typeshed
 from veritype.modules.finder import FoundModule, ModuleFinder
@@ -134,9 +135,24 @@ def _walk(root: str, excludes: list[re.Pattern[str]], cwd: str) -> list[str]:
         for name in sorted(filenames):
             if name.endswith(PYTHON_EXTENSIONS):
                 full = os.path.join(dirpath, name)
+                if _special_file(full):
+                    continue
                 if not _excluded(full, excludes, cwd, is_dir=False):
                     files.append(full)
     return files
+
+
+def _special_file(path: str) -> bool:
+    """A FIFO, socket or device found in a directory walk: never a source file.
+
+    Opening a FIFO blocks until something writes to it, so the run would wait
+    forever (issue #19); such a file is skipped, as it would not be a module.
+    A path that cannot be stat'ed is left to the reader, which reports it.
+    """
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _prefer_stubs(files: list[str]) -> list[str]:

@@ -55,7 +55,10 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, 
         if last in always[1]:
             return False
     name = _dotted(node)
-    if name in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING", "MYPY"):
+    # mypy's rule: any name or attribute called TYPE_CHECKING (or MYPY) is
+    # true, whatever it is reached through (`import typing as _t`,
+    # `_t.TYPE_CHECKING`; a module's own `TYPE_CHECKING = False`).
+    if name is not None and name.rpartition(".")[2] in ("TYPE_CHECKING", "MYPY"):
         return True
     if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int)):
         return bool(node.value)

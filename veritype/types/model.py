@@ -66,7 +66,10 @@ class TupleType(Type):
     """A fixed-length tuple `tuple[int, str]`; `tuple[int, ...]` is an Instance."""
 
     items: tuple[Type, ...]
-    fallback: Instance  # tuple[join of items] or a NamedTuple class instance
+    # tuple[join of items] or a NamedTuple class instance. Not hashed (it is
+    # compared): the join repeats the items, so hashing both doubled the work
+    # at each level of nesting, 2**28 for a 28-deep tuple (issue #19).
+    fallback: Instance = field(hash=False)
 
 
 @dataclass(frozen=True, slots=True)

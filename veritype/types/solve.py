@@ -103,7 +103,17 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                 if key in targets:
                     out.append(Constraint(key, d, AnyType("special")))
             return
-        call = _as_callable(ev, a)
+        overloads = _overload_items(ev, a)
+        ret_targets = [k for k in type_vars_in(t.ret) if k in targets]
+        if overloads is not None and ret_targets and any(k in targets for p in t.params for k in type_vars_in(p.type)):
+            fits = _fitting_items(ev, overloads, t, targets)
+            if len(fits) > 1 and len(set(i.ret for i in fits)) > 1:
+                # Which overload applies depends on variables solved from the other
+                # arguments (`map(fn, strs)`); the return is unknown (Any) rather than
+                # the first item's (mypy solves in two passes and picks the item).
+                out.extend(Constraint(key, d, AnyType("special")) for key in ret_targets)
+                return
+        call = _as_callable(ev, a, t, targets)
         if call is None:
             return
         if call.type_vars:
@@ -423,22 +433,84 @@ def _is_overloaded(ev: "Evaluator", a: Type) -> bool:
     return False
 
 
-def _as_callable(ev: "Evaluator", a: Type) -> CallableType | None:
-    if isinstance(a, CallableType):
-        return a
-    if isinstance(a, Overloaded):
-        return a.items[0] if a.items else None
-    if isinstance(a, TypeType):
-        ctor = ev.constructor_type(a)
-        if isinstance(ctor, Overloaded):
-            return ctor.items[0] if ctor.items else None
-        return ctor if isinstance(ctor, CallableType) else None
-    if isinstance(a, Instance):
-        return ev.instance_call_signature(a)
+def matching_overload_item(ev: "Evaluator", items: tuple[CallableType, ...], template: Type, targets: "set[TVKey]") -> CallableType | None:
+    """The item of an overloaded function passed for the callable `template`:
+    the first accepting the template's parameter types (the variables being
+    solved read as Any), the return type aside, as mypy's
+    find_matching_overload_item. None if the template is not such a callable
+    or no item fits (the caller then takes the first item)."""
+    from veritype.types.subtype import is_subtype
+
+    if not isinstance(template, CallableType) or template.is_ellipsis:
+        return None
+    if any(isinstance(p.type, (UnpackType, TypeVarType)) and getattr(p.type, "kind", "typevar") != "typevar" for p in template.params):
+        return None
+    erased = substitute(template, {k: AnyType("special") for k in targets}) if targets else template
+    if not isinstance(erased, CallableType):
+        return None
+    for item in items:
+        if not item.type_vars and is_subtype(ev, item, erased.with_ret(item.ret)):
+            return item
     return None
 
 
-def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint]) -> dict[TVKey, Type]:
+def _as_callable(ev: "Evaluator", a: Type, template: CallableType | None = None, targets: "set[TVKey] | None" = None) -> CallableType | None:
+    if isinstance(a, CallableType):
+        return a
+    if isinstance(a, Overloaded):
+        return _matching_item(ev, a, template, targets)
+    if isinstance(a, TypeType):
+        ctor = ev.constructor_type(a)
+        if isinstance(ctor, Overloaded):
+            return _matching_item(ev, ctor, template, targets)
+        return ctor if isinstance(ctor, CallableType) else None
+    if isinstance(a, Instance):
+        call = ev.instance_call_signature(a, whole=True)
+        if isinstance(call, Overloaded):
+            return _matching_item(ev, call, template, targets)
+        return call if isinstance(call, CallableType) else None
+    return None
+
+
+def _matching_item(ev: "Evaluator", a: Overloaded, template: CallableType | None, targets: "set[TVKey] | None") -> CallableType | None:
+    """The overload item to infer from, against a callable template: the first whose
+    parameters accept the template's (the variables being solved and the returns left
+    out), else the first item. mypy picks the item the same way (an overloaded
+    `fn(None) -> None` / `fn(str) -> int` passed for `Callable[[str], T]` gives T = int)."""
+    if not a.items:
+        return None
+    fits = _fitting_items(ev, a, template, targets)
+    return fits[0] if fits else a.items[0]
+
+
+def _fitting_items(ev: "Evaluator", a: Overloaded, template: CallableType | None, targets: "set[TVKey] | None") -> list[CallableType]:
+    """The overload items whose parameters accept the template's (with the variables
+    being solved as Any, returns left out); all of them without a template."""
+    if template is None or template.is_ellipsis:
+        return list(a.items)
+    from veritype.types.subtype import is_subtype
+
+    erased = substitute(template, {k: AnyType("special") for k in (targets or set())})
+    if not isinstance(erased, CallableType):
+        return list(a.items)
+    want = erased.with_ret(AnyType("special"))
+    return [item for item in a.items if is_subtype(ev, item.with_ret(AnyType("special")), want)]
+
+
+def _overload_items(ev: "Evaluator", a: Type) -> Overloaded | None:
+    """The overloads a callable argument stands for (a function, a class object's
+    constructor, an object's `__call__`), or None when it is not overloaded."""
+    if isinstance(a, TypeType):
+        a = ev.constructor_type(a) or a
+    elif isinstance(a, Instance):
+        a = ev.instance_call_signature(a, whole=True) or a
+    return a if isinstance(a, Overloaded) and len(a.items) > 1 else None
+
+
+def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType], constraints: list[Constraint], keep_literals: bool = False) -> dict[TVKey, Type]:
+    """Each variable's solution. With `keep_literals`, the literal types of the
+    arguments are not widened (the "last known value" mypy matches an overload
+    item passed for a callable with)."""
     from veritype.types.join import join_all, meet
     from veritype.types.subtype import is_subtype
 
@@ -454,13 +526,13 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
-                sol = join_all(ev, [x if x in uppers else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
+                sol = join_all(ev, [x if x in uppers or keep_literals else widen_literals(x, in_tuples=False, keep_declared=True) for x in lowers])
         elif uppers:
             sol = uppers[0]
             for u in uppers[1:]:
                 sol = meet(ev, sol, u)
         if tv.kind == "typevartuple":
-            sol = _solve_variadic(ev, lowers, uppers)
+            sol = _solve_variadic(ev, lowers, uppers, keep_literals)
         if tv.kind == "paramspec":
             # A parameter list is not joined: the first signature seen decides.
             found = [x for x in lowers + uppers if isinstance(x, CallableType) or (isinstance(x, TypeVarType) and x.kind == "paramspec")]
@@ -484,7 +556,7 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
     return result
 
 
-def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> Type | None:
+def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type], keep_literals: bool = False) -> Type | None:
     """A TypeVarTuple's solution: a tuple type. Bounds of one fixed length join item
     by item (`f((0,), (0.0,))` gives `tuple[float]`); bounds of different lengths do
     not (spec: "the types must match exactly (the list of type parameters must be
@@ -496,7 +568,7 @@ def _solve_variadic(ev: "Evaluator", lowers: list[Type], uppers: list[Type]) -> 
         return None
     if any(isinstance(c, AnyType) for c in cands):
         return AnyType("implicit")
-    if lowers:
+    if lowers and not keep_literals:
         cands = [widen_literals(c) for c in cands]
     fixed = [c for c in cands if isinstance(c, TupleType) and not any(isinstance(i, UnpackType) for i in c.items)]
     if len(fixed) == len(cands) and len({len(c.items) for c in fixed}) == 1 and len(cands) > 1 and lowers:

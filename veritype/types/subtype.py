@@ -37,23 +37,29 @@ def map_instance_to_supertype(inst: Instance, target: "ClassInfo") -> Instance |
     """`list[int]` seen as `Sequence` -> `Sequence[int]`; None if not a subclass."""
     if inst.info is target:
         return inst
-    return _map(inst, target, 0)
+    return _map(inst, target)
 
 
-def _map(inst: Instance, target: "ClassInfo", depth: int) -> Instance | None:
-    if depth > 50:
-        return None
-    info = inst.info
-    mapping = {tv_key(tv): arg for tv, arg in zip(info.type_vars, inst.args)}
-    for base in info.bases:
+def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
+    # Every base that has `target` in its MRO leads to it, so one path is
+    # followed, base to base, with no backtracking: a search that gave up at a
+    # fixed depth and backtracked was exponential in a diamond hierarchy and
+    # wrong for a class chain deeper than its limit (issue #19). The steps are
+    # bounded by the MRO's length, so a cyclic hierarchy cannot loop.
+    steps = len(inst.info.mro) + 1
+    current = inst
+    while steps > 0:
+        steps -= 1
+        info = current.info
+        base = next((b for b in info.bases if b.info is target or target in b.info.mro), None)
+        if base is None:
+            return None
+        mapping = {tv_key(tv): arg for tv, arg in zip(info.type_vars, current.args)}
         b = substitute(base, mapping) if mapping else base
         assert isinstance(b, Instance)
         if b.info is target:
             return b
-        if target in b.info.mro:
-            r = _map(b, target, depth + 1)
-            if r is not None:
-                return r
+        current = b
     return None
 
 
@@ -145,10 +151,11 @@ class SubtypeChecker:
             bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
             return self._check(bound, right)
         if isinstance(right, TypeVarType):
-            # A type variable is only assignable from itself (or Never / Any).
+            # A type variable is only assignable from itself (or Never / Any, or
+            # an instance of a class deriving from Any, as mypy).
             if right.kind in ("paramspec", "typevartuple"):
                 return True
-            return False
+            return isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro)
         if isinstance(right, NoneType):
             # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
             return isinstance(left, NoneType) or (isinstance(left, Instance) and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))
@@ -194,6 +201,11 @@ class SubtypeChecker:
     # -- instances ------------------------------------------------------------
 
     def _instance_left(self, left: Instance, right: Type) -> bool:
+        if not isinstance(right, (Instance, NoneType)) and any(c.has_any_base for c in left.info.mro):
+            # A class deriving from Any (an unknown base; `unittest.mock.Mock`,
+            # typeshed's `NotImplementedType`) may be anything: mypy's
+            # fallback_to_any makes it assignable to every type but None.
+            return True
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.object":
                 return True

@@ -1,0 +1,104 @@
+"""`strict_equality` (mypy's `--strict-equality`, part of --strict).
+
+mypy: "Prohibit equality checks, identity checks, and container checks between
+non-overlapping types", reported as `Non-overlapping equality check (left
+operand type: "int", right operand type: "str")  [comparison-overlap]` (and
+"identity check" for `is`, "container check (element type: ..., container
+item type: ...)" for `in`). As in mypy, a side that is `None` is left alone,
+and so is `==` when either side has its own `__eq__` (one not from builtins).
+
+Reported only where veritype is sure the types cannot overlap: each side a
+class instance, a literal or None (or a union of those), compared class by
+class through the MRO, with mypy's numeric promotions (int -> float ->
+complex; bytearray, memoryview -> bytes). Anything else (Any, type variables,
+protocols, tuples, callables, classes with an Any base) counts as
+overlapping: a missed error, never a false one.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.format import format_type
+from veritype.types.model import Instance, LiteralType, NoneType, Type, union_items
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+
+_PROMOTIONS = {
+    ("builtins.int", "builtins.float"),
+    ("builtins.int", "builtins.complex"),
+    ("builtins.float", "builtins.complex"),
+    ("builtins.bytearray", "builtins.bytes"),
+    ("builtins.memoryview", "builtins.bytes"),
+}
+_CONTAINERS = frozenset({"builtins.list", "builtins.set", "builtins.frozenset", "builtins.dict"})
+
+
+def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type) -> str | None:
+    """The error for `left op right`, or None when the types may overlap."""
+    if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+        if not _disjoint(left, right, check_eq=isinstance(op, (ast.Eq, ast.NotEq))):
+            return None
+        kind = "equality" if isinstance(op, (ast.Eq, ast.NotEq)) else "identity"
+        return f'Non-overlapping {kind} check (left operand type: "{format_type(left)}", right operand type: "{format_type(right)}")'
+    if isinstance(op, (ast.In, ast.NotIn)):
+        if not (isinstance(right, Instance) and right.info.fullname in _CONTAINERS and right.args):
+            return None
+        item = right.args[0]
+        if not _disjoint(left, item, check_eq=False):
+            return None
+        return f'Non-overlapping container check (element type: "{format_type(left)}", container item type: "{format_type(item)}")'
+    return None
+
+
+def _disjoint(left: Type, right: Type, check_eq: bool) -> bool:
+    if isinstance(left, NoneType) or isinstance(right, NoneType):
+        return False  # `x == None`, `x is None`: mypy's --strict-equality-for-none only
+    lefts, rights = union_items(left), union_items(right)
+    if not all(_plain(t) for t in lefts + rights):
+        return False
+    if check_eq and any(_custom_eq(t) for t in lefts + rights):
+        return False
+    return not any(_overlap(a, b) for a in lefts for b in rights)
+
+
+def _plain(t: Type) -> bool:
+    if isinstance(t, NoneType):
+        return True
+    info = _info(t)
+    return info is not None and not info.is_protocol and not any(c.has_any_base for c in info.mro)
+
+
+def _info(t: Type) -> "ClassInfo | None":
+    if isinstance(t, LiteralType):
+        return t.fallback.info
+    if isinstance(t, Instance):
+        return t.info
+    return None
+
+
+def _custom_eq(t: Type) -> bool:
+    info = _info(t)
+    if info is None:
+        return False
+    for cls in info.mro:
+        if cls.symbols.get("__eq__") is not None:
+            return not cls.fullname.startswith("builtins.")
+    return False
+
+
+def _overlap(a: Type, b: Type) -> bool:
+    if isinstance(a, NoneType) or isinstance(b, NoneType):
+        return isinstance(a, NoneType) and isinstance(b, NoneType)
+    if isinstance(a, LiteralType) and isinstance(b, LiteralType):
+        if a.is_enum or b.is_enum:
+            return a.is_enum and b.is_enum and a.fallback.info is b.fallback.info and a.value == b.value
+        return bool(a.value == b.value)
+    ia, ib = _info(a), _info(b)
+    if ia is None or ib is None:
+        return True
+    if ia in ib.mro or ib in ia.mro:
+        return True
+    return (ia.fullname, ib.fullname) in _PROMOTIONS or (ib.fullname, ia.fullname) in _PROMOTIONS
