@@ -7,6 +7,8 @@ memory of each are printed with the veritype/mypy ratio:
 cold    no cache (mypy gets a freshly emptied ``--cache-dir``; so does
         veritype if it has ``--cache-dir``, and its default cache dir is
         removed);
+cold -n 2
+        the same, both checkers with ``--num-workers 2`` (worker processes);
 warm    the cache from the previous run is present and nothing changed;
 edit    a one-line edit in a leaf module (a module nothing else imports),
         made to the working copy in ``bench/.work/tree``, then a run on the
@@ -68,11 +70,12 @@ class Bench:
     def cache_dir(self, checker: Checker) -> Path:
         return CACHE_ROOT / checker.name
 
-    def run_once(self, checker: Checker, result: Result, paths: list[str] | None = None) -> None:
+    def run_once(self, checker: Checker, result: Result, paths: list[str] | None = None,
+                 extra: list[str] = ()) -> None:
         if result.failure:
             return
         cmd = checker.command(paths or self.paths, cache_dir=self.cache_dir(checker),
-                              python_executable=self.deps_python)
+                              python_executable=self.deps_python, extra=extra)
         m = run_measured(cmd, self.tree, checker.env)
         try:
             diags = check_output(checker, m.returncode, m.stdout, m.stderr, self.tree)
@@ -86,12 +89,12 @@ class Bench:
         """Alternate which checker goes first, so neither always runs on a warmer machine."""
         return self.checkers if i % 2 == 0 else self.checkers[::-1]
 
-    def cold(self, paths: list[str] | None = None, label: str = "cold") -> dict[str, Result]:
+    def cold(self, paths: list[str] | None = None, label: str = "cold", extra: list[str] = ()) -> dict[str, Result]:
         results = {c.name: Result(c.name, label) for c in self.checkers}
         for i in range(self.repeats):
             for c in self.ordered(i):
                 c.clear_cache(self.tree, self.cache_dir(c))
-                self.run_once(c, results[c.name], paths)
+                self.run_once(c, results[c.name], paths, extra)
         for c in self.checkers:
             if isinstance(c, Veritype) and not c.has_cache:
                 if (self.tree / ".veritype_cache").exists():
@@ -236,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
 
     rows = [bench.cold()]
+    # Both checkers' parallel mode, same flag (mypy 2.x: -n/--num-workers).
+    rows.append(bench.cold(label="cold -n 2", extra=["--num-workers", "2"]))
     rows.append(bench.warm())
     leaf_pkg = max((p for p in selected if p is not corpus.SELF),
                    key=lambda p: corpus.count_lines(tree, p), default=selected[0])

@@ -116,6 +116,11 @@ class Veritype(Checker):
             path = os.environ.get("PYTHONPATH")
             self.env = {**os.environ, "PYTHONPATH": str(corpus.veritype_source())
                         + (os.pathsep + path if path else "")}
+            # An installed veritype has its bytecode compiled (pip does it at
+            # install; mypy's wheel is compiled to C): without it every run
+            # recompiles veritype's ~60 modules, a third of a warm run. The
+            # first run (`--help` below) writes the .pyc files.
+            self.env.pop("PYTHONDONTWRITEBYTECODE", None)
         self.has_cache = self.supports("--cache-dir")
 
     @cached_property

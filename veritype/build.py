@@ -36,6 +36,10 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
+    if options.num_workers > 1:
+        from veritype.engine.workers import install
+
+        install(program, options.num_workers)
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.

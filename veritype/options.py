@@ -63,6 +63,10 @@ class Options:
     # directory is set. The CLI sets `.veritype_cache` in the project root.
     incremental: bool = True
     cache_dir: str | None = None
+    # Worker processes that check the program's modules (`-n N`, `num_workers`,
+    # mypy's spelling); 0 or 1: all in this process. "auto" is resolved to the
+    # number of usable CPUs when read (see parse_num_workers).
+    num_workers: int = 0
 
     ignore_missing_imports: bool = False
     follow_imports: str = "normal"
@@ -195,3 +199,26 @@ def module_matches(pattern: str, module: str) -> bool:
             return True
         return fnmatch.fnmatchcase(module, pattern)
     return fnmatch.fnmatchcase(module, pattern)
+
+
+def parse_num_workers(value: object) -> int:
+    """`N` (0 or more) or `auto` (the CPUs this process may run on), as mypy's
+    `--num-workers`; ValueError with a readable message otherwise."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number of workers or 'auto', got {value!r}")
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text == "auto":
+            import os
+
+            try:
+                return len(os.sched_getaffinity(0))
+            except AttributeError:  # not on Linux
+                return os.cpu_count() or 1
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"expected a number of workers or 'auto', got {value!r}") from None
+    if not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a number of workers (0 or more) or 'auto', got {value!r}")
+    return value

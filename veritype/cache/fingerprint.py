@@ -28,7 +28,8 @@ _OUTPUT_ONLY = frozenset(
      "error_summary", "output", "color", "verbose", "cache_dir", "incremental",
      "modules", "packages", "show_error_end", "show_error_context", "show_error_code_links",
      "show_absolute_path", "pretty", "many_errors_threshold", "junit_xml", "junit_format",
-     "not_enforced", "inline", "install_types", "non_interactive"}
+     "not_enforced", "inline", "install_types", "non_interactive",
+     "num_workers"}  # workers report what a serial run reports (engine/workers.py)
 )
 
 

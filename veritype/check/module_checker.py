@@ -1119,6 +1119,17 @@ def _declares_any(t: Type) -> bool:
 
 
 def _assigned_keys(body: list[ast.stmt]) -> set[str]:
+    # A loop is checked again for every pass of each enclosing loop: the walk
+    # of its body is done once and kept on the body's first statement.
+    known = getattr(body[0], "_vt_assigned_keys", None) if body else None
+    if known is None:
+        known = frozenset(_walk_assigned_keys(body))
+        if body:
+            body[0]._vt_assigned_keys = known  # type: ignore[attr-defined]
+    return set(known)
+
+
+def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
     keys: set[str] = set()
     for stmt in body:
         for node in ast.walk(stmt):

@@ -18,7 +18,7 @@ from veritype.cli.mypy_flags import add_not_enforced_flags, apply_not_enforced_f
 from veritype.config.loader import finalize, load_options
 from veritype.config.schema import ConfigValueError, UnsupportedVersion, parse_version
 from veritype.diagnostics.codes import REGISTRY
-from veritype.options import Options
+from veritype.options import Options, parse_num_workers
 
 
 class UsageError(Exception):
@@ -154,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "-n", "--num-workers", dest="num_workers", type=_num_workers, metavar="N",
+        help="check modules in N worker processes ('auto': one per CPU; 0: none, the default)",
+    )
+    parser.add_argument(
         "--watch", action="store_true", help="check, then check again whenever a file changes (`veritype watch`)"
     )
     parser.add_argument(
@@ -240,11 +244,20 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
             # cache there); an empty name is taken as "no cache" instead.
             options.cache_dir = None
             options.incremental = False
+    if "num_workers" in given:
+        options.num_workers = given["num_workers"]
     enable = split_codes(given.get("enable_error_code", []))
     disable = split_codes(given.get("disable_error_code", []))
     warn_unknown_codes(enable | disable, "command line", warn)
     options.enable_error_code = (options.enable_error_code - disable) | enable
     options.disable_error_code = (options.disable_error_code - enable) | disable
+
+
+def _num_workers(text: str) -> int:
+    try:
+        return parse_num_workers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -8,6 +8,7 @@ config) is one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -195,6 +196,12 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
 
     from veritype.build import run as build_run
 
+    # A check allocates millions of long-lived objects (syntax trees, symbols,
+    # types) and almost no cyclic garbage (a few hundred objects on the bench
+    # corpus): with the default thresholds the cyclic collector ran ~1,900
+    # times and took about a tenth of a cold run. Collect far less often, as
+    # mypy does; peak memory measured unchanged.
+    gc.set_threshold(200_000, 30, 30)
     install_types, interactive = _install_types_mode(options)
     result = build_run(sources, options)
     if install_types and not interactive:

@@ -149,7 +149,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _v("custom_typeshed_dir", "--custom-typeshed-dir"),
     _b("warn_incomplete_stub", False, "--warn-incomplete-stub", "--no-warn-incomplete-stub"),
     _v("shadow_file", "--shadow-file", kind="flag", nargs=2),
-    _v("num_workers", "--num-workers", default=0),
+    _v("num_workers", "--num-workers", I, default=0),  # also -n; engine/workers.py
     _v("enable_incomplete_feature", "--enable-incomplete-feature", default=[], kind="list"),
     _b("native_parser", True, "--native-parser", "--no-native-parser"),
     _b("fast_exit", True, "--fast-exit", "--no-fast-exit"),

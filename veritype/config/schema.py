@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from veritype.config.mypy_table import BY_KEY, NOT_ENFORCED_KEYS
-from veritype.options import PER_MODULE, Options
+from veritype.options import PER_MODULE, Options, parse_num_workers
 
 
 class ConfigValueError(ValueError):
@@ -31,7 +31,7 @@ MINIMUM_VERSION = (3, 10)
 
 @dataclass(frozen=True)
 class Setting:
-    kind: str  # "bool" | "str" | "int" | "choice" | "version" | "list" | "codes" | "regexes" | "paths"
+    kind: str  # "bool" | "str" | "int" | "choice" | "version" | "workers" | "list" | "codes" | "regexes" | "paths"
     field: str  # the Options field it sets
     invert: bool = False  # `hide_error_codes = true` sets show_error_codes = False
     choices: tuple[str, ...] = ()
@@ -67,6 +67,7 @@ SETTINGS.update(
         "exclude": Setting("regexes", "exclude"),
         "disable_error_code": Setting("codes", "disable_error_code"),
         "enable_error_code": Setting("codes", "enable_error_code"),
+        "num_workers": Setting("workers", "num_workers"),
     }
 )
 
@@ -159,6 +160,11 @@ def convert(key: str, value: Any, from_ini: bool) -> tuple[str, Any]:
         result = value.strip()
     elif kind == "version":
         result = parse_version(value)
+    elif kind == "workers":
+        try:
+            result = parse_num_workers(value)
+        except ValueError as exc:
+            raise ConfigValueError(str(exc)) from None
     elif kind == "codes":
         result = frozenset(_as_list(value, from_ini))
     elif kind == "regexes":

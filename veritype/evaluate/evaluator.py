@@ -176,6 +176,30 @@ class Evaluator:
         """Follow imports to what `sym` finally names."""
         if depth > 30:
             return Ref("missing")
+        if sym.kind == S.MODULE_REF or sym.kind == S.FROM_IMPORT:
+            # An import names the same thing every time it is followed (from the
+            # same module: a package importing from itself differs), so the chain
+            # is walked once. "missing" is not kept: a module being loaded reads as
+            # missing until its load finishes.
+            hit = sym.cache.get("ref")
+            if hit is not None and hit[0] is scope.module:  # type: ignore[index]
+                return hit[1]  # type: ignore[index]
+            ref = self._resolve_import(sym, scope, depth)
+            if ref.kind != "missing":
+                sym.cache["ref"] = (scope.module, ref)
+            return ref
+        fullname = f"{scope.fullname}.{sym.name}"
+        if scope.kind == "module" and scope.module.name in TYPING:
+            special = special_name(fullname)
+            if special is not None:
+                return Ref("special", f"typing.{special}", sym=sym, scope=scope)
+        if sym.kind == S.CLASS:
+            info = self.class_info_of(sym, scope)
+            return Ref("class", info.fullname, sym=sym, scope=scope, info=info)
+        return Ref("symbol", fullname, sym=sym, scope=scope)
+
+    def _resolve_import(self, sym: Symbol, scope: Scope, depth: int) -> Ref:
+        """`resolve_symbol` of an import: the module or the name it finally names."""
         if sym.kind == S.MODULE_REF:
             mod = self.program.get_module(sym.import_module or "")
             if mod is None:
@@ -183,38 +207,27 @@ class Evaluator:
             for sub in sym.submodules:
                 self.program.get_module(sub)
             return Ref("module", mod.name, module=mod)
-        if sym.kind == S.FROM_IMPORT:
-            mod = self.program.get_module(sym.import_module or "")
-            name = sym.import_name or ""
-            if mod is None:
-                return Ref("missing", f"{sym.import_module}.{name}")
-            target = self.program.lookup_in_module(mod, name, from_import=True)
-            # `from . import path as _path` inside os/__init__.pyi (followed by
-            # `path = _path`) imports the submodule: a package importing from
-            # itself reaches the import system, not its own half-built names.
-            self_import = mod is scope.module and mod.is_package
-            if target is None or self_import or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
-                submod = self.program.get_module(f"{mod.name}.{name}")
-                if submod is not None:
-                    return Ref("module", submod.name, module=submod)
-                if target is None:
-                    if mod.symbols.get("__getattr__") is not None:
-                        return Ref("missing", f"{mod.name}.{name}")
+        # A from-import.
+        mod = self.program.get_module(sym.import_module or "")
+        name = sym.import_name or ""
+        if mod is None:
+            return Ref("missing", f"{sym.import_module}.{name}")
+        target = self.program.lookup_in_module(mod, name, from_import=True)
+        # `from . import path as _path` inside os/__init__.pyi (followed by
+        # `path = _path`) imports the submodule: a package importing from
+        # itself reaches the import system, not its own half-built names.
+        self_import = mod is scope.module and mod.is_package
+        if target is None or self_import or (target.kind == S.MODULE_REF and target.import_module == f"{mod.name}.{name}"):
+            submod = self.program.get_module(f"{mod.name}.{name}")
+            if submod is not None:
+                return Ref("module", submod.name, module=submod)
+            if target is None:
+                if mod.symbols.get("__getattr__") is not None:
                     return Ref("missing", f"{mod.name}.{name}")
-            if target is sym:
-                return Ref("missing")
-            return self.resolve_symbol(target, self.module_scope_of_symbol(mod, target), depth + 1)
-        fullname = f"{scope.fullname}.{sym.name}"
-        if scope.kind == "module" and scope.module.name in TYPING:
-            special = special_name(fullname)
-            if special is not None:
-                return Ref("special", f"typing.{special}", sym=sym, scope=scope)
-        if scope.kind == "module" and fullname == "builtins.tuple":
-            pass
-        if sym.kind == S.CLASS:
-            info = self.class_info_of(sym, scope)
-            return Ref("class", info.fullname, sym=sym, scope=scope, info=info)
-        return Ref("symbol", fullname, sym=sym, scope=scope)
+                return Ref("missing", f"{mod.name}.{name}")
+        if target is sym:
+            return Ref("missing")
+        return self.resolve_symbol(target, self.module_scope_of_symbol(mod, target), depth + 1)
 
     def module_scope_of_symbol(self, mod: "ModuleInfo", sym: Symbol) -> Scope:
         if mod.symbols.get(sym.name) is sym:

@@ -71,6 +71,10 @@ class NullFlow:
         pass
 
 
+# Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
+_HANDLERS: dict[type, Callable[..., Type]] = {}
+
+
 class ExprEvaluator:
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None) -> None:
         self.ev = ev
@@ -154,12 +158,18 @@ class ExprEvaluator:
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
         try:
-            method = getattr(self, "_" + type(node).__name__, None)
+            # One dict lookup by node class instead of building "_" + class name
+            # and a getattr on every inference (the hottest entry of the checker).
+            cls = type(node)
+            method = _HANDLERS.get(cls)
             if method is None:
-                return AnyType("special")
+                method = getattr(type(self), "_" + cls.__name__, None)
+                if method is None:
+                    return AnyType("special")
+                _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            result = method(node, expected)
+            result = method(self, node, expected)
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result

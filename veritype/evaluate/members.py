@@ -41,6 +41,12 @@ def _hidden_initvar(cls: "ClassInfo", name: str, sym: "S.Symbol") -> bool:
 class Members:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
+        # `_map_to` answers by (id of the member's type, instance, declaring class).
+        # Pure: the type is immutable and the instance's view of the class is fixed
+        # once its bases are known. The type itself is kept in the value, so its id
+        # is never reused while the entry lives. Every generic member access asked
+        # this (a supertype walk and a substitution each time) before.
+        self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
 
     # -- entry point ------------------------------------------------------------
 
@@ -238,13 +244,20 @@ class Members:
     def _map_to(self, inst: Instance, cls: "ClassInfo", t: Type, receiver: Type) -> Type:
         if not cls.type_vars:
             return t
+        key = (id(t), inst, cls)
+        hit = self._mapped.get(key)
+        if hit is not None:
+            return hit[1]
         from veritype.types.subtype import map_instance_to_supertype
 
         mapped = map_instance_to_supertype(inst, cls)
         if mapped is None:
-            return t
-        mapping = {tv_key(tv): self._value_arg(tv, arg) for tv, arg in zip(cls.type_vars, mapped.args)}
-        return substitute(t, mapping)
+            result = t
+        else:
+            mapping = {tv_key(tv): self._value_arg(tv, arg) for tv, arg in zip(cls.type_vars, mapped.args)}
+            result = substitute(t, mapping)
+        self._mapped[key] = (t, result)
+        return result
 
     def _value_arg(self, tv: TypeVarType, arg: Type) -> Type:
         """A ParamSpec standing where a plain type variable is mapped is `object`: `args`

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     """Whether the class variable `sym` holds a plain function: its value is a
     lambda, a name, a module's attribute, or an instance method read through its
-    class. Anything else (a bound method, a call's result) is left unbound."""
+    class. A bound method (an instance's method, a classmethod read through its
+    class) is left unbound."""
     cached = sym.cache.get("assigned_function")
     if isinstance(cached, bool):
         return cached
@@ -44,6 +45,7 @@ def assigned_call(sym: S.Symbol) -> bool:
 
 def _plain_function_expr(ev: "Evaluator", value: ast.expr, scope: "Scope") -> bool:
     if isinstance(value, (ast.Lambda, ast.Name)):
+        # (A call's callable result is judged by its signature: members.assigned_call.)
         return True
     if not isinstance(value, ast.Attribute):
         return False

@@ -42,7 +42,29 @@ def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
 
     silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
     silent.overlay = exprs.overlay
-    return silent
+    return _Once(silent)  # type: ignore[return-value]
+
+
+class _Once:
+    """A silent evaluator that infers each operand once: one narrowing test asks
+    for the same operands again (`x is None` reads x and None for both sides),
+    and nothing it asks changes the flow state between the questions. Only
+    inference without context is kept; nested expressions are inferred as usual."""
+
+    def __init__(self, exprs: "ExprEvaluator") -> None:
+        self.exprs = exprs
+        self._memo: dict[int, tuple[ast.expr, Type]] = {}
+
+    def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
+        if expected is not None:
+            return self.exprs.infer(node, expected)
+        hit = self._memo.get(id(node))
+        if hit is None:
+            hit = self._memo[id(node)] = (node, self.exprs.infer(node))  # the node keeps its id
+        return hit[1]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.exprs, name)
 
 
 def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:

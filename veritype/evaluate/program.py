@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from veritype.config.inline import PREFIX, parse_inline
@@ -60,6 +61,9 @@ class Program:
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
         self._has_walrus: dict[str, bool] = {}  # module -> whether its source has `:=` (see Binder)
+        # Checks a list of loaded modules: module name -> its diagnostics (see
+        # check_sources). None: one after the other, here (`_check_serially`).
+        self.check_many: "Callable[[list[ModuleInfo]], dict[str, list[Diagnostic]]] | None" = None
         from veritype.evaluate.evaluator import Evaluator
 
         self.evaluator = Evaluator(self)
@@ -236,13 +240,17 @@ class Program:
         not loaded for checking, nor checked) and `on_checked(src, diags)`,
         told each freshly checked module's diagnostics."""
         from veritype.build import BuildResult
-        from veritype.check.module_checker import check_module
-
-        from veritype.check.module_checker import walk_method_silently
 
         # The check stage lends the evaluator a silent method walker, so that
         # instance attributes are inferred from narrowed values (see declarations).
-        self.evaluator.method_walker = lambda method, scope: walk_method_silently(self, method, scope)
+        # Imported on first use: a run that takes every module from the cache
+        # never loads the check stage.
+        def walk_method(method, scope):  # type: ignore[no-untyped-def]
+            from veritype.check.module_checker import walk_method_silently
+
+            return walk_method_silently(self, method, scope)
+
+        self.evaluator.method_walker = walk_method
         for src in sources:
             self.sources[src.module] = src
         reuse = reuse or {}
@@ -252,23 +260,37 @@ class Program:
             if info is None:
                 continue
             info.checked = True
+        todo = [info for src in sources if src.module not in reuse
+                for info in (self.modules.get(src.module),) if info is not None and info.parsed is not None]
+        # The engine may lend a runner that checks the modules in worker
+        # processes (`-n N`); it gives the same per-module results.
+        checked = (self.check_many or self._check_serially)(todo)
         for src in sources:
             if src.module in reuse:
                 result.diagnostics.extend(reuse[src.module])
                 result.files_checked += 1
                 continue
-            info = self.modules.get(src.module)
-            if info is None or info.parsed is None:
+            if src.module not in checked:
                 continue
-            diags: list[Diagnostic] = list(info.parsed.diagnostics)
-            if info.tree is not None:
-                diags.extend(check_module(self, info))
-            diags = _sorted_unique(self._filter(info, diags))
+            diags = checked[src.module]
             result.diagnostics.extend(diags)
             result.files_checked += 1
             if on_checked is not None:
                 on_checked(src, diags)
         return result
+
+    def _check_serially(self, infos: "list[ModuleInfo]") -> "dict[str, list[Diagnostic]]":
+        return {info.name: self.check_one(info) for info in infos}
+
+    def check_one(self, info: ModuleInfo) -> list[Diagnostic]:
+        """The diagnostics of one loaded module of the run, filtered and ordered."""
+        from veritype.check.module_checker import check_module
+
+        assert info.parsed is not None
+        diags: list[Diagnostic] = list(info.parsed.diagnostics)
+        if info.tree is not None:
+            diags.extend(check_module(self, info))
+        return _sorted_unique(self._filter(info, diags))
 
     def _filter(self, info: ModuleInfo, diags: list[Diagnostic]) -> list[Diagnostic]:
         opts = self.options.for_module(info.name)

@@ -155,6 +155,11 @@ class SubtypeChecker:
             # an instance of a class deriving from Any, as mypy).
             if right.kind in ("paramspec", "typevartuple"):
                 return True
+            self_bound = right.upper_bound
+            if right.kind == "self" and isinstance(self_bound, Instance) and self_bound.info.is_final:
+                # `Self` in a @final class can only be that class (mypy accepts
+                # `return C()` in `def f(self) -> Self` there).
+                return self._check(left, self_bound)
             return isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro)
         if isinstance(right, NoneType):
             # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
@@ -478,7 +483,12 @@ class SubtypeChecker:
 
     def callable_ok(self, left: CallableType, right: CallableType) -> bool:
         if left.is_ellipsis or right.is_ellipsis:
-            return self._check(left.ret, right.ret)
+            ret = left.ret
+            if left.type_vars:
+                # A generic function's own variables can be anything the target needs
+                # (`sorted` as a `Callable[..., list[str]]`): nothing in `...` fixes them.
+                ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
+            return self._check(ret, right.ret)
         if left.type_vars:
             from veritype.types.solve import unify_callable
 

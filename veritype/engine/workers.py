@@ -1,0 +1,133 @@
+"""Checking a program's modules in worker processes (`-n N`, `num_workers`).
+
+The parent loads (parses and binds) every module of the run, as a serial
+run does, then forks N workers. Each inherits that state and checks whole
+import cycles (strongly connected components of the import graph between
+the checked modules: mypy keeps a cycle in one process too), largest first,
+taken from a shared queue; a worker keeps what it evaluated for the next
+component it takes. A module's diagnostics come from its own check
+(`Program.check_one`), so they are the same as in a serial run; the parent
+puts them back in the order of the sources.
+
+Each task also returns the names of the non-stdlib modules the worker had to
+load for it. The parent loads them too, so that after the run its program
+holds every module any check needed, as after a serial run (the incremental
+cache records dependencies from it; stdlib is keyed as a whole there).
+
+Workers need `fork` (Linux, macOS): the evaluated state is inherited, never
+pickled. Where there is no fork, the check runs serially.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+from typing import TYPE_CHECKING
+
+from veritype.cache.fingerprint import static_imports
+from veritype.diagnostics.diagnostic import Diagnostic
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo, Program
+
+# The program the forked workers inherit (set by the parent just before the fork).
+_PROGRAM: "Program | None" = None
+
+
+def install(program: Program, workers: int) -> None:
+    """Make `program` check its modules in `workers` processes (when there are
+    at least two workers, two modules to check, and fork is available)."""
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return
+    program.check_many = lambda infos: check_in_workers(program, infos, workers)
+
+
+def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) -> dict[str, list[Diagnostic]]:
+    groups = import_cycles(infos)
+    if len(groups) < 2:
+        return {info.name: program.check_one(info) for info in infos}
+    weight = {info.name: len(info.parsed.source) if info.parsed is not None else 0 for info in infos}
+    # Largest first: the long components start early and the short ones fill in.
+    tasks = sorted(groups, key=lambda g: -sum(weight[n] for n in g))
+    global _PROGRAM
+    _PROGRAM = program
+    results: dict[str, list[Diagnostic]] = {}
+    loaded: set[str] = set()
+    # What is loaded now is shared with the workers copy-on-write; frozen, the
+    # collector never walks (and so never writes to) it in either process.
+    gc.freeze()
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(workers, len(tasks))) as pool:
+            for checked, names in pool.imap_unordered(_check_group, tasks, chunksize=1):
+                results.update(checked)
+                loaded.update(names)
+    finally:
+        _PROGRAM = None
+        gc.unfreeze()
+    for name in sorted(loaded):
+        program.get_module(name)
+    return results
+
+
+def _check_group(names: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], list[str]]:
+    """In a worker: check the modules of one import cycle, in source order."""
+    program = _PROGRAM
+    assert program is not None
+    before = set(program.modules)
+    checked = []
+    for name in names:
+        info = program.modules[name]
+        assert info is not None
+        checked.append((name, program.check_one(info)))
+    new = [n for n, i in program.modules.items() if n not in before and i is not None and i.origin != "stdlib"]
+    return checked, new
+
+
+def import_cycles(infos: list[ModuleInfo]) -> list[list[str]]:
+    """The modules grouped by import cycle (strongly connected components of the
+    static imports between them; Tarjan's algorithm, iterative), each group in
+    the order of `infos`."""
+    order = {info.name: i for i, info in enumerate(infos)}
+    edges: dict[str, list[str]] = {}
+    for info in infos:
+        tree = info.tree
+        names = static_imports(tree, info.name, info.is_package)[0] if tree is not None else set()
+        edges[info.name] = sorted((n for n in names if n in order and n != info.name), key=order.__getitem__)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in order:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            succ = edges[node]
+            if i < len(succ):
+                work.append((node, i + 1))
+                nxt = succ[i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                groups.append(sorted(group, key=order.__getitem__))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return groups
