@@ -50,10 +50,12 @@ def inferred_attribute_type(checker: "ModuleChecker", target: ast.Attribute, bas
     if sym.kind != S.VAR or sym.annotation is not None or sym.type_comment is not None:
         return None
     if sym.is_instance_attr:
-        # Defined by a base too: the subclass's `self.x = ...` assigns the base's attribute.
-        for other in cls.mro[1:]:
-            if name in other.symbols:
-                return _inherited(checker, other, name)
+        # Defined by a base too: the subclass's `self.x = ...` assigns the base's attribute,
+        # and so does that base's own `self.x = ...` if a base of it defines the name (the
+        # definition is in the furthest base: urllib3's `self.sock` is http.client's).
+        definers = [other for other in cls.mro[1:] if name in other.symbols]
+        if definers:
+            return _inherited(checker, definers[-1], name)
     if checker.ev.declared_type(sym, cls.scope) is not None:
         return None
     if not _declares(checker, sym) or _is_declaration(sym, target):

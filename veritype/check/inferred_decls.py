@@ -36,7 +36,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NoneType, Overloaded, Type, UnionType, make_union
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -110,6 +110,51 @@ def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     return t
 
 
+def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, declared: Type) -> bool:
+    """Cases where mypy would not report the assignment to an inferred declaration
+    as ours would, each met on real code (the primer), so nothing is enforced:
+    - a value that is a union holding Any: in real code that is a narrowing
+      veritype did not make (`if nrb is not NOTHING: t = nrb`, cattrs);
+    - a generic call whose result is the declared class with other arguments
+      (`field = fields.Enum(B)` after `fields.Enum(A)`): mypy infers the call in
+      the declared type's context and reports the call's argument, if anything;
+    - an assignment in an `except ImportError` handler (the optional-import
+      fallback), where the try body's names may be typed differently by mypy
+      (a module it does not find is Any);
+    - a declared callable type (parameter names and kinds of lambdas and
+      functions are not compared as mypy does);
+    - a function's local assigned in another branch of the `if`/`try` that
+      holds its declaration: mypy does report a real clash there, but on real
+      code (pytest, cattrs) every one was a narrowing veritype missed in that
+      branch (`id is HIDDEN_PARAM`), so the branches are left alone."""
+    if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
+        return True
+    if any(isinstance(i, (CallableType, Overloaded)) for i in (declared.items if isinstance(declared, UnionType) else (declared,))):
+        return True  # callable types (a lambda's named parameters, ...) are not matched to mypy's
+    if isinstance(target, ast.Name):
+        sym = _symbol(checker, target)
+        if sym is not None and checker.scope.kind == "function" and _in_other_branch(checker, sym, target):
+            return True
+    if isinstance(value, ast.Call) and isinstance(t, Instance) and isinstance(declared, Instance) and t.info is declared.info and t.args != declared.args:
+        return True
+    return _in_import_fallback(checker, target)
+
+
+def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
+    fn = checker.func.node if checker.func is not None else None
+    body = getattr(fn, "body", None) if fn is not None else (checker.info.tree.body if checker.info.tree is not None else None)
+    if not isinstance(body, list):
+        return False
+    path = _path(body, target)
+    for stmt, block in path or []:
+        if block.startswith("handler") and isinstance(stmt, ast.Try):
+            handler = stmt.handlers[int(block[len("handler"):])]
+            names = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(handler.type) if isinstance(n, (ast.Name, ast.Attribute))} if handler.type is not None else set()
+            if names & {"ImportError", "ModuleNotFoundError"}:
+                return True
+    return False
+
+
 def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
     """Complete a partial None declaration, or widen one for a None in another branch."""
     if not enabled(checker):
@@ -149,6 +194,8 @@ def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value
     mod = checker.ev.symbol_type(*hit)
     if not isinstance(mod, ModuleType) or isinstance(t, (ModuleType, AnyType)):
         return False
+    if isinstance(t, Instance) and any(c.fullname == "types.ModuleType" for c in t.info.mro):
+        return False  # `mod = __import__(name)`: a module too (mypy's Module is a types.ModuleType)
     from veritype.types.format import format_type
     from veritype.types.join import widen_literals
 

@@ -423,6 +423,8 @@ class ModuleChecker:
                 return
             inferred_decls.before_assign(self, target, value, t)
             declared = self._declared_for_target(target)
+            if declared is not None and inferred_decls.declared(self, target) is not None and inferred_decls.lenient(self, target, t, value, declared):
+                declared = None  # an inferred declaration mypy would not enforce here
             if declared is not None:
                 if not is_subtype(self.ev, t, declared):
                     from veritype.check.display_items import report_display_items
@@ -448,6 +450,10 @@ class ModuleChecker:
                 from veritype.check.inferred_attrs import inferred_attribute_type
 
                 enforced = inferred_attribute_type(self, target, ExprEvaluator(self.ev, self.scope, self.flow, None).infer(target.value))
+                from veritype.check.inferred_decls import lenient
+
+                if enforced is not None and lenient(self, target, t, value, enforced):
+                    enforced = None
             if enforced is not None and not is_subtype(self.ev, t, enforced):
                 got, exp = format_pair(t, enforced)
                 self.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
