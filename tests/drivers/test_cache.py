@@ -143,6 +143,21 @@ def test_corrupt_cache_is_ignored(project: Path, checked: list[str]) -> None:
     assert run(sources(project), options(project)).reused == 4
 
 
+def test_every_byte_flip_of_an_entry_is_a_miss_or_harmless(project: Path, checked: list[str]) -> None:
+    """Entries carry a checksum: a flipped byte that still parses as JSON
+    (a line number, a message) must not change what the next run prints."""
+    cold = run(sources(project), options(project))
+    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if p.name != "interfaces.json")
+    victim = max(entries, key=lambda p: p.stat().st_size)
+    original = victim.read_bytes()
+    for i in range(0, len(original), max(1, len(original) // 60)):
+        flipped = bytearray(original)
+        flipped[i] ^= 0x01
+        victim.write_bytes(bytes(flipped))
+        assert run(sources(project), options(project)).diagnostics == cold.diagnostics, f"byte {i}"
+        victim.write_bytes(original)
+
+
 def test_unwritable_cache_dir_is_not_fatal(project: Path) -> None:
     blocker = project / "not_a_dir"
     blocker.write_text("")

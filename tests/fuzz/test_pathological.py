@@ -58,8 +58,8 @@ def test_nested_calls_keep_their_types() -> None:
 
 
 def test_elif_chain_merges_every_branch() -> None:
-    # `r` is declared `int | str`: an unannotated `r` takes the type of its first
-    # assignment (mypy's rule, merged from the infer branch), so 'x' would be an error.
+    # `r` is declared, so each branch narrows it (unannotated, its first
+    # assignment would declare it int and 'x' would be an assignment error).
     source = "r: int | str\n" + pathological.elif_chain(1000).replace("    r = 999\n", "    r = 'x'\n")
     diags = check_source(source)
     assert errors(diags) == []

@@ -1,6 +1,7 @@
 """The cache directory: one JSON entry per checked module, written atomically.
 
-Layout: `<cache dir>/v1/<digest of module name and path>.json`, and
+Layout: `<cache dir>/v1/<digest of module name and path>.json` (a line with
+the digest of the JSON that follows it), and
 `v1/interfaces.json` (a memo: source digest -> interface digest), plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
@@ -45,9 +46,14 @@ class CacheStore:
     def load(self, module: str, path: str) -> Entry | None:
         try:
             with open(self._path(module, path), encoding="utf-8") as f:
-                raw = json.load(f)
-            return _entry_from_json(raw)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+                text = f.read()
+            # The first line is the digest of the rest: a flipped byte that
+            # still parses (a line number, a code) must not change the output.
+            checksum, _, payload = text.partition("\n")
+            if checksum != digest_text(payload):
+                return None
+            return _entry_from_json(json.loads(payload))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
             return None  # absent or corrupt: check the module again
 
     def save(self, module: str, path: str, entry: Entry) -> None:
@@ -61,8 +67,9 @@ class CacheStore:
             target = self._path(module, path)
             fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
             try:
+                payload = json.dumps(data)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f)
+                    f.write(digest_text(payload) + "\n" + payload)
                 os.replace(tmp, target)  # atomic: readers see the old entry or the new one
             except BaseException:
                 _remove_quietly(tmp)

@@ -21,6 +21,7 @@ from veritype.config.mypy_table import describe
 from veritype.modules.discover import DiscoveryError, sources_from_targets
 from veritype.modules.environment import TargetEnvironmentError, environment_cache_clear, environment_for
 from veritype.modules.sources import BuildSource
+from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.options import Options
 from veritype.report.json_output import write_json
 from veritype.report.limit import apply_soft_limit
@@ -141,11 +142,37 @@ def _write_stats(result: object, stdout: TextIO) -> None:
     stream.write(line + "\n")
 
 
+def write_report(found: list[Diagnostic], sources: list[BuildSource], files_checked: int, options: Options, stdout: TextIO, started: float) -> list[Diagnostic]:
+    """Print a run's diagnostics in the asked format (and the JUnit file);
+    returns them as printed (ordered, after the soft limit). Shared with
+    `veritype daemon check`, whose output must be the same."""
+    diagnostics = apply_soft_limit(ordered(found, [s.path for s in sources]), options.many_errors_threshold)
+    texts = {s.path: s.text for s in sources if s.text is not None}
+    if options.output == "json":
+        write_mypy_json(diagnostics, stdout, display_path_for(options))
+    elif options.output == "veritype-json":
+        write_json(diagnostics, stdout)
+    else:
+        write_text(diagnostics, files_checked, options, stdout, texts)
+    if options.junit_xml:
+        from veritype.report.junit import write_junit
+
+        try:
+            write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
+        except OSError as exc:
+            raise UsageError(f"--junit-xml: cannot write '{options.junit_xml}': {exc.strerror or exc}") from None
+    return diagnostics
+
+
 def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if argv[:1] == ["lsp"]:
         if argv[1:]:
             raise UsageError("veritype lsp takes no arguments (it speaks LSP on stdin/stdout)")
         return _lsp()
+    if argv[:1] == ["daemon"]:
+        from veritype.cli.daemon import main as daemon_main
+
+        return daemon_main(argv[1:], os.path.abspath(cwd or os.getcwd()), stdout, sys.stderr)
     ns = parse_args(argv)
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
@@ -180,21 +207,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
-    diagnostics = apply_soft_limit(ordered(result.diagnostics, [s.path for s in sources]), options.many_errors_threshold)
-    texts = {s.path: s.text for s in sources if s.text is not None}
-    if options.output == "json":
-        write_mypy_json(diagnostics, stdout, display_path_for(options))
-    elif options.output == "veritype-json":
-        write_json(diagnostics, stdout)
-    else:
-        write_text(diagnostics, result.files_checked, options, stdout, texts)
-    if options.junit_xml:
-        from veritype.report.junit import write_junit
-
-        try:
-            write_junit(options.junit_xml, text_lines(diagnostics, options, False, texts), options, started)
-        except OSError as exc:
-            raise UsageError(f"--junit-xml: cannot write '{options.junit_xml}': {exc.strerror or exc}") from None
+    diagnostics = write_report(result.diagnostics, sources, result.files_checked, options, stdout, started)
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)

@@ -44,13 +44,20 @@ def _identifier_at(snap: Snapshot, path: str, line: int, char: int) -> str | Non
 
 
 def references(snap: Snapshot, path: str, line: int, char: int, include_declaration: bool = True) -> list[Location]:
+    return _scan(snap, path, line, char, include_declaration)[0]
+
+
+def _scan(snap: Snapshot, path: str, line: int, char: int, include_declaration: bool = True) -> tuple[list[Location], int]:
+    """The references, and how many `x.name` occurrences had a receiver of
+    unknown type (they may be references too: a rename must not guess)."""
     name = _identifier_at(snap, path, line, char)
     cur = cursor(snap, path, line, char)
     if name is None or cur is None:
-        return []
+        return [], 0
     wanted = {k for t in targets_at(cur) if (k := _key(snap, t)) is not None}
     if not wanted:
-        return []
+        return [], 0
+    unknown = 0
     from veritype.engine.outline import _project_files
 
     out: list[Location] = []
@@ -73,13 +80,15 @@ def references(snap: Snapshot, path: str, line: int, char: int, include_declarat
                 if c is None or not _names_identifier(c.node, name):
                     continue
                 keys = {k for t in targets_at(c) if (k := _key(snap, t)) is not None}
+                if not keys and isinstance(c.node, ast.Attribute):
+                    unknown += 1
                 if keys & wanted:
                     key = (file, n, m.start())
                     is_decl = key in wanted
                     if key not in seen and (include_declaration or not is_decl):
                         seen.add(key)
                         out.append(Location(file, Span((n, m.start()), (n, m.end()))))
-    return out
+    return out, unknown
 
 
 def _names_identifier(node: ast.AST | None, name: str) -> bool:
@@ -148,10 +157,21 @@ def rename(snap: Snapshot, path: str, line: int, char: int, new_name: str) -> Re
     for t in targets_at(cur):
         if _bound_in_scope_of(snap, t, new_name):
             return RenameResult({}, f'"{new_name}" is already bound where the name is declared')
+    found, unknown = _scan(snap, path, line, char)
+    if unknown and any(_is_member(t) for t in targets_at(cur)):
+        return RenameResult({}, f'{unknown} use(s) of ".{_identifier_at(snap, path, line, char)}" have a receiver of unknown type; renaming would miss or wrongly change them')
     edits: dict[str, list[tuple[Span, str]]] = {}
-    for loc in references(snap, path, line, char):
+    for loc in found:
         edits.setdefault(loc.path, []).append((loc.span, new_name))
     return RenameResult(edits)
+
+
+def _is_member(t: Target) -> bool:
+    """Is the declaration a class member (reached as `x.name`)?"""
+    tree = t.module.tree
+    if tree is None or t.node is None:
+        return False
+    return any(isinstance(c, ast.ClassDef) and any(s is t.node for s in ast.walk(c)) and t.node is not c for c in ast.walk(tree))
 
 
 def _bound_in_scope_of(snap: Snapshot, t: Target, new_name: str) -> bool:

@@ -88,12 +88,17 @@ class ExprEvaluator:
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
-        if self._report is not None:
-            self._report(node, msg, code, "error")
+        self._emit(node, msg, code, "error")
 
     def note(self, node: ast.AST | None, msg: str) -> None:
+        self._emit(node, msg, "note", "note")
+
+    def _emit(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+        # The inference memo keeps what each memoized inference reported, to
+        # report it again on a hit (an overload item's trial records them).
+        self._memo.record(node, msg, code, severity)
         if self._report is not None:
-            self._report(node, msg, "note", "note")
+            self._report(node, msg, code, severity)
 
     @property
     def reporting(self) -> bool:
@@ -134,14 +139,17 @@ class ExprEvaluator:
         if key is not None:
             hit = memo.get(key)
             if hit is not None:
-                return hit
-        memo.enter()
+                t, reported = hit
+                for diag in reported:
+                    self._emit(*diag)
+                return t
+        memo.enter(key is not None)
         try:
             result = self._infer_uncached(node, expected)
         finally:
-            memo.leave()
+            reported = memo.leave(key is not None)
         if key is not None and memo.depth:
-            memo.put(key, result)
+            memo.put(key, result, reported)
         return result
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:

@@ -15,9 +15,11 @@ type and on the comprehension/lambda/narrowing overlay it is inferred under
 solved ones), so the overlay's layers are part of the key. The layers are
 kept alive until the epoch ends so that their ids cannot be reused.
 
-Diagnostics reported by the first inference are not replayed on a hit: the
-checker keeps every diagnostic, and a second identical inference would only
-have produced duplicates, which the report stage drops anyway.
+What an inference reported (errors and notes, through the evaluator) is kept
+with its type and reported again on a hit: a caller may be recording them (an
+overload item is tried with its arguments' errors held back, and fails if
+they have any), so a hit must look exactly like the inference it replaces.
+Duplicates reaching the checker are dropped by the report stage.
 """
 
 from __future__ import annotations
@@ -36,13 +38,18 @@ MAX_EXPRESSION_DEPTH = 2_000
 _LEAVES = (ast.Name, ast.Constant)
 
 
+Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
+
+
 class InferMemo:
-    __slots__ = ("depth", "_table", "_layers")
+    __slots__ = ("depth", "_table", "_layers", "_recording")
 
     def __init__(self) -> None:
         self.depth = 0
-        self._table: dict[tuple[object, ...], Type] = {}
+        self._table: dict[tuple[object, ...], tuple[Type, tuple[Reported, ...]]] = {}
         self._layers: list[object] = []
+        # One list per memoized inference in progress: what it has reported.
+        self._recording: list[list[Reported]] = []
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         if isinstance(node, _LEAVES):
@@ -56,17 +63,26 @@ class InferMemo:
             return (id(node), expected, tuple(id(layer) for layer in overlay))
         return (id(node), expected)
 
-    def get(self, key: tuple[object, ...]) -> Type | None:
+    def get(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:
         return self._table.get(key)
 
-    def put(self, key: tuple[object, ...], t: Type) -> None:
-        self._table[key] = t
+    def put(self, key: tuple[object, ...], t: Type, reported: tuple[Reported, ...]) -> None:
+        self._table[key] = (t, reported)
 
-    def enter(self) -> None:
+    def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+        for seen in self._recording:
+            seen.append((node, msg, code, severity))
+
+    def enter(self, memoized: bool) -> None:
         self.depth += 1
+        if memoized:
+            self._recording.append([])
 
-    def leave(self) -> None:
+    def leave(self, memoized: bool) -> tuple[Reported, ...]:
+        """End an inference; what it reported if it was memoized."""
         self.depth -= 1
+        reported = tuple(self._recording.pop()) if memoized else ()
         if self.depth == 0:
             self._table.clear()
             self._layers.clear()
+        return reported

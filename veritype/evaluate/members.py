@@ -203,9 +203,15 @@ class Members:
             # or declared as a ClassVar binds like a method; an annotated instance variable
             # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
             # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
-            from veritype.evaluate.method_aliases import assigned_function
+            from veritype.evaluate.method_aliases import assigned_call, assigned_function
 
             if sym.annotation is None and not _is_type_obj(t) and assigned_function(ev, sym, scope):
+                return bind_self(ev, t, receiver)
+            if sym.annotation is None and not _is_type_obj(t) and assigned_call(sym) and _takes_self(ev, t, receiver):
+                # A call's callable result (`absolute = _wrap_method(Path.absolute)`):
+                # mypy binds every callable so stored (and reports one whose first
+                # parameter does not take the instance); veritype binds the ones
+                # that take it and leaves the others as they are, silently.
                 return bind_self(ev, t, receiver)
             if sym.annotation is not None and _is_classvar(ev, sym, scope) and not _is_type_obj(t):
                 return bind_self(ev, t, receiver)
@@ -928,6 +934,12 @@ def _self_class(item: CallableType) -> object:
     if item.params and isinstance(item.params[0].type, Instance):
         return item.params[0].type.info
     return None
+
+
+def _takes_self(ev: "Evaluator", t: CallableType | Overloaded, receiver: Type) -> bool:
+    """Whether some signature of `t` has a positional first parameter the receiver fits."""
+    items = t.items if isinstance(t, Overloaded) else (t,)
+    return any(not i.is_ellipsis and bool(i.params) and i.params[0].kind in (POS_ONLY, POS_OR_KW) and _self_fits(ev, i, receiver) for i in items)
 
 
 def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:

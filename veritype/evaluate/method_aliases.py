@@ -36,6 +36,12 @@ def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     return result
 
 
+def assigned_call(sym: S.Symbol) -> bool:
+    """Whether the class variable `sym` is assigned a call's result."""
+    node = sym.node
+    return isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call)
+
+
 def _plain_function_expr(ev: "Evaluator", value: ast.expr, scope: "Scope") -> bool:
     if isinstance(value, (ast.Lambda, ast.Name)):
         return True

@@ -185,6 +185,11 @@ def build_server() -> Any:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
         schedule(ls, 0)
 
+    @server.feature(T.SHUTDOWN)
+    def on_shutdown(ls: LanguageServer, params: None) -> None:
+        # Checks not yet started are dropped; one running finishes (it cannot be interrupted).
+        worker.shutdown()
+
     register(server, state)
     return server
 
