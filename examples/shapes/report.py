@@ -7,11 +7,12 @@ import sys
 
 import typeshed_client  # installed with veritype; ships a py.typed marker
 
-from shapes.geometry import Circle, Rectangle, total_area
+from shapes.geometry import Circle, HasArea, Rectangle, total_area
 
 
 def main(argv: list[str]) -> int:
-    shapes = [Circle(1.0), Rectangle(2.0, 3.0)]
+    # Declared: a display of two unrelated classes is list[object] (mypy joins them).
+    shapes: list[HasArea] = [Circle(1.0), Rectangle(2.0, 3.0)]
     width = os.get_terminal_size().columns if sys.stdout.isatty() else 80
     print(f"total area: {total_area(shapes):.2f}".ljust(width))
     print(f"typeshed_client is at {typeshed_client.__file__}")
