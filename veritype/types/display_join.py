@@ -51,18 +51,12 @@ def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
 
 
 def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
+    from veritype.types.join import trivial_join
     from veritype.types.subtype import is_subtype
 
-    if isinstance(s, NeverType):
-        return t
-    if isinstance(t, NeverType):
-        return s
-    if isinstance(s, AnyType):
-        return s
-    if isinstance(t, AnyType):
-        return t
-    if s == t:
-        return s
+    trivial = trivial_join(s, t)
+    if trivial is not None:
+        return trivial
     if isinstance(s, (UnionType, NoneType)) or isinstance(t, (UnionType, NoneType)):
         return _simplified_union(ev, [s, t])
     if _is_class_object(s) and _is_class_object(t):

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 
-def join(ev: "Evaluator", a: Type, b: Type) -> Type:
-    from veritype.types.subtype import is_subtype
-
+def trivial_join(a: Type, b: Type) -> Type | None:
+    """The join every join rule agrees on: Never is the identity, Any absorbs,
+    equal types join to themselves; None when the rule must decide."""
     if isinstance(a, NeverType):
         return b
     if isinstance(b, NeverType):
@@ -30,6 +30,15 @@ def join(ev: "Evaluator", a: Type, b: Type) -> Type:
         return b
     if a == b:
         return a
+    return None
+
+
+def join(ev: "Evaluator", a: Type, b: Type) -> Type:
+    from veritype.types.subtype import is_subtype
+
+    trivial = trivial_join(a, b)
+    if trivial is not None:
+        return trivial
     if is_subtype(ev, a, b) and not isinstance(b, UnionType) or (isinstance(b, UnionType) and is_subtype(ev, a, b)):
         return b
     if is_subtype(ev, b, a):
