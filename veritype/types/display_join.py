@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    NEVER, AnyType, Instance, NeverType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
+    NEVER, AnyType, Instance, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
 )
 
 if TYPE_CHECKING:
