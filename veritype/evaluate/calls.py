@@ -357,6 +357,14 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
                 continue
             if not is_subtype(ev, actual, expected):
+                if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None:
+                    # A display passed for a container parameter: its bad items are
+                    # reported (`List item 0 has incompatible type ...` [list-item]),
+                    # as mypy does, not the whole argument.
+                    from veritype.evaluate.display_items import report_display_items
+
+                    if report_display_items(ev, site.infer, lambda n, m, c: report(n, m, c), arg.node, expected):
+                        continue
                 # Star arguments are shown whole ("*list[str]"), as mypy does.
                 shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
                 from veritype.evaluate.dunder_messages import dunder_argument_error
