@@ -670,6 +670,14 @@ class ExprEvaluator:
             return bool(options.strict_equality)
         return bool(options.for_module(self.scope.module.name).strict_equality)
 
+    def _stored_widened(self, node: ast.expr, t: Type) -> Type:
+        """`t` with its literal types widened when `node` reads a stored value
+        whose declared type has none (a literal only by veritype's narrowing)."""
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) or widen_literals(t) == t:
+            return t
+        declared = ExprEvaluator(self.ev, self.scope).infer(node)  # no flow, no reporter
+        return t if widen_literals(declared) != declared else widen_literals(t)
+
     def _Compare(self, node: ast.Compare, expected: Type | None) -> Type:
         left = self.infer(node.left)
         result: Type = self.ev.builtin("bool")
@@ -679,7 +687,11 @@ class ExprEvaluator:
             if strict_equality:
                 from veritype.evaluate.strict_equality import comparison_overlap_message
 
-                message = comparison_overlap_message(op, left, right)
+                # A stored value (name, attribute, item) is compared as its
+                # non-literal type: veritype narrows `n = 0` to Literal[0] where
+                # mypy keeps `int`, and `n == 2` after a call that changed n is
+                # no error in mypy.
+                message = comparison_overlap_message(op, self._stored_widened(node.left, left), self._stored_widened(comp, right))
                 if message is not None:
                     self.error(node, message, "comparison-overlap")
             if isinstance(op, tuple(COMPARE_DUNDERS)):

@@ -34,6 +34,10 @@ _PROMOTIONS = {
     ("builtins.memoryview", "builtins.bytes"),
 }
 _CONTAINERS = frozenset({"builtins.list", "builtins.set", "builtins.frozenset", "builtins.dict"})
+# mypy compares these set-like builtins by their items (its overlapping-types
+# allow-list): a frozenset may equal a set. veritype counts them as overlapping.
+_SET_LIKE = ("builtins.set", "builtins.frozenset", "_collections_abc.dict_keys", "_collections_abc.dict_items")
+_PROMOTIONS |= {(a, b) for a in _SET_LIKE for b in _SET_LIKE if a != b}
 
 
 def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type) -> str | None:
