@@ -565,7 +565,9 @@ class SubtypeChecker:
                     return False
                 if r.kind == POS_OR_KW and l.kind == POS_ONLY:
                     return False
-                if r.kind == POS_OR_KW and l.name != r.name and r.name is not None:
+                if r.kind == POS_OR_KW and l.name != r.name and r.name is not None and not left.is_untyped:
+                    # (An untyped def's parameter names are not held against it:
+                    # mypy accepts `def f(v, aP)` for `(validator, value)`.)
                     return False
                 if r.has_default and not l.has_default:
                     return False
