@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
+from veritype.semantic.binder import absolute_import_name
 
 # Modules of these origins never import project code: they survive every edit.
 _STABLE_ORIGINS = frozenset({"stdlib", "site", "stub-package"})
@@ -128,18 +129,12 @@ class Snapshot:
             return
         program = self.program
         program.get_module("builtins")
-        package = info.name if info.is_package else info.name.rpartition(".")[0]
         for node in info.tree.body:
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".") if package else []
-                    parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-                    base = ".".join(parts + ([node.module] if node.module else []))
-                names = [base]
+                names = [absolute_import_name(info.name, info.is_package, node.module, node.level)]
             for name in names:
                 if name:
                     program.get_module(name)
@@ -174,17 +169,12 @@ def _imports_any(info, names: set[str]) -> bool:  # type: ignore[no-untyped-def]
     tree = info.tree
     if tree is None:
         return False
-    package = info.name if info.is_package else info.name.rpartition(".")[0]
     for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".") if package else []
-                parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
-                base = ".".join(parts + ([node.module] if node.module else []))
+            base = absolute_import_name(info.name, info.is_package, node.module, node.level)
             targets = [base] + [f"{base}.{a.name}" for a in node.names]
         for t in targets:
             if any(t == n or t.startswith(n + ".") for n in names):

@@ -208,17 +208,23 @@ class Binder:
         return sym
 
     def resolve_relative(self, module: str | None, level: int) -> str:
-        if level == 0:
-            return module or ""
-        parts = self.module.split(".")
-        if not self.is_package:
-            parts = parts[:-1]
-        if level > 1:
-            parts = parts[: len(parts) - (level - 1)]
-        base = ".".join(parts)
-        if module:
-            return f"{base}.{module}" if base else module
-        return base
+        return absolute_import_name(self.module, self.is_package, module, level)
+
+
+def absolute_import_name(importer: str, is_package: bool, module: str | None, level: int) -> str:
+    """The module `from <level dots><module> import ...` names, inside module
+    `importer` (a package's own `__init__` when `is_package`)."""
+    if level == 0:
+        return module or ""
+    parts = importer.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)]
+    base = ".".join(parts)
+    if module:
+        return f"{base}.{module}" if base else module
+    return base
 
 
 def _static_names(node: ast.expr) -> list[str] | None:
