@@ -496,6 +496,10 @@ class Members:
             return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
+        if _from_object(init_hit) and _from_object(new_hit) and any(c.has_any_base for c in info.mro):
+            # Both are object's, but an unknown base may define either: mypy's
+            # type_object_type makes "a universal callable" (*Any, **Any) here.
+            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars, info.name)
         use_new = False
         if new_hit is not None and new_hit[1].fullname != "builtins.object":
             if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
@@ -805,6 +809,10 @@ def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) 
         return False
     later = info.mro[info.mro.index(cls) + 1:] if cls in info.mro else []
     return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
+
+
+def _from_object(hit) -> bool:  # type: ignore[no-untyped-def]
+    return hit is None or hit[1].fullname == "builtins.object"
 
 
 def _as_type_obj(t: Type, own: tuple[TypeVarType, ...], name: str | None = None) -> Type:

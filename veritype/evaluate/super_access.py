@@ -97,6 +97,10 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
                     t = dataclasses.replace(t, name=name)
                 return bind_self(ev, t, receiver) if not on_class else t
             continue
+        if cls.fullname == "builtins.object" and any(c.has_any_base or c.unknown_decorator for c in mro):
+            # Only object's, but an unknown base before it may define the member
+            # (mypy's visit_super_expr: "an undefined base class ... not an error").
+            return AnyType("special")
         if found is not None:
             found.append(cls)
         found_t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
