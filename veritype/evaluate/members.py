@@ -910,8 +910,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                         if isinstance(r, Instance):
                             ret = r
             return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
-        if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
-            return rest
+        if isinstance(rest.ret, AnyType) and rest.ret.reason in ("unannotated", "implicit"):
+            # Spec, "__new__ Method": "If the return type of __new__ is not annotated,
+            # a type checker may assume that the return type is Self" (mypy does).
+            return CallableType(rest.params, constructor_of, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
         return rest
     return rest
 
@@ -939,10 +941,6 @@ def _accepts_anything(t: Type) -> bool:
         return False
     rest = t.params[1:]
     return bool(rest) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in rest)
-
-
-def _returns_instance_of(ret: Type, inst: Instance) -> bool:
-    return isinstance(ret, Instance) and inst.info in ret.info.mro
 
 
 def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:
