@@ -20,6 +20,7 @@ from veritype.modules.finder import MissingModule
 from veritype.semantic import symbols as S
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair, format_type
+from veritype.types.join import widen_literals
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypedDictType,
     TypeType, UnionType, flatten_union, make_union, union_items,
@@ -438,7 +439,9 @@ class ModuleChecker:
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
                 keep = value is not None and _declared_literal_source(self, value)
-                bound = t if keep else _widen_for_variable(self.ev, t, self, target)
+                # Kept are the literals a declaration wrote; an inferred one (an enum's
+                # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
+                bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(self.ev, t, self, target)
                 self.flow.bind(target.id, bound)
                 inferred_decls.record(self, target, bound)
         elif isinstance(target, ast.Attribute):
