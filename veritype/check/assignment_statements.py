@@ -249,7 +249,9 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
     if not params or params[0].arg != target.value.id:
         return
     sym = cls.symbols.get(target.attr)
-    if sym is not None and sym.is_instance_attr and sym.annotation is None:
+    # `self.scope: Final = scope` takes its type from the value too (narrowing included).
+    bare = sym is not None and (sym.annotation is None or isinstance(sym.annotation, (ast.Name, ast.Attribute)))
+    if sym is not None and sym.is_instance_attr and bare:
         sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
 
@@ -326,6 +328,8 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if bare_qualifier:
         t = mc.infer(stmt.value)
         mc.assign_literal_ok(stmt.target, t)
+        if isinstance(stmt.target, ast.Attribute):
+            mc._record_self_assignment(stmt.target, t, stmt.value)
         return
     if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
