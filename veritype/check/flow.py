@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
-from veritype.types.model import Type, make_union
+from veritype.types.model import AnyType, Type, make_union
 
 if TYPE_CHECKING:
     import ast
@@ -130,7 +130,15 @@ def merge(states: list[State]) -> State:
         keys &= set(s.types)
     out: dict[str, Type] = {}
     for k in keys:
-        out[k] = _bool_whole(make_union([s.types[k] for s in live]))
+        types = [s.types[k] for s in live]
+        anys = [t for t in types if isinstance(t, AnyType)]
+        if anys and any(t != types[0] for t in types):
+            # mypy joins the branches' types (binder.update_from_options), and a join
+            # with Any is Any: `x = untyped()` then `if x == "a": x = "b"` is Any
+            # after the `if`, not `str | Any` (pytest's tbstyle, hypothesis).
+            out[k] = anys[0]
+            continue
+        out[k] = _bool_whole(make_union(types))
     return State(out, False)
 
 
