@@ -11,6 +11,9 @@ import fnmatch
 import sys
 from dataclasses import dataclass, field, fields, replace
 
+# The error codes' defaults: `diagnostics` sits below `options` (DESIGN.md).
+from veritype.diagnostics.codes import REGISTRY
+
 # Options that may differ per module (mypy's per-module options).
 PER_MODULE = frozenset(
     {
@@ -138,8 +141,6 @@ class Options:
         return replace(self, **changes)
 
     def code_enabled(self, code: str | None) -> bool:
-        from veritype.diagnostics.codes import REGISTRY
-
         if code is None:
             return True
         if code in self.disable_error_code:

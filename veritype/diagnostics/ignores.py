@@ -20,10 +20,15 @@ import io
 import re
 import tokenize
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from veritype.diagnostics.codes import implemented, silenced_by
 from veritype.diagnostics.diagnostic import Diagnostic
-from veritype.options import Options
+
+if TYPE_CHECKING:
+    # Only named: `diagnostics` sits below `options` (options.code_enabled
+    # reads the code registry), and the options are passed in.
+    from veritype.options import Options
 
 # `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
 _IGNORE_COMMENT = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?")
