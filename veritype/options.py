@@ -11,9 +11,6 @@ import fnmatch
 import sys
 from dataclasses import dataclass, field, fields, replace
 
-# The error codes' defaults: `diagnostics` sits below `options` (DESIGN.md).
-from veritype.diagnostics.codes import REGISTRY
-
 # Options that may differ per module (mypy's per-module options).
 PER_MODULE = frozenset(
     {
@@ -139,22 +136,6 @@ class Options:
         if not changes:
             return self
         return replace(self, **changes)
-
-    def code_enabled(self, code: str | None) -> bool:
-        if code is None:
-            return True
-        if code in self.disable_error_code:
-            return False
-        if code in self.enable_error_code:
-            return True
-        if code == "return" and not self.warn_no_return:
-            return False  # --no-warn-no-return silences "Missing return statement"
-        if code == "unreachable" and self.warn_unreachable:
-            return True  # the flag turns on the (off by default) code, as in mypy
-        info = REGISTRY.get(code)
-        if info is not None and info.parent and info.parent in self.disable_error_code:
-            return False
-        return info.default_enabled if info is not None else True
 
     def set_strict(self) -> None:
         """`--strict`: mypy 2.4's strict set (STRICT_FLAGS).

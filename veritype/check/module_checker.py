@@ -285,7 +285,7 @@ class ModuleChecker:
     # -- assignment ----------------------------------------------------------------------
 
     def _Assign(self, stmt: ast.Assign) -> None:
-        from veritype.evaluate.special_assignments import special_assignment
+        from veritype.check.special_assignments import special_assignment
 
         if special_assignment(self, stmt):
             return
@@ -547,7 +547,7 @@ class ModuleChecker:
     def _AnnAssign(self, stmt: ast.AnnAssign) -> None:
         from veritype.evaluate.type_expr import TypeContext
 
-        from veritype.evaluate.special_assignments import special_annassign
+        from veritype.check.special_assignments import special_annassign
 
         if special_annassign(self, stmt):
             return
