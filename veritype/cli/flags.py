@@ -18,7 +18,7 @@ from veritype.cli.mypy_flags import add_not_enforced_flags, apply_not_enforced_f
 from veritype.config.loader import finalize, load_options
 from veritype.config.schema import ConfigValueError, UnsupportedVersion, parse_version
 from veritype.diagnostics.codes import REGISTRY
-from veritype.options import Options, parse_num_workers
+from veritype.options import OUTPUT_FORMATS, Options, parse_num_workers
 
 
 class UsageError(Exception):
@@ -107,8 +107,6 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
     ("--non-interactive", "--interactive", "non_interactive", "--install-types: install without asking, then check again"),
 ]
 
-OUTPUT_FORMATS = ("text", "json", "veritype-json")
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -167,7 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-O",
         "--output",
         choices=OUTPUT_FORMATS,
-        help="output format: text (default); json: mypy's JSON lines; veritype-json: one JSON array with end positions",
+        help="output format: text (the default; github under GitHub Actions); json: mypy's JSON lines; "
+        "veritype-json: one JSON array with end positions; sarif: a SARIF 2.1.0 log; "
+        "github: GitHub Actions annotations; gitlab: a GitLab Code Quality report",
     )
     parser.add_argument(
         "-c", "--command", dest="commands", action="append", metavar="PROGRAM_TEXT", help="check this program text"
