@@ -128,6 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--module", dest="modules", action="append", metavar="MODULE", help="check a module")
     parser.add_argument("-p", "--package", dest="packages", action="append", metavar="PACKAGE", help="check a package")
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--list-codes", action="store_true",
+        help="print every error code: enabled by default, checked by veritype, meaning (docs/error_codes.md)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="say more about what is done")
     parser.add_argument("--config-file", metavar="FILE", help="read this config file instead of searching for one")
     parser.add_argument("--strict", action="store_true", help="mypy's strict mode: its 13 strictness flags (those not enforced are named in the warning)")

@@ -181,6 +181,9 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
         return EXIT_CLEAN
+    if getattr(ns, "list_codes", False):
+        _list_codes(stdout)
+        return EXIT_CLEAN
     cwd = os.path.abspath(cwd or os.getcwd())
     if getattr(ns, "watch", False):
         return _watch(argv, ns, stdout, cwd)
@@ -230,6 +233,16 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
             stdout.write("\nnote: Run veritype again for up-to-date results with installed types\n")
             return EXIT_USAGE
     return EXIT_ERRORS if has_errors else EXIT_CLEAN
+
+
+def _list_codes(stdout: TextIO) -> None:
+    """`--list-codes`: the table of docs/error_codes.md, aligned for a terminal."""
+    from veritype.diagnostics.codes_doc import table_rows
+
+    rows = [("code", "enabled", "checked", "meaning"), *table_rows()]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3] + "\n")
 
 
 def _install_types_mode(options: Options) -> tuple[bool, bool]:
