@@ -15,6 +15,7 @@ import time
 import traceback
 from typing import TextIO
 
+from veritype.cli.plugins import plugin_error
 from veritype.cli.install_types import install, install_command, missing_stub_packages
 from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
@@ -196,6 +197,13 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         environment_for(options)  # fail early, and once, if the interpreter cannot be asked
     except TargetEnvironmentError as exc:
         raise UsageError(str(exc)) from None
+    plugin_failure = plugin_error(options, cwd)
+    if plugin_failure is not None:
+        # mypy's blocking error: on stderr, its summary on stdout, exit 2.
+        sys.stderr.write(plugin_failure + "\n")
+        if not machine_readable(output_format(options)):
+            stdout.write("Found 1 error in 1 file (errors prevented further checking)\n")
+        return EXIT_USAGE
     sources = _collect_sources(ns, options, cwd)
     if options.verbose:
         _describe(options, sources)
