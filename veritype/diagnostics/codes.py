@@ -91,6 +91,17 @@ MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 
 
+# Where docs/error_codes.md (generated from this registry by
+# veritype.diagnostics.codes_doc) is published; each code is a `## code`
+# section there, so its anchor is the code's name.
+ERROR_CODES_PAGE = "https://github.com/veritype/veritype/blob/main/docs/error_codes.md"
+
+
+def code_doc_url(name: str | None) -> str:
+    """The link to a code's section of the error-code page (the page itself for None)."""
+    return ERROR_CODES_PAGE if name is None else f"{ERROR_CODES_PAGE}#{name}"
+
+
 def lookup(name: str) -> ErrorCode | None:
     return REGISTRY.get(name)
 
