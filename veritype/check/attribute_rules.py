@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.attribute_writes import unknown_write_message
 from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
@@ -26,10 +27,9 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         _check_function_attribute(checker, target, base)
         return
     if not isinstance(base, Instance):
-        return
-    owner = slots_violation(base.info, target.attr)
-    if owner is not None:
-        checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
+        unknown = unknown_write_message(checker, target, base)
+        if unknown is not None:
+            checker.error(target, unknown, "attr-defined")
         return
     hit = base.info.get(target.attr)
     if hit is None:
@@ -38,8 +38,16 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
             # A field of a functional named tuple: a read-only property at run time.
             checker.error(target, f'Property "{target.attr}" defined in "{made_up.name}" is read-only', "misc")
             return
-        if _is_unknown_attribute(checker, target, base):
-            checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
+        unknown = unknown_write_message(checker, target, base)
+        if unknown is not None:
+            # mypy: an attribute nothing declares is [attr-defined], `__slots__` or not.
+            checker.error(target, unknown, "attr-defined")
+            return
+    owner = slots_violation(base.info, target.attr)
+    if owner is not None:
+        checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
+        return
+    if hit is None:
         return
     sym, cls = hit
     if sym.kind == S.VAR:
@@ -116,23 +124,6 @@ def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
     if isinstance(value, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
         return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return None
-
-
-def _is_unknown_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Instance) -> bool:
-    """`obj.new = 1` outside the class's own methods, on a class that cannot
-    take new attributes in any way we know of (mypy reports [attr-defined]).
-    Silent for `self.x = ...` (a definition), Any bases, __setattr__ /
-    __getattr__ overrides and anything the member lookup finds."""
-    if checker.func is not None and checker.scope.enclosing_class() is not None:
-        return False  # inside a class: may be `self.x = ...` or a sibling's attribute
-    if any(c.has_any_base for c in base.info.mro):
-        return False
-    for c in base.info.mro:
-        if c.fullname == "builtins.object":
-            continue
-        if any(c.get(n) is not None and c.get(n)[1] is c for n in ("__setattr__", "__getattr__", "__getattribute__", "__dict__")):  # type: ignore[index]
-            return False
-    return checker.ev.members.get(base, target.attr) is None
 
 
 def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> None:
