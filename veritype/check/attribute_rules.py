@@ -6,6 +6,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check.attribute_writes import unknown_write_message
+from veritype.check.method_assign import check_method_assign
 from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
@@ -30,6 +31,8 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         unknown = unknown_write_message(checker, target, base)
         if unknown is not None:
             checker.error(target, unknown, "attr-defined")
+        else:
+            check_method_assign(checker, target, base, value)
         return
     hit = base.info.get(target.attr)
     if hit is None:
@@ -59,8 +62,12 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
             owner = cls  # a NamedTuple field is a read-only property at run time
         if owner is not None:
             checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")
+        else:
+            check_method_assign(checker, target, base, value)
         return
     if sym.kind != S.FUNC:
+        return
+    if check_method_assign(checker, target, base, value):
         return
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
 
 
 def unknown_write_message(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> str | None:
@@ -60,7 +61,7 @@ def is_self_target(checker: "ModuleChecker", target: ast.Attribute) -> bool:
     (or of a method a nested function sits in): mypy takes it as a declaration."""
     if not isinstance(target.value, ast.Name):
         return False
-    s = checker.scope
+    s: "Scope | None" = checker.scope
     while s is not None:
         fn = s.function
         if s.kind == "function" and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
