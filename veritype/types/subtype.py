@@ -436,7 +436,9 @@ class SubtypeChecker:
             if key in right.readonly:
                 if not self._check(lt, rt):
                     return False
-            elif not self._equivalent(lt, rt):
+            elif not self._equivalent(lt, rt) or key in left.readonly:
+                # Spec, "Assignability" of TypedDicts: "if B[k] is not read-only,
+                # A[k] must not be read-only" either.
                 return False
             if (key in right.required) != (key in left.required):
                 if key in right.required or key not in right.readonly:
