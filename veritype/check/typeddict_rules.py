@@ -24,6 +24,9 @@ def check_typeddict(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassIn
     from veritype.check.typeddict_inheritance import check_typeddict_bases
 
     check_typeddict_bases(checker, node, info)
+    from veritype.check.typeddict_extra_rules import check_extra_items_keywords
+
+    check_extra_items_keywords(checker, node, info)
 
 
 def _body(checker: "ModuleChecker", body: list[ast.stmt]) -> None:

@@ -236,9 +236,19 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
     if len(call.args) != 2 or not isinstance(call.args[1], ast.Dict):
         return None
     total = True
+    extra: tuple[Type | None, bool] = (None, False)
     for kw in call.keywords:
         if kw.arg == "total" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
             total = kw.value.value
+        elif kw.arg == "closed" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+            if kw.value.value and extra[0] is None:
+                from veritype.types.model import NeverType
+
+                extra = (NeverType(), False)
+        elif kw.arg == "extra_items":
+            from veritype.evaluate.typeddicts import extra_items_type
+
+            extra = extra_items_type(ev, kw.value, scope)
         else:
             return None
     info = _new_info(ev, name, scope, "typing._TypedDict")
@@ -261,7 +271,7 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
             required.add(key)
         if "ReadOnly" in ctx.qualifiers:
             readonly.add(key)
-    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()))  # type: ignore[attr-defined]
+    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()), *extra)  # type: ignore[attr-defined]
     return info
 
 
