@@ -47,6 +47,7 @@ ARG_TYPE = _code("arg-type", "An argument's type is not assignable to its parame
 CALL_OVERLOAD = _code("call-overload", "No overload matches the call.")
 VALID_TYPE = _code("valid-type", "The expression is not a valid type.")
 VALID_NEWTYPE = _code("valid-newtype", "The NewType definition is invalid.")
+NAME_MATCH = _code("name-match", "The name given to a functional TypedDict differs from its variable.", implemented=False)  # checked for TypedDict only: an ignore of it is never reported unused
 TYPE_ARG = _code("type-arg", "A generic type is missing its type arguments.", default_enabled=True)
 TYPE_VAR = _code("type-var", "A type argument is not allowed for a type variable.")
 ASSIGNMENT = _code("assignment", "The assigned value is not assignable to the target.")
