@@ -19,7 +19,7 @@ from veritype.types.model import (
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
-    from veritype.evaluate.type_expr import Reporter
+    from veritype.evaluate.type_context import Reporter
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 

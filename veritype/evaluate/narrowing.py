@@ -32,7 +32,7 @@ def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict
 
 
 def _key(node: ast.expr) -> str | None:
-    from veritype.evaluate.expressions import expr_key
+    from veritype.evaluate.reference_keys import expr_key
 
     return expr_key(node)
 
@@ -442,7 +442,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
 def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: CallableType) -> CallableType:
     """`func_t` with the type variables of its TypeGuard/TypeIs type solved from the
     call's arguments, and `Self` bound to the receiver of a method call."""
-    from veritype.evaluate.calls import call_types
+    from veritype.evaluate.call_dispatch import call_types
     from veritype.types.substitute import substitute, type_vars_in
 
     guard = func_t.type_guard if func_t.type_guard is not None else func_t.type_is
