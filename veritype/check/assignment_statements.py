@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.evaluate.special_assignments import special_assignment
+    from veritype.check.special_assignments import special_assignment
 
     if special_assignment(mc, stmt):
         return
@@ -290,7 +290,7 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.type_expr import TypeContext
 
-    from veritype.evaluate.special_assignments import special_annassign
+    from veritype.check.special_assignments import special_annassign
 
     if special_annassign(mc, stmt):
         return

@@ -164,9 +164,9 @@ class Engine:
         real_err = sys.stderr
         sys.stderr = err  # the checker's warnings go to the client's stderr
         try:
-            from veritype.deep_stack import call_with_deep_stack
+            from veritype.engine.deep_stack import call_with_deep_stack
 
-            # As `veritype check` does (build.run): deeply nested code must not lose the run.
+            # As `veritype check` does (engine.build.run): deeply nested code must not lose the run.
             status = call_with_deep_stack(lambda: self._check(argv, cwd, out))
         except SystemExit as exc:  # argparse's --help and the like must not end the daemon
             status = exc.code if isinstance(exc.code, int) else 2

@@ -1,6 +1,6 @@
 """`veritype` / `veritype check`: the command-line driver.
 
-Reads the config and flags, finds the sources, runs `veritype.build.run`,
+Reads the config and flags, finds the sources, runs `veritype.engine.build.run`,
 prints the diagnostics. Exit status: 0 no errors, 1 errors found, 2 bad
 input or a fatal problem. Bad input (unknown flag, missing path, broken
 config) is one line on stderr, never a traceback.
@@ -207,7 +207,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if options.verbose:
         _describe(options, sources)
 
-    from veritype.build import run as build_run
+    from veritype.engine.build import run as build_run
 
     # A check allocates millions of long-lived objects (syntax trees, symbols,
     # types) and almost no cyclic garbage (a few hundred objects on the bench

@@ -132,7 +132,7 @@ def recheck(program: "Program", loaded: "ModuleInfo", edit: BodyEdit, old_diags:
     the new body in the loaded module; None where the whole module must be
     checked."""
     from veritype.diagnostics import ignores
-    from veritype.evaluate.program import _sorted_unique
+    from veritype.engine.checking import sorted_unique
 
     opts = program.options.for_module(loaded.name)
     if opts.warn_unused_ignores or opts.ignore_errors or loaded.tree is None:
@@ -160,7 +160,7 @@ def recheck(program: "Program", loaded: "ModuleInfo", edit: BodyEdit, old_diags:
     fresh = [d for d in checker.diags if new_start <= d.line <= new_end]
     # The new text's ignore comments (the loaded module's are the old text's).
     fresh = ignores.apply_ignores(loaded.path, fresh, ignores.parse_ignores(new_tree, new_source), opts)
-    return _sorted_unique(kept + fresh)
+    return sorted_unique(kept + fresh)
 
 
 class _Done(Exception):

@@ -60,7 +60,7 @@ class Snapshot:
     """The program and the open documents, at the latest version of their text."""
 
     def __init__(self, documents: dict[str, str], root: str, options: Options) -> None:
-        from veritype.check.module_checker import walk_method_silently
+        from veritype.engine.checking import lend_method_walker
         from veritype.evaluate.program import Program
 
         self.root = root
@@ -72,10 +72,9 @@ class Snapshot:
         # (kept when a module is forgotten: its text has not changed).
         self._deps: dict[str, ModuleDeps] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
-        program = self.program
-        # As Program.check_sources does: the evaluator infers `self.x = v`
-        # attributes by walking methods silently.
-        program.evaluator.method_walker = lambda method, scope: walk_method_silently(program, method, scope)
+        # As engine.checking.check_sources does: the evaluator infers `self.x = v`
+        # attributes by walking methods silently, for queries too.
+        lend_method_walker(self.program)
         for path, text in sorted(documents.items()):
             self.update(path, text)
 
@@ -314,6 +313,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     document veritype cannot place."""
     from veritype.diagnostics import ignores
     from veritype.engine.body_edits import body_edit, recheck
+    from veritype.engine.checking import check_sources
     from veritype.syntax.parse import parse_source
 
     path = os.path.abspath(path)
@@ -358,7 +358,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     src = program.sources.get(doc.module)
     if src is None or info is None:
         return []
-    result = program.check_sources([src]).diagnostics
+    result = check_sources(program, [src]).diagnostics
     out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     snap.stale.discard(doc.module)
