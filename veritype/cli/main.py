@@ -85,7 +85,12 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
 
 
 def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
-    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py)."""
+    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py).
+
+    The runs share one engine workspace, the daemon's (cli/daemon.py), kept in
+    this process: a change re-checks the changed files and the files that use
+    a name the change touched, not the whole program. Flags the daemon does
+    not take (`--stats`, `-c`, `--install-types`) re-run the ordinary check."""
     from veritype.server.watch import WatchUnavailable, file_events, watch_loop, watch_roots
 
     options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
@@ -98,9 +103,17 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
     except WatchUnavailable as exc:
         raise UsageError(str(exc)) from None
     once = [a for a in (argv[1:] if argv[:1] == ["watch"] else argv) if a != "--watch"]
+    from veritype.cli.daemon import Engine
+
+    engine = Engine() if not (getattr(ns, "stats", False) or getattr(ns, "commands", None) or getattr(ns, "install_types", False)) else None
 
     def check() -> int:
         try:
+            if engine is not None:
+                reply = engine.check(once, cwd)
+                stdout.write(reply["stdout"])
+                sys.stderr.write(reply["stderr"])
+                return int(reply["status"])
             return run(once, stdout, cwd)
         except (UsageError, ConfigError, DiscoveryError) as exc:  # e.g. a config mid-edit: wait for the next change
             _stderr_line("error", str(exc))

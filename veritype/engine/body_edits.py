@@ -13,7 +13,8 @@ the edit added or removed.
 Where a body can be seen from outside, this does not hold, and the whole
 module is loaded and checked again: a body assigning `self.x` (instance
 attributes are inferred from method bodies), a generator's body (`yield`
-changes the signature), `global`/`nonlocal`, a function under `if`/`try`
+changes the signature), `global`/`nonlocal`, a placeholder body (`...`: an
+unimplemented protocol member), a function under `if`/`try`
 at module level, and `--warn-unused-ignores` (whose verdict is over the
 whole file).
 """
@@ -92,6 +93,10 @@ def find(tree: ast.Module, path: QualPath) -> list[ast.stmt] | None:
 
 def _opaque(func: FuncDef) -> bool:
     """Can the body be seen from outside the function (see the module doc)?"""
+    from veritype.syntax.bodies import is_trivial_body
+
+    if is_trivial_body(func.body):
+        return True  # a placeholder body: a protocol member or abstract method is not implemented
     for node in ast.walk(func):
         if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)):
             return True
