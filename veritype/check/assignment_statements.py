@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.evaluate.special_assignments import special_assignment
+    from veritype.check.special_assignments import special_assignment
 
     if special_assignment(mc, stmt):
         return
@@ -204,9 +204,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        refused = check_written_attribute(mc, target, base_t)
+        # An attribute nothing declares is not narrowed either: mypy reads it as before.
+        refused = check_written_attribute(mc, target, base_t) or unknown
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
@@ -298,7 +299,7 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.type_expr import TypeContext
 
-    from veritype.evaluate.special_assignments import special_annassign
+    from veritype.check.special_assignments import special_annassign
 
     if special_annassign(mc, stmt):
         return

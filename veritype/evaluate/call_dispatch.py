@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -155,6 +155,8 @@ def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
     name = format_type(td)
     for a in args:
         expected = items.get(a.name or "")
+        if expected is None and td.extra is not None and not isinstance(td.extra, NeverType):
+            expected = td.extra  # PEP 728: "also allow arbitrary keyword arguments of this type"
         if expected is None:
             initial_type(site, a)
             site.report(a.node or site.node, f'Unexpected keyword argument "{a.name}" for "{name}"', "call-arg")

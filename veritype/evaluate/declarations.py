@@ -57,6 +57,8 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
     made = functional_class(ev, sym, scope)
     if made is not None:
+        if getattr(made, "is_sentinel", False):
+            return Instance(made, ())  # the sentinel object, the one value of its type
         return class_object_type(made)
     alias = alias_info(ev, sym, scope)
     if alias is not None:

@@ -72,6 +72,12 @@ class Members:
         if isinstance(receiver, TypedDictType):
             if name == "update" and receiver.readonly:
                 return _readonly_update(receiver)
+            if receiver.extra is not None:
+                from veritype.evaluate.typeddict_members import extra_items_member
+
+                t = extra_items_member(self, receiver, name)
+                if t is not None:
+                    return t
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, NoneType):
             none = ev.instance("types.NoneType")
