@@ -107,6 +107,23 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     return mc.infer(stmt.value, prior)
 
 
+def any_declared(mc: "ModuleChecker", key: str) -> bool:
+    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
+    unannotated with a first assignment of an Any value (flow.merge's question)."""
+    if not key.isidentifier():
+        return False
+    hit = mc._local_symbol(key)
+    if hit is None:
+        return False
+    sym, scope = hit
+    if sym.kind == S.PARAM:
+        return False
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return isinstance(d, AnyType)
+    return isinstance(mc.inferred.get(id(sym)), AnyType)
+
+
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     if isinstance(target, ast.Name):
         hit = mc._local_symbol(target.id)
