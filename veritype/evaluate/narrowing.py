@@ -449,11 +449,19 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         if positive:
             from veritype.types.join import meet
 
+            if isinstance(current, TypeVarType) and current.kind in ("typevar", "self") and not current.values:
+                # As for isinstance (mypy): still T, its upper bound met with the guard,
+                # so `if inspect.isclass(test): return test` returns a T.
+                bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
+                met = meet(ev, bound, guard)
+                if not isinstance(met, NeverType):
+                    return {key: current if is_subtype(ev, bound, guard) else _with_bound(current, met)}
             narrowed = meet(ev, current, guard)
             if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
                 narrowed = guard
             return {key: narrowed}
-        return {key: make_union([i for i in union_items(current) if not is_subtype(ev, i, guard)])}
+        # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
+        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or not is_subtype(ev, i, guard)])}
     return {}
 
 
