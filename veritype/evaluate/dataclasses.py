@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import evaluate_condition
 from veritype.types.model import (
-    KW_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type,
+    KW_ONLY, POS_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type,
 )
 from veritype.types.substitute import substitute, tv_key
 
@@ -322,6 +322,8 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
             _specifier_defaults(ev, stmt.value, scope, f)
             _read_field_call(stmt.value, f, dc)
+            if dc.attrs:
+                f.type = _converter_input(ev, stmt.value, scope) or f.type
         if dc.attrs and f.alias is None and name.startswith("_"):
             f.alias = name.lstrip("_")
         out.append(f)
@@ -329,6 +331,21 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         # Without auto_attribs only the `attr.ib()`/`field()` members are fields.
         out = [f for f in out if f.node is None or _is_field_value(ev, f.node.value, scope, dc)]
     return out
+
+
+def _converter_input(ev: "Evaluator", call: ast.Call, scope: "Scope") -> Type | None:
+    """attrs' `field(converter=f)`: `__init__` takes what `f` takes, its first
+    parameter's type (attrs docs, "Converters"; mypy's attrs plugin). Any where
+    the converter is not a plain function we can read."""
+    conv = next((kw.value for kw in call.keywords if kw.arg == "converter"), None)
+    if conv is None:
+        return None
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    t = ExprEvaluator(ev, scope).infer(conv)
+    if isinstance(t, CallableType) and t.params and t.params[0].kind in (POS_ONLY, POS_OR_KW):
+        return t.params[0].type
+    return AnyType("special")
 
 
 def _is_field_value(ev: "Evaluator", value: ast.expr | None, scope: "Scope", dc: DataclassInfo) -> bool:
