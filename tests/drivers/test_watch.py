@@ -66,13 +66,15 @@ def test_watch_command_rechecks_what_the_change_can_affect(
     (project / "c.py").write_text("import a\ny: str = a.x\n")
     seen_roots: list[list[str]] = []
     checked: list[str] = []
-    real_check_one = Program.check_one
+    import veritype.engine.checking as checking
 
-    def check_one(self: Program, info):  # type: ignore[no-untyped-def]
+    real_check_one = checking.check_one
+
+    def check_one(program: Program, info):  # type: ignore[no-untyped-def]
         checked.append(info.name)
-        return real_check_one(self, info)
+        return real_check_one(program, info)
 
-    monkeypatch.setattr(Program, "check_one", check_one)
+    monkeypatch.setattr(checking, "check_one", check_one)
 
     def scripted(roots: list[str]) -> Iterator[set[tuple[int, str]]]:
         seen_roots.append(roots)
