@@ -300,6 +300,7 @@ class ModuleChecker:
     _check_var_annotated = assignment_statements.check_var_annotated
     _infer_redisplay = assignment_statements.infer_redisplay
     _declared_for_target = assignment_statements.declared_for_target
+    any_declared = assignment_statements.any_declared
     _attribute_declared = assignment_statements.attribute_declared
     _local_symbol = assignment_statements.local_symbol
     assign = assignment_statements.assign

@@ -46,6 +46,8 @@ class Evaluator:
         self.program = program
         self._module_scopes: dict[str, Scope] = {}
         self._classes: dict[int, ClassInfo] = {}
+        # Classes made by a call written as a base (functional_classes.base_class_from_call).
+        self.base_calls: dict[int, tuple[ast.Call, ClassInfo | None]] = {}
         from veritype.evaluate.type_expr import TypeExprEvaluator
 
         self.type_exprs = TypeExprEvaluator(self)

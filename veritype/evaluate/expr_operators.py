@@ -49,7 +49,9 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if last:
                 results.append(t)
             else:
-                results.append(falsy_part(ex.ev, t) if positive else truthy_part(ex.ev, t))
+                # mypy's false_only/true_only: a falsy bool is `Literal[False]`, a falsy
+                # int/str/bytes its empty literal, a truthy bool `Literal[True]`.
+                results.append(falsy_part(ex.ev, t, literal_bool=True) if positive else truthy_part(ex.ev, t, literal_bool=True))
                 layer = ex.narrow_for(value, positive)
                 ex.overlay.append(layer)
                 pushed += 1
