@@ -33,8 +33,10 @@ def run(sources: list[BuildSource], options: Options) -> BuildResult:
 
 
 def _run(sources: list[BuildSource], options: Options) -> BuildResult:
+    from veritype.diagnostics import bounds
     from veritype.evaluate.program import Program
 
+    bounds.reset()  # --verbose names the bounds this run hit (diagnostics/bounds.py)
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
