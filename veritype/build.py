@@ -47,11 +47,18 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.
+    # mypy's follow_imports=normal: the project modules the sources import are
+    # checked and reported too, without counting as sources (evaluate.followed_imports).
+    from veritype.evaluate.followed_imports import followed_sources
+
+    followed = followed_sources(program, sources) if options.follow_imports == "normal" or options.overrides else []
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore, check_incrementally
 
-        result = check_incrementally(program, sources, CacheStore(options.cache_dir))
+        result = check_incrementally(program, sources + followed, CacheStore(options.cache_dir))
     else:
-        result = program.check_sources(sources)
+        result = program.check_sources(sources + followed)
+    result.files_checked = max(result.files_checked - len(followed), 0)
+    result.reused = min(result.reused, result.files_checked)
     result.program = program
     return result
