@@ -142,24 +142,6 @@ class Options:
             return self
         return replace(self, **changes)
 
-    def code_enabled(self, code: str | None) -> bool:
-        from veritype.diagnostics.codes import REGISTRY
-
-        if code is None:
-            return True
-        if code in self.disable_error_code:
-            return False
-        if code in self.enable_error_code:
-            return True
-        if code == "return" and not self.warn_no_return:
-            return False  # --no-warn-no-return silences "Missing return statement"
-        if code == "unreachable" and self.warn_unreachable:
-            return True  # the flag turns on the (off by default) code, as in mypy
-        info = REGISTRY.get(code)
-        if info is not None and info.parent and info.parent in self.disable_error_code:
-            return False
-        return info.default_enabled if info is not None else True
-
     def set_strict(self) -> None:
         """`--strict`: mypy 2.4's strict set (STRICT_FLAGS).
 

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from veritype import __version__
 from veritype.cli.mypy_flags import add_not_enforced_flags, apply_not_enforced_flags
 from veritype.config.loader import finalize, load_options
+from veritype.config.project import set_default_cache_dir  # noqa: F401 - the CLI's name for it
 from veritype.config.schema import ConfigValueError, UnsupportedVersion, parse_version
 from veritype.diagnostics.codes import REGISTRY
 from veritype.options import OUTPUT_FORMATS, Options, parse_num_workers
@@ -288,13 +289,6 @@ def options_from_args(
     apply_flags(options, ns, warn)
     finalize(options)
     return options
-
-
-def set_default_cache_dir(options: Options, cwd: str) -> None:
-    """The CLI's default cache: `.veritype_cache` beside the config file, else in cwd."""
-    if options.incremental and options.cache_dir is None:
-        root = os.path.dirname(options.config_file) if options.config_file else cwd
-        options.cache_dir = os.path.join(root, ".veritype_cache")
 
 
 def options_from_argv(argv: list[str], cwd: str, search_config: bool = False) -> Options:

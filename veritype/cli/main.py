@@ -1,6 +1,6 @@
 """`veritype` / `veritype check`: the command-line driver.
 
-Reads the config and flags, finds the sources, runs `veritype.build.run`,
+Reads the config and flags, finds the sources, runs `veritype.engine.build.run`,
 prints the diagnostics. Exit status: 0 no errors, 1 errors found, 2 bad
 input or a fatal problem. Bad input (unknown flag, missing path, broken
 config) is one line on stderr, never a traceback.
@@ -85,7 +85,12 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
 
 
 def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
-    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py)."""
+    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py).
+
+    The runs share one engine workspace, the daemon's (cli/daemon.py), kept in
+    this process: a change re-checks the changed files and the files that use
+    a name the change touched, not the whole program. Flags the daemon does
+    not take (`--stats`, `-c`, `--install-types`) re-run the ordinary check."""
     from veritype.server.watch import WatchUnavailable, file_events, watch_loop, watch_roots
 
     options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
@@ -98,9 +103,17 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
     except WatchUnavailable as exc:
         raise UsageError(str(exc)) from None
     once = [a for a in (argv[1:] if argv[:1] == ["watch"] else argv) if a != "--watch"]
+    from veritype.cli.daemon import Engine
+
+    engine = Engine() if not (getattr(ns, "stats", False) or getattr(ns, "commands", None) or getattr(ns, "install_types", False)) else None
 
     def check() -> int:
         try:
+            if engine is not None:
+                reply = engine.check(once, cwd)
+                stdout.write(reply["stdout"])
+                sys.stderr.write(reply["stderr"])
+                return int(reply["status"])
             return run(once, stdout, cwd)
         except (UsageError, ConfigError, DiscoveryError) as exc:  # e.g. a config mid-edit: wait for the next change
             _stderr_line("error", str(exc))
@@ -208,7 +221,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if options.verbose:
         _describe(options, sources)
 
-    from veritype.build import run as build_run
+    from veritype.engine.build import run as build_run
 
     # A check allocates millions of long-lived objects (syntax trees, symbols,
     # types) and almost no cyclic garbage (a few hundred objects on the bench

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from veritype.diagnostics.codes import implemented, silenced_by
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.diagnostics.enabled import code_enabled
 from veritype.options import Options
 
 # `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
@@ -215,7 +216,7 @@ def apply_ignores(
             if uncovered is not None:
                 kept.append(not_covered_note(diag, uncovered))
 
-    if options.warn_unused_ignores and not options.ignore_errors and options.code_enabled("unused-ignore"):
+    if options.warn_unused_ignores and not options.ignore_errors and code_enabled(options, "unused-ignore"):
         for line, ignore in sorted(ignore_map.lines.items()):
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
@@ -243,7 +244,7 @@ def apply_ignores(
 def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: dict[int, set[str | None]]) -> bool:
     if diag.code in _UNSILENCEABLE:
         return False
-    if options.ignore_errors or not options.code_enabled(diag.code):
+    if options.ignore_errors or not code_enabled(options, diag.code):
         return True
     if ignore_map.whole_file is not None and _covers(ignore_map.whole_file, diag.code):
         return True
