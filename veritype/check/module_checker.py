@@ -88,10 +88,11 @@ class ModuleChecker:
         self.report(node, msg, "note", "note")
 
     def explain_protocol(self, node: ast.AST | None, actual: Type, expected: Type) -> None:
-        """mypy's notes on the members making `actual` fail protocol `expected`."""
-        from veritype.evaluate.protocol_notes import protocol_notes
+        """mypy's notes on the members making `actual` fail protocol `expected`,
+        and its `Maybe you forgot to use "await"?`."""
+        from veritype.evaluate.await_hint import subtype_notes
 
-        for n in protocol_notes(self.ev, actual, expected):
+        for n in subtype_notes(self.ev, actual, expected):
             self.note(node, n)
 
     def exprs(self) -> ExprEvaluator:

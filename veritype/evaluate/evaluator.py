@@ -384,6 +384,9 @@ class Evaluator:
 
             result = compute_symbol_type(self, sym, scope)
         except RecursionError:
+            from veritype.diagnostics import bounds
+
+            bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
             result = AnyType("special")
         sym.cache["type"] = result
         return result

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, union_items
@@ -81,6 +82,8 @@ def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None
             # mypy's wording: "unary -" / "unary +", but plain "~".
             label = sym if sym == "~" else f"unary {sym}"
             ex.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(item))}")', "operator")
+            if missing_await(ex.ev, item, lambda awaited: ex.ev.bound_member(awaited, dunder) is not None):
+                ex.note(node, MISSING_AWAIT)
             results.append(ANY_ERROR)
             continue
         results.append(ex._call_known(method, [], node))
@@ -138,10 +141,19 @@ def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dund
         r = ex._binary_pair(left, ritem, dunder, rdunder)
         if r is None:
             ex.error(node, ex.operand_message(left, ritem, dunder, rdunder, sym), "operator")
+            operand_await_hint(ex, node, left, ritem, dunder, rdunder)
             results.append(ANY_ERROR)
         else:
             results.append(r)
     return make_union(results)
+
+
+def operand_await_hint(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dunder: str, rdunder: str) -> None:
+    """mypy's `Maybe you forgot to use "await"?` when awaiting an operand makes the operation work."""
+    if missing_await(ex.ev, left, lambda awaited: ex._binary_pair(awaited, right, dunder, rdunder) is not None) or missing_await(
+        ex.ev, right, lambda awaited: ex._binary_pair(left, awaited, dunder, rdunder) is not None
+    ):
+        ex.note(node, MISSING_AWAIT)
 
 
 def operand_message(ex: "ExprEvaluator", left: Type, right: Type, dunder: str, rdunder: str, sym: str) -> str:
@@ -242,6 +254,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                     r = ex._binary_pair(litem, ritem, dunder, rdunder)
                     if r is None:
                         ex.error(node, ex.operand_message(litem, ritem, dunder, rdunder, sym), "operator")
+                        operand_await_hint(ex, node, litem, ritem, dunder, rdunder)
                     elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
                         result = r
         elif isinstance(op, (ast.In, ast.NotIn)):

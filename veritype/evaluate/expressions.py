@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
@@ -128,6 +129,8 @@ class ExprEvaluator:
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
             # the stack is never exhausted inside some lazy evaluation (issue #19).
+            if memo.depth == MAX_EXPRESSION_DEPTH:
+                bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
@@ -164,7 +167,12 @@ class ExprEvaluator:
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
         except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
+
+    def _where(self, node: ast.AST) -> str:
+        path = self.scope.module.path if self.scope is not None else "?"
+        return f"{path}:{getattr(node, 'lineno', '?')}"
 
     # -- atoms ------------------------------------------------------------------
 

@@ -753,6 +753,9 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     try:
         return ev.subtype_checker().check(left, right)
     except RecursionError:
+        from veritype.diagnostics import bounds
+
+        bounds.hit("recursion limit in a subtype check (taken as assignable)")
         return True
 
 
