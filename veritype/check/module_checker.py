@@ -137,6 +137,10 @@ class ModuleChecker:
                 self.partial_watch[id(stmt)]()
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
+        if self.options.disallow_any_explicit:
+            from veritype.check.explicit_any import check_statement
+
+            check_statement(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)

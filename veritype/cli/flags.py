@@ -61,6 +61,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "report untyped decorators that make a typed function untyped",
     ),
     (
+        "--disallow-any-explicit",
+        None,
+        "disallow_any_explicit",
+        "report an Any written in a type annotation (explicit-any)",
+    ),
+    (
         "--disallow-subclassing-any",
         "--allow-subclassing-any",
         "disallow_subclassing_any",

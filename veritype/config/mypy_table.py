@@ -78,7 +78,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     # -- dynamic typing ------------------------------------------------------
     _b("disallow_any_expr", False, "--disallow-any-expr", None, per_module=True),
     _b("disallow_any_decorated", False, "--disallow-any-decorated", None, per_module=True),
-    _b("disallow_any_explicit", False, "--disallow-any-explicit", None, per_module=True),
+    _b("disallow_any_explicit", False, "--disallow-any-explicit", None, I, per_module=True),
     _b("disallow_any_generics", False, "--disallow-any-generics", "--allow-any-generics", I, per_module=True),
     _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", per_module=True),
     _b("disallow_subclassing_any", False, "--disallow-subclassing-any", "--allow-subclassing-any", I, per_module=True),

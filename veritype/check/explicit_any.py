@@ -1,0 +1,130 @@
+"""`--disallow-any-explicit`: mypy's `Explicit "Any" is not allowed` [explicit-any].
+
+mypy's docs ("--disallow-any-explicit"): "This flag disallows explicit Any
+in type positions such as type annotations and generic type parameters."
+mypy reports it once per construct whose type contains an Any written in the
+source: a function's signature (on the `def` line, each overload item too),
+an annotated assignment (also `X: TypeAlias = ...`), an implicit type alias,
+a `type` statement, a class's bases and a `TypeVar`'s bound or constraints.
+`Callable[..., T]` counts: mypy gives its `...` the explicit Any. An alias
+used in an annotation does not: mypy inlines it with a non-explicit Any, so
+this check reads the annotation as written, never the alias it names.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.scopes import Scope
+
+MESSAGE = 'Explicit "Any" is not allowed'
+_ANY = ("typing.Any", "typing_extensions.Any")
+_CALLABLE = ("typing.Callable", "collections.abc.Callable", "typing_extensions.Callable")
+_LITERAL = ("typing.Literal", "typing_extensions.Literal")
+_ANNOTATED = ("typing.Annotated", "typing_extensions.Annotated")
+_TYPE_ALIAS = ("typing.TypeAlias", "typing_extensions.TypeAlias")
+_TYPEVAR = ("typing.TypeVar", "typing_extensions.TypeVar")
+_CAST = ("typing.cast", "typing_extensions.cast")
+
+
+def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
+    if not checker.options.disallow_any_explicit:
+        return
+    done: set[int] = checker.__dict__.setdefault("_explicit_any_done", set())
+    if id(stmt) in done:
+        return  # a body walked twice (lookahead, attribute inference)
+    done.add(id(stmt))
+    scope = checker.scope
+    if _written_any(checker, scope, _statement_types(checker, stmt)):
+        checker.error(stmt, MESSAGE, "explicit-any")
+    for call in _casts(checker, stmt):
+        if _has_any(checker, call.args[0]):
+            checker.error(call, MESSAGE, "explicit-any")
+
+
+def _casts(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.Call]:
+    """`cast(T, v)` calls in the statement's own expressions (not in nested bodies)."""
+    out: list[ast.Call] = []
+    for _, value in ast.iter_fields(stmt):
+        exprs = [value] if isinstance(value, ast.expr) else [v for v in value if isinstance(v, ast.expr)] if isinstance(value, list) else []
+        for e in exprs:
+            for node in ast.walk(e):
+                if isinstance(node, ast.Call) and node.args and _is(checker, node.func, _CAST):
+                    out.append(node)
+    return out
+
+
+def _statement_types(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.expr]:
+    """The type expressions of `stmt` that mypy checks as one."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = stmt.args
+        params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(p for p in (a.vararg, a.kwarg) if p is not None)]
+        out = [p.annotation for p in params if p.annotation is not None]
+        return out + ([stmt.returns] if stmt.returns is not None else [])
+    if isinstance(stmt, ast.AnnAssign):
+        if _is(checker, stmt.annotation, _TYPE_ALIAS):
+            return [stmt.value] if stmt.value is not None else []
+        return [stmt.annotation]
+    if isinstance(stmt, ast.ClassDef):
+        return list(stmt.bases)
+    if type(stmt).__name__ == "TypeAlias":
+        return [stmt.value]  # type: ignore[attr-defined]
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        value = stmt.value
+        if isinstance(value, ast.Call) and _is(checker, value.func, _TYPEVAR):
+            # A TypeVar's constraints and bound.
+            return list(value.args[1:]) + [k.value for k in value.keywords if k.arg in ("bound", "default")]
+        if _is_alias(checker, stmt.targets[0]):
+            return [value]
+    return []
+
+
+def _is_alias(checker: "ModuleChecker", target: ast.Name) -> bool:
+    from veritype.evaluate.declarations import alias_info
+
+    sym = checker.scope.table.get(target.id)
+    if sym is None or len(sym.decls) != 1 or sym.annotation is not None:
+        return False
+    try:
+        return alias_info(checker.ev, sym, checker.scope) is not None
+    except RecursionError:
+        return False
+
+
+def _is(checker: "ModuleChecker", node: ast.expr, names: tuple[str, ...]) -> bool:
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    ref = checker.ev.resolve_expr(node, checker.scope, for_type=True)
+    return ref is not None and ref.fullname in names
+
+
+def _written_any(checker: "ModuleChecker", scope: "Scope", exprs: list[ast.expr]) -> bool:
+    return any(_has_any(checker, e) for e in exprs)
+
+
+def _has_any(checker: "ModuleChecker", node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            parsed = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            return False
+        return _has_any(checker, parsed)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return _is(checker, node, _ANY)
+    if isinstance(node, ast.Subscript):
+        if _is(checker, node.value, _LITERAL):
+            return False
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if _is(checker, node.value, _ANNOTATED):
+            return bool(args) and _has_any(checker, args[0])
+        if _is(checker, node.value, _CALLABLE) and args and isinstance(args[0], ast.Constant) and args[0].value is Ellipsis:
+            return True  # `Callable[..., T]`: mypy's explicit Any for the `...`
+        return _has_any(checker, node.value) or any(_has_any(checker, a) for a in args)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _has_any(checker, node.left) or _has_any(checker, node.right)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_has_any(checker, e) for e in node.elts)
+    return False
