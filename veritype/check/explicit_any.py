@@ -28,6 +28,7 @@ _ANNOTATED = ("typing.Annotated", "typing_extensions.Annotated")
 _TYPE_ALIAS = ("typing.TypeAlias", "typing_extensions.TypeAlias")
 _TYPEVAR = ("typing.TypeVar", "typing_extensions.TypeVar")
 _CAST = ("typing.cast", "typing_extensions.cast")
+_GUARDS = ("typing.TypeGuard", "typing_extensions.TypeGuard", "typing.TypeIs", "typing_extensions.TypeIs")
 
 
 def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
@@ -63,7 +64,9 @@ def _statement_types(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.expr]
         a = stmt.args
         params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *(p for p in (a.vararg, a.kwarg) if p is not None)]
         out = [p.annotation for p in params if p.annotation is not None]
-        return out + ([stmt.returns] if stmt.returns is not None else [])
+        if stmt.returns is not None and not (isinstance(stmt.returns, ast.Subscript) and _is(checker, stmt.returns.value, _GUARDS)):
+            out.append(stmt.returns)  # mypy keeps a TypeGuard's type apart from the signature it checks
+        return out
     if isinstance(stmt, ast.AnnAssign):
         if _is(checker, stmt.annotation, _TYPE_ALIAS):
             return [stmt.value] if stmt.value is not None else []
