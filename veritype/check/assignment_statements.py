@@ -158,8 +158,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -183,6 +184,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
