@@ -87,6 +87,8 @@ class Options:
     warn_redundant_casts: bool = False
     warn_unused_ignores: bool = False
     strict_optional: bool = True
+    # mypy 2.x's default: bytearray and memoryview are not bytes.
+    strict_bytes: bool = True
     # Names taken as always true / false in conditions (`if DEBUG:`), mypy's options.
     always_true: list[str] = field(default_factory=list)
     always_false: list[str] = field(default_factory=list)

@@ -108,7 +108,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _b("implicit_reexport", True, "--implicit-reexport", "--no-implicit-reexport", I, per_module=True),
     _b("strict_equality", False, "--strict-equality", "--no-strict-equality", I, per_module=True),
     _b("strict_equality_for_none", False, "--strict-equality-for-none", "--no-strict-equality-for-none", per_module=True),
-    _b("strict_bytes", True, "--strict-bytes", "--no-strict-bytes"),
+    _b("strict_bytes", True, "--strict-bytes", "--no-strict-bytes", I),
     _b("extra_checks", False, "--extra-checks", "--no-extra-checks", per_module=True),
     _b("check_unreachable", False, "--check-unreachable", "--no-check-unreachable", per_module=True),
     _b("strict", False, "--strict", None, I),
