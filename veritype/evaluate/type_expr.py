@@ -325,7 +325,9 @@ class TypeExprEvaluator:
                 return AnyType("special")
             if isinstance(value, TypeType) and sym.annotation is None and not computed:
                 return value.item
-            return self._error(ctx, node, f'Variable "{ref.fullname}" is not valid as a type')
+            # mypy names a function's local by its bare name, a module's variable in full.
+            shown = sym.name if scope.kind == "function" else ref.fullname
+            return self._error(ctx, node, f'Variable "{shown}" is not valid as a type')
         return AnyType("special")
 
     def _bare_variadic(self, tv: TypeVarType, node: ast.AST, ctx: TypeContext) -> Type:
