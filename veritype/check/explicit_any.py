@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.semantic import symbols as S
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.scopes import Scope
@@ -28,6 +30,7 @@ _ANNOTATED = ("typing.Annotated", "typing_extensions.Annotated")
 _TYPE_ALIAS = ("typing.TypeAlias", "typing_extensions.TypeAlias")
 _TYPEVAR = ("typing.TypeVar", "typing_extensions.TypeVar")
 _CAST = ("typing.cast", "typing_extensions.cast")
+_GENERIC_DECL = ("typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "typing_extensions.Generic")
 _GUARDS = ("typing.TypeGuard", "typing_extensions.TypeGuard", "typing.TypeIs", "typing_extensions.TypeIs")
 
 
@@ -72,7 +75,8 @@ def _statement_types(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.expr]
             return [stmt.value] if stmt.value is not None else []
         return [stmt.annotation]
     if isinstance(stmt, ast.ClassDef):
-        return list(stmt.bases)
+        # `Generic[T]` and `Protocol[T]` declare parameters; they are no base types.
+        return [b for b in stmt.bases if not (isinstance(b, ast.Subscript) and _is(checker, b.value, _GENERIC_DECL))]
     if type(stmt).__name__ == "TypeAlias":
         return [stmt.value]  # type: ignore[attr-defined]
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -97,10 +101,10 @@ def _is_alias(checker: "ModuleChecker", target: ast.Name) -> bool:
         return False
 
 
-def _is(checker: "ModuleChecker", node: ast.expr, names: tuple[str, ...]) -> bool:
+def _is(checker: "ModuleChecker", node: ast.expr, names: tuple[str, ...], scope: "Scope | None" = None) -> bool:
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return False
-    ref = checker.ev.resolve_expr(node, checker.scope, for_type=True)
+    ref = checker.ev.resolve_expr(node, scope or checker.scope, for_type=True)
     return ref is not None and ref.fullname in names
 
 
@@ -108,26 +112,49 @@ def _written_any(checker: "ModuleChecker", scope: "Scope", exprs: list[ast.expr]
     return any(_has_any(checker, e) for e in exprs)
 
 
-def _has_any(checker: "ModuleChecker", node: ast.expr) -> bool:
+def _has_any(checker: "ModuleChecker", node: ast.expr, scope: "Scope | None" = None, depth: int = 0) -> bool:
+    if depth > 20:
+        return False
+    scope = scope or checker.scope
+
+    def sub(n: ast.expr) -> bool:
+        return _has_any(checker, n, scope, depth + 1)
+
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             parsed = ast.parse(node.value.strip(), mode="eval").body
         except SyntaxError:
             return False
-        return _has_any(checker, parsed)
+        return sub(parsed)
     if isinstance(node, (ast.Name, ast.Attribute)):
-        return _is(checker, node, _ANY)
+        return _is(checker, node, _ANY, scope) or _typevar_with_any(checker, node, scope, depth)
     if isinstance(node, ast.Subscript):
-        if _is(checker, node.value, _LITERAL):
+        if _is(checker, node.value, _LITERAL, scope):
             return False
         args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if _is(checker, node.value, _ANNOTATED):
-            return bool(args) and _has_any(checker, args[0])
-        if _is(checker, node.value, _CALLABLE) and args and isinstance(args[0], ast.Constant) and args[0].value is Ellipsis:
+        if _is(checker, node.value, _ANNOTATED, scope):
+            return bool(args) and sub(args[0])
+        if _is(checker, node.value, _CALLABLE, scope) and args and isinstance(args[0], ast.Constant) and args[0].value is Ellipsis:
             return True  # `Callable[..., T]`: mypy's explicit Any for the `...`
-        return _has_any(checker, node.value) or any(_has_any(checker, a) for a in args)
+        return sub(node.value) or any(sub(a) for a in args)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _has_any(checker, node.left) or _has_any(checker, node.right)
+        return sub(node.left) or sub(node.right)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return any(_has_any(checker, e) for e in node.elts)
+        return any(sub(e) for e in node.elts)
     return False
+
+
+def _typevar_with_any(checker: "ModuleChecker", node: ast.expr, scope: "Scope", depth: int) -> bool:
+    """A TypeVar whose bound or constraints spell Any: mypy's query visits a type
+    variable's bound, so a signature using `CallT` (bound `Callable[..., Any]`)
+    has an explicit Any too."""
+    ref = checker.ev.resolve_expr(node, scope, for_type=True)
+    sym = ref.sym if ref is not None else None
+    if sym is None or ref is None or ref.scope is None or sym.kind != S.VAR or len(sym.decls) != 1:
+        return False
+    decl = sym.decls[0]
+    if not (isinstance(decl, ast.Assign) and isinstance(decl.value, ast.Call) and _is(checker, decl.value.func, _TYPEVAR, ref.scope)):
+        return False
+    call = decl.value
+    parts = list(call.args[1:]) + [k.value for k in call.keywords if k.arg in ("bound", "default")]
+    return any(_has_any(checker, p, ref.scope, depth + 1) for p in parts)
