@@ -22,6 +22,7 @@ PER_MODULE = frozenset(
         "disallow_untyped_calls",
         "disallow_any_generics",
         "disallow_any_explicit",
+        "disallow_any_unimported",
         "disallow_untyped_decorators",
         "warn_return_any",
         "warn_unreachable",
@@ -77,6 +78,7 @@ class Options:
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
     disallow_any_explicit: bool = False
+    disallow_any_unimported: bool = False
     disallow_untyped_decorators: bool = False
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).

@@ -141,6 +141,10 @@ class ModuleChecker:
             from veritype.check.explicit_any import check_statement
 
             check_statement(self, stmt)
+        if self.options.disallow_any_unimported:
+            from veritype.check import unimported_any
+
+            unimported_any.check_statement(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)

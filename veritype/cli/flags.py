@@ -61,6 +61,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "report untyped decorators that make a typed function untyped",
     ),
     (
+        "--disallow-any-unimported",
+        "--allow-any-unimported",
+        "disallow_any_unimported",
+        "report annotations whose types become Any through an unfollowed import (no-any-unimported)",
+    ),
+    (
         "--disallow-any-explicit",
         None,
         "disallow_any_explicit",

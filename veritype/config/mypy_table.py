@@ -80,7 +80,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _b("disallow_any_decorated", False, "--disallow-any-decorated", None, per_module=True),
     _b("disallow_any_explicit", False, "--disallow-any-explicit", None, I, per_module=True),
     _b("disallow_any_generics", False, "--disallow-any-generics", "--allow-any-generics", I, per_module=True),
-    _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", per_module=True),
+    _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", I, per_module=True),
     _b("disallow_subclassing_any", False, "--disallow-subclassing-any", "--allow-subclassing-any", I, per_module=True),
     # -- untyped definitions and calls -----------------------------------------
     _b("disallow_untyped_calls", False, "--disallow-untyped-calls", "--allow-untyped-calls", I, per_module=True),

@@ -88,6 +88,8 @@ FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is u
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+# Not `implemented`: casts, bases and NamedTuple types are not checked yet.
+NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an unfollowed import (--disallow-any-unimported).", implemented=False)
 # Not `implemented`: the methods a plugin generates (attrs' __init__, reported by mypy on
 # the class line) are not checked, so an ignore naming it is never reported as unused.
 EXPLICIT_ANY = _code("explicit-any", "An Any is written in a type annotation (--disallow-any-explicit).", implemented=False)

@@ -247,7 +247,7 @@ class TypeExprEvaluator:
 
     def _from_ref(self, ref: "Ref", node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         if ref.kind == "missing":
-            return AnyType("special")
+            return AnyType("unimported" if ref.unimported else "special")
         if ref.kind == "typeparam":
             tv = ctx.scope.lookup_type_param(node.id) if isinstance(node, ast.Name) else None
             if isinstance(tv, TypeVarType) and tv.kind == "typevartuple" and not ctx.unpacking:
@@ -385,7 +385,7 @@ class TypeExprEvaluator:
         if ref.kind == "missing":
             for a in args:
                 self._eval_arg(a, ctx)
-            return AnyType("special")
+            return AnyType("unimported" if ref.unimported else "special")
         if ref.sym is not None and ref.scope is not None:
             from veritype.evaluate import declarations as D
 
