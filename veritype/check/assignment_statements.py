@@ -176,8 +176,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -203,6 +204,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
@@ -221,7 +226,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        unknown = check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown

@@ -138,6 +138,14 @@ class ModuleChecker:
                 self.partial_watch[id(stmt)]()
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
+        if self.options.disallow_any_explicit:
+            from veritype.check.explicit_any import check_statement
+
+            check_statement(self, stmt)
+        if self.options.disallow_any_unimported:
+            from veritype.check import unimported_any
+
+            unimported_any.check_statement(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)

@@ -45,7 +45,27 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
+    if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):
+        # mypy: through an instance, `__init__` may be a subclass's, with another signature.
+        ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")
     return ex.member_access(base, node.attr, node)
+
+
+def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
+    """`obj.__init__` on an instance of a class that is not final and whose
+    `__init__` is not final (mypy's rule; `super().__init__` is fine)."""
+    info = base.info
+    info.bases  # reads the class decorators (@final)
+    if info.is_final or any(c.has_any_base or c.unknown_decorator for c in info.mro):
+        return False
+    hit = info.get("__init__")
+    if hit is None:
+        return False
+    sym, cls = hit
+    from veritype.evaluate.functions import decorator_names
+
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return not any(n.endswith(".final") for d in defs for n in decorator_names(ex.ev, d, cls.scope))
 
 
 def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
