@@ -88,6 +88,7 @@ FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is u
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+DEPRECATED = _code("deprecated", "A deprecated (PEP 702) class, function or overload is used.", default_enabled=False, implemented=False)  # off by default, as in mypy; not every use mypy reports is seen, so an ignore of it is never reported unused
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 

@@ -45,6 +45,12 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
                 return AnyType("special")
             site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
             return AnyType("error")
+        from veritype.evaluate import deprecation
+
+        if deprecation.enabled(ev):
+            msg = deprecation.method_message(call)
+            if msg is not None:
+                site.report(site.node, msg, "deprecated")
         return call_type(site, call, args)
     if isinstance(callee, UnionType):
         results = [call_type(site, item, args) for item in callee.items]

@@ -78,6 +78,9 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
+        from veritype.evaluate.deprecation import enabled
+
+        self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
 
     # -- reporting ------------------------------------------------------------
 
@@ -118,6 +121,19 @@ class ExprEvaluator:
             yield seen
         finally:
             self._report = outer
+
+    def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
+        from veritype.evaluate import deprecation
+
+        if isinstance(node, ast.Name) and self.scope is not None:
+            hit = self.ev.lookup(node.id, self.scope)
+            if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
+                return  # reported once, at the `from` import (as mypy)
+        msg = deprecation.reference_message(t)
+        if msg is None and isinstance(node, ast.Attribute):
+            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
+        if msg is not None:
+            self.error(node, msg, "deprecated")
 
     # -- entry ------------------------------------------------------------------
 
@@ -160,6 +176,8 @@ class ExprEvaluator:
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
             result = method(self, node, expected)
+            if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                self._report_deprecated(node, result)  # type: ignore[arg-type]
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
