@@ -60,6 +60,11 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
     if name in ("Protocol", "Generic"):
         return te._error(ctx, node, f'Bare "{name}" is not valid as a type')
     if name == "TypedDict":
+        # Spec, "TypedDict": `TypedDict` itself is no type ("it is not valid as a
+        # type"; mypy: 'Variable "typing.TypedDict" is not valid as a type'). The
+        # value stays `Mapping[str, object]`, what any TypedDict is assignable to.
+        ref = te.ev.resolve_expr(node, ctx.scope) if isinstance(node, (ast.Name, ast.Attribute)) and ctx.scope is not None else None
+        te._error(ctx, node, f'Variable "{ref.fullname if ref is not None else "typing.TypedDict"}" is not valid as a type')
         return te.ev.instance("typing.Mapping", (te.ev.builtin("str"), te.ev.builtin("object")))
     if name == "NamedTuple":
         return te.ev.builtin("tuple", AnyType("implicit"))
