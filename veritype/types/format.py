@@ -68,7 +68,7 @@ def format_type(t: Type) -> str:
         inner = ", ".join(f"'{k}'{'' if k in t.required else '?'}: {format_type(v)}" for k, v in t.items)
         return f"TypedDict({{{inner}}})"
     if isinstance(t, SpecialForm):
-        return t.name
+        return "<typing special form>"  # mypy's name for a special form object
     if isinstance(t, UnpackType):
         return "*" + format_type(t.item)
     if isinstance(t, AliasRef):

@@ -63,6 +63,13 @@ def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
         current = b
     return None
 
+# Special forms that are never a class object or a callable (see evaluate.special_values).
+_NOT_CLASSES = frozenset({
+    "Annotated", "Union", "Optional", "Literal", "Callable", "ClassVar", "Final", "Required", "NotRequired",
+    "ReadOnly", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "Never", "NoReturn", "Self", "LiteralString",
+    "TypeAlias", "Type",
+})
+
 
 class SubtypeChecker:
     def __init__(self, ev: "Evaluator") -> None:
@@ -119,6 +126,10 @@ class SubtypeChecker:
             return True
         if isinstance(right, NeverType):
             # Nothing but Never (and Any) is assignable to Never: assert_never(x).
+            return False
+        if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
+            # "Annotated is not type compatible with type or type[T]" (spec); nor is
+            # any special form object (mypy: "<typing special form>").
             return False
         if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
             return True
