@@ -11,6 +11,9 @@ functions are ExprEvaluator's methods (`self` named `ex`).
 from __future__ import annotations
 
 import ast
+
+from veritype.evaluate import type_forms
+from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
@@ -175,6 +178,10 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
+            if type(expected) is TypeFormType and self.scope is not None and isinstance(node, type_forms.SHAPES):
+                form = type_forms.implicit_type_form(self.ev, node, self.scope)
+                if form is not None:
+                    return form
             result = method(self, node, expected)
             if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
                 self._report_deprecated(node, result)  # type: ignore[arg-type]
@@ -447,6 +454,8 @@ class ExprEvaluator:
         if special is not None:
             return special
         callee = self.infer(node.func)
+        if isinstance(callee, SpecialForm) and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:
+            return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)

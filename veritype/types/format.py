@@ -58,6 +58,8 @@ def format_type(t: Type) -> str:
         return format_callable(t)
     if isinstance(t, Overloaded):
         return "Overload(" + ", ".join(format_callable(c) for c in t.items) + ")"
+    if type(t).__name__ == "TypeFormType":
+        return f"TypeForm[{format_type(t.item)}]"  # type: ignore[attr-defined]
     if isinstance(t, TypeType):
         return f"type[{format_type(t.item)}]"
     if isinstance(t, ModuleType):
