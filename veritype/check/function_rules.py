@@ -37,6 +37,9 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.self_rules import check_self_in_method
 
     check_self_in_method(checker, node, sig)
+    from veritype.check.guard_rules import check_guard_function
+
+    check_guard_function(checker, node, sig)
     from veritype.check.type_param_rules import check_pep695_params
 
     check_pep695_params(checker, node)

@@ -88,7 +88,10 @@ def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     out: list[Arg] = []
     for a in args:
         if a.kind == ARG_STAR:
-            t = initial_type(site, a)
+            from veritype.evaluate.expr_access import as_tuple
+
+            # A NamedTuple instance (`f(*tok)`, tok: TokenInfo) spreads its fields too.
+            t = as_tuple(initial_type(site, a))
             if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
                 # `f(*t)` with `t: tuple[int, *tuple[str, ...]]`: the fixed prefix is
                 # positional arguments, the rest (of unknown length) stays a `*` argument.

@@ -241,7 +241,8 @@ def _target_is(target: ast.expr, sym: Symbol) -> bool:
 def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbol) -> Type | None:  # type: ignore[no-untyped-def]
     """The part of `value_type` that lands in `sym` when unpacked into `target`."""
     if _target_is(target, sym):
-        return widen_literals(value_type)
+        # An item's declared literal types stay (see check.assignment_statements._widen_for_variable).
+        return widen_literals(value_type, keep_declared=True)
     if isinstance(target, (ast.Tuple, ast.List)):
         items = exprs.unpack(value_type, len(target.elts), target)
         for sub, item in zip(target.elts, items):

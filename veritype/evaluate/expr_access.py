@@ -86,7 +86,8 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
         return AnyType("special")
     if t is None:
         if isinstance(base, ModuleType):
-            ex.error(node, f'Module "{base.name}" has no attribute "{name}"', "attr-defined")
+            # mypy names no module here (`Module has no attribute "x"`); it does for `from m import x`.
+            ex.error(node, f'Module has no attribute "{name}"', "attr-defined")
         elif isinstance(base, TypeType) and isinstance(base.item, Instance):
             ex.error(node, f'"type[{format_type(base.item)}]" has no attribute "{name}"', "attr-defined")
         else:

@@ -244,6 +244,10 @@ class SubtypeChecker:
         if isinstance(right, CallableType):
             # Every item of an overloaded `__call__` counts: the object fits the
             # callable when one of them does (as an overloaded function would).
+            if left.info.get("__call__") is None:
+                # No `__call__` anywhere in the MRO: not callable (mypy looks `__call__` up
+                # as an operator, so a `__getattr__` does not make an instance callable).
+                return False
             call = self.ev.instance_call_signature(left, whole=True)
             return call is None or self._check(call, right)
         if isinstance(right, TupleType):
@@ -545,7 +549,7 @@ class SubtypeChecker:
                 # A generic function's own variables can be anything the target needs
                 # (`sorted` as a `Callable[..., list[str]]`): nothing in `...` fixes them.
                 ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
-            return self._check(ret, right.ret)
+            return self._check(ret, right.ret) and self._guards_ok(left, right)
         if left.type_vars:
             from veritype.types.solve import unify_callable
 
@@ -555,7 +559,7 @@ class SubtypeChecker:
             left = inst
         if not self._check(left.ret, right.ret):
             return False
-        if right.type_guard is not None and left.type_guard is None:
+        if not self._guards_ok(left, right):
             return False
         if _unpacked_star(left) or _unpacked_star(right):
             from veritype.types.tuples import expand_star_params
@@ -575,6 +579,17 @@ class SubtypeChecker:
             kw_only = [p for p in right.params if p.kind == KW_ONLY]
             return self._gradual_prefix_ok(left, right.params[:star]) and self._keywords_ok(left, kw_only)
         return self._params_ok(left, right)
+
+    def _guards_ok(self, left: CallableType, right: CallableType) -> bool:
+        """The narrowing part of two callables' returns (spec, "Type narrowing"): a
+        TypeGuard is covariant in its type; "TypeIs is invariant in its argument
+        type"; one kind is not the other (mypy). A guard against a plain `bool`
+        return was compared as its `bool` already."""
+        if right.type_guard is not None:
+            return left.type_guard is not None and self._check(left.type_guard, right.type_guard)
+        if right.type_is is not None:
+            return left.type_is is not None and self._check(left.type_is, right.type_is) and self._check(right.type_is, left.type_is)
+        return True
 
     def _keywords_ok(self, left: CallableType, kw_only: list[Param]) -> bool:
         """`left` accepts each of `right`'s keyword-only parameters by name."""
