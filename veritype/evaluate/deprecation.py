@@ -34,7 +34,9 @@ _ATTR = "_veritype_deprecated"
 
 
 def enabled(ev: "Evaluator") -> bool:
-    return ev.program.options.code_enabled("deprecated")
+    from veritype.diagnostics.enabled import code_enabled
+
+    return code_enabled(ev.program.options, "deprecated")
 
 
 def mark_function(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef, scope: "Scope") -> None:
