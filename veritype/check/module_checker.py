@@ -341,6 +341,9 @@ class ModuleChecker:
             if sym is not None:
                 if self.program.hidden_reexport(mod, alias.name):
                     self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
+                from veritype.check.deprecated_imports import check_deprecated_import
+
+                check_deprecated_import(self, stmt, mod, sym)
                 continue
             if self.program.get_module(f"{source}.{alias.name}") is not None:
                 continue

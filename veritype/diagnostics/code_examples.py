@@ -86,6 +86,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
     ),
+    "deprecated": (
+        ("--enable-error-code", "deprecated"),
+        'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
+    ),
     "name-match": (
         (),
         'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',

@@ -13,6 +13,7 @@ from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
+from veritype.evaluate.special_values import NOT_CALLABLE
 from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 
 if TYPE_CHECKING:
@@ -78,6 +79,14 @@ def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
 
 
 def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | None) -> Type:
+    if isinstance(base, SpecialForm) and base.name in NOT_CALLABLE:
+        from veritype.evaluate.special_values import SHOWN, special_form_member
+
+        t = special_form_member(ex.ev, name)
+        if t is None:
+            ex.error(node, f'"{SHOWN}" has no attribute "{name}"', "attr-defined")
+            return ANY_ERROR
+        return t
     if isinstance(base, UnionType):
         results: list[Type] = []
         for item in base.items:
@@ -151,6 +160,10 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         if narrowed is not None:
             return narrowed
     base = ex.infer(node.value)
+    if isinstance(base, SpecialForm) and base.name == "Annotated":
+        if ex.scope is not None:
+            ex.ev.type_exprs.evaluate(node, ex.scope)
+        return base  # `Annotated[int, ""]` is a special form object, not `type[int]` (spec)
     if isinstance(base, (TypeType, SpecialForm)):
         # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
         if ex.scope is not None:

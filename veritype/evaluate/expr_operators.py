@@ -119,6 +119,7 @@ def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.
             if method is not None:
                 r = ex._try_call(method, right)
                 if r is not None:
+                    _deprecated_dunder(ex, node, method)
                     results.append(r)
                     continue
             results.append(ex.binary(node, litem, right, op))
@@ -144,6 +145,10 @@ def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dund
             operand_await_hint(ex, node, left, ritem, dunder, rdunder)
             results.append(ANY_ERROR)
         else:
+            if ex._deprecations:
+                method = ex.ev.bound_member(left, dunder)
+                if method is not None and ex._try_call(method, ritem) is not None:
+                    _deprecated_dunder(ex, node, method)
             results.append(r)
     return make_union(results)
 
@@ -154,6 +159,17 @@ def operand_await_hint(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Ty
         ex.ev, right, lambda awaited: ex._binary_pair(left, awaited, dunder, rdunder) is not None
     ):
         ex.note(node, MISSING_AWAIT)
+
+
+def _deprecated_dunder(ex: "ExprEvaluator", node: ast.AST, method: Type) -> None:
+    """Spec, `@deprecated`: "Any syntax that indirectly triggers a call to the
+    function" - an operator calls its dunder."""
+    if ex._deprecations:
+        from veritype.evaluate.deprecation import method_message
+
+        msg = method_message(method)
+        if msg is not None:
+            ex.error(node, msg, "deprecated")
 
 
 def operand_message(ex: "ExprEvaluator", left: Type, right: Type, dunder: str, rdunder: str, sym: str) -> str:
