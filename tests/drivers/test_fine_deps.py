@@ -12,7 +12,7 @@ import pytest
 
 from veritype.cli.daemon import Engine
 from veritype.cli.main import run
-from veritype.evaluate.program import Program
+import veritype.engine.checking as checking
 
 FILES = {
     "base.py": (
@@ -56,13 +56,13 @@ def _full(project: Path) -> str:
 
 def test_edits_recheck_what_they_change_and_agree_with_a_full_run(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
-    real_check_one = Program.check_one
+    real_check_one = checking.check_one
 
-    def check_one(self: Program, info):  # type: ignore[no-untyped-def]
+    def check_one(program, info):  # type: ignore[no-untyped-def]
         checked.append(info.name)
-        return real_check_one(self, info)
+        return real_check_one(program, info)
 
-    monkeypatch.setattr(Program, "check_one", check_one)
+    monkeypatch.setattr(checking, "check_one", check_one)
     import veritype.engine.body_edits as body_edits
 
     real_recheck = body_edits.recheck
