@@ -25,6 +25,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from veritype.config.inline import PREFIX
 from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
@@ -104,10 +105,13 @@ class Snapshot:
                 roots.append(os.path.abspath(base_dir))
         self.__dict__.pop("_variants", None)
         self._deps.pop(module, None)
-        after = self._deps_of(module) if text is not None else None
-        if before is None or after is None:
-            self.program.finder.forget_files()  # a module appeared or vanished
-        self._invalidate(module, changed_names(before, after))
+        self.program.parsed_ahead.pop(module, None)
+        if before is None or text is None:
+            # The module appeared or vanished (to this workspace): all its names changed.
+            self.program.finder.forget_files()
+            self._invalidate(module, {ALL})
+        else:
+            self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True)))
         self._forget(module)
 
     def _invalidate(self, module: str, names: set[str]) -> None:
@@ -132,9 +136,10 @@ class Snapshot:
             if info is not None and info.origin not in _STABLE_ORIGINS and name not in self._deps:
                 self._deps_of(name)
 
-    def _deps_of(self, module: str) -> ModuleDeps | None:
+    def _deps_of(self, module: str, keep_tree: bool = False) -> ModuleDeps | None:
         """The module's dependencies, from its latest text: an open document's,
-        else the loaded module's (None: a module never seen)."""
+        else the loaded module's (None: a module never seen). `keep_tree`:
+        a tree parsed here is handed to the program for its next load."""
         hit = self._deps.get(module)
         if hit is not None:
             return hit
@@ -146,8 +151,10 @@ class Snapshot:
         if info is not None and info.parsed is not None and (text is None or info.parsed.source == text):
             deps = module_deps(module, info.is_package, info.tree, info.parsed.source)
         elif text is not None and src is not None:
-            tree = parse_source(src.path, text).tree
-            deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), tree, text)
+            parsed = parse_source(src.path, text)
+            deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), parsed.tree, text)
+            if keep_tree and PREFIX not in text:  # (inline configuration adds to a parse's diagnostics)
+                self.program.parsed_ahead[module] = parsed
         else:
             return None
         self._deps[module] = deps
@@ -171,8 +178,13 @@ class Snapshot:
                     changed = True
         ev = program.evaluator
         for name in gone:
-            program.modules.pop(name, None)
+            info = program.modules.pop(name, None)
             ev._module_scopes.pop(name, None)
+            # Loaded again with the same text, a forgotten module need not be parsed again.
+            src = program.sources.get(name)
+            parsed = info.parsed if info is not None else None
+            if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
+                program.parsed_ahead[name] = parsed
         # ClassInfos of modules no longer loaded (forgotten now, or a query's
         # variant): keyed by their ClassDef's id, and the info keeps the node
         # alive, so the id stays unique while the entry exists.
@@ -362,6 +374,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     snap.stale.discard(doc.module)
+    snap._deps_of(doc.module)  # read now, from the tree at hand, for the next edit
     return out
 
 
