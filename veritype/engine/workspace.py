@@ -169,7 +169,7 @@ class Snapshot:
         changed = True
         while changed:
             changed = False
-            for name, info in loaded.items():
+            for name in loaded:
                 if name in gone:
                     continue
                 deps = self._deps_of(name)
@@ -178,11 +178,11 @@ class Snapshot:
                     changed = True
         ev = program.evaluator
         for name in gone:
-            info = program.modules.pop(name, None)
+            was = program.modules.pop(name, None)
             ev._module_scopes.pop(name, None)
             # Loaded again with the same text, a forgotten module need not be parsed again.
             src = program.sources.get(name)
-            parsed = info.parsed if info is not None else None
+            parsed = was.parsed if was is not None else None
             if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
                 program.parsed_ahead[name] = parsed
         # ClassInfos of modules no longer loaded (forgotten now, or a query's
