@@ -72,6 +72,8 @@ class Snapshot:
         # Fine-grained dependencies of every project module seen, by name
         # (kept when a module is forgotten: its text has not changed).
         self._deps: dict[str, ModuleDeps] = {}
+        # Project modules read from disk (not documents): path and the text read.
+        self._disk: dict[str, tuple[str, str]] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
         # As engine.checking.check_sources does: the evaluator infers `self.x = v`
         # attributes by walking methods silently, for queries too.
@@ -114,6 +116,29 @@ class Snapshot:
             self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True)))
         self._forget(module)
 
+    def disk_edits(self) -> None:
+        """A project module read from disk (imported, not a document) whose
+        file changed or vanished since: an edit like a document's."""
+        from veritype.syntax.parse import parse_source, read_source
+
+        for module, (path, source) in list(self._disk.items()):
+            try:
+                text: str | None = read_source(path)
+            except (OSError, UnicodeDecodeError, SyntaxError):
+                text = None
+            if text == source:
+                continue
+            del self._disk[module]
+            before = self._deps.pop(module, None)
+            self.program.parsed_ahead.pop(module, None)
+            if text is None or before is None:
+                self.program.finder.forget_files()
+                self._invalidate(module, {ALL})
+            else:
+                after = module_deps(module, os.path.basename(path).startswith("__init__."), parse_source(path, text).tree, text)
+                self._invalidate(module, changed_names(before, after))
+            self._forget(module)
+
     def _invalidate(self, module: str, names: set[str]) -> None:
         """Mark stale the modules that use a changed name of `module` (and,
         through their declarations, names of theirs that changed with it)."""
@@ -150,6 +175,8 @@ class Snapshot:
         text = src.text if src is not None and src.text is not None else None
         if info is not None and info.parsed is not None and (text is None or info.parsed.source == text):
             deps = module_deps(module, info.is_package, info.tree, info.parsed.source)
+            if src is None and info.path:
+                self._disk[module] = (info.path, info.parsed.source)  # read from disk: watched by disk_edits
         elif text is not None and src is not None:
             parsed = parse_source(src.path, text)
             deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), parsed.tree, text)
@@ -374,7 +401,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     snap.stale.discard(doc.module)
-    snap._deps_of(doc.module)  # read now, from the tree at hand, for the next edit
+    snap._know_loaded()  # read now, from the trees at hand, for the next edit
     return out
 
 
@@ -387,6 +414,7 @@ def check_documents(snap: Snapshot, texts: dict[str, str]) -> dict[str, list]:  
     checked first, where an edit inside one function body re-checks only
     that body."""
     texts = {os.path.abspath(p): t for p, t in texts.items()}
+    snap.disk_edits()
     for path in [p for p in snap.documents if p not in texts]:
         snap.update(path, None)
     edited = [p for p, t in texts.items() if p in snap.documents and snap.documents[p].text != t]

@@ -99,7 +99,7 @@ class Program:
             return ModuleInfo(found.name, found.path, False, True, "namespace", None)
         src = self.sources.get(found.name)
         parsed = self.parsed_ahead.pop(found.name, None)
-        if parsed is not None and parsed.path == found.path:
+        if parsed is not None and parsed.path == found.path and (src is None or src.text is None or src.text == parsed.source):
             pass
         elif src is not None and src.text is not None:
             parsed = parse_source(src.path, src.text)
