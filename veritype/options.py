@@ -11,6 +11,9 @@ import fnmatch
 import sys
 from dataclasses import dataclass, field, fields, replace
 
+# The values of `--output` / `output =`: veritype/report/formats.py writes each.
+OUTPUT_FORMATS = ("text", "json", "veritype-json", "sarif", "github", "gitlab")
+
 # Options that may differ per module (mypy's per-module options).
 PER_MODULE = frozenset(
     {
@@ -110,7 +113,9 @@ class Options:
     junit_format: str = "global"
     install_types: bool = False  # pip-install missing types-* packages (veritype/cli/install_types.py)
     non_interactive: bool = False
-    output: str = "text"
+    # None: not given; text, or github annotations under GitHub Actions
+    # (veritype.report.formats.output_format decides).
+    output: str | None = None
     color: bool | None = None
     verbose: bool = False
 

@@ -12,6 +12,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
+from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
@@ -178,7 +179,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
-            bound = t if keep else _widen_for_variable(mc.ev, t, mc, target)
+            # Kept are the literals a declaration wrote; an inferred one (an enum's
+            # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
+            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -201,9 +204,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        refused = check_written_attribute(mc, target, base_t)
+        # An attribute nothing declares is not narrowed either: mypy reads it as before.
+        refused = check_written_attribute(mc, target, base_t) or unknown
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
@@ -462,14 +466,18 @@ def _widen_lit(t: Type) -> Type:
     return t
 
 
-def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
+    """The type a name takes from an assigned value: literals widen (mypy's
+    `x = "a"` is `str`), except for a Final name. `keep_declared`: the value is
+    an item of something (a for-loop's item, an unpacked part), whose declared
+    literal types stay, as mypy keeps `Literal` (only an inferred literal is
+    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
     from veritype.evaluate.declarations import qualifiers
-    from veritype.types.join import widen_literals
 
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
-    return widen_literals(t)
+    return widen_literals(t, keep_declared=keep_declared)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)

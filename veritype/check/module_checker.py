@@ -194,6 +194,9 @@ class ModuleChecker:
                         self.error(target, f'Key "{name}" of TypedDict "{format_type(base)}" cannot be deleted', "misc")
             elif isinstance(target, ast.Attribute):
                 owner = self.infer(target.value)
+                # mypy looks a deleted attribute up as a read (`__getattr__` counts), bypassing
+                # what an earlier assignment narrowed it to.
+                self.exprs().member_access(owner, target.attr, target)
                 if isinstance(owner, Instance) and any(c.is_namedtuple and target.attr in c.symbols for c in owner.info.mro):
                     # Spec, "Named Tuples": "named tuple fields cannot be overwritten or deleted".
                     self.error(target, f'Cannot delete attribute "{target.attr}" of NamedTuple "{owner.info.name}"', "misc")

@@ -223,7 +223,7 @@ class Engine:
         # Paths as the sources name them (relative ones stay relative), as `veritype check` prints them.
         shown = {os.path.abspath(s.path): s.path for s in sources}
         found = [dataclasses.replace(d, path=shown.get(os.path.abspath(d.path), d.path)) for d in found]
-        printed = write_report(found, sources, len(sources), options, stdout, started)
+        printed = write_report(found, sources, len(sources), options, stdout, started, cwd)
         return EXIT_ERRORS if any(d.severity == "error" for d in printed) else EXIT_CLEAN
 
 
