@@ -12,6 +12,7 @@ import ast
 from typing import TYPE_CHECKING, Callable
 
 from veritype.check.flow import Flow, State, merge
+from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.evaluate.expressions import ExprEvaluator, expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -120,7 +121,7 @@ class ModuleChecker:
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not _is_trivial_unreachable(stmt):
+                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
                     self.error(stmt, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
@@ -505,7 +506,8 @@ class ModuleChecker:
         if not params or params[0].arg != target.value.id:
             return
         sym = cls.symbols.get(target.attr)
-        if sym is not None and sym.is_instance_attr and sym.annotation is None:
+        if sym is not None and sym.is_instance_attr and (sym.annotation is None or self.ev.declared_type(sym, cls.scope) is None):
+            # Unannotated, or a bare `Final` whose type comes from the value.
             sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
     def _setitem(self, target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
@@ -580,6 +582,10 @@ class ModuleChecker:
         if bare_qualifier:
             t = self.infer(stmt.value)
             self.assign_literal_ok(stmt.target, t)
+            if isinstance(stmt.target, ast.Attribute):
+                # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+                # attribute from the value's type here, narrowing included.
+                self._record_self_assignment(stmt.target, t, stmt.value)
             return
         if self.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
             return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
@@ -593,7 +599,10 @@ class ModuleChecker:
                 self.explain_protocol(stmt.value, t, declared)
             return
         if isinstance(stmt.target, ast.Name):
-            self.flow.bind(stmt.target.id, _narrow_on_assign(self.ev, declared, t))
+            # mypy 2.4 does not narrow a name by the value of its own annotated
+            # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+            # assignment narrows). Attributes are narrowed, below.
+            self.flow.bind(stmt.target.id, declared)
         elif isinstance(stmt.target, ast.Attribute):
             self.infer(stmt.target.value)
             key = expr_key(stmt.target)
@@ -745,7 +754,7 @@ class ModuleChecker:
         """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
         if not self.flow.state.unreachable:
             return False
-        if self.options.warn_unreachable and not _is_trivial_unreachable(nxt):
+        if self.options.warn_unreachable and not is_noop_for_reachability(self, nxt):
             self.error(nxt, "Statement is unreachable", "unreachable")
         return True
 
@@ -1177,20 +1186,6 @@ def _target_keys(target: ast.expr) -> set[str]:
 
 def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
     return any(isinstance(t, NeverType) for t in narrowed.values())
-
-
-def _is_trivial_unreachable(stmt: ast.stmt) -> bool:
-    if isinstance(stmt, (ast.Pass, ast.Raise)):
-        return True
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-        return True
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        f = stmt.value.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        return name in ("assert_never", "reveal_type")
-    if isinstance(stmt, ast.Assert):
-        return True
-    return False
 
 
 def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:
