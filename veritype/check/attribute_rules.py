@@ -28,7 +28,9 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     if not isinstance(base, Instance):
         return
     owner = slots_violation(base.info, target.attr)
-    if owner is not None:
+    if owner is not None and base.info.get(target.attr) is not None:
+        # An attribute the class does not have at all is `has no attribute`
+        # (attr-defined), below: mypy reports only that one.
         checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
         return
     hit = base.info.get(target.attr)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
-from veritype.types.model import Type, make_union
+from veritype.types.model import AnyType, Type, make_union
 
 if TYPE_CHECKING:
     import ast
@@ -130,7 +130,15 @@ def merge(states: list[State]) -> State:
         keys &= set(s.types)
     out: dict[str, Type] = {}
     for k in keys:
-        out[k] = _bool_whole(make_union([s.types[k] for s in live]))
+        values = [s.types[k] for s in live]
+        anys = [v for v in values if isinstance(v, AnyType)]
+        if anys and any(v != anys[0] for v in values):
+            # mypy's binder: a name whose declared type is Any (or inferred Any,
+            # `cat = getattr(m, k)`) is Any again after branches that narrowed it
+            # differently (`if isinstance(cat, int): ...`), not `int | Any`.
+            out[k] = anys[0]
+            continue
+        out[k] = _bool_whole(make_union(values))
     return State(out, False)
 
 

@@ -439,7 +439,10 @@ class ModuleChecker:
                 self.flow.bind(target.id, _narrow_on_reassign(self.ev, declared, t))
             else:
                 keep = value is not None and _declared_literal_source(self, value)
-                bound = t if keep else _widen_for_variable(self.ev, t, self, target)
+                # No value expression (a `for` target, `with ... as`, an unpacked item):
+                # the item's literals written in a type stay (`for s in styles`, with
+                # `styles: tuple[Style, ...]`), as mypy widens only literal expressions.
+                bound = t if keep else _widen_for_variable(self.ev, t, self, target, keep_declared=value is None)
                 self.flow.bind(target.id, bound)
                 inferred_decls.record(self, target, bound)
         elif isinstance(target, ast.Attribute):
@@ -1044,14 +1047,14 @@ def _widen_lit(t: Type) -> Type:
     return t
 
 
-def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
     from veritype.evaluate.declarations import qualifiers
     from veritype.types.join import widen_literals
 
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
-    return widen_literals(t)
+    return widen_literals(t, keep_declared=keep_declared)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)

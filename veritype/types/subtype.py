@@ -230,6 +230,10 @@ class SubtypeChecker:
         if isinstance(right, CallableType):
             # Every item of an overloaded `__call__` counts: the object fits the
             # callable when one of them does (as an overloaded function would).
+            if left.info.get("__call__") is None:
+                # No `__call__`: not callable (a `str` is no `Callable[..., object]`,
+                # so an overload taking a callable does not match it).
+                return False
             call = self.ev.instance_call_signature(left, whole=True)
             return call is None or self._check(call, right)
         if isinstance(right, TupleType):
