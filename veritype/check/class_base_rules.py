@@ -79,7 +79,7 @@ def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "Clas
     way round, contravariantly; else invariantly (mypy's test). Only protocols
     made of plain methods and variables are checked (no generic methods,
     overloads or property setters, where our answer could be too lenient)."""
-    from veritype.evaluate.members import _PROTOCOL_SKIP
+    from veritype.evaluate.protocol_membership import PROTOCOL_SKIP
     from veritype.types.model import AnyType, CallableType, NeverType
 
     if not info.is_protocol or info.has_any_base or getattr(node, "type_params", None):
@@ -94,7 +94,7 @@ def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "Clas
         if cls.node is None or cls.has_any_base:
             return
         for name, sym in cls.symbols.items():
-            if name in _PROTOCOL_SKIP:
+            if name in PROTOCOL_SKIP:
                 continue
             if sym.kind == S.FUNC:
                 defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]

@@ -24,7 +24,7 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
             checker.flow.apply(checker.exprs().narrow_for(test, True))
         narrowed = _pattern(checker, case.pattern, _current_subject(checker, stmt.subject, subject))
         # PEP 634: a class pattern narrows the subject itself (`case ast.Name(): subject.id`).
-        from veritype.evaluate.expressions import expr_key
+        from veritype.evaluate.reference_keys import expr_key
         from veritype.types.model import NeverType
 
         key = expr_key(stmt.subject)
@@ -57,7 +57,8 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
 
 def _current_subject(checker: "ModuleChecker", node: ast.expr, subject: Type) -> Type:
     """The subject's type as earlier cases have narrowed it (a capture binds that)."""
-    from veritype.evaluate.expressions import ExprEvaluator, expr_key
+    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.evaluate.reference_keys import expr_key
 
     if expr_key(node) is None:
         return subject
@@ -68,7 +69,7 @@ def _subject_test(subject: ast.expr, p: ast.pattern) -> ast.expr | None:
     """The condition a value, singleton or plain class pattern stands for, on a
     subject we can narrow (a name or attribute): `x == V`, `x is None`,
     `isinstance(x, C)`; an or-pattern of those is their `or`. None otherwise."""
-    from veritype.evaluate.expressions import expr_key
+    from veritype.evaluate.reference_keys import expr_key
 
     if expr_key(subject) is None:
         return None

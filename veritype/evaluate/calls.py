@@ -1,10 +1,10 @@
-"""Calls: matching arguments to parameters, solving type variables, overloads.
+"""Calls: matching arguments to parameters and checking one signature.
 
 Argument matching follows the spec's "Callables" chapter (positional,
 keyword, `*args`, `**kwargs`, defaults, positional-only and keyword-only).
-Overloads follow the spec's overload call evaluation: an arity filter, then
-the first item whose arguments check, then union expansion of arguments,
-with Any-ambiguity making the result Any.
+Overloads (the spec's overload call evaluation) are in `overload_calls`;
+what is called (function, class, union, __call__...) is dispatched in
+`call_dispatch`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from veritype.evaluate.paramspec_calls import component as paramspec_component
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType,
-    UnionType, holds_any, make_union, NEVER,
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance,
+    NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeVarType, UnpackType,
+    UnionType, make_union,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
 from veritype.types.substitute import paramspec_tail, substitute, tv_key, type_vars_in
@@ -60,11 +60,11 @@ class CallSite:
     recording: Callable[[bool], AbstractContextManager[list[tuple[int, str]]]] | None = None
 
 
-def _recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
+def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
     return site.recording(forward) if site.recording is not None else nullcontext([])
 
 
-class _Collect:
+class Collect:
     def __init__(self) -> None:
         self.errors: list[tuple[ast.AST | None, str, str]] = []
 
@@ -97,6 +97,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
+    unexpected_kw = False
     # Arity errors go at the call expression, once per message, as mypy
     # reports them (not at each surplus argument).
     at = site.node
@@ -122,7 +123,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         elif arg.kind == ARG_STAR:
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
-            # (_expand_star_tuples); any other iterable fills what is left.
+            # (call_dispatch.expand_star_tuples); any other iterable fills what is left.
             while pos_cursor < len(positional):
                 slots[positional[pos_cursor]].append(ai)
                 pos_cursor += 1
@@ -145,6 +146,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     continue
                 msg = f'Unexpected keyword argument "{arg.name}" for {name}'
                 errors.append((at or arg.node, msg, "call-arg"))
+                unexpected_kw = True
         elif arg.kind == ARG_STAR2:
             has_star2_arg = True
             t = arg_types[ai]
@@ -165,13 +167,14 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         return Matching(slots, [])
     if any(i not in dup_kw for i in kw_only[:surplus_pos]):
         errors.append((at, f"Too many positional arguments for {name}", "call-arg"))
-    # A positional-only parameter passed by keyword already has its
-    # "Unexpected keyword argument" error; mypy does not add "Missing" too.
-    kw_names = {a.name for a in args if a.kind == ARG_KW}
-    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not (p.kind == POS_ONLY and p.name in kw_names)]
-    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos]]
+    # After an "Unexpected keyword argument" error mypy reports no missing
+    # argument (check_argument_count: `not is_unexpected_arg_error`): the
+    # keyword was most likely meant for the parameter that looks missing.
+    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not unexpected_kw]
+    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos] and not unexpected_kw]
     if missing_pos and not has_star_arg:
-        names = [p.name for p in missing_pos if p.name]
+        # A positional-only parameter has no name for the message (mypy: "Too few arguments").
+        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY]
         if len(missing_pos) == 1 and names:
             errors.append((site.node, f'Missing positional argument "{names[0]}" in call to {name}', "call-arg"))
         elif names and len(names) == len(missing_pos):
@@ -220,7 +223,7 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
 
 def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report) -> Type:
     ev = site.ev
-    arg_types = [_initial_type(site, a) for a in args]
+    arg_types = [initial_type(site, a) for a in args]
     matching = match_arguments(site, callee, args, arg_types)
     for node, msg, code in matching.errors:
         report(node, msg, code)
@@ -417,7 +420,7 @@ def _replace_tvs(t: CallableType) -> CallableType:
     return dataclasses.replace(t, type_vars=())
 
 
-def _initial_type(site: CallSite, arg: Arg) -> Type:
+def initial_type(site: CallSite, arg: Arg) -> Type:
     if arg.type is not None:
         return arg.type
     assert arg.node is not None
@@ -452,372 +455,6 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 # -- overloads ------------------------------------------------------------------------------
 
 
-def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
-    ev = site.ev
-    with _recording(site, True) as inherent:
-        arg_types = [_initial_type(site, a) for a in args]
-    own_errors = set(inherent)
-    # Step 1: the arity filter.
-    candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
-    if not candidates:
-        _no_match(site, callee, args, arg_types)
-        return AnyType("error")
-    if len(candidates) == 1:
-        collect = _Collect()
-        ret = check_signature(site, candidates[0], args, collect)
-        if collect.errors:
-            return _failed(site, callee, candidates, args, arg_types)
-        return ret
-    # Step 2: the candidates whose argument types check. Only the first is
-    # needed unless steps 4 (an argument of unknown length) or 5 (an argument
-    # holding Any) may still decide between several.
-    variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
-    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t)]
-    matches: list[tuple[CallableType, Type]] = []
-    for c in candidates:
-        collect = _Collect()
-        # Errors inside an argument inferred in this item's context (a dict
-        # display that is not the item's TypedDict) are held back and make the
-        # item fail; errors the arguments have anyway were reported above.
-        with _recording(site, False) as inner:
-            ret = check_signature(site, c, args, collect)
-        if not collect.errors and own_errors.issuperset(inner):
-            matches.append((c, ret))
-            if not variadic_args and not any_args:
-                break
-    if len(matches) > 1 and variadic_args:
-        # Step 4: "If so, eliminate overloads that do not have a variadic parameter"
-        # for the `*args`/`**kwargs` argument of indeterminate length.
-        kept = [m for m in matches if _takes_variadic(site, m[0], args, arg_types, variadic_args)]
-        matches = kept or matches
-    if len(matches) > 1 and any_args and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
-        # Step 5: every materialization of the Any-holding arguments fits the
-        # first remaining overload, so "eliminate all of the subsequent" ones.
-        matches = matches[:1]
-    if matches:
-        first_ret = matches[0][1]
-        if len(matches) > 1:
-            # Any-ambiguity (spec step 5): different returns make the result Any.
-            if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
-                return AnyType("special")
-        # Report errors inside arguments evaluated for this item (deduplicated later).
-        check_signature(site, matches[0][0], args, site.report)
-        return first_ret
-    # Step 3: union expansion of one argument at a time.
-    from veritype.evaluate.overload_expansion import expand_argument
-
-    for ai, t in enumerate(arg_types):
-        expanded = expand_argument(ev, t) if args[ai].kind in (ARG_POS, ARG_KW) else None
-        if expanded:
-            results: list[Type] = []
-            ok = True
-            for member in expanded:
-                sub_args = list(args)
-                sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
-                collect = _Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording)
-                r = check_overloaded(sub_site, callee, sub_args)
-                if collect.errors:
-                    ok = False
-                    break
-                results.append(r)
-            if ok:
-                return make_union(results)
-    return _failed(site, callee, candidates, args, arg_types)
-
-
-def _failed(site: CallSite, callee: Overloaded, candidates: list[CallableType], args: list[Arg], arg_types: list[Type]) -> Type:
-    """No item accepts the call: check it against the first item the arguments
-    resemble (its argument errors, as mypy), or report that no variant matches."""
-    from veritype.evaluate.overload_fallback import resembling_item
-
-    item = resembling_item(site, candidates, args, arg_types)
-    if item is not None:
-        return check_signature(site, item, args, site.report)
-    _no_match(site, callee, args, arg_types)
-    return AnyType("error")
-
-
-def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
-    return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not isinstance(a, AnyType) and not isinstance(b, AnyType))
-
-
-def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:
-    """Whether every `*x`/`**x` argument maps to the `*args`/`**kwargs` of `callee`."""
-    matching = match_arguments(site, callee, args, arg_types)
-    for ai in variadic_args:
-        kind = VAR_POS if args[ai].kind == ARG_STAR else VAR_KW
-        if not any(ai in slot and callee.params[pi].kind == kind for pi, slot in enumerate(matching.slots)):
-            return False
-    return True
-
-
-def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
-    """Whether `callee` accepts the Any-holding arguments however their Any is
-    filled in. Approximated from both ends: Any read as `object` and as Never
-    must both fit (an exact answer would need each position's variance)."""
-    for fill in (site.ev.builtin("object"), NEVER):
-        fixed = list(args)
-        for ai in any_args:
-            fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(arg_types[ai], fill))
-        collect = _Collect()
-        check_signature(site, callee, fixed, collect)
-        if collect.errors:
-            return False
-    return True
-
-
-def _fill_any(t: Type, fill: Type) -> Type:
-    if isinstance(t, AnyType):
-        return fill
-    if isinstance(t, Instance) and t.args:
-        return Instance(t.info, tuple(_fill_any(a, fill) for a in t.args))
-    if isinstance(t, TupleType):
-        return TupleType(tuple(_fill_any(i, fill) for i in t.items), t.fallback)
-    if isinstance(t, UnionType):
-        return make_union([_fill_any(i, fill) for i in t.items])
-    if isinstance(t, CallableType):
-        return t.with_params(tuple(Param(p.name, _fill_any(p.type, fill), p.kind, p.has_default) for p in t.params)).with_ret(_fill_any(t.ret, fill))
-    return t
-
-
-def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
-    name = f'"{callee.name}"' if callee.name else "function"
-    if not args:
-        desc = "call"
-        msg = f"All overload variants of {name} require at least one argument"
-    else:
-        shown = []
-        for a, t in zip(args, arg_types):
-            # mypy shows the inferred (widened) types here: `o(1, 2)` lists "int", "int".
-            s = format_type(widen_literals(t))
-            if a.kind == ARG_STAR:
-                s = "*" + s
-            elif a.kind == ARG_STAR2:
-                s = "**" + s
-            shown.append(f'"{s}"')
-        desc = ", ".join(shown)
-        msg = f"No overload variant of {name} matches argument type{'s' if len(args) > 1 else ''} {desc}"
-    from veritype.evaluate.dunder_messages import is_operator_method
-
-    # mypy: an operator method's failed overloaded call is an `operator` error.
-    site.report(site.node, msg, "operator" if is_operator_method(callee.name) else "call-overload")
-
-
 # -- entry point used by expressions -----------------------------------------------------------
 
 
-def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
-    ev = site.ev
-    if isinstance(callee, AnyType):
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, None)
-        return AnyType("implicit") if callee.reason != "error" else callee
-    if isinstance(callee, (CallableType, Overloaded)):
-        args = _expand_star_tuples(site, args)
-        from veritype.evaluate.variadic_calls import expand
-
-        callee = expand(callee)
-    if isinstance(callee, CallableType):
-        return check_signature(site, callee, args, site.report)
-    if isinstance(callee, Overloaded):
-        return check_overloaded(site, callee, args)
-    if isinstance(callee, TypeType):
-        return _call_class(site, callee, args)
-    if isinstance(callee, Instance):
-        if callee.info.fullname == "builtins.type":
-            return AnyType("special")
-        call = ev.members.instance_member(callee, "__call__", callee) if callee.info.get("__call__") is not None else None
-        if call is None:
-            if any(c.has_any_base for c in callee.info.mro):
-                return AnyType("special")
-            site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
-            return AnyType("error")
-        return call_type(site, call, args)
-    if isinstance(callee, UnionType):
-        results = [call_type(site, item, args) for item in callee.items]
-        return make_union(results)
-    if isinstance(callee, TypeVarType):
-        bound = callee.upper_bound
-        if bound is not None:
-            return call_type(site, bound, args)
-        return AnyType("special")
-    if isinstance(callee, NoneType):
-        site.report(site.node, '"None" not callable', "misc")
-        return AnyType("error")
-    if isinstance(callee, (LiteralType, TupleType)):
-        site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
-        return AnyType("error")
-    for a in args:
-        if a.type is None and a.node is not None:
-            site.infer(a.node, None)
-    return AnyType("special")
-
-
-def _expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
-    """`f(*t)` with `t: tuple[A, B]` is the call `f(a, b)`: one positional argument per item."""
-    if not any(a.kind == ARG_STAR for a in args):
-        return args
-    out: list[Arg] = []
-    for a in args:
-        if a.kind == ARG_STAR:
-            t = _initial_type(site, a)
-            if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
-                # `f(*t)` with `t: tuple[int, *tuple[str, ...]]`: the fixed prefix is
-                # positional arguments, the rest (of unknown length) stays a `*` argument.
-                from veritype.types.tuples import make_tuple, tuple_info, unpack_index
-
-                k = unpack_index(t) or 0
-                info = tuple_info(t)
-                out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items[:k])
-                out.append(Arg(ARG_STAR, node=a.node, type=make_tuple(t.items[k:], info) if info is not None else t))
-                continue
-            if isinstance(t, TupleType):
-                out.extend(Arg(ARG_POS, node=a.node, type=item) for item in t.items)
-                continue
-            tuples = [i for i in t.items if isinstance(i, TupleType)] if isinstance(t, UnionType) else []
-            if isinstance(t, UnionType) and tuples and len(tuples) == len(t.items) and len({len(i.items) for i in tuples}) == 1:
-                # Fixed tuples of one length (`tuple[str, int] | tuple[Any, Any]`):
-                # each position takes the union of the items there.
-                out.extend(Arg(ARG_POS, node=a.node, type=make_union([i.items[k] for i in tuples])) for k in range(len(tuples[0].items)))
-                continue
-            out.append(Arg(ARG_STAR, node=a.node, type=t))
-            continue
-        out.append(a)
-    return out
-
-
-def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
-    ev = site.ev
-    item = callee.item
-    if isinstance(item, AnyType):
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, None)
-        return AnyType("implicit")
-    if isinstance(item, TypeVarType):
-        bound = item.upper_bound
-        if isinstance(bound, Instance):
-            _call_class(site, TypeType(bound), args)
-        return item
-    if isinstance(item, UnionType):
-        return make_union([_call_class(site, TypeType(i), args) for i in item.items])
-    if isinstance(item, Instance) and item.info.is_typeddict:
-        from veritype.evaluate.typeddicts import typeddict_type
-
-        item = typeddict_type(ev, item)
-    if isinstance(item, TypedDictType):
-        return _call_typeddict(site, item, args)
-    if isinstance(item, TypedDictType) or (isinstance(item, Instance) and item.info.is_typeddict):
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, None)
-        return item
-    if isinstance(item, Instance) and _names_class(site.node, item.info.name):
-        _check_instantiable(site, item)
-    ctor = ev.constructor_type(callee)
-    if ctor is None:
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, None)
-        return AnyType("special")
-    if isinstance(item, Instance) and item.info.fullname == "builtins.type" and len(args) == 1 and args[0].kind == ARG_POS:
-        t = _initial_type(site, args[0])
-        return _type_of_value(ev, t)
-    return call_type(site, ctor, args)
-
-
-def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
-    """`TD(k=v, ...)` checks each keyword against its item and reports missing
-    required keys (spec: the call "is equivalent to" a dict display of the type);
-    `TD({...})` and `TD(**other)` check the argument against the TypedDict itself."""
-    if any(a.kind != ARG_KW for a in args):
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, td if a.kind == ARG_POS else None)
-        return td
-    items = td.item_map()
-    name = format_type(td)
-    for a in args:
-        expected = items.get(a.name or "")
-        if expected is None:
-            _initial_type(site, a)
-            site.report(a.node or site.node, f'Unexpected keyword argument "{a.name}" for "{name}"', "call-arg")
-            continue
-        t = a.type if a.type is not None else site.infer(a.node, expected)  # type: ignore[arg-type]
-        if not is_subtype(site.ev, t, expected):
-            from veritype.types.format import format_pair
-
-            got, exp = format_pair(t, expected)
-            site.report(a.node or site.node, f'Incompatible types (expression has type "{got}", TypedDict item "{a.name}" has type "{exp}")', "typeddict-item")
-    given = {a.name for a in args}
-    missing = [k for k, _ in td.items if k in td.required and k not in given]
-    if missing:
-        keys = ", ".join(f'"{k}"' for k in missing)
-        site.report(site.node, f'Missing key{"s" if len(missing) > 1 else ""} {keys} for TypedDict "{name}"', "typeddict-item")
-    return td
-
-
-def _names_class(node: ast.AST | None, name: str) -> bool:
-    """The call spells the class by name (`C()`, `mod.C()`), not through a `type[C]` value."""
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    return (isinstance(func, ast.Name) and func.id == name) or (isinstance(func, ast.Attribute) and func.attr == name)
-
-
-def _check_instantiable(site: CallSite, item: Instance) -> None:
-    info = item.info
-    if any(c.has_any_base for c in info.mro):
-        return
-    if info.is_protocol:
-        site.report(site.node, f'Cannot instantiate protocol class "{info.name}"', "misc")
-        return
-    abstract = sorted(site.ev.abstract_members(info))
-    if not abstract:
-        return
-    quoted = [f'"{a}"' for a in abstract]
-    if len(quoted) == 1:
-        listed = quoted[0]
-    elif len(quoted) <= 5:
-        listed = ", ".join(quoted[:-1]) + " and " + quoted[-1]
-    else:
-        listed = ", ".join(quoted[:2]) + f", ... and {quoted[-1]} ({len(quoted) - 3} methods suppressed)"
-    plural = "s" if len(quoted) > 1 else ""
-    site.report(site.node, f'Cannot instantiate abstract class "{info.name}" with abstract attribute{plural} {listed}', "abstract")
-
-
-def _type_of_value(ev: "Evaluator", t: Type) -> Type:
-    if isinstance(t, LiteralType):
-        return TypeType(t.fallback)
-    if isinstance(t, Instance):
-        return TypeType(t)
-    if isinstance(t, TupleType):
-        return TypeType(t.fallback)
-    if isinstance(t, UnionType):
-        return make_union([_type_of_value(ev, i) for i in t.items])
-    if isinstance(t, NoneType):
-        return TypeType(ev.instance("types.NoneType"))
-    if isinstance(t, TypeVarType):
-        return TypeType(t)
-    return AnyType("special")
-
-
-def call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:
-    """Call with already-known positional argument types, silently (None on error)."""
-    collect = _Collect()
-
-    def infer(node: ast.expr, expected: Type | None) -> Type:
-        return AnyType("special")
-
-    def iterate(t: Type, node: ast.AST | None) -> Type:
-        from veritype.evaluate.expressions import ExprEvaluator
-
-        return ExprEvaluator(ev, None).iterate(t, None)  # type: ignore[arg-type]
-
-    site = CallSite(ev, infer, collect, None, iterate)
-    result = call_type(site, callee, [Arg(ARG_POS, type=t) for t in arg_types])
-    if collect.errors:
-        return None
-    return result

@@ -3,7 +3,8 @@
 Finds the member along the MRO, binds methods to the receiver (dropping
 `self`, solving an explicitly typed `self`, replacing `Self`), maps the
 declaring class's type parameters to the receiver's type arguments, and
-applies properties and descriptors. Also: constructors, protocols, enums.
+applies properties and descriptors. Also: constructors. Protocol membership
+is in `protocol_membership`, enum members in `enum_membership`.
 """
 
 from __future__ import annotations
@@ -17,15 +18,14 @@ from veritype.types.model import (
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.evaluate import protocol_membership
+from veritype.evaluate import enum_membership
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
 
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
-
-_PROTOCOL_SKIP = frozenset({"__init__", "__new__", "__slots__", "__class_getitem__", "__match_args__", "__annotations__", "__dict__", "__module__", "__doc__", "__weakref__", "__abstractmethods__", "__parameters__", "__orig_bases__", "__protocol_attrs__", "__non_callable_proto_members__", "__type_params__", "__init_subclass__"})
-
 
 def _hidden_initvar(cls: "ClassInfo", name: str, sym: "S.Symbol") -> bool:
     """An `InitVar` field without a default: an `__init__` parameter, not an attribute
@@ -72,6 +72,12 @@ class Members:
         if isinstance(receiver, TypedDictType):
             if name == "update" and receiver.readonly:
                 return _readonly_update(receiver)
+            if receiver.extra is not None:
+                from veritype.evaluate.typeddict_members import extra_items_member
+
+                t = extra_items_member(self, receiver, name)
+                if t is not None:
+                    return t
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, NoneType):
             none = ev.instance("types.NoneType")
@@ -233,7 +239,7 @@ class Members:
             return None
         get = self.instance_member(t, "__get__", t)
         if isinstance(get, (CallableType, Overloaded)):
-            from veritype.evaluate.calls import call_types
+            from veritype.evaluate.call_dispatch import call_types
 
             owner = TypeType(receiver) if not isinstance(receiver, TypeType) else receiver
             inst_arg: Type = NoneType() if on_class else receiver
@@ -370,99 +376,9 @@ class Members:
 
     # -- enums -------------------------------------------------------------------
 
-    def enum_members(self, info: "ClassInfo") -> list[str]:
-        if info.functional_enum_members is not None:
-            return list(info.functional_enum_members)
-        out: list[str] = []
-        ignored = _enum_ignored(info)
-        for name, sym in info.symbols.items():
-            if sym.kind != S.VAR or sym.is_instance_attr or name in ignored:
-                continue
-            if name.startswith("_") and (name.endswith("_") or name.startswith("__")):
-                continue
-            node = sym.node
-            if isinstance(node, ast.AnnAssign) and node.value is None:
-                continue
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                value = node.value
-                if isinstance(value, (ast.Lambda,)):
-                    continue
-                if _enum_wrapper(value) == "nonmember":
-                    continue  # spec: `nonmember(v)` is a plain attribute
-                if isinstance(value, ast.Name) and value.id in out:
-                    continue  # an alias of an earlier member (see enum_member)
-                out.append(name)
-        # Spec, "Enums": `@member def f` makes a method a member.
-        out.extend(n for n, sym in info.symbols.items() if sym.kind == S.FUNC and _enum_wrapper(sym.node) == "member")
-        return out
-
-    def enum_attr(self, info: "ClassInfo", attr: str, member: str | None) -> Type | None:
-        """`.name`/`.value` of an enum member (`member`), or of any member (None).
-
-        None (fall back to typeshed's Any) when the class customizes values
-        (`__new__`, `_value_` declared, `_generate_next_value_`) or a value is not simple."""
-        ev = self.ev
-        members = self.enum_members(info)
-        if not members:
-            return None
-        if attr in ("name", "_name_"):
-            if member is not None:
-                return ev.literal(member)
-            return ev.builtin("str")
-        for cls in info.mro:
-            if cls.fullname.startswith("enum."):
-                break
-            if any(n in cls.symbols for n in ("__new__", "_value_", "_generate_next_value_", "__init__")):
-                return None
-        from veritype.evaluate.expressions import ExprEvaluator
-        from veritype.types.model import make_union
-
-        names = [member] if member is not None else members
-        out: list[Type] = []
-        scope = info.scope if info.node is not None else info.defining_scope
-        for n in names:
-            if info.functional_enum_members is not None:
-                # `Enum("E", {"A": 1})`: the value written in the call (none: Any, as mypy).
-                value = info.functional_enum_values.get(n)
-                if value is None:
-                    return None
-                if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
-                    return None
-                t = ExprEvaluator(ev, scope).infer(value)
-                out.append(t.fallback if isinstance(t, LiteralType) and member is None else t)
-                continue
-            sym = info.symbols.get(n)
-            node = sym.node if sym is not None else None
-            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-            if value is None:
-                return None
-            if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
-                ref = ev.resolve_expr(value.func, info.scope)
-                if ref is not None and ref.fullname == "enum.auto":
-                    out.append(ev.builtin("str") if info.has_base("enum.StrEnum") else ev.builtin("int"))
-                    continue
-            if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
-                return None
-            t = ExprEvaluator(ev, info.scope).infer(value)
-            if isinstance(t, LiteralType) and member is None:
-                t = t.fallback
-            out.append(t)
-        return make_union(out)
-
-    def enum_member(self, info: "ClassInfo", name: str) -> Type | None:
-        members = self.enum_members(info)
-        if name in members:
-            return LiteralType(name, Instance(info, ()), is_enum=True)
-        # Spec, "Enums": "An attribute that is assigned the value of another member
-        # of the same enum is not a member itself. Instead, it is an alias for the
-        # first member."
-        sym = info.symbols.get(name) if info.functional_enum_members is None else None
-        node = sym.node if sym is not None and sym.kind == S.VAR else None
-        value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-        if isinstance(value, ast.Name) and value.id in members:
-            return LiteralType(value.id, Instance(info, ()), is_enum=True)
-        return None
-
+    enum_members = enum_membership.enum_members
+    enum_attr = enum_membership.enum_attr
+    enum_member = enum_membership.enum_member
     # -- constructors ------------------------------------------------------------
 
     def constructor(self, receiver: TypeType) -> Type | None:
@@ -496,6 +412,10 @@ class Members:
             return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
+        if _from_object(init_hit) and _from_object(new_hit) and any(c.has_any_base for c in info.mro):
+            # Both are object's, but an unknown base may define either: mypy's
+            # type_object_type makes "a universal callable" (*Any, **Any) here.
+            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars, info.name)
         use_new = False
         if new_hit is not None and new_hit[1].fullname != "builtins.object":
             if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
@@ -580,164 +500,15 @@ class Members:
 
     # -- protocols ---------------------------------------------------------------------
 
-    def protocol_members(self, info: "ClassInfo") -> list[str]:
-        cached = getattr(info, "_protocol_members", None)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-        names: dict[str, None] = {}
-        for cls in info.mro:
-            if not cls.is_protocol:
-                continue
-            for name, sym in cls.symbols.items():
-                if name in _PROTOCOL_SKIP:
-                    continue
-                if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
-                    continue
-                if sym.is_instance_attr:
-                    # Assigned only through `self` in a method: not a protocol
-                    # member (spec, "Protocols"; reported in check.class_rules).
-                    continue
-                names.setdefault(name, None)
-        result = list(names)
-        info._protocol_members = result  # type: ignore[attr-defined]
-        return result
-
-    def satisfies(self, left: Type, proto: Instance, checker) -> bool:  # type: ignore[no-untyped-def]
-        for name in self.protocol_members(proto.info):
-            # Spec, "Protocols": `Self` in a protocol member stands for the type
-            # being checked against it, so the protocol's members bind to `left`.
-            expected = self.instance_member(proto, name, left) if isinstance(left, Instance) else self.get(proto, name)
-            if expected is None:
-                continue
-            actual = self.protocol_actual(left, name)
-            if actual is None:
-                if isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro):
-                    continue
-                return False
-            if isinstance(expected, AnyType) or isinstance(actual, AnyType):
-                continue
-            if not checker.check(actual, expected):
-                return False
-            if self._both_mutable_vars(proto.info, left, name) and not checker.check(expected, actual):
-                # Spec, "Protocols": "mutable attributes ... are invariant" - a
-                # settable `x: int` member is not matched by a settable `x: bool`.
-                return False
-            if isinstance(left, Instance) and self._settable_member(proto.info, name) and self._not_settable(left.info, name):
-                # Spec, "Protocols": "By default, protocol variables as defined
-                # above are considered readable and writable" - a property
-                # without a setter, a NamedTuple field, a frozen dataclass field
-                # or a ClassVar (not writable through an instance) does not do.
-                return False
-            if isinstance(left, Instance) and self._class_var(proto.info, name) and self._instance_only(left.info, name):
-                # A ClassVar member must be readable on the class object too.
-                return False
-        return True
-
-    def protocol_actual(self, left: Type, name: str) -> Type | None:
-        """`left`'s member `name` as a protocol member: as attribute access, except that
-        a class object's `__call__` is its constructor (calling the class object runs
-        `type.__call__`, not the instances' `__call__`; mypy matches it the same way)."""
-        if name == "__call__" and isinstance(left, TypeType) and isinstance(left.item, Instance):
-            ctor = self.constructor(left)
-            if ctor is not None:
-                return ctor
-        return self.get(left, name)
-
-    def _settable_member(self, proto: "ClassInfo", name: str) -> bool:
-        """A protocol member written to through instances: a plain variable or a
-        property with a setter."""
-        if self._mutable_var(proto, name, allow_classvar=False):
-            return True
-        hit = proto.get(name)
-        return hit is not None and hit[0].kind == S.FUNC and _property_setter(self.ev, hit[0], hit[1]) is True
-
-    def _class_var(self, info: "ClassInfo", name: str) -> bool:
-        from veritype.evaluate.declarations import qualifiers
-
-        hit = info.get(name)
-        return hit is not None and hit[0].kind == S.VAR and hit[0].annotation is not None and "ClassVar" in qualifiers(self.ev, hit[0], hit[1].scope)
-
-    def _instance_only(self, info: "ClassInfo", name: str) -> bool:
-        """Whether `name` is set only through `self` in methods (not on the class)."""
-        hit = info.get(name)
-        return hit is not None and hit[0].is_instance_attr and not info.has_any_base
-
-    def _not_settable(self, info: "ClassInfo", name: str) -> bool:
-        """Whether `name` certainly cannot be assigned through an instance of `info`."""
-        from veritype.evaluate.dataclasses import frozen_field_owner
-        from veritype.evaluate.declarations import qualifiers
-
-        if frozen_field_owner(info, name) is not None:
-            return True
-        hit = _written_definition(info, name)
-        if hit is None:
-            return False
-        sym, cls = hit
-        if cls.is_namedtuple and sym.kind == S.VAR and sym.annotation is not None:
-            return True
-        if sym.kind == S.VAR and sym.annotation is not None and not sym.is_instance_attr:
-            return "ClassVar" in qualifiers(self.ev, sym, cls.scope)
-        return sym.kind == S.FUNC and _property_setter(self.ev, sym, cls) is False
-
-    def _both_mutable_vars(self, proto: "ClassInfo", left: Type, name: str) -> bool:
-        """Whether `name` is a plain settable variable (annotated, not Final,
-        ReadOnly or a descriptor; a ClassVar counts) both in the protocol and in
-        the class of `left`.
-        Anything else (properties, methods, inferred attributes) stays covariant."""
-        if not isinstance(left, Instance):
-            return False
-        # Only declared ones on both sides: an inferred attribute's type is a guess
-        # (widened literals, empty containers) too rough to be held invariant.
-        # Read-only fields (NamedTuple, frozen dataclasses) are not held invariant either.
-        if left.info.is_namedtuple:
-            return False
-        from veritype.evaluate.dataclasses import frozen_field_owner
-
-        if frozen_field_owner(left.info, name) is not None:
-            return False
-        return self._mutable_var(proto, name) and self._mutable_var(left.info, name)
-
-    def _mutable_var(self, info: "ClassInfo", name: str, allow_classvar: bool = True) -> bool:
-        from veritype.evaluate.declarations import qualifiers
-
-        hit = _written_definition(info, name)
-        if hit is None:
-            return False
-        sym, cls = hit
-        if sym.kind != S.VAR or sym.annotation is None:
-            return False
-        quals = qualifiers(self.ev, sym, cls.scope)
-        # A ClassVar is settable through the class, so held invariant too
-        # (unless the caller asks about writes through an instance).
-        if quals & {"Final", "ReadOnly"} or ("ClassVar" in quals and not allow_classvar):
-            return False
-        declared = self.ev.declared_type(sym, cls.scope)
-        # A descriptor-typed member is not a plain variable.
-        return not (isinstance(declared, Instance) and any("__get__" in c.symbols for c in declared.info.mro[:-1]))
-
-
-def _written_definition(info: "ClassInfo", name: str) -> "tuple[S.Symbol, ClassInfo] | None":
-    """The first written definition of `name` along the MRO; None when there is
-    none or a made-up member (dataclass, NamedTuple machinery) comes first."""
-    for cls in info.mro:
-        sym = cls.symbols.get(name)
-        if sym is None:
-            if cls.synthesized.get(name) is not None:
-                return None
-            continue
-        return sym, cls
-    return None
-
-
-def _property_setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> bool | None:
-    """For a property: whether it has a setter; None when `sym` is not a property."""
-    from veritype.evaluate.functions import method_kind
-
-    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    if not defs or len(defs) != len(sym.decls) or method_kind(ev, defs[0], cls.scope) != "property":
-        return None
-    return any(isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list)
-
+    protocol_members = protocol_membership.protocol_members
+    satisfies = protocol_membership.satisfies
+    protocol_actual = protocol_membership.protocol_actual
+    _settable_member = protocol_membership.settable_member
+    _class_var = protocol_membership.class_var
+    _instance_only = protocol_membership.instance_only
+    _not_settable = protocol_membership.not_settable
+    _both_mutable_vars = protocol_membership.both_mutable_vars
+    _mutable_var = protocol_membership.mutable_var
 
 def _readonly_update(td: TypedDictType) -> CallableType:
     """`update` of a TypedDict with read-only items. Spec, "Read-only items": "type
@@ -747,23 +518,6 @@ def _readonly_update(td: TypedDictType) -> CallableType:
     items = tuple((k, NeverType() if k in td.readonly else t) for k, t in td.items)
     partial = TypedDictType(items, frozenset(), frozenset(k for k, _ in items), td.fallback)
     return CallableType((Param("m", partial, POS_ONLY),), NoneType(), name="update")
-
-
-def _enum_wrapper(node: ast.AST | None) -> str | None:
-    """'member' / 'nonmember' for `enum.member(v)`, `nonmember(v)` or a function
-    decorated with them (by the name as written: they are rarely re-exported)."""
-    exprs: list[ast.expr] = []
-    if isinstance(node, ast.Call):
-        exprs = [node.func]
-    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        exprs = list(node.decorator_list)
-    for e in exprs:
-        name = e.id if isinstance(e, ast.Name) else e.attr if isinstance(e, ast.Attribute) else None
-        if name in ("member", "nonmember"):
-            return name
-        if isinstance(node, ast.Call) and name in ("staticmethod", "classmethod", "property"):
-            return "nonmember"  # a descriptor, not a member
-    return None
 
 
 def _slot_names(cls: "ClassInfo") -> frozenset[str]:
@@ -805,6 +559,10 @@ def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) 
         return False
     later = info.mro[info.mro.index(cls) + 1:] if cls in info.mro else []
     return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
+
+
+def _from_object(hit) -> bool:  # type: ignore[no-untyped-def]
+    return hit is None or hit[1].fullname == "builtins.object"
 
 
 def _as_type_obj(t: Type, own: tuple[TypeVarType, ...], name: str | None = None) -> Type:
@@ -902,8 +660,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                         if isinstance(r, Instance):
                             ret = r
             return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
-        if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
-            return rest
+        if isinstance(rest.ret, AnyType) and rest.ret.reason in ("unannotated", "implicit"):
+            # Spec, "__new__ Method": "If the return type of __new__ is not annotated,
+            # a type checker may assume that the return type is Self" (mypy does).
+            return CallableType(rest.params, constructor_of, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
         return rest
     return rest
 
@@ -931,10 +691,6 @@ def _accepts_anything(t: Type) -> bool:
         return False
     rest = t.params[1:]
     return bool(rest) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in rest)
-
-
-def _returns_instance_of(ret: Type, inst: Instance) -> bool:
-    return isinstance(ret, Instance) and inst.info in ret.info.mro
 
 
 def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:
@@ -970,19 +726,6 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
             return is_subtype(ev, receiver, erased)
         return True
     return is_subtype(ev, receiver, first)
-
-
-def _enum_ignored(info: "ClassInfo") -> set[str]:
-    """Names an enum's `_ignore_` lists (a list/tuple of strings or a space-separated
-    string): typing spec, "Enums": they are not members."""
-    sym = info.symbols.get("_ignore_")
-    node = sym.node if sym is not None else None
-    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        return set(value.value.split())
-    if isinstance(value, (ast.List, ast.Tuple)):
-        return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
-    return set()
 
 
 def descriptor_set_type(ev: "Evaluator", desc: Instance) -> Type | None:

@@ -32,7 +32,7 @@ def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict
 
 
 def _key(node: ast.expr) -> str | None:
-    from veritype.evaluate.expressions import expr_key
+    from veritype.evaluate.reference_keys import expr_key
 
     return expr_key(node)
 
@@ -239,6 +239,8 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
+    if identity and isinstance(other, Instance) and getattr(other.info, "is_sentinel", False):
+        return _narrow_sentinel(ev, t, other, positive)
     if identity and isinstance(other, Instance):
         # An enum with one member has one value: `x is SENTINEL` with
         # `SENTINEL: Final[_Default] = _Default.token` compares with that member (mypy).
@@ -288,6 +290,22 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
         return make_union(kept_items) if len(kept_items) < len(items) else None
     return None
+
+
+def _narrow_sentinel(ev: "Evaluator", t: Type, sentinel: Instance, positive: bool) -> Type | None:
+    """Typing spec, "Sentinels": "Type checkers must support narrowing union types
+    involving sentinels using the is and is not operators" - the sentinel is the
+    only value of its type."""
+    if isinstance(t, AnyType):
+        return None
+    items = union_items(t)
+    if positive:
+        from veritype.types.subtype import is_subtype
+
+        if any(isinstance(i, AnyType) for i in items):
+            return None
+        return sentinel if any(is_subtype(ev, sentinel, i) for i in items) else NeverType()
+    return make_union([i for i in items if not (isinstance(i, Instance) and i.info is sentinel.info)])
 
 
 def _is_object(t: Type) -> bool:
@@ -471,7 +489,7 @@ def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t
     """The item of an overloaded guard that the call picks: the first whose
     parameters accept the arguments (pytest's `RaisesGroup.matches`, a TypeGuard
     per self type; a bound method holds only the items its receiver fits)."""
-    from veritype.evaluate.calls import call_types
+    from veritype.evaluate.call_dispatch import call_types
 
     if any(isinstance(a, ast.Starred) for a in test.args) or test.keywords:
         return func_t
@@ -486,7 +504,7 @@ def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t
 def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: CallableType) -> CallableType:
     """`func_t` with the type variables of its TypeGuard/TypeIs type solved from the
     call's arguments, and `Self` bound to the receiver of a method call."""
-    from veritype.evaluate.calls import call_types
+    from veritype.evaluate.call_dispatch import call_types
     from veritype.types.substitute import substitute, type_vars_in
 
     guard = func_t.type_guard if func_t.type_guard is not None else func_t.type_is

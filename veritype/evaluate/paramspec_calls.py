@@ -98,7 +98,7 @@ def _check_forwarded(site: "CallSite", callee: CallableType, spec: TypeVarType, 
 
 def _check_solved(site: "CallSite", callee: CallableType, args: "list[Arg]", arg_types: list[Type],
                   matching: "Matching", mapping: dict, tail: set[int], report: "Report") -> None:  # type: ignore[type-arg]
-    from veritype.evaluate.calls import Arg, _Collect, check_signature
+    from veritype.evaluate.calls import Arg, Collect, check_signature
 
     spec = paramspec_tail(callee)
     assert spec is not None
@@ -116,7 +116,7 @@ def _check_solved(site: "CallSite", callee: CallableType, args: "list[Arg]", arg
     # inferred; only what concerns the arguments for P is reported (the others had
     # their check).
     fixed = [Arg(a.kind, a.name, a.node, arg_types[i]) for i, a in enumerate(args)]
-    collect = _Collect()
+    collect = Collect()
     check_signature(site, solved, fixed, collect)
     tail_nodes = {id(args[ai].node) for ai in in_tail if args[ai].node is not None}
     for node, msg, code in collect.errors:

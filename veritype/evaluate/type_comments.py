@@ -15,7 +15,7 @@ from veritype.types.model import AnyType, Type
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
-    from veritype.evaluate.type_expr import Reporter, TypeContext
+    from veritype.evaluate.type_context import Reporter, TypeContext
 
 _IGNORE = re.compile(r"^\s*ignore\b")
 

@@ -4,63 +4,34 @@ Follows the typing spec's grammar of type expressions ("Type annotations",
 "Special types in annotations"): names of classes, aliases and type
 variables; subscripted generics and special forms; `X | Y`; string forward
 references. Anything else is a `valid-type` error and evaluates to Any.
+Special forms (Callable, tuple, Literal, qualifiers) are in
+`type_expr_special`, the context of an evaluation in `type_context`.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.scopes import Scope
-from veritype.evaluate.special import CLASS_ALIASES
+from veritype.evaluate.type_context import TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
-    ANY_ERROR, POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
-    NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE,
+    ANY_ERROR, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
+    NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, make_union, NONE,
 )
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.tuples import make_tuple, splice
+from veritype.evaluate import type_expr_special
+from veritype.evaluate.type_expr_special import _is_unpack
 
 if TYPE_CHECKING:
     from veritype.semantic.symbols import Symbol
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator, Ref
-
-Reporter = Callable[[ast.AST, str, str], None]
-
-
-@dataclass
-class TypeContext:
-    scope: Scope
-    # Free type variables met are bound to this owner (a function or class).
-    bind_to: str | None = None
-    bound: dict[str, TypeVarType] = field(default_factory=dict)
-    report: Reporter | None = None
-    # Qualifiers seen at the top (Final, ClassVar, Required, NotRequired, ReadOnly, InitVar).
-    qualifiers: set[str] = field(default_factory=set)
-    allow_qualifiers: bool = False
-    # The class whose `Self` this is, when Self is allowed.
-    self_class: ClassInfo | None = None
-    disallow_any_generics: bool = False
-    # The value of a type alias: a bare generic class there is allowed (`A = list`, as mypy).
-    alias_value: bool = False
-    # Variables bound in an enclosing class or function.
-    outer: dict[str, TypeVarType] | None = None
-    # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
-    guard: tuple[str, Type] | None = None
-    in_string: bool = False
-    # "*" or "**" while evaluating the annotation of `*args` / `**kwargs`: the only
-    # places `P.args` / `P.kwargs` may appear (spec, "The components of a ParamSpec").
-    star: str | None = None
-    # A TypeVarTuple may be named bare here (it is being unpacked, or listed in Generic[...]).
-    unpacking: bool = False
-    # The annotation of `*args`, where `*Ts` / `*tuple[...]` / `Unpack[...]` is allowed.
-    star_param: bool = False
-
 
 class TypeExprEvaluator:
     def __init__(self, ev: "Evaluator") -> None:
@@ -132,7 +103,7 @@ class TypeExprEvaluator:
             # only there, and inside subscripts, which handle it themselves).
             if top and ctx.star_param:
                 return self._star_annotation(node.value, node, ctx)
-            self._eval(node.value, _unpacking(ctx))
+            self._eval(node.value, unpacking(ctx))
             return AnyType("special")
         return self._error(ctx, node, "Invalid type comment or annotation")
 
@@ -149,7 +120,7 @@ class TypeExprEvaluator:
     def _unpacked(self, inner: ast.expr, at: ast.AST, ctx: TypeContext) -> Type:
         """`*X`: an UnpackType for a TypeVarTuple, an unbounded tuple, or a fixed tuple
         (which its surroundings splice); Any when X is unknown or invalid."""
-        t = self._eval(inner, _unpacking(ctx))
+        t = self._eval(inner, unpacking(ctx))
         if isinstance(t, TypeVarType) and t.kind == "typevartuple":
             return UnpackType(t)
         if isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple":
@@ -388,53 +359,7 @@ class TypeExprEvaluator:
             return new
         return tv
 
-    def _bare_special(self, name: str, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
-        if name == "Any":
-            return AnyType("explicit")
-        if name in ("NoReturn", "Never"):
-            return NeverType(name)
-        if name == "Self":
-            return self._self_type(node, ctx)
-        if name == "LiteralString":
-            return self.ev.builtin("str")
-        if name == "Tuple":
-            self._report_bare_generic(ctx, node, name, top)
-            return self.ev.builtin("tuple", AnyType("implicit"))
-        if name == "Callable":
-            self._report_bare_generic(ctx, node, "Callable", False)  # `A = Callable` too (mypy)
-            return CallableType((), AnyType("implicit"), is_ellipsis=True)
-        if name == "Type":
-            self._report_bare_generic(ctx, node, name, top)
-            return TypeType(AnyType("implicit"))
-        if name in CLASS_ALIASES:
-            info = self.ev.named_class(CLASS_ALIASES[name])
-            if info is None:
-                return AnyType("special")
-            if any(tv.default is None for tv in info.type_vars):
-                self._report_bare_generic(ctx, node, name, top)
-            return Instance(info, tuple(AnyType("implicit") for _ in info.type_vars))
-        if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
-            if top and ctx.allow_qualifiers:
-                ctx.qualifiers.add(name)
-                return AnyType("special")  # the caller infers the type from the value
-            return self._error(ctx, node, f'"{name}" is not allowed in this context')
-        if name in ("TypeAlias",):
-            if top and ctx.allow_qualifiers:
-                ctx.qualifiers.add(name)
-                return AnyType("special")
-            # Spec, "Type aliases": TypeAlias only annotates the variable an alias is
-            # assigned to (not a parameter, a return, or a part of a type).
-            return self._error(ctx, node, '"TypeAlias" is only valid as the annotation of a type alias assignment')
-        if name in ("Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack"):
-            return self._error(ctx, node, f'"{name}" must be used with type arguments' if name != "Union" else "Union requires two or more type arguments")
-        if name in ("Protocol", "Generic"):
-            return self._error(ctx, node, f'Bare "{name}" is not valid as a type')
-        if name == "TypedDict":
-            return self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object")))
-        if name == "NamedTuple":
-            return self.ev.builtin("tuple", AnyType("implicit"))
-        return AnyType("special")
-
+    _bare_special = type_expr_special.bare_special
     def _self_type(self, node: ast.AST, ctx: TypeContext) -> Type:
         cls = ctx.self_class if ctx.self_class is not None else ctx.scope.enclosing_class()
         if cls is None:
@@ -495,38 +420,7 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'"{ast.unparse(node.value)}" is not subscriptable' if not isinstance(newtype_or_class, Instance) else f'"{newtype_or_class.info.name}" expects no type arguments, but {len(args)} given', "valid-type" if not isinstance(newtype_or_class, Instance) else "type-arg")
         return AnyType("special")
 
-    def _param_list(self, node: ast.expr, ctx: TypeContext) -> CallableType | None:
-        """A parameter list given for a ParamSpec (`[int, str]`, `...`, `P`,
-        `Concatenate[int, P]`) as a callable holding those parameters (its return
-        type is meaningless), or None when `node` is none of these."""
-        if isinstance(node, ast.Constant) and node.value is Ellipsis:
-            return CallableType((), AnyType("special"), is_ellipsis=True)
-        if isinstance(node, ast.List):
-            if any(isinstance(p, ast.Starred) or (isinstance(p, ast.Subscript) and _is_unpack(self, p, ctx)) for p in node.elts):
-                return CallableType((), AnyType("special"), is_ellipsis=True)
-            return CallableType(tuple(Param(None, self._eval(p, ctx), POS_ONLY) for p in node.elts), AnyType("special"))
-        if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)):
-            ref = self.ev.resolve_expr(node.value, ctx.scope, True)
-            if ref is None or ref.kind != "special" or not ref.fullname.endswith(".Concatenate"):
-                return None
-            elts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if not elts:
-                return None
-            prefix = tuple(Param(None, self._eval(e, ctx), POS_ONLY) for e in elts[:-1])
-            last = elts[-1]
-            if isinstance(last, ast.Constant) and last.value is Ellipsis:
-                tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
-                return CallableType(prefix + tail, AnyType("special"))
-            spec = self._spec_name(last, ctx)
-            if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
-                return CallableType(prefix + (Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
-            return CallableType((), AnyType("special"), is_ellipsis=True)
-        if isinstance(node, (ast.Name, ast.Attribute)):
-            spec = self._spec_name(node, ctx)
-            if isinstance(spec, TypeVarType) and spec.kind == "paramspec":
-                return CallableType((Param(None, spec, VAR_POS), Param(None, spec, VAR_KW)), AnyType("special"))
-        return None
-
+    _param_list = type_expr_special.param_list
     def _paramspec_alias(self, alias: Type, params: tuple[TypeVarType, ...], node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
         """Specialize an alias with a ParamSpec parameter (spec, "ParamSpec"): its argument
         is a parameter list, `...`, a ParamSpec or Concatenate; with the ParamSpec as the
@@ -741,202 +635,14 @@ class TypeExprEvaluator:
                 return True
         return False
 
-    def _tuple(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
-        if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
-            if self._unpack_node(args[0], ctx) is not None:
-                # Spec, "Tuples": `tuple[X, ...]` takes one type; `*tuple[...]` is no type.
-                self._unpacked(self._unpack_node(args[0], ctx), args[0], ctx)  # type: ignore[arg-type]
-                return self._error(ctx, args[0], "Unpack is only valid in a variadic position")
-            return self.ev.builtin("tuple", self._eval(args[0], ctx))
-        if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
-            return self.ev.tuple_of([])
-        if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
-            return self._error(ctx, node, 'Unexpected "..."', "misc")
-        if any(self._unpack_node(a, ctx) is not None for a in args):
-            info = self.ev.named_class("builtins.tuple")
-            items = self._variadic_items(args, node, ctx)
-            if items is None or info is None:
-                return self.ev.builtin("tuple", AnyType("special"))
-            return make_tuple(items, info)
-        return self.ev.tuple_of([self._eval(a, ctx) for a in args])
-
-    def _type_of(self, item: Type) -> Type:
-        if isinstance(item, UnionType):
-            return make_union([TypeType(i) for i in item.items])
-        return TypeType(item)
-
-    def _special_subscript(self, name: str, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext, top: bool) -> Type:
-        if name == "Union":
-            return make_union([self._eval(a, ctx) for a in args])
-        if name == "Optional":
-            if len(args) != 1:
-                return self._error(ctx, node, "Optional[...] must have exactly one type argument")
-            return make_union([self._eval(args[0], ctx), NONE])
-        if name == "Tuple":
-            return self._tuple(node, args, ctx)
-        if name == "Type":
-            if len(args) != 1:
-                return self._error(ctx, node, "Type[...] must have exactly one type argument")
-            return self._type_of(self._eval(args[0], ctx))
-        if name in CLASS_ALIASES:
-            info = self.ev.named_class(CLASS_ALIASES[name])
-            if info is None:
-                return AnyType("special")
-            return self._generic(info, node, args, ctx)
-        if name == "Callable":
-            return self._callable(node, args, ctx)
-        if name == "Literal":
-            return self._literal(node, args, ctx)
-        if name == "Annotated":
-            if len(args) < 2:
-                return self._error(ctx, node, "Annotated[...] must have exactly one type argument and at least one annotation")
-            return self._eval(args[0], ctx, top)
-        if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
-            if not (top and ctx.allow_qualifiers):
-                return self._error(ctx, node, f'"{name}" is not allowed in this context' if name != "ClassVar" else "ClassVar can only be used for assignments in class body")
-            if len(args) != 1:
-                return self._error(ctx, node, f"{name}[...] takes exactly one type argument")
-            ctx.qualifiers.add(name)
-            return self._eval(args[0], ctx, top=True)
-        if name in ("TypeGuard", "TypeIs"):
-            if len(args) != 1:
-                return self._error(ctx, node, f"{name}[...] takes exactly one type argument")
-            inner = self._eval(args[0], ctx)
-            if top:
-                ctx.guard = (name, inner)
-            return self.ev.builtin("bool")
-        if name == "Unpack":
-            if top and ctx.star_param and len(args) == 1:
-                return self._star_annotation(args[0], node, ctx)
-            if len(args) == 1:
-                self._eval(args[0], _unpacking(ctx))
-            return AnyType("special")
-        if name == "Concatenate":
-            # Spec, "ParamSpec": Concatenate is valid only where a ParamSpec is (its
-            # legal places are read by `_param_list`).
-            for a in args:
-                self._eval_arg(a, ctx, spec_ok=True)
-            return self._error(ctx, node, "Invalid location for Concatenate")
-        if name in ("Protocol", "Generic"):
-            return self._error(ctx, node, f'"{name}[...]" is not valid as a type' if True else "")
-        if name in ("Any", "NoReturn", "Never", "Self", "LiteralString", "TypeAlias"):
-            return self._error(ctx, node, f'"{name}" expects no type arguments' if name != "Any" else "Any expects no type arguments")
-        return AnyType("special")
-
-    def _callable(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
-        if len(args) != 2:
-            return self._error(ctx, node, 'Please use "Callable[[<parameters>], <return type>]" or "Callable"')
-        params_node, ret_node = args
-        ret = self._eval(ret_node, ctx)
-        if isinstance(params_node, ast.Constant) and params_node.value is Ellipsis:
-            return CallableType((), ret, is_ellipsis=True)
-        if isinstance(params_node, ast.List):
-            if any(self._unpack_node(p, ctx) is not None for p in params_node.elts):
-                return self._variadic_callable(params_node.elts, params_node, ret, ctx)
-            params = []
-            for i, p in enumerate(params_node.elts):
-                params.append(Param(None, self._eval(p, ctx), POS_ONLY))
-            return CallableType(tuple(params), ret)
-        plist = self._param_list(params_node, ctx)
-        if plist is not None:
-            # A ParamSpec or Concatenate[X, P]: the parameters are that list.
-            return CallableType(plist.params, ret, is_ellipsis=plist.is_ellipsis)
-        first = self._eval_arg(params_node, ctx)
-        if isinstance(first, (Instance, NoneType, UnionType, TupleType, LiteralType, CallableType)):
-            # Spec, "Callable": the first argument is a list of types, `...`, a
-            # ParamSpec or Concatenate; `Callable[int, str]` is none of these.
-            return self._error(ctx, params_node, 'The first argument to Callable must be a list of types, parameter specification, or "..."')
-        return CallableType((), ret, is_ellipsis=True)
-
-    def _variadic_callable(self, elts: list[ast.expr], node: ast.AST, ret: Type, ctx: TypeContext) -> Type:
-        """`Callable[[int, *Ts], R]` (spec, "TypeVarTuple", "Type Variable Tuples with
-        Callable"): the parameters from the unpacked part on are one `*args` whose
-        type is the unpacked rest (`*args: *tuple[*Ts, T]`), spelled out where fixed."""
-        from veritype.types.tuples import expand_star_params
-
-        items = self._variadic_items(elts, node, ctx)
-        info = self.ev.named_class("builtins.tuple")
-        if items is None or info is None:
-            return CallableType((), ret, is_ellipsis=True)
-        k = next((i for i, t in enumerate(items) if isinstance(t, UnpackType)), len(items))
-        params = [Param(None, t, POS_ONLY) for t in items[:k]]
-        if k < len(items):
-            rest = make_tuple(items[k:], info)
-            star: Type = rest.args[0] if isinstance(rest, Instance) else UnpackType(rest)
-            params.append(Param(None, star, VAR_POS))
-        return expand_star_params(CallableType(tuple(params), ret))
-
-    def _literal(self, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
-        sl = node.slice
-        if isinstance(sl, ast.Tuple) and sl.elts and (sl.lineno, sl.col_offset) != (sl.elts[0].lineno, sl.elts[0].col_offset):
-            # `Literal[(1, "a")]`: the tuple is written in parentheses, so it is one (tuple)
-            # parameter, which Literal does not accept (spec, "Legal parameters for Literal").
-            return self._error(ctx, sl, "Parameter 1 of Literal[...] is invalid")
-        items: list[Type] = []
-        for a in args:
-            item = self._literal_item(a, ctx)
-            if item is None:
-                return self._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
-            items.append(item)
-        return make_union([_declared(i) for i in flatten_union(items)])
-
-    def _literal_item(self, a: ast.expr, ctx: TypeContext) -> Type | None:
-        if isinstance(a, ast.Constant):
-            if a.value is None:
-                return NONE
-            if isinstance(a.value, (bool, int, str, bytes)):
-                return self.ev.literal(a.value)
-            return None
-        if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub) and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
-            return self.ev.literal(-a.operand.value)
-        if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.UAdd) and isinstance(a.operand, ast.Constant) and type(a.operand.value) is int:
-            # Spec ("Literal"): `Literal[+5]` is the int literal 5 (a unary + on an int).
-            return self.ev.literal(a.operand.value)
-        if isinstance(a, ast.Subscript):
-            inner = self._eval(a, ctx)
-            if isinstance(inner, (LiteralType, NoneType)) or (isinstance(inner, UnionType) and all(isinstance(i, (LiteralType, NoneType)) for i in inner.items)):
-                return inner
-            return None
-        if isinstance(a, ast.Attribute):
-            ref = self.ev.resolve_expr(a.value, ctx.scope)
-            if ref is not None and ref.kind == "class" and ref.info is not None and ref.info.is_enum_class():
-                member = self.ev.members.enum_member(ref.info, a.attr)
-                if member is None and a.attr in ref.info.symbols and ref.info.functional_enum_members is None:
-                    # Spec, "Enums": methods, descriptors, nested classes (and
-                    # `nonmember(...)`) "are not treated as enum members".
-                    return None
-                return member or LiteralType(a.attr, Instance(ref.info, ()), is_enum=True)
-            if ref is not None and ref.kind == "missing":
-                return AnyType("special")
-            return self._literal_alias(a, ctx)
-        if isinstance(a, ast.Name):
-            return self._literal_alias(a, ctx)
-        return None
-
-    def _literal_alias(self, a: ast.expr, ctx: TypeContext) -> Type | None:
-        """Spec, "Literal": "Literal may also be parameterized by other literal
-        types, or type aliases to other literal types" - `Literal[Mode, "c"]`
-        with `Mode = Literal["a", "b"]`. Evaluated silently: anything that is not
-        a literal alias stays invalid here, with the Literal error only."""
-        from dataclasses import replace
-
-        inner = self._eval(a, replace(ctx, report=None, qualifiers=set()))
-        if isinstance(inner, AnyType) and inner.reason not in ("error", "explicit"):  # `Literal[Any]` stays invalid
-            return inner  # an unresolved import or the like: unknown, not wrong
-        if isinstance(inner, (LiteralType, NoneType)) or (isinstance(inner, UnionType) and all(isinstance(i, (LiteralType, NoneType)) for i in inner.items)):
-            return inner
-        return None
-
-
-
-def _unpacking(ctx: TypeContext) -> TypeContext:
-    """The context for X of `*X`: a bare TypeVarTuple is what is expected there.
-    (The copy shares `bound` and `qualifiers` with `ctx`.)"""
-    if ctx.unpacking and not ctx.star_param:
-        return ctx
-    from dataclasses import replace
-
-    return replace(ctx, unpacking=True, star_param=False)
+    _tuple = type_expr_special.tuple_form
+    _type_of = type_expr_special.type_of
+    _special_subscript = type_expr_special.special_subscript
+    _callable = type_expr_special.callable_form
+    _variadic_callable = type_expr_special.variadic_callable
+    _literal = type_expr_special.literal_form
+    _literal_item = type_expr_special.literal_item
+    _literal_alias = type_expr_special.literal_alias
 
 
 def _is_component(node: ast.expr) -> bool:
@@ -946,11 +652,6 @@ def _is_component(node: ast.expr) -> bool:
 def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Concatenate")
-
-
-def _declared(t: Type) -> Type:
-    """A literal written in a type expression (see `LiteralType.declared`)."""
-    return dataclasses.replace(t, declared=True) if isinstance(t, LiteralType) and not t.declared else t
 
 
 def _computed_value(ev: "Evaluator", decl: ast.AST | None, scope: Scope) -> bool:
@@ -976,11 +677,6 @@ class _AliasName:
     """What a type-argument bound message names for an alias (`_check_bounds`)."""
 
     name: str
-
-
-def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
-    ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
-    return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Unpack")
 
 
 def _typeddict_or(ev: "Evaluator", inst: Instance) -> Type:

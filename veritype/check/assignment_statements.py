@@ -1,0 +1,517 @@
+"""Assignment statements: =, annotated and augmented assignments, their targets (names,
+attributes, items, unpacking), declared-type narrowing on assignment and the first-
+assignment declaration rules.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.reference_keys import expr_key
+from veritype.semantic import symbols as S
+from veritype.types.format import format_pair, format_type
+from veritype.types.join import widen_literals
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, UnionType, flatten_union, make_union, union_items
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+
+def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
+    from veritype.check.special_assignments import special_assignment
+
+    if special_assignment(mc, stmt):
+        return
+    declared = None
+    if len(stmt.targets) == 1:
+        declared = mc._declared_for_target(stmt.targets[0])
+        if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
+            from veritype.evaluate.type_comments import parse_type_comment_expr
+
+            expr = parse_type_comment_expr(stmt.type_comment)
+            if expr is not None:
+                declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report(), allow_qualifiers=True)
+            elif not stmt.type_comment.strip().startswith("ignore"):
+                mc.error(stmt, f'Syntax error in type comment "{stmt.type_comment.strip()}"', "syntax")
+    if declared is not None and mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
+        return  # `x = ...  # type: int` in a stub (spec, "Module Level Attributes")
+    t = mc._infer_redisplay(stmt) if declared is None else None
+    if t is None:
+        t = mc.infer(stmt.value, declared if declared is not None else mc._setitem_context(stmt.targets))
+    from veritype.check.partial_types import maybe_complete
+
+    t = maybe_complete(mc, stmt, t, declared)
+    for target in stmt.targets:
+        mc.assign(target, t, stmt.value)
+    if declared is None and not stmt.type_comment:
+        mc._check_var_annotated(stmt, t)
+
+
+def setitem_context(mc: "ModuleChecker", targets: list[ast.expr]) -> Type | None:
+    """`d[k] = value`: the value type `d.__setitem__` takes, as the context the
+    value is inferred in (`[1, 2]` for a `dict[str, list[float]]`)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Subscript):
+        return None
+    base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(targets[0].value)
+    if not isinstance(base, Instance):
+        return None
+    setitem = mc.ev.bound_member(base, "__setitem__")
+    if isinstance(setitem, CallableType) and not setitem.type_vars and len(setitem.params) == 2:
+        return setitem.params[1].type
+    return None
+
+
+def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
+    from veritype.check import var_annotated as va
+
+    attr = va.attribute_needs_annotation(mc, stmt, t)
+    if attr is not None:
+        mc.error(stmt.targets[0], va.message(*attr), "var-annotated")
+        return
+    if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or mc.info.is_stub:
+        return
+    kind = va.empty_display_kind(stmt.value)
+    if kind is None or not (isinstance(t, Instance) and t.info.fullname == f"builtins.{kind}"):
+        return
+    if mc.scope.kind == "module":
+        body = mc.info.tree.body if mc.info.tree is not None else None
+    elif mc.scope.kind == "function" and mc.func is not None and isinstance(mc.func.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        body = mc.func.node.body
+    else:
+        return
+    name = stmt.targets[0].id
+    if body is not None and va.needs_annotation(body, name, stmt):
+        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+
+
+def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
+    """`xs = [Styled(x) for x in xs]` re-binding an unannotated list variable: the
+    display is inferred in the context of the variable's current type, which it
+    keeps if the items fit (mypy's inference from the first assignment), so a
+    later `xs.append(other_item)` still works."""
+    target = stmt.targets[0] if len(stmt.targets) == 1 else None
+    if not isinstance(target, ast.Name) or not isinstance(stmt.value, _DISPLAYS):
+        return None
+    prior = mc.flow.lookup(target.id)
+    if not isinstance(prior, Instance) or prior.info.fullname not in ("builtins.list", "builtins.set", "builtins.dict"):
+        return None
+    if any(isinstance(a, AnyType) for a in prior.args):
+        return None
+    silent = ExprEvaluator(mc.ev, mc.scope, mc.flow, None)
+    t = silent.infer(stmt.value, prior)
+    if not is_subtype(mc.ev, t, prior):
+        return None
+    return mc.infer(stmt.value, prior)
+
+
+def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
+    if isinstance(target, ast.Name):
+        hit = mc._local_symbol(target.id)
+        if hit is None:
+            return None
+        sym, scope = hit
+        d = mc.ev.declared_type(sym, scope)
+        if d is not None:
+            return d
+        if sym.kind == S.PARAM:
+            return _annotated_param_type(sym, scope)
+        # An unannotated variable: the type its first assignment declared (mypy's rule).
+        from veritype.check.inferred_decls import declared
+
+        return declared(mc, target)
+    if isinstance(target, ast.Attribute):
+        return mc._attribute_declared(target)
+    return None
+
+
+def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | None:
+    silent = ExprEvaluator(mc.ev, mc.scope, mc.flow, None)
+    base = silent.infer(target.value)
+    from veritype.check.attribute_targets import PLAIN, written_type
+
+    through = written_type(mc.ev, base, target.attr)
+    if through is not PLAIN:
+        return through  # type: ignore[return-value]  # a property setter or a data descriptor
+    if isinstance(base, Instance):
+        hit = base.info.get(target.attr)
+        if hit is None:
+            return None
+        sym, cls = hit
+        if sym.kind != S.VAR:
+            return None
+        declared = mc.ev.declared_type(sym, cls.scope)
+        if declared is None:
+            return None
+        return mc.ev.members.get(base, target.attr)
+    return None
+
+
+def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def]
+    return mc.ev.lookup(name, mc.scope) if mc.scope.table.get(name) is not None or mc.scope.kind == "module" else _nonlocal_lookup(mc, name)
+
+
+def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None) -> None:
+    if isinstance(target, ast.Name):
+        from veritype.check.attribute_targets import check_final_name
+
+        check_final_name(mc, target)
+        from veritype.check import inferred_decls
+
+        if inferred_decls.check_module_name(mc, target, t, value):
+            return
+        inferred_decls.before_assign(mc, target, value, t)
+        declared = mc._declared_for_target(target)
+        if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
+            declared = None  # an inferred declaration mypy would not enforce here
+        if declared is not None:
+            if not is_subtype(mc.ev, t, declared):
+                from veritype.check.display_items import report_display_items
+
+                if value is None or not report_display_items(mc, value, declared):
+                    got, exp = format_pair(t, declared)
+                    mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                    mc.explain_protocol(value if value is not None else target, t, declared)
+                mc.flow.invalidate(target.id)
+                return
+            mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
+        else:
+            keep = value is not None and _declared_literal_source(mc, value)
+            # Kept are the literals a declaration wrote; an inferred one (an enum's
+            # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
+            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            mc.flow.bind(target.id, bound)
+            inferred_decls.record(mc, target, bound)
+    elif isinstance(target, ast.Attribute):
+        mc.infer(target.value)
+        declared = mc._attribute_declared(target)
+        enforced = declared
+        if enforced is None:
+            # An unannotated attribute: the type its first assignment declared.
+            from veritype.check.inferred_attrs import inferred_attribute_type
+
+            enforced = inferred_attribute_type(mc, target, ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value))
+            from veritype.check.inferred_decls import lenient
+
+            if enforced is not None and lenient(mc, target, t, value, enforced):
+                enforced = None
+        if enforced is not None and not is_subtype(mc.ev, t, enforced):
+            got, exp = format_pair(t, enforced)
+            mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            return
+        from veritype.check.attribute_rules import check_attribute_assignment
+        from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
+
+        unknown = check_attribute_assignment(mc, target, t)
+        base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
+        # An attribute nothing declares is not narrowed either: mypy reads it as before.
+        refused = check_written_attribute(mc, target, base_t) or unknown
+        mc._record_self_assignment(target, t, value)
+        key = expr_key(target)
+        if key is not None:
+            if refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
+                # Through a setter or `__set__`: reading goes through the getter, not narrowed.
+                mc.flow.invalidate(key)
+            else:
+                mc.flow.bind(key, _narrow_on_assign(mc.ev, declared, t) if declared is not None else t)
+    elif isinstance(target, ast.Subscript):
+        base = mc.infer(target.value)
+        mc._setitem(target, base, t, value)
+        key = expr_key(target)
+        if key is not None:
+            mc.flow.invalidate(key)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        exprs = mc.exprs()
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts) and isinstance(t, TupleType):
+            items = list(t.items)
+        else:
+            items = exprs.unpack(t, len(target.elts), target)
+        for sub, item in zip(target.elts, items):
+            if isinstance(sub, ast.Starred):
+                mc.assign(sub.value, mc.ev.builtin("list", _widen_lit(item)), None)
+            else:
+                mc.assign(sub, item, None)
+    elif isinstance(target, ast.Starred):
+        mc.assign(target.value, t, value)
+
+
+def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:
+    """Remember the type assigned to `self.x` here, narrowing included, for the
+    inference of unannotated instance attributes (declarations._flow_assigned)."""
+    if value is None or not isinstance(target.value, ast.Name):
+        return
+    cls = mc.scope.method_class()
+    fn = mc.scope.function
+    if cls is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    if not params or params[0].arg != target.value.id:
+        return
+    sym = cls.symbols.get(target.attr)
+    if sym is not None and sym.is_instance_attr and (sym.annotation is None or mc.ev.declared_type(sym, cls.scope) is None):
+        # Unannotated, or a bare `Final` whose type comes from the value.
+        sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
+
+
+def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
+    from veritype.evaluate.calls import ARG_POS, Arg
+
+    for item in union_items(base):
+        if isinstance(item, AnyType):
+            mc.infer(target.slice)
+            continue
+        if isinstance(item, Instance) or isinstance(item, (TupleType,)) or True:
+            from veritype.types.model import TypedDictType
+
+            if isinstance(item, TypedDictType):
+                key_t = mc.infer(target.slice)
+                if isinstance(key_t, LiteralType) and isinstance(key_t.value, str):
+                    m = item.item_map()
+                    if key_t.value not in m:
+                        mc.error(target.slice, f'TypedDict "{format_type(item)}" has no key "{key_t.value}"', "typeddict-item")
+                    elif not is_subtype(mc.ev, value_t, m[key_t.value]):
+                        mc.error(value or target, f'Value of "{key_t.value}" has incompatible type "{format_type(value_t)}"; expected "{format_type(m[key_t.value])}"', "typeddict-item")
+                    elif key_t.value in item.readonly:
+                        mc.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
+                continue
+            setitem = mc.ev.bound_member(item, "__setitem__")
+            if setitem is None:
+                mc.infer(target.slice)
+                mc.error(target, f'Unsupported target for indexed assignment ("{format_type(item)}")', "index")
+                continue
+            if isinstance(setitem, CallableType) and not setitem.type_vars and len(setitem.params) == 2:
+                # mypy's wording for `d["a"] = "b"` when only the value is wrong.
+                key_p, val_p = setitem.params
+                if is_subtype(mc.ev, mc.infer(target.slice), key_p.type) and not is_subtype(mc.ev, value_t, val_p.type):
+                    got, exp = format_pair(value_t, val_p.type)
+                    mc.error(value or target, f'Incompatible types in assignment (expression has type "{got}", target has type "{exp}")', "assignment")
+                    continue
+            exprs = mc.exprs()
+            exprs._call_node(setitem, [Arg(ARG_POS, node=target.slice), Arg(ARG_POS, type=value_t, node=value)], target, method="__setitem__", receiver=item)
+
+
+def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
+    from veritype.evaluate.type_expr import TypeContext
+
+    from veritype.check.special_assignments import special_annassign
+
+    if special_annassign(mc, stmt):
+        return
+    ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
+    declared = mc.ev.type_exprs.eval(stmt.annotation, ctx)
+    if "TypeAlias" not in ctx.qualifiers:
+        from veritype.check.typevar_scope_rules import check_unbound_in_annotation
+
+        check_unbound_in_annotation(mc, stmt.annotation, declared)
+    bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
+    from veritype.check.qualifier_rules import check_qualifier_declaration
+
+    check_qualifier_declaration(mc, stmt, ctx.qualifiers, declared)
+    if "TypeAlias" in ctx.qualifiers:
+        if stmt.value is None and not mc.info.is_stub:
+            mc.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")
+        if stmt.value is not None:
+            from veritype.check.alias_rules import report_circular
+
+            sym = mc.scope.table.get(stmt.target.id) if isinstance(stmt.target, ast.Name) else None
+            if sym is None or sym.node is not stmt or not report_circular(mc, sym, stmt):
+                mc.ev.type_exprs.evaluate(stmt.value, mc.scope, report=mc.type_report())
+        return
+    if "ClassVar" in ctx.qualifiers and mc.scope.kind != "class":
+        mc.error(stmt.annotation, "ClassVar can only be used for assignments in class body", "misc")
+    if stmt.value is None:
+        if "Final" in ctx.qualifiers and mc.scope.kind != "class" and not mc.info.is_stub:
+            mc.error(stmt, "Final name must be initialized with a value", "misc")
+        return
+    if bare_qualifier:
+        t = mc.infer(stmt.value)
+        mc.assign_literal_ok(stmt.target, t)
+        if isinstance(stmt.target, ast.Attribute):
+            # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+            # attribute from the value's type here, narrowing included.
+            record_self_assignment(mc, stmt.target, t, stmt.value)
+        return
+    if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
+        return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
+    t = mc.infer(stmt.value, declared)
+    if not is_subtype(mc.ev, t, declared):
+        from veritype.check.display_items import report_display_items
+
+        if not report_display_items(mc, stmt.value, declared):
+            got, exp = format_pair(t, declared)
+            mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            mc.explain_protocol(stmt.value, t, declared)
+        return
+    if isinstance(stmt.target, ast.Name):
+        # mypy 2.4 does not narrow a name by the value of its own annotated
+        # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+        # assignment narrows). Attributes are narrowed, below.
+        mc.flow.bind(stmt.target.id, declared)
+    elif isinstance(stmt.target, ast.Attribute):
+        mc.infer(stmt.target.value)
+        key = expr_key(stmt.target)
+        if key is not None:
+            # `self.s: Sequence[str] = []` narrows `self.s` to the list (mypy does, for
+            # attributes though not for plain names), so `self.s.append(x)` follows.
+            mc.flow.bind(key, _narrow_on_reassign(mc.ev, declared, t))
+    else:
+        mc.infer(stmt.target)
+
+
+def assign_literal_ok(mc: "ModuleChecker", target: ast.expr, t: Type) -> None:
+    if isinstance(target, ast.Name):
+        mc.flow.bind(target.id, t)
+
+
+def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
+    target_t = mc.infer(stmt.target)
+    if isinstance(stmt.op, ast.Add) and isinstance(stmt.value, ast.List) and isinstance(target_t, Instance) and target_t.info.fullname == "builtins.list":
+        # `l += ["a"]` on a list[int]: mypy checks the display's items against the list's.
+        from veritype.check.display_items import report_display_items
+
+        if report_display_items(mc, stmt.value, target_t):
+            return
+        value_t = mc.infer(stmt.value, target_t)
+    else:
+        value_t = mc.infer(stmt.value)
+    result = mc.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)
+    from veritype.check.attribute_targets import check_final_name, check_written_attribute
+
+    if isinstance(stmt.target, ast.Name):
+        check_final_name(mc, stmt.target)
+    elif isinstance(stmt.target, ast.Attribute):
+        check_written_attribute(mc, stmt.target, ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(stmt.target.value))
+    if isinstance(stmt.target, ast.Name):
+        declared = mc._declared_for_target(stmt.target)
+        if declared is not None and not is_subtype(mc.ev, result, declared):
+            got, exp = format_pair(result, declared)
+            mc.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            return
+        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, result) if declared is not None else result)
+    elif isinstance(stmt.target, ast.Subscript):
+        base = mc.infer(stmt.target.value)
+        mc._setitem(stmt.target, base, result, stmt.value)
+    else:
+        key = expr_key(stmt.target)
+        if key is not None:
+            # `node.count -= 1` keeps the narrowing of `node.count` as the result.
+            mc.flow.bind(key, result)
+
+
+def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
+    """An annotated parameter's declared type: assigning to it must fit (spec,
+    "Type annotations": a parameter annotation declares the name's type for the
+    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free.
+    An annotated `Any` is kept: mypy does not narrow it by assignment (binder.assign_type)."""
+    node = sym.node
+    func = scope.function
+    if not isinstance(node, ast.arg) or func is None:
+        return None
+    if node.annotation is None and getattr(func, "type_comment", None) is None:
+        return None
+    t = scope.param_types.get(sym.name)
+    if isinstance(t, AnyType):
+        return t if t.reason == "explicit" else None
+    return t if isinstance(t, Type) else None
+
+
+def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
+    return checker.ev.lookup(name, checker.scope)
+
+
+def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    if isinstance(value, AnyType):
+        # mypy's rule (binder.assign_type): an Any value does not narrow a declared
+        # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None
+        # becomes Any (a fallback replacing None), and a union with an Any item or
+        # a declared Any takes the Any.
+        if isinstance(declared, UnionType):
+            items = flatten_union(declared.items)
+            if any(isinstance(i, NoneType) for i in items):
+                return make_union([value if isinstance(i, NoneType) else i for i in items])
+            if any(isinstance(i, AnyType) for i in items):
+                return value
+        return declared
+    if isinstance(declared, AnyType):
+        return declared
+    if isinstance(declared, UnionType):
+        from veritype.types.join import widen_literals
+
+        kept = [i for i in union_items(value)]
+        if all(is_subtype(ev, i, declared) for i in kept):
+            # Literal values keep their literal type only when declared as such.
+            out = []
+            for i in kept:
+                if isinstance(i, LiteralType) and not any(isinstance(d, LiteralType) for d in declared.items):
+                    out.append(widen_literals(i))
+                else:
+                    out.append(i)
+            return make_union(out)
+    if isinstance(declared, Instance) and isinstance(value, (TupleType,)) and declared.info.fullname == "builtins.tuple":
+        return value
+    return declared
+
+
+def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    """A later assignment to a declared name (or annotated parameter) narrows it to the
+    value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
+    narrowed = _narrow_on_assign(ev, declared, value)
+    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+        return narrowed
+    from veritype.types.join import widen_literals
+
+    v = widen_literals(value)
+    if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
+        return v
+    return narrowed
+
+
+def _widen_lit(t: Type) -> Type:
+    if isinstance(t, LiteralType):
+        return t.fallback
+    return t
+
+
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
+    """The type a name takes from an assigned value: literals widen (mypy's
+    `x = "a"` is `str`), except for a Final name. `keep_declared`: the value is
+    an item of something (a for-loop's item, an unpacked part), whose declared
+    literal types stay, as mypy keeps `Literal` (only an inferred literal is
+    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
+    from veritype.evaluate.declarations import qualifiers
+
+    hit = checker.ev.lookup(target.id, checker.scope)
+    if hit is not None and "Final" in qualifiers(ev, *hit):
+        return t
+    return widen_literals(t, keep_declared=keep_declared)
+
+
+_DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
+
+
+def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
+    """Whether a literal type of `value` comes from a declaration (`align = self.align`
+    where `align: Literal[...]`, a call returning a Literal), not from a literal
+    expression: mypy widens only the latter when inferring a variable's type."""
+    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
+        return True
+    if isinstance(value, ast.BoolOp):
+        return all(_declared_literal_source(checker, v) for v in value.values)
+    if isinstance(value, ast.IfExp):
+        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)
+    if isinstance(value, ast.Name):
+        hit = checker.ev.lookup(value.id, checker.scope)
+        if hit is None:
+            return False
+        sym = hit[0]
+        if sym.kind == S.PARAM:
+            return True
+        ann = sym.annotation
+        if ann is None:
+            return False
+        # `X: Final = 1` infers `Literal[1]` from the value: that one widens.
+        bare_final = isinstance(ann, (ast.Name, ast.Attribute)) and (ann.id if isinstance(ann, ast.Name) else ann.attr) == "Final"
+        return not bare_final
+    return False

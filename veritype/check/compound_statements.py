@@ -1,0 +1,335 @@
+"""Compound statements: if/elif chains, loops, with, try and match, with the flow state
+merged at their joins and unreachable branches found as mypy finds them.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.check.flow import Flow, State, merge
+from veritype.check.unreachable_rules import is_noop_for_reachability
+from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.reference_keys import expr_key
+from veritype.syntax.shapes import elif_branch
+from veritype.types.format import format_pair
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+
+def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
+    # An elif chain is walked as a loop (syntax.shapes.elif_branch), not by
+    # recursion through `orelse`: the state after the whole statement is the
+    # merge of each branch's end state, as the nested walk would give.
+    binder = mc.program.binder_for(mc.info)
+    ends: list[State] = []
+    node = stmt
+    while True:
+        static = binder.static_branch(node.test)
+        if static is True:
+            mc.type_checking_depth += 1
+            try:
+                mc.block(node.body)
+            finally:
+                mc.type_checking_depth -= 1
+            break
+        nxt = elif_branch(node)
+        if static is False:
+            if nxt is None:
+                mc.block(node.orelse)
+                break
+            if mc._unreachable_elif(nxt):
+                break
+            node = nxt
+            continue
+        mc.infer(node.test)
+        exprs = mc.exprs()
+        before = mc.flow.fork()
+        mc.flow.apply(exprs.narrow_for(node.test, True))
+        if _is_never_narrowed(mc.flow, exprs.narrow_for(node.test, True)):
+            mc.flow.state.unreachable = True
+        mc.block(node.body)
+        ends.append(mc.flow.fork())
+        mc.flow.set(before.copy())
+        neg = exprs.narrow_for(node.test, False)
+        mc.flow.apply(neg)
+        if _is_never_narrowed(mc.flow, neg):
+            mc.flow.state.unreachable = True
+        if nxt is None:
+            mc.block(node.orelse)
+            break
+        if mc._unreachable_elif(nxt):
+            break
+        node = nxt
+    if ends:
+        ends.append(mc.flow.fork())
+        mc.flow.set(merge(ends))
+
+
+def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
+    """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
+    if not mc.flow.state.unreachable:
+        return False
+    if mc.options.warn_unreachable and not is_noop_for_reachability(mc, nxt):
+        mc.error(nxt, "Statement is unreachable", "unreachable")
+    return True
+
+
+def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
+    saved_exits = mc._loop_exits
+    entry = mc.flow.fork()
+    if mc.silent_passes < 2:
+        # A silent first pass finds what the body assigns; the loop head is
+        # the join of the entry state and the state at the end of the body,
+        # so `p = Path(p)` before `while ...: p = p.parent` keeps `Path`.
+        mc.silent_passes += 1
+        mark = len(mc.diags)
+        mc._loop_exits = []
+        mc.flow.set(entry.copy())
+        try:
+            if before_body is not None:
+                before_body()
+            if test is not None:
+                mc.flow.apply(mc.exprs().narrow_for(test, True))
+            mc.block(body)
+        finally:
+            del mc.diags[mark:]
+            mc.silent_passes -= 1
+        head = merge([entry, mc.flow.fork()])
+    else:
+        head = entry.copy()
+        for key in assigned:
+            head.types.pop(key, None)
+    mc._loop_exits = []
+    mc.flow.set(head.copy())
+    if before_body is not None:
+        before_body()
+    if test is not None:
+        mc.flow.apply(mc.exprs().narrow_for(test, True))
+    mc.block(body)
+    body_end = mc.flow.fork()
+    exits = mc._loop_exits
+    mc._loop_exits = saved_exits
+    # After the loop: it ran zero or more times (or broke out).
+    after = merge([head, body_end])
+    if infinite:
+        after.unreachable = True
+    mc.flow.set(after)
+    if test is not None and not infinite:
+        mc.flow.apply(mc.exprs().narrow_for(test, False))
+    mc.block(orelse)
+    normal = mc.flow.fork()
+    mc.flow.set(merge([normal] + exits))
+
+
+def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
+    mc.infer(stmt.test)
+    infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
+    mc._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
+
+
+def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
+    """`for theme in ("light", "dark"): return theme` in a function returning
+    `Literal["light", "dark", "unknown"]`: mypy's loop variable keeps the items'
+    inferred literals (`Literal['light']? | Literal['dark']?`) in its narrowed
+    type, while the variable is declared `str`. The assignment bound the widened
+    type; bind the item itself where that is all that happened."""
+    from veritype.types.join import widen_literals
+
+    if not isinstance(target, ast.Name):
+        return
+    widened = widen_literals(item, keep_declared=True)
+    if widened == item or mc.flow.lookup(target.id) != widened:
+        return
+    mc.flow.bind(target.id, item)
+
+
+def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
+    it = mc.infer(stmt.iter)
+    is_async = isinstance(stmt, ast.AsyncFor)
+    item = mc.exprs().iterate(it, stmt.iter, is_async=is_async)
+    # `for x in xs:  # type: T` declares the one-name target (bound by name
+    # in bind_target, a closure that no isinstance narrowing reaches).
+    declared: Type | None = None
+    declared_name = ""
+    if stmt.type_comment and isinstance(stmt.target, ast.Name):
+        from veritype.evaluate.type_comments import parse_type_comment_expr
+
+        expr = parse_type_comment_expr(stmt.type_comment)
+        if expr is not None:
+            declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report())
+            declared_name = stmt.target.id
+    assigned = _assigned_keys(stmt.body) | _target_keys(stmt.target)
+
+    def bind_target() -> None:
+        if declared is not None:
+            if not is_subtype(mc.ev, item, declared):
+                got, exp = format_pair(item, declared)
+                mc.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+            mc.flow.bind(declared_name, declared)
+        else:
+            mc.assign(stmt.target, item, None)
+            _keep_item_literals(mc, stmt.target, item)
+
+    mc._loop(stmt.body, stmt.orelse, assigned, None, False, before_body=bind_target)
+
+
+def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
+    is_async = isinstance(stmt, ast.AsyncWith)
+    for item in stmt.items:
+        ctx = mc.infer(item.context_expr)
+        entered = mc.exprs().enter(ctx, item.context_expr, is_async=is_async)
+        if item.optional_vars is not None:
+            if stmt.type_comment and isinstance(item.optional_vars, ast.Name):
+                from veritype.evaluate.type_comments import parse_type_comment_expr
+
+                expr = parse_type_comment_expr(stmt.type_comment)
+                if expr is not None:
+                    declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report())
+                    if not is_subtype(mc.ev, entered, declared):
+                        got, exp = format_pair(entered, declared)
+                        mc.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+                    entered = declared
+            mc.assign(item.optional_vars, entered, None)
+    mc.block(stmt.body)
+    # A context manager whose __exit__ returns bool may swallow exceptions.
+    if mc.flow.state.unreachable and _may_swallow(mc, stmt):
+        mc.flow.state.unreachable = False
+
+
+def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
+    assigned = _assigned_keys(stmt.body)
+    entry = mc.flow.fork()
+    mc.block(stmt.body)
+    mc.block(stmt.orelse)
+    after_body = mc.flow.fork()
+    ends = [after_body]
+    for handler in stmt.handlers:
+        state = entry.copy()
+        for key in assigned:
+            state.types.pop(key, None)
+        state.unreachable = False
+        mc.flow.set(state)
+        if handler.type is not None:
+            t = mc.infer(handler.type)
+            mc._check_except_type(handler.type, t)
+            exc = mc.exprs().exception_instance(t)
+            if type(stmt).__name__ == "TryStar":
+                group = mc.ev.instance("builtins.ExceptionGroup", (exc,))
+                exc = group if isinstance(group, Instance) else exc
+            if handler.name:
+                mc.flow.bind(handler.name, exc)
+        elif handler.name:
+            mc.flow.bind(handler.name, AnyType("special"))
+        mc.block(handler.body)
+        if handler.name:
+            mc.flow.invalidate(handler.name)
+        ends.append(mc.flow.fork())
+    merged = merge(ends)
+    if stmt.finalbody:
+        # The finally block runs on every path; check it from a state that forgets try-body narrowing.
+        fin_state = merged.copy() if not merged.unreachable else entry.copy()
+        for key in assigned:
+            fin_state.types.pop(key, None)
+        was_unreachable = merged.unreachable
+        fin_state.unreachable = False
+        mc.flow.set(fin_state)
+        mc.block(stmt.finalbody)
+        if was_unreachable:
+            mc.flow.state.unreachable = True
+        else:
+            after = mc.flow.fork()
+            if not after.unreachable:
+                mc.flow.set(merged if not after.types else State({**merged.types}, False))
+    else:
+        mc.flow.set(merged)
+
+
+def check_match(mc: "ModuleChecker", stmt: ast.Match) -> None:
+    from veritype.check.patterns import check_match
+
+    check_match(mc, stmt)
+
+
+def _assigned_keys(body: list[ast.stmt]) -> set[str]:
+    # A loop is checked again for every pass of each enclosing loop: the walk
+    # of its body is done once and kept on the body's first statement.
+    known = getattr(body[0], "_vt_assigned_keys", None) if body else None
+    if known is None:
+        known = frozenset(_walk_assigned_keys(body))
+        if body:
+            body[0]._vt_assigned_keys = known  # type: ignore[attr-defined]
+    return set(known)
+
+
+def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
+    keys: set[str] = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    keys |= _target_keys(t)
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                keys |= _target_keys(node.target)
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        keys |= _target_keys(item.optional_vars)
+            elif isinstance(node, ast.NamedExpr):
+                keys |= _target_keys(node.target)
+            elif isinstance(node, ast.Delete):
+                for t in node.targets:
+                    keys |= _target_keys(t)
+            elif isinstance(node, ast.Call):
+                # A call in the loop may mutate attributes narrowed before it.
+                keys.add("\0calls")
+    return keys
+
+
+def _target_keys(target: ast.expr) -> set[str]:
+    """Keys rebound by assigning to `target`.
+
+    Only the target itself (and the elements of a tuple/list/starred target):
+    assigning to `s.attr[0]` rebinds that item, never `s` or `s.attr`, so a
+    narrowing of `s` survives it.
+    """
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: set[str] = set()
+        for elt in target.elts:
+            out |= _target_keys(elt)
+        return out
+    if isinstance(target, ast.Starred):
+        return _target_keys(target.value)
+    if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+        k = expr_key(target)
+        if k is not None:
+            return {k}
+    return set()
+
+
+def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
+    return any(isinstance(t, NeverType) for t in narrowed.values())
+
+
+def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:
+    for item in stmt.items:
+        silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
+        t = silent.infer(item.context_expr)
+        for i in union_items(t):
+            exit_m = checker.ev.bound_member(i, "__aexit__" if isinstance(stmt, ast.AsyncWith) else "__exit__")
+            if isinstance(exit_m, CallableType):
+                ret = exit_m.ret
+                if isinstance(stmt, ast.AsyncWith) and isinstance(ret, Instance) and ret.args:
+                    ret = ret.args[-1]
+                if isinstance(ret, Instance) and ret.info.fullname == "builtins.bool":
+                    return True
+                # Spec (exceptions): an `__exit__` returning `Literal[True]` also suppresses.
+                if isinstance(ret, LiteralType) and ret.value is True:
+                    return True
+            elif isinstance(i, AnyType):
+                return False
+    return False

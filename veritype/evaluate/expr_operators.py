@@ -1,0 +1,288 @@
+"""Operator inference: boolean, unary, binary and comparison operators through the dunder
+protocol with reflected operands (as the data model says), and strict-equality overlap.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.format import format_type
+from veritype.types.join import widen_literals
+from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, union_items
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.expressions import ExprEvaluator
+
+
+BINOP_DUNDERS = {
+    ast.Add: ("__add__", "__radd__", "+"), ast.Sub: ("__sub__", "__rsub__", "-"),
+    ast.Mult: ("__mul__", "__rmul__", "*"), ast.MatMult: ("__matmul__", "__rmatmul__", "@"),
+    ast.Div: ("__truediv__", "__rtruediv__", "/"), ast.FloorDiv: ("__floordiv__", "__rfloordiv__", "//"),
+    ast.Mod: ("__mod__", "__rmod__", "%"), ast.Pow: ("__pow__", "__rpow__", "**"),
+    ast.LShift: ("__lshift__", "__rlshift__", "<<"), ast.RShift: ("__rshift__", "__rrshift__", ">>"),
+    ast.BitAnd: ("__and__", "__rand__", "&"), ast.BitOr: ("__or__", "__ror__", "|"),
+    ast.BitXor: ("__xor__", "__rxor__", "^"),
+}
+
+
+COMPARE_DUNDERS = {
+    ast.Lt: ("__lt__", "__gt__", "<"), ast.LtE: ("__le__", "__ge__", "<="),
+    ast.Gt: ("__gt__", "__lt__", ">"), ast.GtE: ("__ge__", "__le__", ">="),
+}
+
+
+UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
+
+
+def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
+    from veritype.evaluate.narrowing import falsy_part, truthy_part
+
+    results: list[Type] = []
+    positive = isinstance(node.op, ast.And)
+    pushed = 0
+    try:
+        for i, value in enumerate(node.values):
+            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
+            last = i == len(node.values) - 1
+            if last:
+                results.append(t)
+            else:
+                # mypy: the part `and` passes on of a bool is Literal[False] (of an int Literal[0]).
+                results.append(falsy_part(ex.ev, t, True) if positive else truthy_part(ex.ev, t, True))
+                layer = ex.narrow_for(value, positive)
+                ex.overlay.append(layer)
+                pushed += 1
+    finally:
+        for _ in range(pushed):
+            ex.overlay.pop()
+    return make_union(results)
+
+
+def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:
+    operand = ex.infer(node.operand)
+    if isinstance(node.op, ast.Not):
+        return ex.ev.builtin("bool")
+    if isinstance(operand, LiteralType) and isinstance(operand.value, int) and not isinstance(operand.value, bool):
+        if isinstance(node.op, ast.USub):
+            return ex.ev.literal(-operand.value)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+    dunder, sym = UNARY_DUNDERS[type(node.op)]
+    results: list[Type] = []
+    for item in union_items(operand):
+        if isinstance(item, AnyType):
+            results.append(item)
+            continue
+        method = ex.ev.bound_member(item, dunder)
+        if method is None:
+            # mypy's wording: "unary -" / "unary +", but plain "~".
+            label = sym if sym == "~" else f"unary {sym}"
+            ex.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(item))}")', "operator")
+            results.append(ANY_ERROR)
+            continue
+        results.append(ex._call_known(method, [], node))
+    return make_union(results)
+
+
+def infer_bin_op(ex: "ExprEvaluator", node: ast.BinOp, expected: Type | None) -> Type:
+    left = ex.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr, ast.Mult)) else None)
+    right = ex.infer(node.right, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
+    if isinstance(node.op, ast.Mod) and isinstance(left, (Instance, LiteralType)) and _fallback_name(left) in ("builtins.str", "builtins.bytes"):
+        return ex.ev.builtin(_fallback_name(left).rpartition(".")[2])
+    if isinstance(node.op, ast.BitOr) and ex._is_type_form(left) and ex._is_type_form(right):
+        return ex.ev.instance("types.UnionType")
+    if isinstance(node.op, ast.Add) and _plain_tuple(left) and _plain_tuple(right):
+        # Two fixed-length tuples concatenate item by item (typeshed's tuple.__add__
+        # would join them into tuple[A | B, ...]); NamedTuples stay on __add__.
+        assert isinstance(left, TupleType) and isinstance(right, TupleType)
+        return ex.ev.tuple_of(left.items + right.items)
+    return ex.binary(node, left, right, node.op)
+
+
+def is_type_form(ex: "ExprEvaluator", t: Type) -> bool:
+    return isinstance(t, (TypeType, SpecialForm, NoneType)) or (isinstance(t, Instance) and t.info.fullname in ("types.UnionType", "typing._SpecialForm", "types.GenericAlias"))
+
+
+def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.operator, augmented: bool = False) -> Type:
+    dunder, rdunder, sym = BINOP_DUNDERS[type(op)]
+    if augmented:
+        idunder = "__i" + dunder[2:]
+        results = []
+        for litem in union_items(left):
+            method = ex.ev.bound_member(litem, idunder) if not isinstance(litem, AnyType) else None
+            if method is not None:
+                r = ex._try_call(method, right)
+                if r is not None:
+                    results.append(r)
+                    continue
+            results.append(ex.binary(node, litem, right, op))
+        return make_union(results)
+    results: list[Type] = []
+    for litem in union_items(left):
+        r = ex._binary_one(node, litem, right, dunder, rdunder, sym, left)
+        results.append(r)
+    return make_union(results)
+
+
+def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dunder: str, rdunder: str, sym: str, whole_left: Type) -> Type:
+    if isinstance(left, AnyType):
+        return left
+    results: list[Type] = []
+    for ritem in union_items(right):
+        if isinstance(ritem, AnyType):
+            results.append(AnyType("implicit"))
+            continue
+        r = ex._binary_pair(left, ritem, dunder, rdunder)
+        if r is None:
+            ex.error(node, ex.operand_message(left, ritem, dunder, rdunder, sym), "operator")
+            results.append(ANY_ERROR)
+        else:
+            results.append(r)
+    return make_union(results)
+
+
+def operand_message(ex: "ExprEvaluator", left: Type, right: Type, dunder: str, rdunder: str, sym: str) -> str:
+    """mypy's wording: literals widened; "left operand" when neither side has the method at all."""
+    if ex.ev.bound_member(left, dunder) is None and ex.ev.bound_member(right, rdunder) is None:
+        return f'Unsupported left operand type for {sym} ("{format_type(widen_literals(left))}")'
+    return f'Unsupported operand types for {sym} ("{format_type(widen_literals(left))}" and "{format_type(widen_literals(right))}")'
+
+
+def binary_pair(ex: "ExprEvaluator", left: Type, right: Type, dunder: str, rdunder: str) -> Type | None:
+    method = ex.ev.bound_member(left, dunder)
+    reflected = ex.ev.bound_member(right, rdunder)
+    # The reflected method goes first when the right operand's type is a
+    # proper subclass of the left's (data model, "__radd__" notes).
+    if reflected is not None and _is_proper_subclass(ex.ev, right, left):
+        r = ex._try_call(reflected, left)
+        if r is not None:
+            return r
+    if method is not None:
+        r = ex._try_call(method, right)
+        if r is not None:
+            return r
+    if reflected is not None:
+        r = ex._try_call(reflected, left)
+        if r is not None:
+            return r
+    if method is None and reflected is None and (ex._has_any_base(left) or ex._has_any_base(right)):
+        return AnyType("special")
+    return None
+
+
+def has_any_base(ex: "ExprEvaluator", t: Type) -> bool:
+    return isinstance(t, Instance) and any(c.has_any_base for c in t.info.mro)
+
+
+def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:
+    from veritype.evaluate.call_dispatch import call_types
+
+    r = call_types(ex.ev, method, [arg])
+    if r is None:
+        return None
+    if isinstance(r, Instance) and r.info.fullname in ("builtins._NotImplementedType", "types.NotImplementedType"):
+        return None
+    return r
+
+
+def call_known(ex: "ExprEvaluator", method: Type, args: list[Type], node: ast.AST) -> Type:
+    from veritype.evaluate.call_dispatch import call_types
+
+    r = call_types(ex.ev, method, args)
+    return r if r is not None else AnyType("special")
+
+
+def strict_equality(ex: "ExprEvaluator") -> bool:
+    options = ex.ev.program.options
+    if not (options.strict_equality or options.overrides or options.inline):
+        return False
+    if ex.scope is None:
+        return bool(options.strict_equality)
+    return bool(options.for_module(ex.scope.module.name).strict_equality)
+
+
+def stored_widened(ex: "ExprEvaluator", node: ast.expr, t: Type) -> Type:
+    """`t` with its literal types widened when `node` reads a stored value
+    whose declared type has none (a literal only by veritype's narrowing)."""
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) or widen_literals(t) == t:
+        return t
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    declared = ExprEvaluator(ex.ev, ex.scope).infer(node)  # no flow, no reporter
+    return t if widen_literals(declared) != declared else widen_literals(t)
+
+
+def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None) -> Type:
+    left = ex.infer(node.left)
+    result: Type = ex.ev.builtin("bool")
+    strict_equality = ex._strict_equality()
+    for op, comp in zip(node.ops, node.comparators):
+        right = ex.infer(comp)
+        if strict_equality:
+            from veritype.evaluate.strict_equality import comparison_overlap_message
+
+            # A stored value (name, attribute, item) is compared as its
+            # non-literal type: veritype narrows `n = 0` to Literal[0] where
+            # mypy keeps `int`, and `n == 2` after a call that changed n is
+            # no error in mypy.
+            message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right))
+            if message is not None:
+                ex.error(node, message, "comparison-overlap")
+        if isinstance(op, tuple(COMPARE_DUNDERS)):
+            dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
+            for litem in union_items(left):
+                if isinstance(litem, AnyType):
+                    continue
+                for ritem in union_items(right):
+                    if isinstance(ritem, AnyType):
+                        continue
+                    r = ex._binary_pair(litem, ritem, dunder, rdunder)
+                    if r is None:
+                        ex.error(node, ex.operand_message(litem, ritem, dunder, rdunder, sym), "operator")
+                    elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
+                        result = r
+        elif isinstance(op, (ast.In, ast.NotIn)):
+            for ritem in union_items(right):
+                if isinstance(ritem, AnyType):
+                    continue
+                contains = ex.ev.bound_member(ritem, "__contains__")
+                if contains is None and ex.ev.bound_member(ritem, "__iter__") is None and ex.ev.bound_member(ritem, "__getitem__") is None:
+                    ex.error(node, f'Unsupported right operand type for in ("{format_type(widen_literals(ritem))}")', "operator")
+        left = right
+    return result
+
+
+def sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None) -> Type | None:
+    """mypy behaviour: with no outer context, an empty display in `x or []` /
+    `a if c else {}` takes the other operand's type (`list[int]`, not
+    `list[Any]`)."""
+    if expected is not None or sibling is None:
+        return expected
+    empty = (isinstance(node, (ast.List, ast.Set)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
+    if empty and isinstance(sibling, Instance) and sibling.info.fullname in ("builtins.list", "builtins.set", "builtins.dict"):
+        return sibling
+    if isinstance(node, ast.Dict) and not node.keys and isinstance(sibling, TypedDictType) and not sibling.required:
+        return sibling  # `(options or {}).get("alt")` with a TypedDict of optional keys
+    return None
+
+
+def _plain_tuple(t: Type) -> bool:
+    return isinstance(t, TupleType) and t.fallback.info.fullname == "builtins.tuple"
+
+
+def _fallback_name(t: Type) -> str:
+    if isinstance(t, LiteralType):
+        return t.fallback.info.fullname
+    if isinstance(t, Instance):
+        return t.info.fullname
+    return ""
+
+
+def _is_proper_subclass(ev: "Evaluator", right: Type, left: Type) -> bool:
+    r = right.fallback if isinstance(right, LiteralType) else right
+    l = left.fallback if isinstance(left, LiteralType) else left
+    if isinstance(r, Instance) and isinstance(l, Instance):
+        return r.info is not l.info and l.info in r.info.mro
+    return False

@@ -1,0 +1,169 @@
+"""Calling an overloaded function: the spec's overload evaluation (arity filter, argument-
+type matching in order, union expansion of arguments, Any-ambiguity rule) and the error
+when no item matches.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, check_signature, initial_type, match_arguments, recording
+from veritype.types.format import format_type
+from veritype.types.join import widen_literals
+from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+
+def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
+    ev = site.ev
+    with recording(site, True) as inherent:
+        arg_types = [initial_type(site, a) for a in args]
+    own_errors = set(inherent)
+    # Step 1: the arity filter.
+    candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
+    if not candidates:
+        _no_match(site, callee, args, arg_types)
+        return AnyType("error")
+    if len(candidates) == 1:
+        collect = Collect()
+        ret = check_signature(site, candidates[0], args, collect)
+        if collect.errors:
+            return _failed(site, callee, candidates, args, arg_types)
+        return ret
+    # Step 2: the candidates whose argument types check. Only the first is
+    # needed unless steps 4 (an argument of unknown length) or 5 (an argument
+    # holding Any) may still decide between several.
+    variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
+    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t)]
+    matches: list[tuple[CallableType, Type]] = []
+    for c in candidates:
+        collect = Collect()
+        # Errors inside an argument inferred in this item's context (a dict
+        # display that is not the item's TypedDict) are held back and make the
+        # item fail; errors the arguments have anyway were reported above.
+        with recording(site, False) as inner:
+            ret = check_signature(site, c, args, collect)
+        if not collect.errors and own_errors.issuperset(inner):
+            matches.append((c, ret))
+            if not variadic_args and not any_args:
+                break
+    if len(matches) > 1 and variadic_args:
+        # Step 4: "If so, eliminate overloads that do not have a variadic parameter"
+        # for the `*args`/`**kwargs` argument of indeterminate length.
+        kept = [m for m in matches if _takes_variadic(site, m[0], args, arg_types, variadic_args)]
+        matches = kept or matches
+    if len(matches) > 1 and any_args and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
+        # Step 5: every materialization of the Any-holding arguments fits the
+        # first remaining overload, so "eliminate all of the subsequent" ones.
+        matches = matches[:1]
+    if matches:
+        first_ret = matches[0][1]
+        if len(matches) > 1:
+            # Any-ambiguity (spec step 5): different returns make the result Any.
+            if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
+                return AnyType("special")
+        # Report errors inside arguments evaluated for this item (deduplicated later).
+        check_signature(site, matches[0][0], args, site.report)
+        return first_ret
+    # Step 3: union expansion of one argument at a time.
+    from veritype.evaluate.overload_expansion import expand_argument
+
+    for ai, t in enumerate(arg_types):
+        expanded = expand_argument(ev, t) if args[ai].kind in (ARG_POS, ARG_KW) else None
+        if expanded:
+            results: list[Type] = []
+            ok = True
+            for member in expanded:
+                sub_args = list(args)
+                sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
+                collect = Collect()
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording)
+                r = check_overloaded(sub_site, callee, sub_args)
+                if collect.errors:
+                    ok = False
+                    break
+                results.append(r)
+            if ok:
+                return make_union(results)
+    return _failed(site, callee, candidates, args, arg_types)
+
+
+def _failed(site: CallSite, callee: Overloaded, candidates: list[CallableType], args: list[Arg], arg_types: list[Type]) -> Type:
+    """No item accepts the call: check it against the first item the arguments
+    resemble (its argument errors, as mypy), or report that no variant matches."""
+    from veritype.evaluate.overload_fallback import resembling_item
+
+    item = resembling_item(site, candidates, args, arg_types)
+    if item is not None:
+        return check_signature(site, item, args, site.report)
+    _no_match(site, callee, args, arg_types)
+    return AnyType("error")
+
+
+def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
+    return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not isinstance(a, AnyType) and not isinstance(b, AnyType))
+
+
+def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:
+    """Whether every `*x`/`**x` argument maps to the `*args`/`**kwargs` of `callee`."""
+    matching = match_arguments(site, callee, args, arg_types)
+    for ai in variadic_args:
+        kind = VAR_POS if args[ai].kind == ARG_STAR else VAR_KW
+        if not any(ai in slot and callee.params[pi].kind == kind for pi, slot in enumerate(matching.slots)):
+            return False
+    return True
+
+
+def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
+    """Whether `callee` accepts the Any-holding arguments however their Any is
+    filled in. Approximated from both ends: Any read as `object` and as Never
+    must both fit (an exact answer would need each position's variance)."""
+    for fill in (site.ev.builtin("object"), NEVER):
+        fixed = list(args)
+        for ai in any_args:
+            fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(arg_types[ai], fill))
+        collect = Collect()
+        check_signature(site, callee, fixed, collect)
+        if collect.errors:
+            return False
+    return True
+
+
+def _fill_any(t: Type, fill: Type) -> Type:
+    if isinstance(t, AnyType):
+        return fill
+    if isinstance(t, Instance) and t.args:
+        return Instance(t.info, tuple(_fill_any(a, fill) for a in t.args))
+    if isinstance(t, TupleType):
+        return TupleType(tuple(_fill_any(i, fill) for i in t.items), t.fallback)
+    if isinstance(t, UnionType):
+        return make_union([_fill_any(i, fill) for i in t.items])
+    if isinstance(t, CallableType):
+        return t.with_params(tuple(Param(p.name, _fill_any(p.type, fill), p.kind, p.has_default) for p in t.params)).with_ret(_fill_any(t.ret, fill))
+    return t
+
+
+def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
+    name = f'"{callee.name}"' if callee.name else "function"
+    if not args:
+        desc = "call"
+        msg = f"All overload variants of {name} require at least one argument"
+    else:
+        shown = []
+        for a, t in zip(args, arg_types):
+            # mypy shows the inferred (widened) types here: `o(1, 2)` lists "int", "int".
+            s = format_type(widen_literals(t))
+            if a.kind == ARG_STAR:
+                s = "*" + s
+            elif a.kind == ARG_STAR2:
+                s = "**" + s
+            shown.append(f'"{s}"')
+        desc = ", ".join(shown)
+        msg = f"No overload variant of {name} matches argument type{'s' if len(args) > 1 else ''} {desc}"
+    from veritype.evaluate.dunder_messages import is_operator_method
+
+    # mypy: an operator method's failed overloaded call is an `operator` error.
+    site.report(site.node, msg, "operator" if is_operator_method(callee.name) else "call-overload")

@@ -1,0 +1,59 @@
+"""The context a type expression is evaluated in: its scope, the type variables bound so
+far, what the place allows (qualifiers, Self, unpacking, P.args) and where errors go.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.scopes import Scope
+from veritype.types.model import Type, TypeVarType
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
+
+Reporter = Callable[[ast.AST, str, str], None]
+
+
+@dataclass
+class TypeContext:
+    scope: Scope
+    # Free type variables met are bound to this owner (a function or class).
+    bind_to: str | None = None
+    bound: dict[str, TypeVarType] = field(default_factory=dict)
+    report: Reporter | None = None
+    # Qualifiers seen at the top (Final, ClassVar, Required, NotRequired, ReadOnly, InitVar).
+    qualifiers: set[str] = field(default_factory=set)
+    allow_qualifiers: bool = False
+    # The class whose `Self` this is, when Self is allowed.
+    self_class: ClassInfo | None = None
+    disallow_any_generics: bool = False
+    # The value of a type alias: a bare generic class there is allowed (`A = list`, as mypy).
+    alias_value: bool = False
+    # Variables bound in an enclosing class or function.
+    outer: dict[str, TypeVarType] | None = None
+    # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
+    guard: tuple[str, Type] | None = None
+    # The return node of a `Callable[[...], R]` being evaluated: a TypeGuard/TypeIs
+    # there is the callable's guard, as on a def (spec, "TypeIs ... is also valid
+    # as the return type of a callable").
+    guard_node: ast.expr | None = None
+    in_string: bool = False
+    # "*" or "**" while evaluating the annotation of `*args` / `**kwargs`: the only
+    # places `P.args` / `P.kwargs` may appear (spec, "The components of a ParamSpec").
+    star: str | None = None
+    # A TypeVarTuple may be named bare here (it is being unpacked, or listed in Generic[...]).
+    unpacking: bool = False
+    # The annotation of `*args`, where `*Ts` / `*tuple[...]` / `Unpack[...]` is allowed.
+    star_param: bool = False
+
+
+def unpacking(ctx: TypeContext) -> TypeContext:
+    """The context for X of `*X`: a bare TypeVarTuple is what is expected there.
+    (The copy shares `bound` and `qualifiers` with `ctx`.)"""
+    if ctx.unpacking and not ctx.star_param:
+        return ctx
+    return replace(ctx, unpacking=True, star_param=False)
