@@ -458,8 +458,10 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+    if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
+    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
+    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
     from veritype.types.join import widen_literals
 
     v = widen_literals(value)

@@ -203,7 +203,17 @@ def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
 def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     assigned = _assigned_keys(stmt.body)
     entry = mc.flow.fork()
-    mc.block(stmt.body)
+    # A handler may start after any statement of the body: mypy joins the states
+    # it could start from. A name assigned by a simple statement of the body
+    # takes the join of its types before and after each statement (`retries =
+    # retries.increment(...)` keeps `Retry`); one assigned inside a nested block
+    # falls back to its declared type.
+    points = [entry.copy()]
+    nested: set[str] = set()
+    for s in stmt.body:
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
+            nested |= _assigned_keys([s])
+    mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()
     ends = [after_body]
@@ -211,6 +221,10 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         state = entry.copy()
         for key in assigned:
             state.types.pop(key, None)
+        joined = merge(points)
+        for key in assigned - nested:
+            if key in joined.types and "." not in key and "[" not in key:
+                state.types[key] = joined.types[key]
         state.unreachable = False
         mc.flow.set(state)
         if handler.type is not None:

@@ -119,7 +119,7 @@ class ModuleChecker:
         assert tree is not None
         self.block(tree.body)
 
-    def block(self, body: list[ast.stmt]) -> None:
+    def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
         for stmt in body:
             if self.flow.state.unreachable:
@@ -129,6 +129,8 @@ class ModuleChecker:
                     self.error(stmt, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
+            if after_each is not None:
+                after_each(stmt)  # the try statement's watch of the states its handlers may see
             prev = stmt
 
     def stmt(self, stmt: ast.stmt) -> None:

@@ -766,7 +766,9 @@ def can_be_true(ev: "Evaluator", t: Type) -> bool:
     if isinstance(t, LiteralType):
         return bool(t.value)
     if isinstance(t, TupleType):
-        return len(t.items) > 0 or True
+        # `tuple[()]` is always false (mypy: `if history:` on `tuple[R, ...] | tuple[()]`
+        # keeps the first); a tuple subclass may define its own truth.
+        return len(t.items) > 0 or t.fallback.info.fullname != "builtins.tuple"
     return True
 
 
