@@ -275,9 +275,8 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
     if not params or params[0].arg != target.value.id:
         return
     sym = cls.symbols.get(target.attr)
-    # `self.scope: Final = scope` takes its type from the value too (narrowing included).
-    bare = sym is not None and (sym.annotation is None or isinstance(sym.annotation, (ast.Name, ast.Attribute)))
-    if sym is not None and sym.is_instance_attr and bare:
+    if sym is not None and sym.is_instance_attr and (sym.annotation is None or mc.ev.declared_type(sym, cls.scope) is None):
+        # Unannotated, or a bare `Final` whose type comes from the value.
         sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
 
@@ -355,7 +354,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         t = mc.infer(stmt.value)
         mc.assign_literal_ok(stmt.target, t)
         if isinstance(stmt.target, ast.Attribute):
-            mc._record_self_assignment(stmt.target, t, stmt.value)
+            # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+            # attribute from the value's type here, narrowing included.
+            record_self_assignment(mc, stmt.target, t, stmt.value)
         return
     if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
@@ -369,7 +370,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.explain_protocol(stmt.value, t, declared)
         return
     if isinstance(stmt.target, ast.Name):
-        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, t))
+        # mypy 2.4 does not narrow a name by the value of its own annotated
+        # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+        # assignment narrows). Attributes are narrowed, below.
+        mc.flow.bind(stmt.target.id, declared)
     elif isinstance(stmt.target, ast.Attribute):
         mc.infer(stmt.target.value)
         key = expr_key(stmt.target)
@@ -479,8 +483,10 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+    if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
+    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
+    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
     from veritype.types.join import widen_literals
 
     v = widen_literals(value)

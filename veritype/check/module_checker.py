@@ -29,7 +29,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.check import assignment_statements
 from veritype.check import compound_statements
-from veritype.check.compound_statements import _is_trivial_unreachable
+from veritype.check.unreachable_rules import is_noop_for_reachability
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -120,16 +120,18 @@ class ModuleChecker:
         assert tree is not None
         self.block(tree.body)
 
-    def block(self, body: list[ast.stmt]) -> None:
+    def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
         for stmt in body:
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not _is_trivial_unreachable(stmt):
+                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
                     self.error(stmt, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
+            if after_each is not None:
+                after_each(stmt)  # the try statement's watch of the states its handlers may see
             prev = stmt
 
     def stmt(self, stmt: ast.stmt) -> None:

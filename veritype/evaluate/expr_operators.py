@@ -59,7 +59,11 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     finally:
         for _ in range(pushed):
             ex.overlay.pop()
-    return make_union(results)
+    from veritype.types.display_join import simplified_union
+
+    # mypy simplifies the result: `history or ()` on `tuple[R, ...] | None` is
+    # `tuple[R, ...]` (the empty tuple is one of them), `o is not None and o + 1` int.
+    return simplified_union(ex.ev, results)
 
 
 def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:

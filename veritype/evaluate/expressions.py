@@ -76,6 +76,9 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        # Inside a lambda or comprehension (past its first iterable): a class body's
+        # names are not visible there (Python's scoping), so lookups skip the class.
+        self.nested_in_class = 0
         self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
@@ -232,15 +235,21 @@ class ExprEvaluator:
         for layer in reversed(self.overlay):
             if node.id in layer:
                 return layer[node.id]
-        narrowed = self.flow.lookup(node.id)
-        if narrowed is not None:
-            return narrowed
-        if self.scope is None:
+        scope = self.scope
+        if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
+            # `time: float = field(default_factory=lambda: time())`: the lambda's
+            # `time` is the module's function, not the class attribute.
+            scope = scope.parent
+        else:
+            narrowed = self.flow.lookup(node.id)
+            if narrowed is not None:
+                return narrowed
+        if scope is None:
             return AnyType("special")
-        tp = self.scope.lookup_type_param(node.id)
+        tp = scope.lookup_type_param(node.id)
         if tp is not None:
             return AnyType("special")
-        hit = self.ev.lookup(node.id, self.scope)
+        hit = self.ev.lookup(node.id, scope)
         if hit is None:
             if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
                 return self.ev.builtin("str")
@@ -317,11 +326,13 @@ class ExprEvaluator:
             layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
         self.overlay.append(layer)
+        self.nested_in_class += 1
         try:
             ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
             ret = self.infer(node.body, ret_ctx)
         finally:
             self.overlay.pop()
+            self.nested_in_class -= 1
         if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
             pass
         return CallableType(tuple(params), widen_literals(ret), name="lambda")
