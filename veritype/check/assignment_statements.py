@@ -117,7 +117,8 @@ def any_declared(mc: "ModuleChecker", key: str) -> bool:
         return False
     sym, scope = hit
     if sym.kind == S.PARAM:
-        return False
+        # `cat: Any` (or unannotated, Any in a checked untyped def).
+        return isinstance(scope.param_types.get(sym.name), AnyType)
     d = mc.ev.declared_type(sym, scope)
     if d is not None:
         return isinstance(d, AnyType)
@@ -176,8 +177,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -203,6 +205,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
@@ -221,7 +227,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        unknown = check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown
@@ -270,9 +276,8 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
     if not params or params[0].arg != target.value.id:
         return
     sym = cls.symbols.get(target.attr)
-    # `self.scope: Final = scope` takes its type from the value too (narrowing included).
-    bare = sym is not None and (sym.annotation is None or isinstance(sym.annotation, (ast.Name, ast.Attribute)))
-    if sym is not None and sym.is_instance_attr and bare:
+    if sym is not None and sym.is_instance_attr and (sym.annotation is None or mc.ev.declared_type(sym, cls.scope) is None):
+        # Unannotated, or a bare `Final` whose type comes from the value.
         sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
 
@@ -350,7 +355,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         t = mc.infer(stmt.value)
         mc.assign_literal_ok(stmt.target, t)
         if isinstance(stmt.target, ast.Attribute):
-            mc._record_self_assignment(stmt.target, t, stmt.value)
+            # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+            # attribute from the value's type here, narrowing included.
+            record_self_assignment(mc, stmt.target, t, stmt.value)
         return
     if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
@@ -364,7 +371,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.explain_protocol(stmt.value, t, declared)
         return
     if isinstance(stmt.target, ast.Name):
-        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, t))
+        # mypy 2.4 does not narrow a name by the value of its own annotated
+        # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+        # assignment narrows). Attributes are narrowed, below.
+        mc.flow.bind(stmt.target.id, declared)
     elif isinstance(stmt.target, ast.Attribute):
         mc.infer(stmt.target.value)
         key = expr_key(stmt.target)
@@ -474,8 +484,10 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+    if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
+    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
+    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
     from veritype.types.join import widen_literals
 
     v = widen_literals(value)

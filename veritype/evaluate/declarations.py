@@ -75,6 +75,11 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         if isinstance(target, UnionType) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
             # `A = int | str` is a types.UnionType at run time (not callable, no class).
             return ev.instance("types.UnionType")
+        from veritype.evaluate.special_values import alias_special_form
+
+        form = alias_special_form(ev, target, value, scope)
+        if form is not None:
+            return form
         return AnyType("special")
     return infer_from_declaration(ev, sym, scope)
 
