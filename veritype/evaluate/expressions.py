@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate import type_forms
-from veritype.types.model import SpecialForm, TypeFormType
+from veritype.types.model import SpecialForm
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
@@ -184,7 +184,7 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            if type(expected) is TypeFormType and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            if type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
                 if form is not None:
                     return form

@@ -27,6 +27,18 @@ SHAPES = (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)
 _NOT_ALONE = frozenset({"ClassVar", "Final", "Unpack", "Required", "NotRequired", "ReadOnly", "TypeAlias", "InitVar"})
 
 
+def expects_type_form(expected: Type | None, node: ast.expr) -> bool:
+    """Whether `node` is read as a type expression where `expected` is wanted:
+    a `TypeForm[T]`, or a union holding one (pytest's `addini(type=int | str)`
+    for `type: Literal[...] | TypeForm[...] | None`) when the node is no plain
+    constant (a string there is the union's literal, not a forward reference)."""
+    if type(expected) is TypeFormType:
+        return True
+    from veritype.types.model import UnionType
+
+    return isinstance(expected, UnionType) and not isinstance(node, ast.Constant) and any(type(i) is TypeFormType for i in expected.items)
+
+
 def implicit_type_form(ev: "Evaluator", node: ast.expr, scope: "Scope") -> Type | None:
     """`TypeForm[T]` for `node` read as a type expression, or None when it is no
     valid one (nothing is reported)."""
