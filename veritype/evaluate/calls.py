@@ -10,6 +10,8 @@ what is called (function, class, union, __call__...) is dispatched in
 from __future__ import annotations
 
 import ast
+
+from veritype.types.model import TypeFormType
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -353,7 +355,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
+            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or type(expected) is TypeFormType):
+                # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)

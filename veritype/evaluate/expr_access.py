@@ -13,6 +13,7 @@ from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
+from veritype.evaluate.special_values import NOT_CALLABLE
 from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 
 if TYPE_CHECKING:
@@ -45,7 +46,27 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
+    if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):
+        # mypy: through an instance, `__init__` may be a subclass's, with another signature.
+        ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")
     return ex.member_access(base, node.attr, node)
+
+
+def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
+    """`obj.__init__` on an instance of a class that is not final and whose
+    `__init__` is not final (mypy's rule; `super().__init__` is fine)."""
+    info = base.info
+    info.bases  # reads the class decorators (@final)
+    if info.is_final or any(c.has_any_base or c.unknown_decorator for c in info.mro):
+        return False
+    hit = info.get("__init__")
+    if hit is None:
+        return False
+    sym, cls = hit
+    from veritype.evaluate.functions import decorator_names
+
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return not any(n.endswith(".final") for d in defs for n in decorator_names(ex.ev, d, cls.scope))
 
 
 def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
@@ -58,6 +79,14 @@ def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
 
 
 def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | None) -> Type:
+    if isinstance(base, SpecialForm) and base.name in NOT_CALLABLE:
+        from veritype.evaluate.special_values import SHOWN, special_form_member
+
+        t = special_form_member(ex.ev, name)
+        if t is None:
+            ex.error(node, f'"{SHOWN}" has no attribute "{name}"', "attr-defined")
+            return ANY_ERROR
+        return t
     if isinstance(base, UnionType):
         results: list[Type] = []
         for item in base.items:
@@ -131,6 +160,10 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         if narrowed is not None:
             return narrowed
     base = ex.infer(node.value)
+    if isinstance(base, SpecialForm) and base.name == "Annotated":
+        if ex.scope is not None:
+            ex.ev.type_exprs.evaluate(node, ex.scope)
+        return base  # `Annotated[int, ""]` is a special form object, not `type[int]` (spec)
     if isinstance(base, (TypeType, SpecialForm)):
         # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
         if ex.scope is not None:
