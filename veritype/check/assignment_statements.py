@@ -204,7 +204,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        unknown = check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown

@@ -289,6 +289,20 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         items = union_items(t)
         kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
         return make_union(kept_items) if len(kept_items) < len(items) else None
+    if identity and positive and isinstance(other, (Instance, TupleType, CallableType)) and not isinstance(t, AnyType):
+        # `assert value is err` (value: `BaseException | None`, err: BaseException):
+        # mypy narrows to the other operand's type where it is narrower, and drops
+        # the items it cannot be. Disjoint types are left alone (no unreachable code
+        # is made up from an identity test).
+        kept = []
+        for i in union_items(t):
+            if isinstance(i, AnyType):
+                return None
+            if is_subtype(ev, other, i):
+                kept.append(other)
+            elif is_subtype(ev, i, other):
+                kept.append(i)
+        return make_union(kept) if kept else None
     return None
 
 
