@@ -164,6 +164,12 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
+        if declared is not None and isinstance(t, AnyType) and inferred_decls.declared(mc, target) is not None:
+            # mypy's binder: an Any value narrows a variable whose type was inferred
+            # (`provider_cls = getattr(module, name)` after `provider_cls = d[k]`) to
+            # Any; only an explicit annotation keeps its type (narrowing/assign_any_value.md).
+            mc.flow.bind(target.id, t)
+            return
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
             declared = None  # an inferred declaration mypy would not enforce here
         if declared is not None:

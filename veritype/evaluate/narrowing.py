@@ -239,7 +239,9 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
-    if identity and isinstance(other, Instance) and getattr(other.info, "is_sentinel", False):
+    if identity and isinstance(other, Instance) and (getattr(other.info, "is_sentinel", False) or other.info.fullname in ("builtins.ellipsis", "types.EllipsisType")):
+        # `...` is the only value of its class too (mypy's singleton types):
+        # `v is not infer` with `infer = ...` rules `EllipsisType` out (hypothesis).
         return _narrow_sentinel(ev, t, other, positive)
     if identity and isinstance(other, Instance):
         # An enum with one member has one value: `x is SENTINEL` with
