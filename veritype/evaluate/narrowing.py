@@ -22,6 +22,7 @@ from veritype.types.subtype import is_subtype
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.expressions import ExprEvaluator, FlowView
+    from veritype.evaluate.scopes import Scope
 
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
@@ -434,6 +435,14 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         classes = _classinfo_arg(ev, silent, test.args[1])
         if classes is None:
             return {}
+        if not positive:
+            # A class given as a value (`t: type[E]`, a tuple of them) may be a
+            # subclass at run time: the negative branch rules out only the classes
+            # named literally (mypy: `not isinstance(exc, expected_type)` with
+            # `expected_type: type[BaseException]` keeps `exc` a BaseException).
+            classes = _literal_classes(ev, silent, exprs.scope, test.args[1])
+            if not classes:
+                return {}
         if fullname == "builtins.issubclass":
             if isinstance(current, AnyType):
                 # mypy leaves an Any alone under issubclass (isinstance narrows it):
@@ -606,6 +615,21 @@ def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type
     if isinstance(t, NoneType):
         t = TypeType(NoneType())  # `int | None`: None stands for its class
     return _class_list(ev, t)
+
+
+def _literal_classes(ev: "Evaluator", silent: object, scope: "Scope", node: ast.expr) -> list[Type]:
+    """The classes of isinstance's second argument that are written as classes
+    (a class name, `None`, a tuple display or `|` of them)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _literal_classes(ev, silent, scope, node.left) + _literal_classes(ev, silent, scope, node.right)
+    if isinstance(node, ast.Tuple):
+        return [c for e in node.elts for c in _literal_classes(ev, silent, scope, e)]
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [NoneType()]
+    ref = ev.resolve_expr(node, scope) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if ref is None or ref.kind != "class":
+        return []
+    return _class_list(ev, silent.infer(node)) or []  # type: ignore[attr-defined]
 
 
 def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
