@@ -107,6 +107,23 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     return mc.infer(stmt.value, prior)
 
 
+def any_declared(mc: "ModuleChecker", key: str) -> bool:
+    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
+    unannotated with a first assignment of an Any value (flow.merge's question)."""
+    if not key.isidentifier():
+        return False
+    hit = mc._local_symbol(key)
+    if hit is None:
+        return False
+    sym, scope = hit
+    if sym.kind == S.PARAM:
+        return False
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return isinstance(d, AnyType)
+    return isinstance(mc.inferred.get(id(sym)), AnyType)
+
+
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     if isinstance(target, ast.Name):
         hit = mc._local_symbol(target.id)
@@ -159,8 +176,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -192,6 +210,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
@@ -221,7 +243,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, declared, t) if declared is not None else t)
+                # An Any value does not narrow an unannotated attribute either: it keeps the
+                # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
+                narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
+                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)

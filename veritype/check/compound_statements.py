@@ -66,7 +66,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         node = nxt
     if ends:
         ends.append(mc.flow.fork())
-        mc.flow.set(merge(ends))
+        mc.flow.set(merge(ends, mc.any_declared))
 
 
 def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
@@ -98,7 +98,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         finally:
             del mc.diags[mark:]
             mc.silent_passes -= 1
-        head = merge([entry, mc.flow.fork()])
+        head = merge([entry, mc.flow.fork()], mc.any_declared)
     else:
         head = entry.copy()
         for key in assigned:
@@ -114,7 +114,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
     exits = mc._loop_exits
     mc._loop_exits = saved_exits
     # After the loop: it ran zero or more times (or broke out).
-    after = merge([head, body_end])
+    after = merge([head, body_end], mc.any_declared)
     if infinite:
         after.unreachable = True
     mc.flow.set(after)
@@ -122,7 +122,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         mc.flow.apply(mc.exprs().narrow_for(test, False))
     mc.block(orelse)
     normal = mc.flow.fork()
-    mc.flow.set(merge([normal] + exits))
+    mc.flow.set(merge([normal] + exits, mc.any_declared))
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
@@ -242,7 +242,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         if handler.name:
             mc.flow.invalidate(handler.name)
         ends.append(mc.flow.fork())
-    merged = merge(ends)
+    merged = merge(ends, mc.any_declared)
     if stmt.finalbody:
         # The finally block runs on every path; check it from a state that forgets try-body narrowing.
         fin_state = merged.copy() if not merged.unreachable else entry.copy()

@@ -46,7 +46,7 @@ def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: T
     current = checker.ev.bound_member(base, target.attr)
     if isinstance(current, (CallableType, Overloaded)) and not isinstance(value, AnyType) and not is_subtype(checker.ev, value, current):
         got, exp = format_pair(value, current)
-        # On the value, as mypy (a multi-line assignment's ignore sits there).
+        # On the value's line, as mypy (the value may start on the next line).
         checker.error(value_node if value_node is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
     return True
 

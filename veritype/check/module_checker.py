@@ -88,10 +88,11 @@ class ModuleChecker:
         self.report(node, msg, "note", "note")
 
     def explain_protocol(self, node: ast.AST | None, actual: Type, expected: Type) -> None:
-        """mypy's notes on the members making `actual` fail protocol `expected`."""
-        from veritype.evaluate.protocol_notes import protocol_notes
+        """mypy's notes on the members making `actual` fail protocol `expected`,
+        and its `Maybe you forgot to use "await"?`."""
+        from veritype.evaluate.await_hint import subtype_notes
 
-        for n in protocol_notes(self.ev, actual, expected):
+        for n in subtype_notes(self.ev, actual, expected):
             self.note(node, n)
 
     def exprs(self) -> ExprEvaluator:
@@ -139,6 +140,14 @@ class ModuleChecker:
                 self.partial_watch[id(stmt)]()
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
+        if self.options.disallow_any_explicit:
+            from veritype.check.explicit_any import check_statement
+
+            check_statement(self, stmt)
+        if self.options.disallow_any_unimported:
+            from veritype.check import unimported_any
+
+            unimported_any.check_statement(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)
@@ -302,6 +311,7 @@ class ModuleChecker:
     _check_var_annotated = assignment_statements.check_var_annotated
     _infer_redisplay = assignment_statements.infer_redisplay
     _declared_for_target = assignment_statements.declared_for_target
+    any_declared = assignment_statements.any_declared
     _attribute_declared = assignment_statements.attribute_declared
     _local_symbol = assignment_statements.local_symbol
     assign = assignment_statements.assign
@@ -333,6 +343,9 @@ class ModuleChecker:
             if sym is not None:
                 if self.program.hidden_reexport(mod, alias.name):
                     self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
+                from veritype.check.deprecated_imports import check_deprecated_import
+
+                check_deprecated_import(self, stmt, mod, sym)
                 continue
             if self.program.get_module(f"{source}.{alias.name}") is not None:
                 continue

@@ -78,6 +78,22 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         "m: Movie = {\"title\": 1}  # E\n",
     ),
+    "method-assign": (
+        (),
+        "class A:\n    def f(self) -> None: ...\n\ndef g(self: A) -> None: ...\n\nA.f = g  # E\n",
+    ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
+    ),
+    "deprecated": (
+        ("--enable-error-code", "deprecated"),
+        'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
+    ),
+    "name-match": (
+        (),
+        'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
+    ),
     "typeddict-unknown-key": (
         (),
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
@@ -130,6 +146,15 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Foo: ...\n\ndef f(x: Foo) -> None:\n    if x:  # E\n        pass\n",
     ),
     "no-redef": ((), "type Pair = tuple[int, int]\ntype Pair = tuple[str, str]  # E\n"),
+    "name-match": ((), 'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n'),
+    "method-assign": (
+        (),
+        "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
+    ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

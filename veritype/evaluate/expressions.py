@@ -11,12 +11,16 @@ functions are ExprEvaluator's methods (`self` named `ex`).
 from __future__ import annotations
 
 import ast
+
+from veritype.evaluate import type_forms
+from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
@@ -81,6 +85,9 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
+        from veritype.evaluate.deprecation import enabled
+
+        self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
 
     # -- reporting ------------------------------------------------------------
 
@@ -122,6 +129,19 @@ class ExprEvaluator:
         finally:
             self._report = outer
 
+    def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
+        from veritype.evaluate import deprecation
+
+        if isinstance(node, ast.Name) and self.scope is not None:
+            hit = self.ev.lookup(node.id, self.scope)
+            if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
+                return  # reported once, at the `from` import (as mypy)
+        msg = deprecation.reference_message(t)
+        if msg is None and isinstance(node, ast.Attribute):
+            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
+        if msg is not None:
+            self.error(node, msg, "deprecated")
+
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -131,6 +151,8 @@ class ExprEvaluator:
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
             # the stack is never exhausted inside some lazy evaluation (issue #19).
+            if memo.depth == MAX_EXPRESSION_DEPTH:
+                bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
@@ -162,12 +184,23 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
+            if type(expected) is TypeFormType and self.scope is not None and isinstance(node, type_forms.SHAPES):
+                form = type_forms.implicit_type_form(self.ev, node, self.scope)
+                if form is not None:
+                    return form
             result = method(self, node, expected)
+            if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                self._report_deprecated(node, result)  # type: ignore[arg-type]
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
         except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
+
+    def _where(self, node: ast.AST) -> str:
+        path = self.scope.module.path if self.scope is not None else "?"
+        return f"{path}:{getattr(node, 'lineno', '?')}"
 
     # -- atoms ------------------------------------------------------------------
 
@@ -440,6 +473,8 @@ class ExprEvaluator:
         if special is not None:
             return special
         callee = self.infer(node.func)
+        if isinstance(callee, SpecialForm) and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:
+            return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)

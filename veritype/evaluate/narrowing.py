@@ -502,11 +502,19 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         if positive:
             from veritype.types.join import meet
 
+            if isinstance(current, TypeVarType) and current.kind in ("typevar", "self") and not current.values:
+                # As for isinstance (mypy): still T, its upper bound met with the guard,
+                # so `if inspect.isclass(test): return test` returns a T.
+                bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
+                met = meet(ev, bound, guard)
+                if not isinstance(met, NeverType):
+                    return {key: current if is_subtype(ev, bound, guard) else _with_bound(current, met)}
             narrowed = meet(ev, current, guard)
             if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
                 narrowed = guard
             return {key: narrowed}
-        return {key: make_union([i for i in union_items(current) if not is_subtype(ev, i, guard)])}
+        # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
+        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or not is_subtype(ev, i, guard)])}
     return {}
 
 
@@ -824,9 +832,18 @@ def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
         if not can_be_true(ev, i):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = ev.literal(True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
+            i = _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
         items.append(i)
     return make_union(items)
+
+
+def _part_literal(ev: "Evaluator", value: object) -> Type:
+    """The literal a truthiness part stands for. mypy's `false_only` makes a real
+    `LiteralType` (not an inferred literal that a variable widens): `r = flag and
+    loc()` is `Literal[False] | str | None`, so `if r:` leaves `str` (urllib3)."""
+    import dataclasses
+
+    return dataclasses.replace(ev.literal(value), declared=True)
 
 
 _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
@@ -838,9 +855,9 @@ def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
         if not can_be_false(ev, i):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = ev.literal(False)
+            i = _part_literal(ev, False)
         elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
             # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
-            i = ev.literal(_FALSY_VALUES[i.info.fullname])
+            i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
         items.append(i)
     return make_union(items)

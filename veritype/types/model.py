@@ -23,7 +23,8 @@ class Type:
 @dataclass(frozen=True, slots=True)
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
-    # reported error), "special" (a construct we do not model yet), "implicit".
+    # reported error), "special" (a construct we do not model yet), "implicit",
+    # "unimported" (a name from a module that could not be followed).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
 
@@ -165,6 +166,13 @@ class TypeType(Type):
     """`type[C]`: the class object C (or a subclass)."""
 
     item: Type  # Instance, TypeVarType, AnyType, UnionType of those
+
+
+@dataclass(frozen=True, slots=True)
+class TypeFormType(Type):
+    """`TypeForm[T]` (PEP 747): a type form object for T or a type assignable to it."""
+
+    item: Type
 
 
 @dataclass(frozen=True, slots=True)
