@@ -498,6 +498,9 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     v = widen_literals(value)
     if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
         return v
+    if isinstance(v, UnionType) and all(isinstance(i, (Instance, TupleType)) for i in v.items) and is_subtype(ev, v, declared):
+        # `event = cast(Union[Request, Response], event)` with `event: Event` (h11).
+        return v
     return narrowed
 
 
