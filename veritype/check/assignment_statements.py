@@ -117,7 +117,10 @@ def any_declared(mc: "ModuleChecker", key: str) -> bool:
         return False
     sym, scope = hit
     if sym.kind == S.PARAM:
-        return False
+        # A parameter annotated `Any` is declared Any (mypy: after `if isinstance(cat,
+        # int): ...` it is Any again, so `issubclass(cat, W)` is accepted).
+        node = sym.node
+        return isinstance(node, ast.arg) and node.annotation is not None and isinstance(scope.param_types.get(sym.name), AnyType)
     d = mc.ev.declared_type(sym, scope)
     if d is not None:
         return isinstance(d, AnyType)
@@ -198,7 +201,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
-                mc.flow.invalidate(target.id)
+                # mypy keeps the type the name had before a rejected assignment
+                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
                 return
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
