@@ -117,10 +117,9 @@ def any_declared(mc: "ModuleChecker", key: str) -> bool:
         return False
     sym, scope = hit
     if sym.kind == S.PARAM:
-        # A parameter annotated `Any` is declared Any (mypy: after `if isinstance(cat,
-        # int): ...` it is Any again, so `issubclass(cat, W)` is accepted).
-        node = sym.node
-        return isinstance(node, ast.arg) and node.annotation is not None and isinstance(scope.param_types.get(sym.name), AnyType)
+        # A parameter annotated Any (or unannotated, so Any) is declared Any too.
+        t = scope.param_types.get(sym.name)
+        return t is None or isinstance(t, AnyType)
     d = mc.ev.declared_type(sym, scope)
     if d is not None:
         return isinstance(d, AnyType)
