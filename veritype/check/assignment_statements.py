@@ -184,6 +184,12 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
+        if declared is not None and isinstance(t, AnyType) and inferred_decls.declared(mc, target) is not None:
+            # mypy's binder: an Any value narrows a variable whose type was inferred
+            # (`provider_cls = getattr(module, name)` after `provider_cls = d[k]`) to
+            # Any; only an explicit annotation keeps its type (narrowing/assign_any_value.md).
+            mc.flow.bind(target.id, t)
+            return
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
             declared = None  # an inferred declaration mypy would not enforce here
         if declared is not None:
@@ -194,7 +200,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
-                mc.flow.invalidate(target.id)
+                # mypy keeps the type the name had before a rejected assignment
+                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
                 return
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
@@ -493,6 +500,9 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
 
     v = widen_literals(value)
     if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
+        return v
+    if isinstance(v, UnionType) and all(isinstance(i, (Instance, TupleType)) for i in v.items) and is_subtype(ev, v, declared):
+        # `event = cast(Union[Request, Response], event)` with `event: Event` (h11).
         return v
     return narrowed
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, CallableType, Overloaded, Type
+from veritype.types.model import AnyType, CallableType, LiteralType, Overloaded, Type, union_items
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -196,7 +196,8 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         from veritype.evaluate.expressions import ExprEvaluator
         from veritype.types.join import widen_literals
 
-        own = widen_literals(ExprEvaluator(ev, info.scope).infer(stmt.value))
+        raw = ExprEvaluator(ev, info.scope).infer(stmt.value)
+        own = widen_literals(raw)
     if isinstance(own, AnyType):
         return
     for cls, base_sym in _bases_declaring(info, name):
@@ -210,7 +211,13 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         if base_t is None:
             return
         if not is_subtype(ev, own, base_t):
-            s, b = format_pair(own, base_t)
+            if isinstance(stmt, ast.Assign) and is_subtype(ev, raw, base_t):
+                # mypy infers the value in the base's declared type as context:
+                # `lifetime = "test_case"` fits `lifetime: ClassVar[Literal["test_case", ...]]`.
+                return
+            # In a Literal context mypy shows the value's literal type.
+            shown = raw if isinstance(stmt, ast.Assign) and any(isinstance(i, LiteralType) for i in union_items(base_t)) else own
+            s, b = format_pair(shown, base_t)
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
 

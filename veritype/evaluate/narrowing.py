@@ -22,6 +22,7 @@ from veritype.types.subtype import is_subtype
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.expressions import ExprEvaluator, FlowView
+    from veritype.evaluate.scopes import Scope
 
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
@@ -239,7 +240,9 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
-    if identity and isinstance(other, Instance) and getattr(other.info, "is_sentinel", False):
+    if identity and isinstance(other, Instance) and (getattr(other.info, "is_sentinel", False) or other.info.fullname in ("builtins.ellipsis", "types.EllipsisType")):
+        # `...` is the only value of its class too (mypy's singleton types):
+        # `v is not infer` with `infer = ...` rules `EllipsisType` out (hypothesis).
         return _narrow_sentinel(ev, t, other, positive)
     if identity and isinstance(other, Instance):
         # An enum with one member has one value: `x is SENTINEL` with
@@ -289,6 +292,20 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         items = union_items(t)
         kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
         return make_union(kept_items) if len(kept_items) < len(items) else None
+    if identity and positive and isinstance(other, (Instance, TupleType, CallableType)) and not isinstance(t, AnyType):
+        # `assert value is err` (value: `BaseException | None`, err: BaseException):
+        # mypy narrows to the other operand's type where it is narrower, and drops
+        # the items it cannot be. Disjoint types are left alone (no unreachable code
+        # is made up from an identity test).
+        kept = []
+        for i in union_items(t):
+            if isinstance(i, AnyType):
+                return None
+            if is_subtype(ev, other, i):
+                kept.append(other)
+            elif is_subtype(ev, i, other):
+                kept.append(i)
+        return make_union(kept) if kept else None
     return None
 
 
@@ -418,6 +435,14 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         classes = _classinfo_arg(ev, silent, test.args[1])
         if classes is None:
             return {}
+        if not positive:
+            # A class given as a value (`t: type[E]`, a tuple of them) may be a
+            # subclass at run time: the negative branch rules out only the classes
+            # named literally (mypy: `not isinstance(exc, expected_type)` with
+            # `expected_type: type[BaseException]` keeps `exc` a BaseException).
+            classes = _literal_classes(ev, silent, exprs.scope, test.args[1])
+            if not classes:
+                return {}
         if fullname == "builtins.issubclass":
             if isinstance(current, AnyType):
                 # mypy leaves an Any alone under issubclass (isinstance narrows it):
@@ -598,6 +623,21 @@ def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type
     if isinstance(t, NoneType):
         t = TypeType(NoneType())  # `int | None`: None stands for its class
     return _class_list(ev, t)
+
+
+def _literal_classes(ev: "Evaluator", silent: object, scope: "Scope", node: ast.expr) -> list[Type]:
+    """The classes of isinstance's second argument that are written as classes
+    (a class name, `None`, a tuple display or `|` of them)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _literal_classes(ev, silent, scope, node.left) + _literal_classes(ev, silent, scope, node.right)
+    if isinstance(node, ast.Tuple):
+        return [c for e in node.elts for c in _literal_classes(ev, silent, scope, e)]
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [NoneType()]
+    ref = ev.resolve_expr(node, scope) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if ref is None or ref.kind != "class":
+        return []
+    return _class_list(ev, silent.infer(node)) or []  # type: ignore[attr-defined]
 
 
 def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
