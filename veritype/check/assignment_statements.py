@@ -12,6 +12,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
+from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.evaluate.special_assignments import special_assignment
+    from veritype.check.special_assignments import special_assignment
 
     if special_assignment(mc, stmt):
         return
@@ -179,7 +180,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
-            bound = t if keep else _widen_for_variable(mc.ev, t, mc, target)
+            # Kept are the literals a declaration wrote; an inferred one (an enum's
+            # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
+            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -296,7 +299,7 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.type_expr import TypeContext
 
-    from veritype.evaluate.special_assignments import special_annassign
+    from veritype.check.special_assignments import special_annassign
 
     if special_annassign(mc, stmt):
         return
@@ -468,14 +471,18 @@ def _widen_lit(t: Type) -> Type:
     return t
 
 
-def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
+    """The type a name takes from an assigned value: literals widen (mypy's
+    `x = "a"` is `str`), except for a Final name. `keep_declared`: the value is
+    an item of something (a for-loop's item, an unpacked part), whose declared
+    literal types stay, as mypy keeps `Literal` (only an inferred literal is
+    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
     from veritype.evaluate.declarations import qualifiers
-    from veritype.types.join import widen_literals
 
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
-    return widen_literals(t)
+    return widen_literals(t, keep_declared=keep_declared)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)

@@ -130,6 +130,22 @@ def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
     mc._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
 
 
+def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
+    """`for theme in ("light", "dark"): return theme` in a function returning
+    `Literal["light", "dark", "unknown"]`: mypy's loop variable keeps the items'
+    inferred literals (`Literal['light']? | Literal['dark']?`) in its narrowed
+    type, while the variable is declared `str`. The assignment bound the widened
+    type; bind the item itself where that is all that happened."""
+    from veritype.types.join import widen_literals
+
+    if not isinstance(target, ast.Name):
+        return
+    widened = widen_literals(item, keep_declared=True)
+    if widened == item or mc.flow.lookup(target.id) != widened:
+        return
+    mc.flow.bind(target.id, item)
+
+
 def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
     it = mc.infer(stmt.iter)
     is_async = isinstance(stmt, ast.AsyncFor)
@@ -155,6 +171,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
             mc.flow.bind(declared_name, declared)
         else:
             mc.assign(stmt.target, item, None)
+            _keep_item_literals(mc, stmt.target, item)
 
     mc._loop(stmt.body, stmt.orelse, assigned, None, False, before_body=bind_target)
 

@@ -181,7 +181,9 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             continue
         if not is_subtype(ev, bp.type, sp.type):
             _, b = format_pair(sp.type, bp.type)
-            checker.error(fn, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
+            where = _argument_node(fn, i + 1, sp.name)
+            checker.error(where, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
+            liskov_notes(checker, where, name, info.name)
             return
     checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
 
@@ -192,6 +194,30 @@ def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ig
     # Only positional parameter names differ (`encode(self, data)` over
     # `encode(self, input)`): mypy accepts such overrides, and so do we.
     return bool(ev.subtype_checker().callable_ok(_base_pos_names(sub, base), base))
+
+
+def _argument_node(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: int, name: str | None) -> ast.AST:
+    """The parameter mypy puts an argument error on (its column): positional
+    parameter `index` of the def, counting `self` as 0; the def if unsure."""
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    if index < len(positional) and positional[index].arg == name:
+        return positional[index]
+    return fn
+
+
+def liskov_notes(checker: "ModuleChecker", where: ast.AST, name: str, class_name: str) -> None:
+    """mypy's notes after an argument incompatible with the supertype's."""
+    checker.note(where, "This violates the Liskov substitution principle")
+    checker.note(where, "See https://mypy.readthedocs.io/en/stable/common_issues.html#incompatible-overrides")
+    if name == "__eq__":
+        checker.note(where, 'It is recommended for "__eq__" to work with arbitrary objects, for example:')
+        for line in (
+            "    def __eq__(self, other: object) -> bool:",
+            f"        if not isinstance(other, {class_name}):",
+            "            return NotImplemented",
+            f"        return <logic to compare two {class_name} instances>",
+        ):
+            checker.note(where, line)
 
 
 def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:

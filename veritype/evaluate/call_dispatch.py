@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -73,7 +73,10 @@ def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     out: list[Arg] = []
     for a in args:
         if a.kind == ARG_STAR:
-            t = initial_type(site, a)
+            from veritype.evaluate.expr_access import as_tuple
+
+            # A NamedTuple instance (`f(*tok)`, tok: TokenInfo) spreads its fields too.
+            t = as_tuple(initial_type(site, a))
             if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
                 # `f(*t)` with `t: tuple[int, *tuple[str, ...]]`: the fixed prefix is
                 # positional arguments, the rest (of unknown length) stays a `*` argument.
@@ -152,6 +155,8 @@ def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
     name = format_type(td)
     for a in args:
         expected = items.get(a.name or "")
+        if expected is None and td.extra is not None and not isinstance(td.extra, NeverType):
+            expected = td.extra  # PEP 728: "also allow arbitrary keyword arguments of this type"
         if expected is None:
             initial_type(site, a)
             site.report(a.node or site.node, f'Unexpected keyword argument "{a.name}" for "{name}"', "call-arg")

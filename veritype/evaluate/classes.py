@@ -43,7 +43,7 @@ class ClassInfo:
         self.is_namedtuple = False
         self.is_newtype = False
         self.has_any_base = False
-        self.unknown_decorator = False  # set with the bases; see class_bases  # a base is Any or unresolved: attribute lookups may succeed
+        self._unknown_decorator = False  # set with the bases; see class_bases and the property
         self.metaclass_expr: ast.expr | None = None
         self.dataclass_info: object = None
         self.decorators: list[str] = []
@@ -74,6 +74,21 @@ class ClassInfo:
     def synthesized(self) -> dict[str, Type]:
         self._ensure_special()
         return self._synthesized
+
+    @property
+    def unknown_decorator(self) -> bool:
+        """A class decorator veritype does not model may add members or change the
+        constructor: lookups on the class stay lenient. `@dataclass` (and a
+        dataclass_transform decorator) is modelled once the class is synthesized,
+        so the answer is read after that: it must not depend on whether something
+        asked for a constructor first."""
+        if self._unknown_decorator and not self._special_done:
+            self._ensure_special()
+        return self._unknown_decorator
+
+    @unknown_decorator.setter
+    def unknown_decorator(self, value: bool) -> None:
+        self._unknown_decorator = value
 
     @property
     def tuple_type(self) -> TupleType | None:

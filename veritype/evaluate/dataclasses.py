@@ -58,6 +58,9 @@ class DataclassInfo:
     slots: bool = False
     match_args: bool = True
     stdlib: bool = False
+    # attrs (`@attrs.define`, `@attr.s`, ...): a private attribute `_x` is the
+    # `__init__` parameter `x`, as at run time and in mypy's attrs plugin.
+    attrs: bool = False
     unknown: bool = False  # something we could not read: constructor stays Any
     field_specifiers: tuple[str, ...] = FIELD
 
@@ -72,6 +75,7 @@ class _Spec:
     frozen_default: bool = False
     order_default: bool = False
     stdlib: bool = False  # `@dataclasses.dataclass` itself, not a dataclass_transform
+    attrs: bool = False  # a decorator of the attrs package
 
 
 def _literal_kwargs(keywords: list[ast.keyword]) -> dict[str, object] | None:
@@ -148,6 +152,7 @@ def dataclass_spec(ev: "Evaluator", info: "ClassInfo") -> _Spec | None:
             return _Spec(kwargs, FIELD, stdlib=True)
         spec = _function_transform(ev, dec, scope)
         if spec is not None:
+            spec.attrs = name.startswith(("attr.", "attrs."))
             kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
             spec.options = kwargs if kwargs is not None else {"?": True}
             return spec
@@ -189,6 +194,7 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
     kw_only = _flag(spec, "kw_only", spec.kw_only_default)
     dc.slots = _flag(spec, "slots", False) is True
     dc.stdlib = spec.stdlib
+    dc.attrs = spec.attrs
     dc.match_args = _flag(spec, "match_args", True) is not False
     if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
         dc.unknown = True
@@ -296,6 +302,8 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
             _specifier_defaults(ev, stmt.value, scope, f)
             _read_field_call(stmt.value, f, dc)
+        if dc.attrs and f.alias is None and name.startswith("_"):
+            f.alias = name.lstrip("_")
         out.append(f)
     return out
 

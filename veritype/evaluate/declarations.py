@@ -57,6 +57,8 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
     made = functional_class(ev, sym, scope)
     if made is not None:
+        if getattr(made, "is_sentinel", False):
+            return Instance(made, ())  # the sentinel object, the one value of its type
         return class_object_type(made)
     alias = alias_info(ev, sym, scope)
     if alias is not None:
@@ -234,7 +236,8 @@ def _target_is(target: ast.expr, sym: Symbol) -> bool:
 def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbol) -> Type | None:  # type: ignore[no-untyped-def]
     """The part of `value_type` that lands in `sym` when unpacked into `target`."""
     if _target_is(target, sym):
-        return widen_literals(value_type)
+        # An item's declared literal types stay (see check.assignment_statements._widen_for_variable).
+        return widen_literals(value_type, keep_declared=True)
     if isinstance(target, (ast.Tuple, ast.List)):
         items = exprs.unpack(value_type, len(target.elts), target)
         for sub, item in zip(target.elts, items):

@@ -11,7 +11,7 @@ from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
+from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -201,6 +201,8 @@ def subscript(ex: "ExprEvaluator", base: Type, index_node: ast.expr, node: ast.A
             m = base.item_map()
             if index_t.value in m:
                 return m[index_t.value]
+            if base.extra is not None and not isinstance(base.extra, NeverType):
+                return base.extra  # PEP 728: "infer their value type from the extra_items argument"
             ex.error(index_node, f'TypedDict "{format_type(base)}" has no key "{index_t.value}"', "typeddict-item")
             return ANY_ERROR
         keys = union_items(index_t)

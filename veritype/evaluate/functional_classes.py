@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 _NAMEDTUPLE = ("typing.NamedTuple", "typing_extensions.NamedTuple")
 _COLLECTIONS = ("collections.namedtuple",)
 _TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
+# PEP 661: `NAME = Sentinel("NAME")` at module or class level is a type of its own.
+_SENTINELS = ("typing_extensions.Sentinel", "typing_extensions.sentinel", "builtins.sentinel")
 _ENUMS = ("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag")
 # Keywords of the functional Enum API that do not change the members.
 _ENUM_KEYWORDS = frozenset({"module", "qualname", "type", "start", "boundary"})
@@ -65,6 +67,8 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
                 info = _namedtuple(ev, sym.name, scope, fields2)
         elif ref.fullname in _TYPEDDICT:
             info = _typeddict(ev, sym.name, scope, call)
+        elif ref.fullname in _SENTINELS:
+            info = _sentinel(ev, sym.name, scope, call)
         elif ref.fullname in _ENUMS:
             names = _enum_names(call)
             if names is not None:
@@ -232,9 +236,19 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
     if len(call.args) != 2 or not isinstance(call.args[1], ast.Dict):
         return None
     total = True
+    extra: tuple[Type | None, bool] = (None, False)
     for kw in call.keywords:
         if kw.arg == "total" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
             total = kw.value.value
+        elif kw.arg == "closed" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+            if kw.value.value and extra[0] is None:
+                from veritype.types.model import NeverType
+
+                extra = (NeverType(), False)
+        elif kw.arg == "extra_items":
+            from veritype.evaluate.typeddicts import extra_items_type
+
+            extra = extra_items_type(ev, kw.value, scope)
         else:
             return None
     info = _new_info(ev, name, scope, "typing._TypedDict")
@@ -257,5 +271,27 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
             required.add(key)
         if "ReadOnly" in ctx.qualifiers:
             readonly.add(key)
-    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()))  # type: ignore[attr-defined]
+    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()), *extra)  # type: ignore[attr-defined]
+    return info
+
+
+def _sentinel(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "ClassInfo | None":
+    """Typing spec, "Sentinels": "Sentinel objects may be used in type annotations
+    if they are defined using a simple assignment of the form NAME =
+    sentinel('NAME') in the global scope or in a class body that is not within a
+    function". The sentinel is the one value of a final class of its own; its
+    name shows as the variable's (`Cls.NAME` in a class, as mypy)."""
+    if scope.kind not in ("module", "class") or len(call.args) != 1 or call.keywords:
+        return None
+    if scope.kind == "class" and (scope.cls is None or scope.cls.defining_scope is None or scope.cls.defining_scope.kind != "module"):
+        return None
+    # A subclass of the runtime class, so it still passes where a `Sentinel` is expected.
+    base = next((b for b in ("typing_extensions.sentinel", "builtins.sentinel") if ev.named_class(b) is not None), "builtins.object")
+    info = _new_info(ev, name, scope, base)
+    if info is None:
+        return None
+    info.is_final = True
+    info.is_sentinel = True  # type: ignore[attr-defined]
+    if scope.kind == "class" and scope.cls is not None:
+        info.name = f"{scope.cls.name}.{name}"
     return info

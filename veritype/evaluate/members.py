@@ -72,6 +72,12 @@ class Members:
         if isinstance(receiver, TypedDictType):
             if name == "update" and receiver.readonly:
                 return _readonly_update(receiver)
+            if receiver.extra is not None:
+                from veritype.evaluate.typeddict_members import extra_items_member
+
+                t = extra_items_member(self, receiver, name)
+                if t is not None:
+                    return t
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, NoneType):
             none = ev.instance("types.NoneType")
@@ -406,6 +412,10 @@ class Members:
             return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
+        if _from_object(init_hit) and _from_object(new_hit) and any(c.has_any_base for c in info.mro):
+            # Both are object's, but an unknown base may define either: mypy's
+            # type_object_type makes "a universal callable" (*Any, **Any) here.
+            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars, info.name)
         use_new = False
         if new_hit is not None and new_hit[1].fullname != "builtins.object":
             if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
@@ -551,6 +561,10 @@ def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) 
     return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
 
 
+def _from_object(hit) -> bool:  # type: ignore[no-untyped-def]
+    return hit is None or hit[1].fullname == "builtins.object"
+
+
 def _as_type_obj(t: Type, own: tuple[TypeVarType, ...], name: str | None = None) -> Type:
     # `name`: a class object is called by the class's name in messages
     # ('Too many arguments for "A"', not "__init__"), as mypy words them.
@@ -646,8 +660,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                         if isinstance(r, Instance):
                             ret = r
             return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
-        if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
-            return rest
+        if isinstance(rest.ret, AnyType) and rest.ret.reason in ("unannotated", "implicit"):
+            # Spec, "__new__ Method": "If the return type of __new__ is not annotated,
+            # a type checker may assume that the return type is Self" (mypy does).
+            return CallableType(rest.params, constructor_of, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
         return rest
     return rest
 
@@ -675,10 +691,6 @@ def _accepts_anything(t: Type) -> bool:
         return False
     rest = t.params[1:]
     return bool(rest) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in rest)
-
-
-def _returns_instance_of(ret: Type, inst: Instance) -> bool:
-    return isinstance(ret, Instance) and inst.info in ret.info.mro
 
 
 def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:

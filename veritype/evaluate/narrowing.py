@@ -220,6 +220,8 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
+    if identity and isinstance(other, Instance) and getattr(other.info, "is_sentinel", False):
+        return _narrow_sentinel(ev, t, other, positive)
     if identity and isinstance(other, Instance):
         # An enum with one member has one value: `x is SENTINEL` with
         # `SENTINEL: Final[_Default] = _Default.token` compares with that member (mypy).
@@ -269,6 +271,22 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
         return make_union(kept_items) if len(kept_items) < len(items) else None
     return None
+
+
+def _narrow_sentinel(ev: "Evaluator", t: Type, sentinel: Instance, positive: bool) -> Type | None:
+    """Typing spec, "Sentinels": "Type checkers must support narrowing union types
+    involving sentinels using the is and is not operators" - the sentinel is the
+    only value of its type."""
+    if isinstance(t, AnyType):
+        return None
+    items = union_items(t)
+    if positive:
+        from veritype.types.subtype import is_subtype
+
+        if any(isinstance(i, AnyType) for i in items):
+            return None
+        return sentinel if any(is_subtype(ev, sentinel, i) for i in items) else NeverType()
+    return make_union([i for i in items if not (isinstance(i, Instance) and i.info is sentinel.info)])
 
 
 def _is_object(t: Type) -> bool:

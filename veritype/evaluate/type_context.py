@@ -37,6 +37,10 @@ class TypeContext:
     outer: dict[str, TypeVarType] | None = None
     # Set when the expression is a TypeGuard[...] / TypeIs[...] return annotation.
     guard: tuple[str, Type] | None = None
+    # The return node of a `Callable[[...], R]` being evaluated: a TypeGuard/TypeIs
+    # there is the callable's guard, as on a def (spec, "TypeIs ... is also valid
+    # as the return type of a callable").
+    guard_node: ast.expr | None = None
     in_string: bool = False
     # "*" or "**" while evaluating the annotation of `*args` / `**kwargs`: the only
     # places `P.args` / `P.kwargs` may appear (spec, "The components of a ParamSpec").

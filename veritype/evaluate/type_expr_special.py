@@ -162,7 +162,7 @@ def special_subscript(te: "TypeExprEvaluator", name: str, node: ast.Subscript, a
         if len(args) != 1:
             return te._error(ctx, node, f"{name}[...] takes exactly one type argument")
         inner = te._eval(args[0], ctx)
-        if top:
+        if top or ctx.guard_node is node:
             ctx.guard = (name, inner)
         return te.ev.builtin("bool")
     if name == "Unpack":
@@ -187,8 +187,20 @@ def special_subscript(te: "TypeExprEvaluator", name: str, node: ast.Subscript, a
 def callable_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
     if len(args) != 2:
         return te._error(ctx, node, 'Please use "Callable[[<parameters>], <return type>]" or "Callable"')
-    params_node, ret_node = args
-    ret = te._eval(ret_node, ctx)
+    saved = ctx.guard, ctx.guard_node
+    ctx.guard, ctx.guard_node = None, args[1]
+    try:
+        ret = te._eval(args[1], ctx)
+        guard = ctx.guard
+    finally:
+        ctx.guard, ctx.guard_node = saved
+    t = _callable_parts(te, args[0], ret, ctx)
+    if guard is not None and isinstance(t, CallableType):
+        t = dataclasses.replace(t, type_guard=guard[1]) if guard[0] == "TypeGuard" else dataclasses.replace(t, type_is=guard[1])
+    return t
+
+
+def _callable_parts(te: "TypeExprEvaluator", params_node: ast.expr, ret: Type, ctx: TypeContext) -> Type:
     if isinstance(params_node, ast.Constant) and params_node.value is Ellipsis:
         return CallableType((), ret, is_ellipsis=True)
     if isinstance(params_node, ast.List):

@@ -112,7 +112,7 @@ def format_literal(t: LiteralType) -> str:
 def format_callable(t: CallableType) -> str:
     parts: list[str] = []
     if t.is_ellipsis:
-        return f"def (*Any, **Any) -> {format_type(t.ret)}"
+        return f"def (*Any, **Any) -> {_format_return(t)}"
     saw_kw_marker = False
     for p in t.params:
         typ = format_type(p.type)
@@ -137,7 +137,16 @@ def format_callable(t: CallableType) -> str:
     tvs = ""
     if t.type_vars:
         tvs = " [" + ", ".join(_format_tv_decl(v) for v in t.type_vars) + "]"
-    return f"def{tvs} ({', '.join(parts)}) -> {format_type(t.ret)}"
+    return f"def{tvs} ({', '.join(parts)}) -> {_format_return(t)}"
+
+
+def _format_return(t: CallableType) -> str:
+    # A guard function returns `bool` at runtime; mypy shows what it narrows to.
+    if t.type_guard is not None:
+        return f"TypeGuard[{format_type(t.type_guard)}]"
+    if t.type_is is not None:
+        return f"TypeIs[{format_type(t.type_is)}]"
+    return format_type(t.ret)
 
 
 def _format_tv_decl(v: TypeVarType) -> str:

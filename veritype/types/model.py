@@ -180,6 +180,10 @@ class TypedDictType(Type):
     required: frozenset[str]
     readonly: frozenset[str]
     fallback: Instance
+    # PEP 728: the type of the items it does not name. None: not closed (any
+    # other key may be there, as `ReadOnly[object]`); Never: `closed=True`.
+    extra: "Type | None" = None
+    extra_readonly: bool = False
 
     def item_map(self) -> dict[str, Type]:
         return dict(self.items)

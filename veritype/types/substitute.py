@@ -81,7 +81,8 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         inner = _sub(t.item, m)
         return TypeType(inner)
     if isinstance(t, TypedDictType):
-        return TypedDictType(tuple((k, _sub(v, m)) for k, v in t.items), t.required, t.readonly, t.fallback)
+        extra = _sub(t.extra, m) if t.extra is not None else None
+        return TypedDictType(tuple((k, _sub(v, m)) for k, v in t.items), t.required, t.readonly, t.fallback, extra, t.extra_readonly)
     if isinstance(t, LiteralType):
         return t
     if isinstance(t, AliasRef) and t.args:

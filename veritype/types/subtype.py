@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from veritype.types.model import make_union
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
@@ -193,7 +194,7 @@ class SubtypeChecker:
         if isinstance(left, TypedDictType):
             if isinstance(right, TypedDictType):
                 return self._typeddict(left, right)
-            return self._check(self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object"))), right) or self._check(left.fallback, right)
+            return self._typeddict_as_mapping(left, right) or self._check(left.fallback, right)
         if isinstance(right, TypedDictType):
             return False
         if isinstance(left, (CallableType, Overloaded)):
@@ -441,17 +442,60 @@ class SubtypeChecker:
         lm = left.item_map()
         for key, rt in right.items:
             if key not in lm:
-                return False
+                # PEP 728: the left's extra items stand for the key (a non-required,
+                # possibly read-only item of the extra type).
+                if left.extra is None or key in right.required:
+                    return False
+                if not self.item_fits(left.extra, left.extra_readonly, False, rt, key in right.readonly, False):
+                    return False
+                continue
             lt = lm[key]
             if key in right.readonly:
                 if not self._check(lt, rt):
                     return False
-            elif not self._equivalent(lt, rt):
+            elif not self._equivalent(lt, rt) or key in left.readonly:
+                # Spec, "Assignability" of TypedDicts: "if B[k] is not read-only,
+                # A[k] must not be read-only" either.
                 return False
             if (key in right.required) != (key in left.required):
                 if key in right.required or key not in right.readonly:
                     return False
-        return True
+        if right.extra is None:
+            return True  # open: any other key, as ReadOnly[object]
+        rm = right.item_map()
+        # Typing spec (PEP 728): the right's extra items are a pseudo-item every
+        # other key of the left must fit, and so must the left's own extra items
+        # (an open left has ReadOnly[object] ones).
+        for key, lt in left.items:
+            if key not in rm and not self.item_fits(lt, key in left.readonly, key in left.required, right.extra, right.extra_readonly, False):
+                return False
+        left_extra = left.extra if left.extra is not None else self.ev.builtin("object")
+        left_extra_ro = left.extra_readonly if left.extra is not None else True
+        if isinstance(left_extra, NeverType):
+            return True
+        return self.item_fits(left_extra, left_extra_ro, False, right.extra, right.extra_readonly, False)
+
+    def _typeddict_as_mapping(self, left: TypedDictType, right: Type) -> bool:
+        """A TypedDict is a `Mapping[str, object]`; with PEP 728's extra items it is
+        "assignable to a type of the form Mapping[str, VT] when all value types of
+        the items in the TypedDict are assignable to VT", and to `dict[str, VT]` when
+        every item is non-required, not read-only and consistent with VT."""
+        str_t = self.ev.builtin("str")
+        if left.extra is None:
+            return self._check(self.ev.instance("typing.Mapping", (str_t, self.ev.builtin("object"))), right)
+        values = [t for _, t in left.items] + ([left.extra] if not isinstance(left.extra, NeverType) else [])
+        if (isinstance(right, Instance) and right.info.fullname == "builtins.dict" and len(right.args) == 2
+                and not isinstance(left.extra, NeverType) and not left.extra_readonly and self._check(str_t, right.args[0])):
+            vt = right.args[1]
+            return (not left.required and not left.readonly
+                    and all(self._equivalent(t, vt) for t in values))
+        return self._check(self.ev.instance("typing.Mapping", (str_t, make_union(values) if values else NeverType())), right)
+
+    def item_fits(self, lt: Type, l_ro: bool, l_req: bool, rt: Type, r_ro: bool, r_req: bool) -> bool:
+        """Whether an item (type, read-only, required) may stand for another."""
+        if r_ro:
+            return self._check(lt, rt) and (l_req or not r_req)
+        return not l_ro and l_req == r_req and self._equivalent(lt, rt)
 
     # -- callables --------------------------------------------------------------
 
@@ -498,7 +542,7 @@ class SubtypeChecker:
                 # A generic function's own variables can be anything the target needs
                 # (`sorted` as a `Callable[..., list[str]]`): nothing in `...` fixes them.
                 ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
-            return self._check(ret, right.ret)
+            return self._check(ret, right.ret) and self._guards_ok(left, right)
         if left.type_vars:
             from veritype.types.solve import unify_callable
 
@@ -508,7 +552,7 @@ class SubtypeChecker:
             left = inst
         if not self._check(left.ret, right.ret):
             return False
-        if right.type_guard is not None and left.type_guard is None:
+        if not self._guards_ok(left, right):
             return False
         if _unpacked_star(left) or _unpacked_star(right):
             from veritype.types.tuples import expand_star_params
@@ -528,6 +572,17 @@ class SubtypeChecker:
             kw_only = [p for p in right.params if p.kind == KW_ONLY]
             return self._gradual_prefix_ok(left, right.params[:star]) and self._keywords_ok(left, kw_only)
         return self._params_ok(left, right)
+
+    def _guards_ok(self, left: CallableType, right: CallableType) -> bool:
+        """The narrowing part of two callables' returns (spec, "Type narrowing"): a
+        TypeGuard is covariant in its type; "TypeIs is invariant in its argument
+        type"; one kind is not the other (mypy). A guard against a plain `bool`
+        return was compared as its `bool` already."""
+        if right.type_guard is not None:
+            return left.type_guard is not None and self._check(left.type_guard, right.type_guard)
+        if right.type_is is not None:
+            return left.type_is is not None and self._check(left.type_is, right.type_is) and self._check(right.type_is, left.type_is)
+        return True
 
     def _keywords_ok(self, left: CallableType, kw_only: list[Param]) -> bool:
         """`left` accepts each of `right`'s keyword-only parameters by name."""

@@ -1,31 +1,25 @@
-"""Run one check: parse the sources, bind them, check them, collect diagnostics.
+"""Run one check: load the sources, check them, collect diagnostics.
 
-This is the pipeline of DESIGN.md end to end. Drivers (cli, tests, server)
-call `run`; nothing here prints.
+This is the pipeline of DESIGN.md end to end, for one `veritype check`.
+Drivers (cli, tests, server) call `run`; nothing here prints.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.engine.checking import BuildResult, CheckMany, check_sources
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
 
-
-@dataclass
-class BuildResult:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    files_checked: int = 0
-    reused: int = 0  # of files_checked, how many had their diagnostics from the cache
-    # The run's Program, for `--stats` (counted on demand: see Program.statistics).
-    program: object | None = field(default=None, repr=False, compare=False)
+__all__ = ["BuildResult", "run"]
 
 
 def run(sources: list[BuildSource], options: Options) -> BuildResult:
     # On a deep stack: legal but deeply nested code must not lose the run (deep_stack).
-    from veritype.deep_stack import call_with_deep_stack
+    from veritype.engine.deep_stack import call_with_deep_stack
 
     return call_with_deep_stack(lambda: _run(sources, options))
 
@@ -36,18 +30,24 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
+    check_many: CheckMany | None = None
     if options.num_workers > 1:
-        from veritype.engine.workers import install
+        from veritype.engine.workers import runner
 
-        install(program, options.num_workers)
+        check_many = runner(program, options.num_workers)
+
+    def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
+              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
+        return check_sources(program, srcs, reuse, on_checked, check_many)
+
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore, check_incrementally
 
-        result = check_incrementally(program, sources, CacheStore(options.cache_dir))
+        result = check_incrementally(program, sources, CacheStore(options.cache_dir), check)
     else:
-        result = program.check_sources(sources)
+        result = check(sources)
     result.program = program
     return result
