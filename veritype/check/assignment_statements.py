@@ -175,7 +175,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
-                mc.flow.invalidate(target.id)
+                # mypy keeps what the name was narrowed to before a rejected assignment
+                # (`x = bytearray(x)` into `bytes | None` after a None check: still bytes).
                 return
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
