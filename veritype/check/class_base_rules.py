@@ -63,9 +63,12 @@ def _covariant_parameters(checker: "ModuleChecker", node: ast.ClassDef, info: "C
         if not isinstance(t, CallableType):
             continue
         params = t.params if method_kind(checker.ev, stmt, info.scope) == "static" else t.params[1:]
+        args = stmt.args
+        by_name = {a.arg: a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a is not None}
         for p in params:
             if isinstance(p.type, TypeVarType) and p.type.variance == "covariant" and p.type.kind == "typevar":
-                checker.error(stmt, "Cannot use a covariant type variable as a parameter", "misc")
+                # On the parameter's line, as mypy (where its `# type: ignore[misc]` sits).
+                checker.error(by_name.get(p.name or "", stmt), "Cannot use a covariant type variable as a parameter", "misc")
 
 
 def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:

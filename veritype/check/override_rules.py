@@ -188,14 +188,6 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
     checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
 
 
-def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]
-    if ev.subtype_checker().callable_ok(sub, base):
-        return True
-    # Only positional parameter names differ (`encode(self, data)` over
-    # `encode(self, input)`): mypy accepts such overrides, and so do we.
-    return bool(ev.subtype_checker().callable_ok(_base_pos_names(sub, base), base))
-
-
 def _argument_node(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: int, name: str | None) -> ast.AST:
     """The parameter mypy puts an argument error on (its column): positional
     parameter `index` of the def, counting `self` as 0; the def if unsure."""
@@ -218,6 +210,14 @@ def liskov_notes(checker: "ModuleChecker", where: ast.AST, name: str, class_name
             f"        return <logic to compare two {class_name} instances>",
         ):
             checker.note(where, line)
+
+
+def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]
+    if ev.subtype_checker().callable_ok(sub, base):
+        return True
+    # Only positional parameter names differ (`encode(self, data)` over
+    # `encode(self, input)`): mypy accepts such overrides, and so do we.
+    return bool(ev.subtype_checker().callable_ok(_base_pos_names(sub, base), base))
 
 
 def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:

@@ -86,6 +86,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
     ),
+    "deprecated": (
+        ("--enable-error-code", "deprecated"),
+        'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
+    ),
     "name-match": (
         (),
         'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
@@ -142,6 +146,15 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Foo: ...\n\ndef f(x: Foo) -> None:\n    if x:  # E\n        pass\n",
     ),
     "no-redef": ((), "type Pair = tuple[int, int]\ntype Pair = tuple[str, str]  # E\n"),
+    "name-match": ((), 'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n'),
+    "method-assign": (
+        (),
+        "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
+    ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+    ),
     "no-any-unimported": (
         ("--ignore-missing-imports", "--disallow-any-unimported"),
         "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",

@@ -95,6 +95,7 @@ NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an un
 # Not `implemented`: the methods a plugin generates (attrs' __init__, reported by mypy on
 # the class line) are not checked, so an ignore naming it is never reported as unused.
 EXPLICIT_ANY = _code("explicit-any", "An Any is written in a type annotation (--disallow-any-explicit).", implemented=False)
+DEPRECATED = _code("deprecated", "A deprecated (PEP 702) class, function or overload is used.", default_enabled=False, implemented=False)  # off by default, as in mypy; not every use mypy reports is seen, so an ignore of it is never reported unused
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 

@@ -36,6 +36,15 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         return check_overloaded(site, callee, args)
     if isinstance(callee, TypeType):
         return _call_class(site, callee, args)
+    from veritype.evaluate.special_values import SHOWN, not_callable
+
+    if not_callable(callee):
+        # "An attempt to call Annotated (whether parameterized or not) should be
+        # treated as a type error" (spec); mypy: any special form object.
+        for a in args:
+            initial_type(site, a)
+        site.report(site.node, f'"{SHOWN}" not callable', "operator")
+        return AnyType("error")
     if isinstance(callee, Instance):
         if callee.info.fullname == "builtins.type":
             return AnyType("special")
@@ -45,6 +54,12 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
                 return AnyType("special")
             site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
             return AnyType("error")
+        from veritype.evaluate import deprecation
+
+        if deprecation.enabled(ev):
+            msg = deprecation.method_message(call)
+            if msg is not None:
+                site.report(site.node, msg, "deprecated")
         return call_type(site, call, args)
     if isinstance(callee, UnionType):
         results = [call_type(site, item, args) for item in callee.items]

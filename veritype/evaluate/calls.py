@@ -10,6 +10,8 @@ what is called (function, class, union, __call__...) is dispatched in
 from __future__ import annotations
 
 import ast
+
+from veritype.types.model import TypeFormType
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -353,7 +355,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
+            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or type(expected) is TypeFormType):
+                # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)
@@ -375,9 +378,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
                 msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
                 report(arg.node or site.node, msg, code)
-                from veritype.evaluate.protocol_notes import protocol_notes
+                from veritype.evaluate.await_hint import subtype_notes
 
-                for n in protocol_notes(ev, actual, expected):
+                for n in subtype_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
     check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret

@@ -75,6 +75,11 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         if isinstance(target, UnionType) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
             # `A = int | str` is a types.UnionType at run time (not callable, no class).
             return ev.instance("types.UnionType")
+        from veritype.evaluate.special_values import alias_special_form
+
+        form = alias_special_form(ev, target, value, scope)
+        if form is not None:
+            return form
         return AnyType("special")
     return infer_from_declaration(ev, sym, scope)
 
@@ -159,7 +164,10 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             flowed = _flow_assigned(ev, sym, method, scope, node)
             if flowed is not None:
                 # Only literals of literal expressions widen: a value whose type was
-                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy.
+                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy;
+                # a Final attribute keeps every literal.
+                if "Final" in qualifiers(ev, sym, scope):
+                    return flowed
                 return widen_literals(flowed, keep_declared=True)
     from veritype.evaluate.expressions import ExprEvaluator
 

@@ -49,6 +49,8 @@ class Evaluator:
         self.program = program
         self._module_scopes: dict[str, Scope] = {}
         self._classes: dict[int, ClassInfo] = {}
+        # Classes made by a call written as a base (functional_classes.base_class_from_call).
+        self.base_calls: dict[int, tuple[ast.Call, ClassInfo | None]] = {}
         from veritype.evaluate.type_expr import TypeExprEvaluator
 
         self.type_exprs = TypeExprEvaluator(self)
@@ -385,6 +387,9 @@ class Evaluator:
 
             result = compute_symbol_type(self, sym, scope)
         except RecursionError:
+            from veritype.diagnostics import bounds
+
+            bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
             result = AnyType("special")
         sym.cache["type"] = result
         return result

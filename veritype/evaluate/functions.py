@@ -213,6 +213,9 @@ def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> 
 
 def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
     """The undecorated signature of `node`, defined in `scope`."""
+    from veritype.evaluate.deprecation import mark_function
+
+    mark_function(ev, node, scope)
     cache = getattr(node, "_veritype_cache", None)
     if cache is None:
         cache = {}

@@ -54,6 +54,9 @@ class TypeExprEvaluator:
         try:
             return self._eval(node, ctx, top=True)
         except RecursionError:
+            from veritype.diagnostics import bounds
+
+            bounds.hit("recursion limit in a type expression", f"line {getattr(node, 'lineno', '?')}")
             return AnyType("special")
 
     def eval_star(self, node: ast.expr, ctx: TypeContext, star: str) -> Type:

@@ -169,6 +169,13 @@ class TypeType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class TypeFormType(Type):
+    """`TypeForm[T]` (PEP 747): a type form object for T or a type assignable to it."""
+
+    item: Type
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleType(Type):
     name: str
     info: object = field(compare=False, hash=False, repr=False, default=None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import make_union
+from veritype.types.model import TypeFormType, make_union
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
@@ -66,6 +66,13 @@ def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
             return b
         current = b
     return None
+
+# Special forms that are never a class object or a callable (see evaluate.special_values).
+_NOT_CLASSES = frozenset({
+    "Annotated", "Union", "Optional", "Literal", "Callable", "ClassVar", "Final", "Required", "NotRequired",
+    "ReadOnly", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "Never", "NoReturn", "Self", "LiteralString",
+    "TypeAlias", "Type",
+})
 
 
 class SubtypeChecker:
@@ -123,6 +130,12 @@ class SubtypeChecker:
             return True
         if isinstance(right, NeverType):
             # Nothing but Never (and Any) is assignable to Never: assert_never(x).
+            return False
+        if isinstance(right, TypeFormType) or isinstance(left, TypeFormType):
+            return self._type_form(left, right)
+        if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
+            # "Annotated is not type compatible with type or type[T]" (spec); nor is
+            # any special form object (mypy: "<typing special form>").
             return False
         if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
             return True
@@ -688,9 +701,27 @@ class SubtypeChecker:
 
     # -- type[C] ------------------------------------------------------------------
 
+    def _type_form(self, left: Type, right: Type) -> bool:
+        """Spec, "TypeForm": "TypeForm is covariant in its single type parameter",
+        "type[T] is a subtype of TypeForm[T]", and a TypeForm is an object."""
+        if isinstance(right, UnionType):
+            return any(self._check(left, item) for item in right.items)
+        if isinstance(left, UnionType):
+            return all(self._check(item, right) for item in left.items)
+        if isinstance(right, TypeFormType):
+            if isinstance(left, (TypeFormType, TypeType)):
+                return self._check(left.item, right.item)
+            return False
+        return isinstance(right, Instance) and right.info.fullname == "builtins.object"
+
     def _type_left(self, left: TypeType, right: Type) -> bool:
         if isinstance(right, TypeType):
             return self._check(left.item, right.item)
+        if isinstance(right, Instance) and right.info.fullname == "types.GenericAlias":
+            # `list[int]` used as a value is a GenericAlias at run time: a class
+            # object with explicit type arguments (not the bare class `list`).
+            item = left.item
+            return isinstance(item, Instance) and bool(item.args) and not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args)
         if isinstance(right, Instance):
             if right.info.fullname in ("builtins.type", "builtins.object"):
                 return True
@@ -759,6 +790,9 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     try:
         return ev.subtype_checker().check(left, right)
     except RecursionError:
+        from veritype.diagnostics import bounds
+
+        bounds.hit("recursion limit in a subtype check (taken as assignable)")
         return True
 
 
