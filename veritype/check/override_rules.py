@@ -170,6 +170,11 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
     sup = _supertype_name(checker, base_cls)
+    if len(sub_b.params) != len(base_b.params) or _min_args(sub_b) != _min_args(base_b):
+        # mypy details argument and return types only for signatures of the same
+        # length and the same number of required parameters.
+        checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+        return
     if not is_subtype(ev, sub_b.ret, base_b.ret):
         s, b = format_pair(sub_b.ret, base_b.ret)
         checker.error(fn, f'Return type "{s}" of "{name}" incompatible with return type "{b}" in supertype "{sup}"', "override")
@@ -181,11 +186,17 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             continue
         if not is_subtype(ev, bp.type, sp.type):
             _, b = format_pair(sp.type, bp.type)
-            where = _argument_node(fn, i + 1, sp.name)
+            # Only trivial decorators reach here (@classmethod, @override...): mypy maps the
+            # argument to its parameter then too.
+            where = _argument_node(fn, i + 1 if kind != "static" else i, sp.name)
             checker.error(where, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
             liskov_notes(checker, where, name, info.name)
             return
     checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+
+
+def _min_args(t: CallableType) -> int:
+    return sum(1 for p in t.params if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default)  # mypy: required positional ones
 
 
 def _argument_node(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: int, name: str | None) -> ast.AST:

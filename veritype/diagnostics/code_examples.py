@@ -78,29 +78,9 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         "m: Movie = {\"title\": 1}  # E\n",
     ),
-    "method-assign": (
-        (),
-        "class A:\n    def f(self) -> None: ...\n\ndef g(self: A) -> None: ...\n\nA.f = g  # E\n",
-    ),
-    "narrowed-type-not-subtype": (
-        (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
-    ),
     "deprecated": (
         ("--enable-error-code", "deprecated"),
         'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
-    ),
-    "no-any-unimported": (
-        ("--disallow-any-unimported", "--follow-imports=skip"),
-        "import json\n\ndef f(x: json.JSONDecoder) -> None: ...  # E (when the module is not followed)\n",
-    ),
-    "explicit-any": (
-        ("--disallow-any-explicit",),
-        "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n",
-    ),
-    "name-match": (
-        (),
-        'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
     ),
     "typeddict-unknown-key": (
         (),
@@ -154,6 +134,20 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Foo: ...\n\ndef f(x: Foo) -> None:\n    if x:  # E\n        pass\n",
     ),
     "no-redef": ((), "type Pair = tuple[int, int]\ntype Pair = tuple[str, str]  # E\n"),
+    "name-match": ((), 'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n'),
+    "method-assign": (
+        (),
+        "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
+    ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+    ),
+    "no-any-unimported": (
+        ("--ignore-missing-imports", "--disallow-any-unimported"),
+        "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",
+    ),
+    "explicit-any": (("--disallow-any-explicit",), "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n"),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }
