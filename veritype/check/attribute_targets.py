@@ -87,6 +87,12 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     True when reported (the assignment then does not narrow)."""
     ev = checker.ev
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
+    if on_class:
+        from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
+
+        if ambiguous_generic_access(ev, checker.scope, target):
+            checker.error(target, MESSAGE, "misc")
+            return True
     inst = base.item if isinstance(base, TypeType) and on_class else base
     if not isinstance(inst, Instance):
         return False
