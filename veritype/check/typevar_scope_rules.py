@@ -12,6 +12,7 @@ class binds is reported (mypy's message and code).
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from veritype.types.model import Type
@@ -71,7 +72,7 @@ def _args(base: ast.Subscript) -> list[ast.expr]:
     return list(base.slice.elts) if isinstance(base.slice, ast.Tuple) else [base.slice]
 
 
-def _names_type_var(checker: "ModuleChecker", node: ast.expr, among: dict[str, object]) -> bool:
+def _names_type_var(checker: "ModuleChecker", node: ast.expr, among: "Collection[str]") -> bool:
     name = _type_var_name(checker, node)
     return name is not None and name[1] in among
 
