@@ -12,7 +12,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -212,6 +212,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     mc.explain_protocol(value if value is not None else target, t, declared)
                 mc.flow.invalidate(target.id)
                 return
+            _concrete_class_assigned(mc, value, declared)
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
@@ -376,6 +377,7 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.explain_protocol(stmt.value, t, declared)
         return
+    _concrete_class_assigned(mc, stmt.value, declared)
     if isinstance(stmt.target, ast.Name):
         mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, t))
     elif isinstance(stmt.target, ast.Attribute):
@@ -387,6 +389,14 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.flow.bind(key, _narrow_on_reassign(mc.ev, declared, t))
     else:
         mc.infer(stmt.target)
+
+
+def _concrete_class_assigned(mc: "ModuleChecker", value: ast.expr | None, declared: Type) -> None:
+    if isinstance(declared, TypeType) and value is not None:
+        from veritype.evaluate.abstract_class_objects import abstract_class_given, assignment_message
+
+        if abstract_class_given(mc.ev, mc.scope, value, declared):
+            mc.error(value, assignment_message(declared), "type-abstract")
 
 
 def assign_literal_ok(mc: "ModuleChecker", target: ast.expr, t: Type) -> None:
