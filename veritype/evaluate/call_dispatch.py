@@ -109,6 +109,11 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         return AnyType("implicit")
     if isinstance(item, TypeVarType):
         bound = item.upper_bound
+        if bound is None and item.kind == "typevar" and not item.values:
+            # Spec ("Constructor Calls for type[T]"): evaluated "as if it is being
+            # made on" T's bound - `object` when there is none (mypy: "Too many
+            # arguments for "object"").
+            bound = ev.builtin("object")
         if isinstance(bound, Instance):
             _call_class(site, TypeType(bound), args)
         return item
