@@ -441,7 +441,7 @@ class Members:
         own = () if explicit else info.type_vars
         return _as_type_obj(result, own, info.name)
 
-    def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> Type | None:
+    def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> CallableType | None:
         """A metaclass `__call__` (other than `type`'s), bound to the class. When its
         declared return is not an instance of the class, the call evaluates to that
         and `__new__`/`__init__` are skipped (spec, "Metaclass __call__ Method")."""
