@@ -40,6 +40,9 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.guard_rules import check_guard_function
 
     check_guard_function(checker, node, sig)
+    from veritype.check.constructor_rules import check_init_self_annotation
+
+    check_init_self_annotation(checker, node, sig)
     from veritype.check.decorator_rules import check_decorator_calls
 
     check_decorator_calls(checker, node, sig, dec_types)

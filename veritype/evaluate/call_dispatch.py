@@ -134,6 +134,11 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         _check_instantiable(site, item)
     if isinstance(item, Instance) and isinstance(site.node, ast.Call) and isinstance(site.node.func, ast.Subscript):
         _unbound_type_application(site, item)
+        from veritype.evaluate.constructor_binding import binding_error
+
+        bad = binding_error(ev, item)
+        if bad is not None:
+            site.report(site.node, bad, "misc")
     ctor = ev.constructor_type(callee)
     if ctor is None:
         for a in args:
