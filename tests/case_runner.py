@@ -333,7 +333,7 @@ def _module_name(rel: str) -> str:
 
 def run_case(case: Case, root: str) -> None:
     """Write the case into `root` (an empty directory), check it, compare; raises CaseFailure."""
-    from veritype.build import run as build_run
+    from veritype.engine.build import run as build_run
     from veritype.cli.flags import options_from_argv
     from veritype.modules.sources import BuildSource
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from veritype.cli.flags import options_from_argv
+from veritype.diagnostics.enabled import code_enabled
 from veritype.cli.main import main
 
 
@@ -130,7 +131,7 @@ def test_flags_override_config(project: Path) -> None:
     write(project, {"mypy.ini": "[mypy]\nwarn_unreachable = True\ndisable_error_code = misc\n"})
     o = options_from_argv(["--no-warn-unreachable", "--enable-error-code", "misc"], str(project), search_config=True)
     assert not o.warn_unreachable
-    assert o.code_enabled("misc")
+    assert code_enabled(o, "misc")
 
 
 # -- checking ---------------------------------------------------------------------

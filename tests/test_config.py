@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from veritype.config import ConfigError, finalize, find_config_file, load_options
+from veritype.diagnostics.enabled import code_enabled
 
 
 def write(path: Path, text: str) -> Path:
@@ -98,8 +99,8 @@ enable_error_code = ["misc"]
     pkg = options.for_module("pkg.mod")
     # Per-module code sets merge with the global ones, as in mypy.
     assert pkg.disable_error_code == frozenset({"arg-type"})
-    assert pkg.code_enabled("misc") and not pkg.code_enabled("arg-type")
-    assert not options.for_module("other").code_enabled("misc")
+    assert code_enabled(pkg, "misc") and not code_enabled(pkg, "arg-type")
+    assert not code_enabled(options.for_module("other"), "misc")
 
 
 def test_mypy_ini_sections(tmp_path: Path) -> None:

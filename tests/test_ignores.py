@@ -55,7 +55,10 @@ def test_code_ignore_silences_only_its_codes_and_subcodes() -> None:
     m = _map("import x  # type: ignore[import]\nf()  # type: ignore[arg-type]\n")
     diags = [err(1, "import-not-found"), err(2, "arg-type"), err(2, "call-arg")]
     kept = apply_ignores("m.py", diags, m, Options())
-    assert [(d.line, d.code) for d in kept] == [(2, "call-arg")]
+    assert [(d.line, d.code) for d in kept] == [(2, "call-arg"), (2, None)]
+    # mypy's note on the error the ignore does not cover, right after it.
+    assert kept[1].severity == "note"
+    assert kept[1].message == 'Error code "call-arg" not covered by "type: ignore[arg-type]" comment'
 
 
 def test_notes_go_with_their_error_but_reveal_notes_stay() -> None:

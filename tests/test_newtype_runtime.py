@@ -77,7 +77,7 @@ def test_typing_extensions_behaves_the_same() -> None:
 
 def test_static_cases_agree(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The checker reports exactly the run-time failures above (plus the static-only ones)."""
-    from veritype.build import run
+    from veritype.engine.build import run
     from veritype.modules.sources import BuildSource
     from veritype.options import Options
 

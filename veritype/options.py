@@ -11,6 +11,9 @@ import fnmatch
 import sys
 from dataclasses import dataclass, field, fields, replace
 
+# The values of `--output` / `output =`: veritype/report/formats.py writes each.
+OUTPUT_FORMATS = ("text", "json", "veritype-json", "sarif", "github", "gitlab")
+
 # Options that may differ per module (mypy's per-module options).
 PER_MODULE = frozenset(
     {
@@ -21,6 +24,8 @@ PER_MODULE = frozenset(
         "check_untyped_defs",
         "disallow_untyped_calls",
         "disallow_any_generics",
+        "disallow_any_explicit",
+        "disallow_any_unimported",
         "disallow_untyped_decorators",
         "warn_return_any",
         "warn_unreachable",
@@ -75,6 +80,8 @@ class Options:
     check_untyped_defs: bool = False
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
+    disallow_any_explicit: bool = False
+    disallow_any_unimported: bool = False
     disallow_untyped_decorators: bool = False
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
@@ -85,6 +92,8 @@ class Options:
     warn_redundant_casts: bool = False
     warn_unused_ignores: bool = False
     strict_optional: bool = True
+    # mypy 2.x's default: bytearray and memoryview are not bytes.
+    strict_bytes: bool = True
     # Names taken as always true / false in conditions (`if DEBUG:`), mypy's options.
     always_true: list[str] = field(default_factory=list)
     always_false: list[str] = field(default_factory=list)
@@ -110,7 +119,9 @@ class Options:
     junit_format: str = "global"
     install_types: bool = False  # pip-install missing types-* packages (veritype/cli/install_types.py)
     non_interactive: bool = False
-    output: str = "text"
+    # None: not given; text, or github annotations under GitHub Actions
+    # (veritype.report.formats.output_format decides).
+    output: str | None = None
     color: bool | None = None
     verbose: bool = False
 
@@ -136,24 +147,6 @@ class Options:
         if not changes:
             return self
         return replace(self, **changes)
-
-    def code_enabled(self, code: str | None) -> bool:
-        from veritype.diagnostics.codes import REGISTRY
-
-        if code is None:
-            return True
-        if code in self.disable_error_code:
-            return False
-        if code in self.enable_error_code:
-            return True
-        if code == "return" and not self.warn_no_return:
-            return False  # --no-warn-no-return silences "Missing return statement"
-        if code == "unreachable" and self.warn_unreachable:
-            return True  # the flag turns on the (off by default) code, as in mypy
-        info = REGISTRY.get(code)
-        if info is not None and info.parent and info.parent in self.disable_error_code:
-            return False
-        return info.default_enabled if info is not None else True
 
     def set_strict(self) -> None:
         """`--strict`: mypy 2.4's strict set (STRICT_FLAGS).

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from veritype.build import run
+from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.modules.sources import BuildSource
 from veritype.options import Options

@@ -53,7 +53,7 @@ def test_an_unchanged_document_is_not_checked_again(root: Path) -> None:
 
 
 def _full(root: Path, path: str, text: str) -> list[tuple[int, int, str]]:
-    from veritype.build import run
+    from veritype.engine.build import run
     from veritype.modules.discover import module_for_path
     from veritype.modules.sources import BuildSource
     from veritype.server.lsp_diagnostics import options_for

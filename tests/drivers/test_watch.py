@@ -53,27 +53,42 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_watch_command_reruns_with_the_cache(
+def test_watch_command_rechecks_what_the_change_can_affect(
     project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The runs share one in-memory engine: after an edit of `a`, `b` (which
+    uses no name of `a` the edit changed) keeps its diagnostics and `c` (which
+    uses `a.x`) is checked again."""
+    import veritype.engine.checking as checking
+
     (project / "a.py").write_text("x: int = 'no'\n")
     (project / "b.py").write_text("import a\n")
+    (project / "c.py").write_text("import a\ny: str = a.x\n")
     seen_roots: list[list[str]] = []
+    checked: list[str] = []
+    real_check_one = checking.check_one
+
+    def check_one(program, info):  # type: ignore[no-untyped-def]
+        checked.append(info.name)
+        return real_check_one(program, info)
+
+    monkeypatch.setattr(checking, "check_one", check_one)
 
     def scripted(roots: list[str]) -> Iterator[set[tuple[int, str]]]:
         seen_roots.append(roots)
-        (project / "a.py").write_text("x: int = 1\n")  # the user fixes the error
+        checked.clear()
+        (project / "a.py").write_text("x: str = 'yes'\n")  # the user fixes the error
         yield {(MODIFIED, str(project / "a.py"))}
 
     monkeypatch.setattr(watch, "file_events", scripted)
-    status = main(["watch", "a.py", "b.py", "-v"])
+    status = main(["watch", "a.py", "b.py", "c.py"])
     out, err = capsys.readouterr()
     assert seen_roots == [[str(project)]]
     assert status == 0
     first, second = out.split("checking again")
-    assert "Incompatible types in assignment" in first and "Found 1 error" in first
-    assert "Success: no issues found in 2 source files" in second
-    assert "0 of 2 file(s) reused" in err and "reused from the cache" in err
+    assert "Incompatible types in assignment" in first and "Found 2 errors in 2 files" in first
+    assert "Success: no issues found in 3 source files" in second
+    assert sorted(checked) == ["a", "c"]
 
 
 def test_watch_without_watchfiles_is_a_usage_error(

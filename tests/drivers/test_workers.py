@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from veritype.build import run
+from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.cli.main import main
 from veritype.engine.workers import import_cycles

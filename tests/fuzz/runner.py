@@ -18,7 +18,7 @@ HANG_GUARD = 120.0  # seconds
 
 
 def check_source(source: str, *flags: str, timeout: float = HANG_GUARD) -> list[Diagnostic]:
-    from veritype.build import run as build_run
+    from veritype.engine.build import run as build_run
     from veritype.cli.flags import options_from_argv
     from veritype.modules.sources import BuildSource
 

@@ -26,8 +26,15 @@ from veritype.modules.finder import MissingModule
 from veritype.modules.sources import BuildSource
 
 if TYPE_CHECKING:
-    from veritype.build import BuildResult
+    from collections.abc import Callable
+
+    from veritype.engine.checking import BuildResult
     from veritype.evaluate.program import Program
+
+    # The engine's check of some sources (engine/checking.check_sources):
+    # (sources, reuse, on_checked) -> the run's result. Passed in: the cache
+    # sits below the engine and does not import it.
+    Check = Callable[[list[BuildSource], dict[str, list[Diagnostic]], Callable[[BuildSource, list[Diagnostic]], None]], BuildResult]
 
 
 class _States:
@@ -135,12 +142,13 @@ def _loaded_below(program: Program) -> dict[str, list[str]]:
     return below
 
 
-def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore) -> BuildResult:
+def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check") -> BuildResult:
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
     states = _States(program, store.load_interfaces(veritype_key()))
+    store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
     keys: dict[str, str] = {}
@@ -157,7 +165,7 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     def remember(src: BuildSource, diagnostics: list[Diagnostic]) -> None:
         fresh[src.module] = diagnostics
 
-    result = program.check_sources(sources, reuse=reuse, on_checked=remember)
+    result = check(sources, reuse, remember)
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.
@@ -172,4 +180,5 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
     result.reused = len(reuse)
+    result.cache_notes = store.summary(len(reuse))
     return result

@@ -12,6 +12,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
+from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.evaluate.special_assignments import special_assignment
+    from veritype.check.special_assignments import special_assignment
 
     if special_assignment(mc, stmt):
         return
@@ -105,6 +106,23 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     if not is_subtype(mc.ev, t, prior):
         return None
     return mc.infer(stmt.value, prior)
+
+
+def any_declared(mc: "ModuleChecker", key: str) -> bool:
+    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
+    unannotated with a first assignment of an Any value (flow.merge's question)."""
+    if not key.isidentifier():
+        return False
+    hit = mc._local_symbol(key)
+    if hit is None:
+        return False
+    sym, scope = hit
+    if sym.kind == S.PARAM:
+        return False
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return isinstance(d, AnyType)
+    return isinstance(mc.inferred.get(id(sym)), AnyType)
 
 
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
@@ -195,8 +213,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -216,11 +235,17 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
-            bound = t if keep else _widen_for_variable(mc.ev, t, mc, target)
+            # Kept are the literals a declaration wrote; an inferred one (an enum's
+            # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
+            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
@@ -239,9 +264,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        refused = check_written_attribute(mc, target, base_t)
+        # An attribute nothing declares is not narrowed either: mypy reads it as before.
+        refused = check_written_attribute(mc, target, base_t) or unknown
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
@@ -249,7 +275,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, declared, t) if declared is not None else t)
+                # An Any value does not narrow an unannotated attribute either: it keeps the
+                # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
+                narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
+                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
@@ -284,7 +313,8 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
     if not params or params[0].arg != target.value.id:
         return
     sym = cls.symbols.get(target.attr)
-    if sym is not None and sym.is_instance_attr and sym.annotation is None:
+    if sym is not None and sym.is_instance_attr and (sym.annotation is None or mc.ev.declared_type(sym, cls.scope) is None):
+        # Unannotated, or a bare `Final` whose type comes from the value.
         sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
 
@@ -328,7 +358,7 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.type_expr import TypeContext
 
-    from veritype.evaluate.special_assignments import special_annassign
+    from veritype.check.special_assignments import special_annassign
 
     if special_annassign(mc, stmt):
         return
@@ -365,6 +395,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if bare_qualifier:
         t = mc.infer(stmt.value)
         mc.assign_literal_ok(stmt.target, t)
+        if isinstance(stmt.target, ast.Attribute):
+            # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+            # attribute from the value's type here, narrowing included.
+            record_self_assignment(mc, stmt.target, t, stmt.value)
         return
     if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
@@ -379,7 +413,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         return
     _concrete_class_assigned(mc, stmt.value, declared)
     if isinstance(stmt.target, ast.Name):
-        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, t))
+        # mypy 2.4 does not narrow a name by the value of its own annotated
+        # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+        # assignment narrows). Attributes are narrowed, below.
+        mc.flow.bind(stmt.target.id, declared)
     elif isinstance(stmt.target, ast.Attribute):
         mc.infer(stmt.target.value)
         key = expr_key(stmt.target)
@@ -497,8 +534,10 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+    if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
+    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
+    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
     from veritype.types.join import widen_literals
 
     v = widen_literals(value)
@@ -513,14 +552,18 @@ def _widen_lit(t: Type) -> Type:
     return t
 
 
-def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name) -> Type:  # type: ignore[no-untyped-def]
+def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
+    """The type a name takes from an assigned value: literals widen (mypy's
+    `x = "a"` is `str`), except for a Final name. `keep_declared`: the value is
+    an item of something (a for-loop's item, an unpacked part), whose declared
+    literal types stay, as mypy keeps `Literal` (only an inferred literal is
+    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
     from veritype.evaluate.declarations import qualifiers
-    from veritype.types.join import widen_literals
 
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
-    return widen_literals(t)
+    return widen_literals(t, keep_declared=keep_declared)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)

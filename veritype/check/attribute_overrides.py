@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, CallableType, Type
+from veritype.types.model import AnyType, CallableType, Overloaded, Type
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -124,11 +124,15 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
             name = stmt.name
         else:
             continue
-        if name in seen or _skipped_name(name):
+        if name in seen or (_skipped_name(name) and not _constant_over_method(stmt, name)):
             continue
         seen.add(name)
         sym = info.symbols.get(name)
         if sym is None:
+            continue
+        if _skipped_name(name):
+            assert isinstance(stmt, ast.Assign)
+            _check_constant_over_method(checker, stmt, info, sym, name)
             continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             _check_property(checker, stmt, info, sym, name)
@@ -197,6 +201,9 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         return
     for cls, base_sym in _bases_declaring(info, name):
         kind = _kind(checker, cls, base_sym)
+        if base_sym.kind == S.FUNC and kind not in ("ro", "rw") and isinstance(stmt, ast.Assign):
+            _check_constant_over_method(checker, stmt, info, sym, name)
+            return
         if kind not in ("var", "ro", "rw"):
             return  # a method or something we do not compare: stop at the nearest
         base_t = _member_type(checker, info, cls, name)
@@ -206,6 +213,49 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
             s, b = format_pair(own, base_t)
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
+
+
+# Names whose type need not match the base's (mypy's ALLOW_INCOMPATIBLE_OVERRIDE).
+_FREE_DUNDERS = ("__slots__", "__deletable__", "__match_args__")
+
+
+def _constant_over_method(stmt: ast.stmt, name: str) -> bool:
+    """`__str__ = None` in a class body: a dunder (not a name-mangled private) given a
+    constant, compared with a base's method as mypy does (it checks dunders too)."""
+    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
+            and name.startswith("__") and name.endswith("__") and name not in _FREE_DUNDERS)
+
+
+def _check_constant_over_method(checker: "ModuleChecker", stmt: ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
+    """A constant (`None`, a number, a string, `...`) assigned in a class body over a
+    method of the nearest base declaring the name: mypy compares it with the method
+    as bound to an instance (`base class "B" defined the type as "Callable[[], str]"`)."""
+    if sym.annotation is not None or len(sym.decls) != 1 or not isinstance(stmt.value, ast.Constant):
+        return
+    ev = checker.ev
+    # `object` counts here: mypy reports `__hash__ = None` and `__eq__ = None` against it.
+    declaring = [(c, c.symbols[name]) for c in info.mro[1:] if name in c.symbols]
+    for cls, base_sym in declaring:
+        if base_sym.kind != S.FUNC or _kind(checker, cls, base_sym) in ("ro", "rw"):
+            return
+        defs = _func_defs(base_sym)
+        if not defs or method_kind(ev, defs[0], cls.scope) == "property":
+            return
+        mapped = map_instance_to_supertype(info.self_instance(), cls)
+        if mapped is None:
+            return
+        base_t = ev.members.instance_member(mapped, name, info.self_instance())
+        if not isinstance(base_t, (CallableType, Overloaded)):
+            return  # a decorator made it something else (or Any)
+        from veritype.evaluate.expressions import ExprEvaluator
+        from veritype.types.join import widen_literals
+
+        own = widen_literals(ExprEvaluator(ev, info.scope).infer(stmt.value))
+        if isinstance(own, AnyType) or is_subtype(ev, own, base_t):
+            return
+        s, b = format_pair(own, base_t)
+        checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
+        return
 
 
 def _check_property(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunctionDef, info: "ClassInfo", sym: S.Symbol, name: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.attribute_writes import unknown_write_message
+from veritype.check.method_assign import check_method_assign
 from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
@@ -16,31 +18,41 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 
-def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type) -> None:
+def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type, value_node: ast.expr | None = None) -> bool:
+    """The rules for `target = value` on an attribute; True when the attribute is
+    unknown ([attr-defined] reported)."""
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
     base = silent.infer(target.value)
     if isinstance(base, UnionType):
         _check_optional_target(checker, target, base)
-        return
+        return False
     if isinstance(base, CallableType):
-        _check_function_attribute(checker, target, base)
-        return
+        return _check_function_attribute(checker, target, base)
     if not isinstance(base, Instance):
-        return
-    owner = slots_violation(base.info, target.attr)
-    if owner is not None:
-        checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
-        return
+        unknown = unknown_write_message(checker, target, base)
+        if unknown is not None:
+            checker.error(target, unknown, "attr-defined")
+            return True
+        check_method_assign(checker, target, base, value, value_node)
+        return False
     hit = base.info.get(target.attr)
     if hit is None:
         made_up = next((c for c in base.info.mro if c.is_namedtuple and c.node is None and target.attr in c.synthesized), None)
         if made_up is not None and target.attr != "__init__":
             # A field of a functional named tuple: a read-only property at run time.
             checker.error(target, f'Property "{target.attr}" defined in "{made_up.name}" is read-only', "misc")
-            return
-        if _is_unknown_attribute(checker, target, base):
-            checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
-        return
+            return False
+        unknown = unknown_write_message(checker, target, base)
+        if unknown is not None:
+            # mypy: an attribute nothing declares is [attr-defined], `__slots__` or not.
+            checker.error(target, unknown, "attr-defined")
+            return True
+    owner = slots_violation(base.info, target.attr)
+    if owner is not None:
+        checker.error(target, f'Trying to assign name "{target.attr}" that is not in "__slots__" of type "{owner.fullname}"', "misc")
+        return False
+    if hit is None:
+        return False
     sym, cls = hit
     if sym.kind == S.VAR:
         # A field of a frozen dataclass (spec, "Dataclasses": frozen instances are read-only).
@@ -51,21 +63,26 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
             owner = cls  # a NamedTuple field is a read-only property at run time
         if owner is not None:
             checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")
-        return
+        else:
+            check_method_assign(checker, target, base, value, value_node)
+        return False
     if sym.kind != S.FUNC:
-        return
+        return False
+    if check_method_assign(checker, target, base, value, value_node):
+        return False
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":
-        return
+        return False
     from veritype.evaluate.functions import decorator_names
 
     if "functools.cached_property" in decorator_names(checker.ev, defs[0], cls.scope):
-        return  # a cached_property may be assigned (it is a non-data descriptor)
+        return False  # a cached_property may be assigned (it is a non-data descriptor)
     has_setter = any(
         isinstance(dec, ast.Attribute) and dec.attr == "setter" for d in defs for dec in d.decorator_list
     )
     if not has_setter:
         checker.error(target, f'Property "{target.attr}" defined in "{cls.name}" is read-only', "misc")
+    return False
 
 
 def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
@@ -118,38 +135,23 @@ def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
     return None
 
 
-def _is_unknown_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Instance) -> bool:
-    """`obj.new = 1` outside the class's own methods, on a class that cannot
-    take new attributes in any way we know of (mypy reports [attr-defined]).
-    Silent for `self.x = ...` (a definition), Any bases, __setattr__ /
-    __getattr__ overrides and anything the member lookup finds."""
-    if checker.func is not None and checker.scope.enclosing_class() is not None:
-        return False  # inside a class: may be `self.x = ...` or a sibling's attribute
-    if any(c.has_any_base for c in base.info.mro):
-        return False
-    for c in base.info.mro:
-        if c.fullname == "builtins.object":
-            continue
-        if any(c.get(n) is not None and c.get(n)[1] is c for n in ("__setattr__", "__getattr__", "__getattribute__", "__dict__")):  # type: ignore[index]
-            return False
-    return checker.ev.members.get(base, target.attr) is None
-
-
-def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> None:
+def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> bool:
     """`view.view_class = cls` on a function defined with `def`: a function object
     takes only the attributes of `types.FunctionType` (mypy reports [attr-defined];
     pyright too). Only a name bound by `def` here: a callable of another origin
     may be an object with more attributes."""
     if not isinstance(target.value, ast.Name) or base.is_type_obj or base.definition is None:
-        return
+        return False
     hit = checker._local_symbol(target.value.id)
     if hit is None or hit[0].kind != S.FUNC or len(hit[0].decls) != 1:
-        return
+        return False
     node = hit[0].node
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
-        return
+        return False
     if checker.ev.bound_member(base, target.attr) is None:
         checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
+        return True
+    return False
 
 
 def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:

@@ -93,6 +93,12 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     """ClassVar through an instance and Final reassignment ([misc], mypy's messages);
     True when reported (the assignment then does not narrow)."""
     ev = checker.ev
+    from veritype.evaluate import deprecation
+
+    if deprecation.enabled(ev):
+        msg = deprecation.property_message(ev, base, target.attr, setter=True)
+        if msg is not None:
+            checker.error(target, msg, "deprecated")
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
     if on_class:
         from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access

@@ -79,6 +79,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     from veritype.check.typeddict_rules import check_typeddict
 
     check_typeddict(checker, node, info)
+    from veritype.check.disjoint_base_rules import check_disjoint_bases
+
+    check_disjoint_bases(checker, node, info)
     from veritype.check.generic_base_rules import check_base_consistency, check_generic_metaclass
 
     check_base_consistency(checker, node, info)

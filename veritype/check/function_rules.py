@@ -49,6 +49,12 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.type_param_rules import check_pep695_params
 
     check_pep695_params(checker, node)
+    from veritype.check.positional_only_rules import check_historical_positional
+
+    check_historical_positional(checker, node)
+    from veritype.check.disjoint_base_rules import check_function_decorators
+
+    check_function_decorators(checker, node, decorator_names(ev, node, parent), sig)
     from veritype.check.type_param_rules import check_undeclared_type_vars
 
     check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")

@@ -145,7 +145,7 @@ def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
     body = getattr(fn, "body", None) if fn is not None else (checker.info.tree.body if checker.info.tree is not None else None)
     if not isinstance(body, list):
         return False
-    path = _path(body, target)
+    path = _path(checker, body, target)
     for stmt, block in path or []:
         if block.startswith("handler") and isinstance(stmt, ast.Try):
             handler = stmt.handlers[int(block[len("handler"):])]
@@ -247,8 +247,8 @@ def _in_other_branch(checker: "ModuleChecker", sym: "Symbol", target: ast.Name) 
     decl = sym.node
     if not isinstance(body, list) or decl is None:
         return False
-    a = _path(body, decl)
-    b = _path(body, target)
+    a = _path(checker, body, decl)
+    b = _path(checker, body, target)
     if a is None or b is None:
         return False
     for (sa, ba), (sb, bb) in zip(a, b):
@@ -290,19 +290,31 @@ def _blocks(stmt: ast.stmt) -> list[tuple[str, list[ast.stmt]]]:
     return out
 
 
-def _path(body: list[ast.stmt], node: ast.AST) -> list[tuple[ast.stmt, str]] | None:
+def _path(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) -> "tuple[tuple[ast.stmt, str], ...] | None":
     """The (statement, block) pairs from `body` down to the statement holding `node`;
-    the last pair names that statement with an empty block name."""
+    the last pair names that statement with an empty block name. Nodes inside a
+    nested def or class body, or in a handler's type or a case's pattern, have none.
+
+    Asked for every assignment of a function: the paths of all the body's nodes
+    are indexed in one walk, kept on the checker per body (a search per
+    question walked the whole body each time, quadratic in its length)."""
+    memo: dict[int, tuple[list[ast.stmt], dict[int, tuple[tuple[ast.stmt, str], ...]]]] = checker.__dict__.setdefault("_decl_paths", {})
+    hit = memo.get(id(body))
+    if hit is None or hit[0] is not body:
+        index: dict[int, tuple[tuple[ast.stmt, str], ...]] = {}
+        _index_paths(body, (), index)
+        hit = memo[id(body)] = (body, index)
+    return hit[1].get(id(node))
+
+
+def _index_paths(body: list[ast.stmt], prefix: "tuple[tuple[ast.stmt, str], ...]", index: "dict[int, tuple[tuple[ast.stmt, str], ...]]") -> None:
     for stmt in body:
-        if stmt is node:
-            return [(stmt, "")]
-        blocks = _blocks(stmt)
-        for name, block in blocks:
-            sub = _path(block, node)
-            if sub is not None:
-                return [(stmt, name), *sub]
+        here = prefix + ((stmt, ""),)
+        index[id(stmt)] = here
+        for name, block in _blocks(stmt):
+            _index_paths(block, prefix + ((stmt, name),), index)
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            inner = [n for n in ast.iter_child_nodes(stmt) if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case))]
-            if any(sub is node for n in inner for sub in ast.walk(n)):
-                return [(stmt, "")]
-    return None
+            for n in ast.iter_child_nodes(stmt):
+                if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case)):
+                    for sub in ast.walk(n):
+                        index[id(sub)] = here

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 def check_qualifier_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, qualifiers: set[str], declared: "Type") -> None:
     """The placement rules for an annotated assignment whose annotation holds
     `Final` or `ClassVar` (`declared` is the type inside the qualifier)."""
+    from veritype.check.typeddict_qualifiers import check_item_qualifiers
+
+    check_item_qualifiers(checker, stmt, qualifiers)
     _final_with_classvar(checker, stmt)
     if "ClassVar" in qualifiers:
         _class_var_rules(checker, stmt, declared)

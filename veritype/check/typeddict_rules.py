@@ -21,6 +21,12 @@ def check_typeddict(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassIn
         if kw.arg is not None and kw.arg not in _KEYWORDS:
             checker.error(kw.value, f'Unexpected keyword argument "{kw.arg}" for "__init_subclass__" of "TypedDict"', "call-arg")
     _body(checker, node.body)
+    from veritype.check.typeddict_inheritance import check_typeddict_bases
+
+    check_typeddict_bases(checker, node, info)
+    from veritype.check.typeddict_extra_rules import check_extra_items_keywords
+
+    check_extra_items_keywords(checker, node, info)
 
 
 def _body(checker: "ModuleChecker", body: list[ast.stmt]) -> None:

@@ -7,9 +7,9 @@
 it would print, with the same exit status; the work is done by the daemon,
 which holds one engine workspace (`veritype.engine.workspace.Snapshot`, the
 one the language server uses) per directory and options. A file unchanged
-since the last run answers from memory; a file whose edit stays inside one
-function body re-checks only that body; other edits re-load the file and
-what imports it. The daemon listens on a Unix socket named after the user
+since the last run answers from memory, unless an edit changed a name it
+uses (fine-grained dependencies); a file whose edit stays inside one
+function body re-checks only that body; other edits re-load the file. The daemon listens on a Unix socket named after the user
 and the directory it was started for, serves one request at a time, and
 exits on `stop`.
 """
@@ -151,7 +151,11 @@ def _wait_gone(path: str) -> None:
 # -- the daemon ----------------------------------------------------------------------------
 
 
-class _Daemon:
+class Engine:
+    """The engine workspaces of `veritype check` runs, kept between runs: the
+    daemon's (one request at a time, over its socket) and `watch`'s (in its
+    own process)."""
+
     def __init__(self) -> None:
         self.workspaces: dict[tuple[str, str], Any] = {}
 
@@ -160,9 +164,9 @@ class _Daemon:
         real_err = sys.stderr
         sys.stderr = err  # the checker's warnings go to the client's stderr
         try:
-            from veritype.deep_stack import call_with_deep_stack
+            from veritype.engine.deep_stack import call_with_deep_stack
 
-            # As `veritype check` does (build.run): deeply nested code must not lose the run.
+            # As `veritype check` does (engine.build.run): deeply nested code must not lose the run.
             status = call_with_deep_stack(lambda: self._check(argv, cwd, out))
         except SystemExit as exc:  # argparse's --help and the like must not end the daemon
             status = exc.code if isinstance(exc.code, int) else 2
@@ -184,7 +188,7 @@ class _Daemon:
     def _check(self, argv: list[str], cwd: str, stdout: TextIO) -> int:
         from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir
         from veritype.cli.main import EXIT_CLEAN, EXIT_ERRORS, _collect_sources, _warn, write_report
-        from veritype.engine.workspace import Snapshot, diagnostics
+        from veritype.engine.workspace import Snapshot, check_documents
 
         started = time.monotonic()
 
@@ -200,9 +204,6 @@ class _Daemon:
         if snap is None:
             snap = Snapshot({}, cwd, options)
             self.workspaces = {key: snap}  # one set of options at a time: memory stays bounded
-        wanted = {os.path.abspath(s.path) for s in sources}
-        for path in [p for p in snap.documents if p not in wanted]:
-            snap.update(path, None)
         texts: dict[str, str] = {}
         for src in sources:
             path = os.path.abspath(src.path)
@@ -215,17 +216,14 @@ class _Daemon:
                     texts[path] = read_source(path)
                 except (OSError, UnicodeDecodeError, SyntaxError):
                     texts[path] = ""
-            if path not in snap.documents:
-                snap.update(path, texts[path])
-        for path in sorted(texts):
-            diagnostics(snap, path, texts[path])
-        # A file checked before another's edit re-loaded it is checked again
-        # (see lsp_worker); the others answer from memory.
-        found = [d for path in sorted(texts) for d in diagnostics(snap, path, texts[path]) or []]
+        # Edits first, then each file from memory unless an edit changed
+        # what it uses (engine.workspace.check_documents).
+        results = check_documents(snap, texts)
+        found = [d for path in sorted(results) for d in results[path]]
         # Paths as the sources name them (relative ones stay relative), as `veritype check` prints them.
         shown = {os.path.abspath(s.path): s.path for s in sources}
         found = [dataclasses.replace(d, path=shown.get(os.path.abspath(d.path), d.path)) for d in found]
-        printed = write_report(found, sources, len(sources), options, stdout, started)
+        printed = write_report(found, sources, len(sources), options, stdout, started, cwd)
         return EXIT_ERRORS if any(d.severity == "error" for d in printed) else EXIT_CLEAN
 
 
@@ -235,7 +233,7 @@ def serve(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
-    daemon = _Daemon()
+    daemon = Engine()
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
         server.bind(path)
         os.chmod(path, 0o600)  # the user's own checker only

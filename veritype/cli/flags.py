@@ -16,9 +16,10 @@ from typing import Any, NoReturn
 from veritype import __version__
 from veritype.cli.mypy_flags import add_not_enforced_flags, apply_not_enforced_flags
 from veritype.config.loader import finalize, load_options
+from veritype.config.project import set_default_cache_dir  # noqa: F401 - the CLI's name for it
 from veritype.config.schema import ConfigValueError, UnsupportedVersion, parse_version
 from veritype.diagnostics.codes import REGISTRY
-from veritype.options import Options, parse_num_workers
+from veritype.options import OUTPUT_FORMATS, Options, parse_num_workers
 
 
 class UsageError(Exception):
@@ -61,6 +62,18 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "report untyped decorators that make a typed function untyped",
     ),
     (
+        "--disallow-any-unimported",
+        "--allow-any-unimported",
+        "disallow_any_unimported",
+        "report annotations whose types become Any through an unfollowed import (no-any-unimported)",
+    ),
+    (
+        "--disallow-any-explicit",
+        None,
+        "disallow_any_explicit",
+        "report an Any written in a type annotation (explicit-any)",
+    ),
+    (
         "--disallow-subclassing-any",
         "--allow-subclassing-any",
         "disallow_subclassing_any",
@@ -83,6 +96,7 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
     ("--warn-unused-ignores", "--no-warn-unused-ignores", "warn_unused_ignores", "report '# type: ignore' comments that silence nothing"),
     ("--strict-optional", "--no-strict-optional", "strict_optional", "None is not a member of every type (default on)"),
+    ("--strict-bytes", "--no-strict-bytes", "strict_bytes", "bytearray and memoryview are not bytes (default on)"),
     ("--show-error-codes", "--hide-error-codes", "show_error_codes", "print error codes (default on)"),
     ("--show-column-numbers", "--hide-column-numbers", "show_column_numbers", "print column numbers (default on)"),
     ("--error-summary", "--no-error-summary", "error_summary", "print the summary line (default on)"),
@@ -107,8 +121,6 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
     ("--non-interactive", "--interactive", "non_interactive", "--install-types: install without asking, then check again"),
 ]
 
-OUTPUT_FORMATS = ("text", "json", "veritype-json")
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
@@ -130,6 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--module", dest="modules", action="append", metavar="MODULE", help="check a module")
     parser.add_argument("-p", "--package", dest="packages", action="append", metavar="PACKAGE", help="check a package")
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--list-codes", action="store_true",
+        help="print every error code: enabled by default, checked by veritype, meaning (docs/error_codes.md)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="say more about what is done")
     parser.add_argument("--config-file", metavar="FILE", help="read this config file instead of searching for one")
     parser.add_argument("--strict", action="store_true", help="mypy's strict mode: its 13 strictness flags (those not enforced are named in the warning)")
@@ -167,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-O",
         "--output",
         choices=OUTPUT_FORMATS,
-        help="output format: text (default); json: mypy's JSON lines; veritype-json: one JSON array with end positions",
+        help="output format: text (the default; github under GitHub Actions); json: mypy's JSON lines; "
+        "veritype-json: one JSON array with end positions; sarif: a SARIF 2.1.0 log; "
+        "github: GitHub Actions annotations; gitlab: a GitLab Code Quality report",
     )
     parser.add_argument(
         "-c", "--command", dest="commands", action="append", metavar="PROGRAM_TEXT", help="check this program text"
@@ -284,13 +302,6 @@ def options_from_args(
     apply_flags(options, ns, warn)
     finalize(options)
     return options
-
-
-def set_default_cache_dir(options: Options, cwd: str) -> None:
-    """The CLI's default cache: `.veritype_cache` beside the config file, else in cwd."""
-    if options.incremental and options.cache_dir is None:
-        root = os.path.dirname(options.config_file) if options.config_file else cwd
-        options.cache_dir = os.path.join(root, ".veritype_cache")
 
 
 def options_from_argv(argv: list[str], cwd: str, search_config: bool = False) -> Options:

@@ -1,6 +1,6 @@
 """`veritype` / `veritype check`: the command-line driver.
 
-Reads the config and flags, finds the sources, runs `veritype.build.run`,
+Reads the config and flags, finds the sources, runs `veritype.engine.build.run`,
 prints the diagnostics. Exit status: 0 no errors, 1 errors found, 2 bad
 input or a fatal problem. Bad input (unknown flag, missing path, broken
 config) is one line on stderr, never a traceback.
@@ -15,6 +15,7 @@ import time
 import traceback
 from typing import TextIO
 
+from veritype.cli.plugins import plugin_error
 from veritype.cli.install_types import install, install_command, missing_stub_packages
 from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
@@ -24,11 +25,10 @@ from veritype.modules.environment import TargetEnvironmentError, environment_cac
 from veritype.modules.sources import BuildSource
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.options import Options
-from veritype.report.json_output import write_json
+from veritype.report.formats import machine_readable, output_format, write_output
 from veritype.report.limit import apply_soft_limit
-from veritype.report.mypy_json import write_mypy_json
 from veritype.report.order import ordered
-from veritype.report.text import display_path_for, text_lines, write_text
+from veritype.report.text import text_lines
 
 EXIT_CLEAN = 0
 EXIT_ERRORS = 1
@@ -85,7 +85,12 @@ def _collect_sources(ns: object, options: Options, cwd: str) -> list[BuildSource
 
 
 def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
-    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py)."""
+    """`--watch`: the ordinary run, again after each change (veritype/server/watch.py).
+
+    The runs share one engine workspace, the daemon's (cli/daemon.py), kept in
+    this process: a change re-checks the changed files and the files that use
+    a name the change touched, not the whole program. Flags the daemon does
+    not take (`--stats`, `-c`, `--install-types`) re-run the ordinary check."""
     from veritype.server.watch import WatchUnavailable, file_events, watch_loop, watch_roots
 
     options = options_from_args(ns, cwd, _warn)  # type: ignore[arg-type]
@@ -98,9 +103,17 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
     except WatchUnavailable as exc:
         raise UsageError(str(exc)) from None
     once = [a for a in (argv[1:] if argv[:1] == ["watch"] else argv) if a != "--watch"]
+    from veritype.cli.daemon import Engine
+
+    engine = Engine() if not (getattr(ns, "stats", False) or getattr(ns, "commands", None) or getattr(ns, "install_types", False)) else None
 
     def check() -> int:
         try:
+            if engine is not None:
+                reply = engine.check(once, cwd)
+                stdout.write(reply["stdout"])
+                sys.stderr.write(reply["stderr"])
+                return int(reply["status"])
             return run(once, stdout, cwd)
         except (UsageError, ConfigError, DiscoveryError) as exc:  # e.g. a config mid-edit: wait for the next change
             _stderr_line("error", str(exc))
@@ -134,27 +147,31 @@ def stats_line(stats: dict[str, int]) -> str:
 
 
 def _write_stats(result: object, stdout: TextIO) -> None:
-    """`--stats`: one line after the summary (with --output json, on stderr, to keep stdout JSON)."""
+    """`--stats`: one line after the summary (with a JSON or SARIF output, on stderr, to keep stdout one document)."""
     program = getattr(result, "program", None)
     if program is None:
         return
     line = stats_line(program.statistics())
-    stream = sys.stderr if program.options.output != "text" else stdout
+    stream = sys.stderr if machine_readable(output_format(program.options)) else stdout
     stream.write(line + "\n")
 
 
-def write_report(found: list[Diagnostic], sources: list[BuildSource], files_checked: int, options: Options, stdout: TextIO, started: float) -> list[Diagnostic]:
+def write_report(
+    found: list[Diagnostic],
+    sources: list[BuildSource],
+    files_checked: int,
+    options: Options,
+    stdout: TextIO,
+    started: float,
+    cwd: str | None = None,
+) -> list[Diagnostic]:
     """Print a run's diagnostics in the asked format (and the JUnit file);
     returns them as printed (ordered, after the soft limit). Shared with
     `veritype daemon check`, whose output must be the same."""
     diagnostics = apply_soft_limit(ordered(found, [s.path for s in sources]), options.many_errors_threshold)
     texts = {s.path: s.text for s in sources if s.text is not None}
-    if options.output == "json":
-        write_mypy_json(diagnostics, stdout, display_path_for(options))
-    elif options.output == "veritype-json":
-        write_json(diagnostics, stdout)
-    else:
-        write_text(diagnostics, files_checked, options, stdout, texts)
+    root = os.path.abspath(cwd or os.getcwd())
+    write_output(output_format(options), diagnostics, files_checked, options, stdout, texts, root)
     if options.junit_xml:
         from veritype.report.junit import write_junit
 
@@ -178,6 +195,9 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     if getattr(ns, "version", False):
         stdout.write(version_text() + "\n")
         return EXIT_CLEAN
+    if getattr(ns, "list_codes", False):
+        _list_codes(stdout)
+        return EXIT_CLEAN
     cwd = os.path.abspath(cwd or os.getcwd())
     if getattr(ns, "watch", False):
         return _watch(argv, ns, stdout, cwd)
@@ -190,11 +210,18 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         environment_for(options)  # fail early, and once, if the interpreter cannot be asked
     except TargetEnvironmentError as exc:
         raise UsageError(str(exc)) from None
+    plugin_failure = plugin_error(options, cwd)
+    if plugin_failure is not None:
+        # mypy's blocking error: on stderr, its summary on stdout, exit 2.
+        sys.stderr.write(plugin_failure + "\n")
+        if not machine_readable(output_format(options)):
+            stdout.write("Found 1 error in 1 file (errors prevented further checking)\n")
+        return EXIT_USAGE
     sources = _collect_sources(ns, options, cwd)
     if options.verbose:
         _describe(options, sources)
 
-    from veritype.build import run as build_run
+    from veritype.engine.build import run as build_run
 
     # A check allocates millions of long-lived objects (syntax trees, symbols,
     # types) and almost no cyclic garbage (a few hundred objects on the bench
@@ -214,7 +241,13 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
-    diagnostics = write_report(result.diagnostics, sources, result.files_checked, options, stdout, started)
+        for line in result.cache_notes:
+            _stderr_line("info", line)
+        from veritype.diagnostics import bounds
+
+        for line in bounds.summary():
+            _stderr_line("info", line)
+    diagnostics = write_report(result.diagnostics, sources, result.files_checked, options, stdout, started, cwd)
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
@@ -227,6 +260,16 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
             stdout.write("\nnote: Run veritype again for up-to-date results with installed types\n")
             return EXIT_USAGE
     return EXIT_ERRORS if has_errors else EXIT_CLEAN
+
+
+def _list_codes(stdout: TextIO) -> None:
+    """`--list-codes`: the table of docs/error_codes.md, aligned for a terminal."""
+    from veritype.diagnostics.codes_doc import table_rows
+
+    rows = [("code", "enabled", "checked", "meaning"), *table_rows()]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3] + "\n")
 
 
 def _install_types_mode(options: Options) -> tuple[bool, bool]:

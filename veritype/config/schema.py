@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from veritype.config.mypy_table import BY_KEY, NOT_ENFORCED_KEYS
-from veritype.options import PER_MODULE, Options, parse_num_workers
+from veritype.options import OUTPUT_FORMATS, PER_MODULE, Options, parse_num_workers
 
 
 class ConfigValueError(ValueError):
@@ -53,7 +53,7 @@ SETTINGS.update(
         "platform": Setting("str", "platform"),
         "python_executable": Setting("paths", "python_executable"),
         "follow_imports": Setting("choice", "follow_imports", choices=("normal", "silent", "skip", "error")),
-        "output": Setting("choice", "output", choices=("text", "json", "veritype-json")),
+        "output": Setting("choice", "output", choices=OUTPUT_FORMATS),
         "files": Setting("paths", "files"),
         "modules": Setting("list", "modules"),
         "always_true": Setting("list", "always_true"),

@@ -47,9 +47,11 @@ ARG_TYPE = _code("arg-type", "An argument's type is not assignable to its parame
 CALL_OVERLOAD = _code("call-overload", "No overload matches the call.")
 VALID_TYPE = _code("valid-type", "The expression is not a valid type.")
 VALID_NEWTYPE = _code("valid-newtype", "The NewType definition is invalid.")
+NAME_MATCH = _code("name-match", "The name given to a functional TypedDict differs from its variable.", implemented=False)  # checked for TypedDict only: an ignore of it is never reported unused
 TYPE_ARG = _code("type-arg", "A generic type is missing its type arguments.", default_enabled=True)
 TYPE_VAR = _code("type-var", "A type argument is not allowed for a type variable.")
 ASSIGNMENT = _code("assignment", "The assigned value is not assignable to the target.")
+METHOD_ASSIGN = _code("method-assign", "A method is assigned to (monkey-patched) on an instance or a class.", parent="assignment")
 RETURN_VALUE = _code("return-value", "The returned value is not assignable to the return type.")
 RETURN = _code("return", "A function that must return a value can fall off its end.")
 EMPTY_BODY = _code("empty-body", "A function with a non-None return type has an empty body.")
@@ -89,8 +91,25 @@ TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
 TYPE_ABSTRACT = _code("type-abstract", "An abstract class or protocol is given where a concrete type[X] is expected.")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
+# Not `implemented`: casts, bases and NamedTuple types are not checked yet.
+NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an unfollowed import (--disallow-any-unimported).", implemented=False)
+# Not `implemented`: the methods a plugin generates (attrs' __init__, reported by mypy on
+# the class line) are not checked, so an ignore naming it is never reported as unused.
+EXPLICIT_ANY = _code("explicit-any", "An Any is written in a type annotation (--disallow-any-explicit).", implemented=False)
+DEPRECATED = _code("deprecated", "A deprecated (PEP 702) class, function or overload is used.", default_enabled=False, implemented=False)  # off by default, as in mypy; not every use mypy reports is seen, so an ignore of it is never reported unused
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
+
+
+# Where docs/error_codes.md (generated from this registry by
+# veritype.diagnostics.codes_doc) is published; each code is a `## code`
+# section there, so its anchor is the code's name.
+ERROR_CODES_PAGE = "https://github.com/veritype/veritype/blob/main/docs/error_codes.md"
+
+
+def code_doc_url(name: str | None) -> str:
+    """The link to a code's section of the error-code page (the page itself for None)."""
+    return ERROR_CODES_PAGE if name is None else f"{ERROR_CODES_PAGE}#{name}"
 
 
 def lookup(name: str) -> ErrorCode | None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from veritype.diagnostics.codes import implemented, silenced_by
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.diagnostics.enabled import code_enabled
 from veritype.options import Options
 
 # `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
@@ -41,6 +42,8 @@ class Ignore:
     # None: a bare `# type: ignore`, which silences every code.
     codes: frozenset[str] | None
     column: int = 1  # where the comment starts (1-based), for unused-ignore reports
+    # The codes as written, in order, for mypy's "not covered by" note.
+    written: tuple[str, ...] = ()
 
 
 @dataclass
@@ -61,9 +64,18 @@ def parse_codes(tag: str) -> frozenset[str] | None:
     end = tag.find("]")
     if end < 0:
         return None
-    codes = frozenset(c.strip() for c in tag[1:end].split(",") if c.strip())
+    codes = frozenset(written_codes(tag))
     # `# type: ignore[]` silences nothing in particular; treat it as bare, as mypy does.
     return codes or None
+
+
+def written_codes(tag: str) -> tuple[str, ...]:
+    """The codes of an ignore in the order written (`"[b, a]"` -> ("b", "a"))."""
+    tag = tag.strip()
+    end = tag.find("]")
+    if not tag.startswith("[") or end < 0:
+        return ()
+    return tuple(c.strip() for c in tag[1:end].split(",") if c.strip())
 
 
 def _comment_columns(source: str) -> dict[int, tuple[int, str]]:
@@ -143,7 +155,7 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
     for line, tag in sorted(tags.items()):
         codes = parse_codes(tag)
         column = comments.get(line, (1, ""))[0]
-        ignore = Ignore(line, codes, column)
+        ignore = Ignore(line, codes, column, written_codes(tag))
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         if line < first_code and text.lstrip().startswith("#") and result.whole_file is None:
             result.whole_file = ignore
@@ -200,8 +212,11 @@ def apply_ignores(
         last_error = (diag.line, dropped)
         if not dropped:
             kept.append(diag)
+            uncovered = _uncovering_ignore(diag, ignore_map)
+            if uncovered is not None:
+                kept.append(not_covered_note(diag, uncovered))
 
-    if options.warn_unused_ignores and not options.ignore_errors and options.code_enabled("unused-ignore"):
+    if options.warn_unused_ignores and not options.ignore_errors and code_enabled(options, "unused-ignore"):
         for line, ignore in sorted(ignore_map.lines.items()):
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
@@ -229,7 +244,7 @@ def apply_ignores(
 def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: dict[int, set[str | None]]) -> bool:
     if diag.code in _UNSILENCEABLE:
         return False
-    if options.ignore_errors or not options.code_enabled(diag.code):
+    if options.ignore_errors or not code_enabled(options, diag.code):
         return True
     if ignore_map.whole_file is not None and _covers(ignore_map.whole_file, diag.code):
         return True
@@ -240,6 +255,26 @@ def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: d
             used.setdefault(line, set()).add(diag.code)
             return True
     return False
+
+
+def _uncovering_ignore(diag: Diagnostic, ignore_map: IgnoreMap) -> Ignore | None:
+    """An ignore with codes on the error's lines that does not name its code."""
+    if diag.code is None or diag.code in _UNSILENCEABLE:
+        return None
+    lines = range(diag.ignore_span[0], diag.ignore_span[1] + 1) if diag.ignore_span is not None else (diag.line,)
+    for line in lines:
+        ignore = ignore_map.lines.get(line)
+        if ignore is not None and ignore.codes is not None:
+            return ignore
+    return None
+
+
+def not_covered_note(diag: Diagnostic, ignore: Ignore) -> Diagnostic:
+    """mypy's note, right after the error (before its own notes): the ignore
+    on its line names other codes, with the codes as written."""
+    codes = ", ".join(ignore.written or sorted(ignore.codes or ()))
+    message = f'Error code "{diag.code}" not covered by "type: ignore[{codes}]" comment'
+    return Diagnostic(diag.path, diag.line, diag.column, "note", message, end_line=diag.end_line, end_column=diag.end_column)
 
 
 def _named_covers(named: str, silenced: str | None) -> bool:

@@ -13,7 +13,8 @@ the edit added or removed.
 Where a body can be seen from outside, this does not hold, and the whole
 module is loaded and checked again: a body assigning `self.x` (instance
 attributes are inferred from method bodies), a generator's body (`yield`
-changes the signature), `global`/`nonlocal`, a function under `if`/`try`
+changes the signature), `global`/`nonlocal`, a placeholder body (`...`: an
+unimplemented protocol member), a function under `if`/`try`
 at module level, and `--warn-unused-ignores` (whose verdict is over the
 whole file).
 """
@@ -92,6 +93,10 @@ def find(tree: ast.Module, path: QualPath) -> list[ast.stmt] | None:
 
 def _opaque(func: FuncDef) -> bool:
     """Can the body be seen from outside the function (see the module doc)?"""
+    from veritype.syntax.bodies import is_trivial_body
+
+    if is_trivial_body(func.body):
+        return True  # a placeholder body: a protocol member or abstract method is not implemented
     for node in ast.walk(func):
         if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)):
             return True
@@ -127,7 +132,7 @@ def recheck(program: "Program", loaded: "ModuleInfo", edit: BodyEdit, old_diags:
     the new body in the loaded module; None where the whole module must be
     checked."""
     from veritype.diagnostics import ignores
-    from veritype.evaluate.program import _sorted_unique
+    from veritype.engine.checking import sorted_unique
 
     opts = program.options.for_module(loaded.name)
     if opts.warn_unused_ignores or opts.ignore_errors or loaded.tree is None:
@@ -155,7 +160,7 @@ def recheck(program: "Program", loaded: "ModuleInfo", edit: BodyEdit, old_diags:
     fresh = [d for d in checker.diags if new_start <= d.line <= new_end]
     # The new text's ignore comments (the loaded module's are the old text's).
     fresh = ignores.apply_ignores(loaded.path, fresh, ignores.parse_ignores(new_tree, new_source), opts)
-    return _sorted_unique(kept + fresh)
+    return sorted_unique(kept + fresh)
 
 
 class _Done(Exception):

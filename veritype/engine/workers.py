@@ -6,7 +6,7 @@ import cycles (strongly connected components of the import graph between
 the checked modules: mypy keeps a cycle in one process too), largest first,
 taken from a shared queue; a worker keeps what it evaluated for the next
 component it takes. A module's diagnostics come from its own check
-(`Program.check_one`), so they are the same as in a serial run; the parent
+(`engine.checking.check_one`), so they are the same as in a serial run; the parent
 puts them back in the order of the sources.
 
 Each task also returns the names of the non-stdlib modules the worker had to
@@ -26,26 +26,29 @@ from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import static_imports
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.engine.checking import check_one
 
 if TYPE_CHECKING:
+    from veritype.engine.checking import CheckMany
     from veritype.evaluate.program import ModuleInfo, Program
 
 # The program the forked workers inherit (set by the parent just before the fork).
 _PROGRAM: "Program | None" = None
 
 
-def install(program: Program, workers: int) -> None:
-    """Make `program` check its modules in `workers` processes (when there are
-    at least two workers, two modules to check, and fork is available)."""
+def runner(program: Program, workers: int) -> "CheckMany | None":
+    """What checks `program`'s modules in `workers` processes (when there are
+    at least two workers, two modules to check, and fork is available), for
+    engine.checking.check_sources; None: check them serially."""
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return
-    program.check_many = lambda infos: check_in_workers(program, infos, workers)
+        return None
+    return lambda infos: check_in_workers(program, infos, workers)
 
 
 def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) -> dict[str, list[Diagnostic]]:
     groups = import_cycles(infos)
     if len(groups) < 2:
-        return {info.name: program.check_one(info) for info in infos}
+        return {info.name: check_one(program, info) for info in infos}
     weight = {info.name: len(info.parsed.source) if info.parsed is not None else 0 for info in infos}
     # Largest first: the long components start early and the short ones fill in.
     tasks = sorted(groups, key=lambda g: -sum(weight[n] for n in g))
@@ -79,7 +82,7 @@ def _check_group(names: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], 
     for name in names:
         info = program.modules[name]
         assert info is not None
-        checked.append((name, program.check_one(info)))
+        checked.append((name, check_one(program, info)))
     new = [n for n, i in program.modules.items() if n not in before and i is not None and i.origin != "stdlib"]
     return checked, new
 

@@ -1,4 +1,5 @@
-"""The workspace: one long-lived `Program` over the editor's open documents.
+"""The workspace: one long-lived `Program` over the editor's open documents
+(or, for `watch` and the daemon, every file of the run).
 
 Loading typeshed and a project's modules is most of the cost of a first
 query (parsing builtins.pyi alone takes tens of milliseconds), so the
@@ -8,6 +9,13 @@ types may mention the old one); the standard library and installed packages
 never import project code, so they and everything evaluated in them stay.
 A forgotten module is loaded again, from the editor's text or the disk, when
 a query next needs it (DESIGN.md principle 2).
+
+Forgetting a module is not checking it again: a document keeps its
+diagnostics unless the edit changed a name it uses (`engine.fine_deps`:
+which names of which module each module uses, and which names an edit
+changed, followed through the declarations that mention them). So an edit
+inside a function body, or a new function in a widely imported module,
+re-checks only the modules that could see a difference.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from veritype.config.inline import PREFIX
+from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
@@ -51,17 +61,23 @@ class Snapshot:
     """The program and the open documents, at the latest version of their text."""
 
     def __init__(self, documents: dict[str, str], root: str, options: Options) -> None:
-        from veritype.check.module_checker import walk_method_silently
+        from veritype.engine.checking import lend_method_walker
         from veritype.evaluate.program import Program
 
         self.root = root
         self.options = options
         self.documents: dict[str, Document] = {}
+        # Modules whose remembered diagnostics an edit may have changed.
+        self.stale: set[str] = set()
+        # Fine-grained dependencies of every project module seen, by name
+        # (kept when a module is forgotten: its text has not changed).
+        self._deps: dict[str, ModuleDeps] = {}
+        # Project modules read from disk (not documents): path and the text read.
+        self._disk: dict[str, tuple[str, str]] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
-        program = self.program
-        # As Program.check_sources does: the evaluator infers `self.x = v`
-        # attributes by walking methods silently.
-        program.evaluator.method_walker = lambda method, scope: walk_method_silently(program, method, scope)
+        # As engine.checking.check_sources does: the evaluator infers `self.x = v`
+        # attributes by walking methods silently, for queries too.
+        lend_method_walker(self.program)
         for path, text in sorted(documents.items()):
             self.update(path, text)
 
@@ -76,19 +92,100 @@ class Snapshot:
             return
         module, base_dir = module_for_path(path, self.options, self.root)
         old = self.documents.get(path)
+        if old is not None and text is not None and old.text == text:
+            return
+        self._know_loaded()
+        before = self._deps_of(module)
         if text is None:
             self.documents.pop(path, None)
             self.program.sources.pop(module, None)
         else:
-            if old is not None and old.text == text:
-                return
             self.documents[path] = Document(path, module, text)
             self.program.sources[module] = BuildSource(path, module, base_dir, text)
             roots = self.program.finder.source_roots
             if os.path.abspath(base_dir) not in roots:
                 roots.append(os.path.abspath(base_dir))
         self.__dict__.pop("_variants", None)
+        self._deps.pop(module, None)
+        self.program.parsed_ahead.pop(module, None)
+        if before is None or text is None:
+            # The module appeared or vanished (to this workspace): all its names changed.
+            self.program.finder.forget_files()
+            self._invalidate(module, {ALL})
+        else:
+            self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True)))
         self._forget(module)
+
+    def disk_edits(self) -> None:
+        """A project module read from disk (imported, not a document) whose
+        file changed or vanished since: an edit like a document's."""
+        from veritype.syntax.parse import parse_source, read_source
+
+        for module, (path, source) in list(self._disk.items()):
+            try:
+                text: str | None = read_source(path)
+            except (OSError, UnicodeDecodeError, SyntaxError):
+                text = None
+            if text == source:
+                continue
+            del self._disk[module]
+            before = self._deps.pop(module, None)
+            self.program.parsed_ahead.pop(module, None)
+            if text is None or before is None:
+                self.program.finder.forget_files()
+                self._invalidate(module, {ALL})
+            else:
+                after = module_deps(module, os.path.basename(path).startswith("__init__."), parse_source(path, text).tree, text)
+                self._invalidate(module, changed_names(before, after))
+            self._forget(module)
+
+    def _invalidate(self, module: str, names: set[str]) -> None:
+        """Mark stale the modules that use a changed name of `module` (and,
+        through their declarations, names of theirs that changed with it)."""
+        self.stale.add(module)
+        if not names:
+            return  # the interface is the same: nothing else can see a difference
+        changed = {module: set(names)}
+        if ALL in names and "." in module:
+            # The module appeared or vanished: its package's attribute too.
+            parent, _, last = module.rpartition(".")
+            changed[parent] = {last}
+        known = {name: deps for name, deps in self._deps.items() if name != module}
+        affected, _ = propagate(changed, known)
+        self.stale |= affected
+
+    def _know_loaded(self) -> None:
+        """Read the dependencies of every loaded project module not read yet
+        (before an edit forgets them, while their trees are at hand)."""
+        for name, info in self.program.modules.items():
+            if info is not None and info.origin not in _STABLE_ORIGINS and name not in self._deps:
+                self._deps_of(name)
+
+    def _deps_of(self, module: str, keep_tree: bool = False) -> ModuleDeps | None:
+        """The module's dependencies, from its latest text: an open document's,
+        else the loaded module's (None: a module never seen). `keep_tree`:
+        a tree parsed here is handed to the program for its next load."""
+        hit = self._deps.get(module)
+        if hit is not None:
+            return hit
+        from veritype.syntax.parse import parse_source
+
+        info = self.program.modules.get(module)
+        src = self.program.sources.get(module)
+        text = src.text if src is not None and src.text is not None else None
+        if info is not None and info.parsed is not None and (text is None or info.parsed.source == text):
+            deps = module_deps(module, info.is_package, info.tree, info.parsed.source)
+            if src is None and info.path:
+                self._disk[module] = (info.path, info.parsed.source)  # read from disk: watched by disk_edits
+        elif text is not None and src is not None:
+            parsed = parse_source(src.path, text)
+            deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), parsed.tree, text)
+            if keep_tree and PREFIX not in text:  # (inline configuration adds to a parse's diagnostics)
+                self.program.parsed_ahead[module] = parsed
+        else:
+            return None
+        self._deps[module] = deps
+        return deps
 
     def _forget(self, module: str) -> None:
         """Drop `module` and every loaded project module importing it, with the
@@ -99,14 +196,22 @@ class Snapshot:
         changed = True
         while changed:
             changed = False
-            for name, info in loaded.items():
-                if name not in gone and _imports_any(info, gone):
+            for name in loaded:
+                if name in gone:
+                    continue
+                deps = self._deps_of(name)
+                if deps is None or _imports_any(deps.imports, gone):
                     gone.add(name)
                     changed = True
         ev = program.evaluator
         for name in gone:
-            program.modules.pop(name, None)
+            was = program.modules.pop(name, None)
             ev._module_scopes.pop(name, None)
+            # Loaded again with the same text, a forgotten module need not be parsed again.
+            src = program.sources.get(name)
+            parsed = was.parsed if was is not None else None
+            if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
+                program.parsed_ahead[name] = parsed
         # ClassInfos of modules no longer loaded (forgotten now, or a query's
         # variant): keyed by their ClassDef's id, and the info keeps the node
         # alive, so the id stays unique while the entry exists.
@@ -164,20 +269,14 @@ class Snapshot:
         return Document(path, info.name, info.parsed.source)
 
 
-def _imports_any(info, names: set[str]) -> bool:  # type: ignore[no-untyped-def]
-    """Does the module's source import one of `names` (or a module inside one)?"""
-    tree = info.tree
-    if tree is None:
-        return False
-    for node in ast.walk(tree):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = absolute_import_name(info.name, info.is_package, node.module, node.level)
-            targets = [base] + [f"{base}.{a.name}" for a in node.names]
-        for t in targets:
-            if any(t == n or t.startswith(n + ".") for n in names):
+def _imports_any(imports: set[str], names: set[str]) -> bool:
+    """Does a module importing `imports` import one of `names` (or a module inside one)?"""
+    for t in imports:
+        if t in names:
+            return True
+        while "." in t:
+            t = t.rpartition(".")[0]
+            if t in names:
                 return True
     return False
 
@@ -253,13 +352,16 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     document veritype cannot place."""
     from veritype.diagnostics import ignores
     from veritype.engine.body_edits import body_edit, recheck
+    from veritype.engine.checking import check_sources
     from veritype.syntax.parse import parse_source
 
     path = os.path.abspath(path)
     memo: dict[str, _Checked] = snap.__dict__.setdefault("_checked", {})
     hit = memo.get(path)
     current = hit is not None and snap.program.modules.get(hit.module) is hit.loaded and path in snap.documents
-    if hit is not None and current and hit.text == text:
+    if hit is not None and hit.text == text and path in snap.documents and hit.module not in snap.stale:
+        # Unchanged, and no edit since changed a name it uses (even if the
+        # edit made the program forget the module: see the module doc).
         return hit.diags
     if hit is not None and current:
         parsed = parse_source(path, text)
@@ -283,6 +385,8 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
             if src is not None:
                 snap.program.sources[old_doc.module] = BuildSource(src.path, src.module, src.base_dir, text)
             memo[path] = _Checked(text, hit.module, hit.loaded, parsed.tree, lines, out, out)
+            snap._deps.pop(hit.module, None)  # the body's uses changed, not the interface
+            snap.stale.discard(hit.module)
             return out
     snap.update(path, text)
     doc = snap.documents.get(path)
@@ -293,9 +397,40 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     src = program.sources.get(doc.module)
     if src is None or info is None:
         return []
-    result = program.check_sources([src]).diagnostics
+    result = check_sources(program, [src]).diagnostics
     out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
+    snap.stale.discard(doc.module)
+    snap._know_loaded()  # read now, from the trees at hand, for the next edit
+    return out
+
+
+def check_documents(snap: Snapshot, texts: dict[str, str]) -> dict[str, list]:  # type: ignore[type-arg]
+    """The diagnostics of every file of a run (`texts`: path -> its text),
+    the way `watch` and the daemon ask: files no longer in the run are
+    dropped, edits are applied before anything is checked (so a file is not
+    checked against another's old text), and then each file answers from
+    memory unless an edit changed what it uses. A single edited file is
+    checked first, where an edit inside one function body re-checks only
+    that body."""
+    texts = {os.path.abspath(p): t for p, t in texts.items()}
+    snap.disk_edits()
+    for path in [p for p in snap.documents if p not in texts]:
+        snap.update(path, None)
+    edited = [p for p, t in texts.items() if p in snap.documents and snap.documents[p].text != t]
+    for path, text in texts.items():
+        if path not in snap.documents:
+            snap.update(path, text)
+    if len(edited) == 1:
+        diagnostics(snap, edited[0], texts[edited[0]])
+    else:
+        for path in edited:
+            snap.update(path, texts[path])
+    out: dict[str, list] = {}  # type: ignore[type-arg]
+    for path in sorted(texts):
+        diags = diagnostics(snap, path, texts[path])
+        if diags is not None:
+            out[path] = diags
     return out
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -36,6 +36,15 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         return check_overloaded(site, callee, args)
     if isinstance(callee, TypeType):
         return _call_class(site, callee, args)
+    from veritype.evaluate.special_values import SHOWN, not_callable
+
+    if not_callable(callee):
+        # "An attempt to call Annotated (whether parameterized or not) should be
+        # treated as a type error" (spec); mypy: any special form object.
+        for a in args:
+            initial_type(site, a)
+        site.report(site.node, f'"{SHOWN}" not callable', "operator")
+        return AnyType("error")
     if isinstance(callee, Instance):
         if callee.info.fullname == "builtins.type":
             return AnyType("special")
@@ -45,6 +54,12 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
                 return AnyType("special")
             site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
             return AnyType("error")
+        from veritype.evaluate import deprecation
+
+        if deprecation.enabled(ev):
+            msg = deprecation.method_message(call)
+            if msg is not None:
+                site.report(site.node, msg, "deprecated")
         return call_type(site, call, args)
     if isinstance(callee, UnionType):
         results = [call_type(site, item, args) for item in callee.items]
@@ -73,7 +88,10 @@ def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     out: list[Arg] = []
     for a in args:
         if a.kind == ARG_STAR:
-            t = initial_type(site, a)
+            from veritype.evaluate.expr_access import as_tuple
+
+            # A NamedTuple instance (`f(*tok)`, tok: TokenInfo) spreads its fields too.
+            t = as_tuple(initial_type(site, a))
             if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
                 # `f(*t)` with `t: tuple[int, *tuple[str, ...]]`: the fixed prefix is
                 # positional arguments, the rest (of unknown length) stays a `*` argument.
@@ -164,6 +182,8 @@ def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:
     name = format_type(td)
     for a in args:
         expected = items.get(a.name or "")
+        if expected is None and td.extra is not None and not isinstance(td.extra, NeverType):
+            expected = td.extra  # PEP 728: "also allow arbitrary keyword arguments of this type"
         if expected is None:
             initial_type(site, a)
             site.report(a.node or site.node, f'Unexpected keyword argument "{a.name}" for "{name}"', "call-arg")

@@ -10,6 +10,8 @@ what is called (function, class, union, __call__...) is dispatched in
 from __future__ import annotations
 
 import ast
+
+from veritype.types.model import TypeFormType
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -100,6 +102,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
+    unexpected_kw = False
     # Arity errors go at the call expression, once per message, as mypy
     # reports them (not at each surplus argument).
     at = site.node
@@ -148,6 +151,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     continue
                 msg = f'Unexpected keyword argument "{arg.name}" for {name}'
                 errors.append((at or arg.node, msg, "call-arg"))
+                unexpected_kw = True
         elif arg.kind == ARG_STAR2:
             has_star2_arg = True
             t = arg_types[ai]
@@ -172,13 +176,14 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         return Matching(slots, [])
     if any(i not in dup_kw for i in kw_only[:surplus_pos]):
         errors.append((at, f"Too many positional arguments for {name}", "call-arg"))
-    # A positional-only parameter passed by keyword already has its
-    # "Unexpected keyword argument" error; mypy does not add "Missing" too.
-    kw_names = {a.name for a in args if a.kind == ARG_KW}
-    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not (p.kind == POS_ONLY and p.name in kw_names)]
-    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos]]
+    # After an "Unexpected keyword argument" error mypy reports no missing
+    # argument (check_argument_count: `not is_unexpected_arg_error`): the
+    # keyword was most likely meant for the parameter that looks missing.
+    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not unexpected_kw]
+    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos] and not unexpected_kw]
     if missing_pos and not has_star_arg:
-        names = [p.name for p in missing_pos if p.name]
+        # A positional-only parameter has no name for the message (mypy: "Too few arguments").
+        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY]
         if len(missing_pos) == 1 and names:
             errors.append((site.node, f'Missing positional argument "{names[0]}" in call to {name}', "call-arg"))
         elif names and len(names) == len(missing_pos):
@@ -357,7 +362,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and _context_sensitive(arg.node) and not (isinstance(arg.node, ast.Constant)):
+            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or type(expected) is TypeFormType):
+                # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)
@@ -385,9 +391,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
                 msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
                 report(arg.node or site.node, msg, code)
-                from veritype.evaluate.protocol_notes import protocol_notes
+                from veritype.evaluate.await_hint import subtype_notes
 
-                for n in protocol_notes(ev, actual, expected):
+                for n in subtype_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
     check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret

@@ -57,6 +57,8 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
     made = functional_class(ev, sym, scope)
     if made is not None:
+        if getattr(made, "is_sentinel", False):
+            return Instance(made, ())  # the sentinel object, the one value of its type
         return class_object_type(made)
     alias = alias_info(ev, sym, scope)
     if alias is not None:
@@ -73,6 +75,11 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         if isinstance(target, UnionType) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
             # `A = int | str` is a types.UnionType at run time (not callable, no class).
             return ev.instance("types.UnionType")
+        from veritype.evaluate.special_values import alias_special_form
+
+        form = alias_special_form(ev, target, value, scope)
+        if form is not None:
+            return form
         return AnyType("special")
     return infer_from_declaration(ev, sym, scope)
 
@@ -169,7 +176,10 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             flowed = _flow_assigned(ev, sym, method, scope, node)
             if flowed is not None:
                 # Only literals of literal expressions widen: a value whose type was
-                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy.
+                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy;
+                # a Final attribute keeps every literal.
+                if "Final" in qualifiers(ev, sym, scope):
+                    return flowed
                 return widen_literals(flowed, keep_declared=True)
     from veritype.evaluate.expressions import ExprEvaluator
 
@@ -246,7 +256,8 @@ def _target_is(target: ast.expr, sym: Symbol) -> bool:
 def _pick(ev: "Evaluator", exprs, target: ast.expr, value_type: Type, sym: Symbol) -> Type | None:  # type: ignore[no-untyped-def]
     """The part of `value_type` that lands in `sym` when unpacked into `target`."""
     if _target_is(target, sym):
-        return widen_literals(value_type)
+        # An item's declared literal types stay (see check.assignment_statements._widen_for_variable).
+        return widen_literals(value_type, keep_declared=True)
     if isinstance(target, (ast.Tuple, ast.List)):
         items = exprs.unpack(value_type, len(target.elts), target)
         for sub, item in zip(target.elts, items):

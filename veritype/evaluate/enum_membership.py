@@ -62,6 +62,7 @@ def enum_attr(mb: "Members", info: "ClassInfo", attr: str, member: str | None) -
         if any(n in cls.symbols for n in ("__new__", "_value_", "_generate_next_value_", "__init__")):
             return None
     from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.types.join import widen_literals
     from veritype.types.model import make_union
 
     names = [member] if member is not None else members
@@ -75,8 +76,7 @@ def enum_attr(mb: "Members", info: "ClassInfo", attr: str, member: str | None) -
                 return None
             if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
                 return None
-            t = ExprEvaluator(ev, scope).infer(value)
-            out.append(t.fallback if isinstance(t, LiteralType) and member is None else t)
+            out.append(ExprEvaluator(ev, scope).infer(value))
             continue
         sym = info.symbols.get(n)
         node = sym.node if sym is not None else None
@@ -90,10 +90,13 @@ def enum_attr(mb: "Members", info: "ClassInfo", attr: str, member: str | None) -
                 continue
         if not isinstance(value, (ast.Constant, ast.Tuple, ast.UnaryOp)):
             return None
-        t = ExprEvaluator(ev, info.scope).infer(value)
-        if isinstance(t, LiteralType) and member is None:
-            t = t.fallback
-        out.append(t)
+        out.append(ExprEvaluator(ev, info.scope).infer(value))
+    if member is None and len({widen_literals(t) for t in out}) > 1:
+        # mypy's enum plugin (enum_value_callback): values of different types
+        # leave typeshed's Any; values of one type are their union, each an
+        # inferred literal (`Literal['a']? | Literal['b']?`), so
+        # `return self.value` fits a `Literal['a', 'b']` return type.
+        return None
     return make_union(out)
 
 

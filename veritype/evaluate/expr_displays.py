@@ -11,7 +11,7 @@ from typing import Iterator, TYPE_CHECKING
 
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
-from veritype.types.model import AnyType, Instance, TupleType, Type, TypedDictType, union_items, NONE
+from veritype.types.model import AnyType, Instance, NeverType, TupleType, Type, TypedDictType, union_items, NONE
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -171,6 +171,14 @@ def typeddict_display(ex: "ExprEvaluator", node: ast.Dict, td: TypedDictType) ->
         key = k.value
         seen.add(key)
         if key not in items:
+            if td.extra is not None and not isinstance(td.extra, NeverType):
+                # PEP 728: "the value type of each unknown item is expected to be
+                # non-required and assignable to the extra_items argument".
+                vt = ex.infer(v, td.extra)
+                if not is_subtype(ex.ev, vt, td.extra):
+                    got, exp = format_pair(vt, td.extra)
+                    ex.error(v, f'Incompatible types (expression has type "{got}", TypedDict extra item "{key}" has type "{exp}")', "typeddict-item")
+                continue
             ex.infer(v)
             ex.error(k, f'Extra key "{key}" for TypedDict "{format_type(td)}"', "typeddict-unknown-key")
             continue
@@ -201,9 +209,15 @@ def mapping_kv(ex: "ExprEvaluator", t: Type) -> tuple[Type, Type] | None:
 def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> Iterator[None]:
     layer: dict[str, Type] = {}
     ex.overlay.append(layer)
+    nested = False
     try:
         for gen in generators:
             it = ex.infer(gen.iter)
+            if not nested:
+                # Only the first iterable is evaluated in the enclosing scope: past it,
+                # a class body's names are hidden (ExprEvaluator.nested_in_class).
+                nested = True
+                ex.nested_in_class += 1
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer)
             for cond in gen.ifs:
@@ -213,6 +227,8 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
         yield
     finally:
         ex.overlay.pop()
+        if nested:
+            ex.nested_in_class -= 1
 
 
 def infer_list_comp(ex: "ExprEvaluator", node: ast.ListComp, expected: Type | None) -> Type:

@@ -11,12 +11,16 @@ functions are ExprEvaluator's methods (`self` named `ex`).
 from __future__ import annotations
 
 import ast
+
+from veritype.evaluate import type_forms
+from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
@@ -72,12 +76,18 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        # Inside a lambda or comprehension (past its first iterable): a class body's
+        # names are not visible there (Python's scoping), so lookups skip the class.
+        self.nested_in_class = 0
         self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
+        from veritype.evaluate.deprecation import enabled
+
+        self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
 
     # -- reporting ------------------------------------------------------------
 
@@ -119,6 +129,19 @@ class ExprEvaluator:
         finally:
             self._report = outer
 
+    def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
+        from veritype.evaluate import deprecation
+
+        if isinstance(node, ast.Name) and self.scope is not None:
+            hit = self.ev.lookup(node.id, self.scope)
+            if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
+                return  # reported once, at the `from` import (as mypy)
+        msg = deprecation.reference_message(t)
+        if msg is None and isinstance(node, ast.Attribute):
+            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
+        if msg is not None:
+            self.error(node, msg, "deprecated")
+
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -128,6 +151,8 @@ class ExprEvaluator:
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
             # the stack is never exhausted inside some lazy evaluation (issue #19).
+            if memo.depth == MAX_EXPRESSION_DEPTH:
+                bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
@@ -159,12 +184,23 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
+            if type(expected) is TypeFormType and self.scope is not None and isinstance(node, type_forms.SHAPES):
+                form = type_forms.implicit_type_form(self.ev, node, self.scope)
+                if form is not None:
+                    return form
             result = method(self, node, expected)
+            if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                self._report_deprecated(node, result)  # type: ignore[arg-type]
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
         except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
+
+    def _where(self, node: ast.AST) -> str:
+        path = self.scope.module.path if self.scope is not None else "?"
+        return f"{path}:{getattr(node, 'lineno', '?')}"
 
     # -- atoms ------------------------------------------------------------------
 
@@ -199,15 +235,21 @@ class ExprEvaluator:
         for layer in reversed(self.overlay):
             if node.id in layer:
                 return layer[node.id]
-        narrowed = self.flow.lookup(node.id)
-        if narrowed is not None:
-            return narrowed
-        if self.scope is None:
+        scope = self.scope
+        if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
+            # `time: float = field(default_factory=lambda: time())`: the lambda's
+            # `time` is the module's function, not the class attribute.
+            scope = scope.parent
+        else:
+            narrowed = self.flow.lookup(node.id)
+            if narrowed is not None:
+                return narrowed
+        if scope is None:
             return AnyType("special")
-        tp = self.scope.lookup_type_param(node.id)
+        tp = scope.lookup_type_param(node.id)
         if tp is not None:
             return AnyType("special")
-        hit = self.ev.lookup(node.id, self.scope)
+        hit = self.ev.lookup(node.id, scope)
         if hit is None:
             if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
                 return self.ev.builtin("str")
@@ -284,11 +326,13 @@ class ExprEvaluator:
             layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
         self.overlay.append(layer)
+        self.nested_in_class += 1
         try:
             ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
             ret = self.infer(node.body, ret_ctx)
         finally:
             self.overlay.pop()
+            self.nested_in_class -= 1
         if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
             pass
         return CallableType(tuple(params), widen_literals(ret), name="lambda")
@@ -429,6 +473,8 @@ class ExprEvaluator:
         if special is not None:
             return special
         callee = self.infer(node.func)
+        if isinstance(callee, SpecialForm) and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:
+            return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 _NAMEDTUPLE = ("typing.NamedTuple", "typing_extensions.NamedTuple")
 _COLLECTIONS = ("collections.namedtuple",)
 _TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
+# PEP 661: `NAME = Sentinel("NAME")` at module or class level is a type of its own.
+_SENTINELS = ("typing_extensions.Sentinel", "typing_extensions.sentinel", "builtins.sentinel")
 _ENUMS = ("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag")
 # Keywords of the functional Enum API that do not change the members.
 _ENUM_KEYWORDS = frozenset({"module", "qualname", "type", "start", "boundary"})
@@ -44,7 +46,27 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
     node = sym.node
     if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
         return None
-    call = node.value
+    info = _from_call(ev, node.value, sym.name, scope)
+    sym.cache["functional_class"] = info
+    return info
+
+
+def base_class_from_call(ev: "Evaluator", call: ast.Call, scope: "Scope") -> "ClassInfo | None":
+    """`class Url(NamedTuple("Url", [...])): ...`: the class the base call makes
+    (one per call node), or None where the call is not one we read."""
+    # One class per call node, kept by the evaluator with the node (an id is unique
+    # only while its node lives).
+    hit = ev.base_calls.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    first = call.args[0] if call.args else None
+    name = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+    info = _from_call(ev, call, name, scope) if name else None
+    ev.base_calls[id(call)] = (call, info)
+    return info
+
+
+def _from_call(ev: "Evaluator", call: ast.Call, name: str, scope: "Scope") -> "ClassInfo | None":
     if not isinstance(call.func, (ast.Name, ast.Attribute)) or not call.args:
         return None
     first = call.args[0]
@@ -58,24 +80,25 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
         if ref.fullname in _NAMEDTUPLE:
             fields = _typed_fields(ev, call, scope)
             if fields is not None:
-                info = _namedtuple(ev, sym.name, scope, [(n, t, False) for n, t in fields])
+                info = _namedtuple(ev, name, scope, [(n, t, False) for n, t in fields])
         elif ref.fullname in _COLLECTIONS:
             fields2 = _untyped_fields(call)
             if fields2 is not None:
-                info = _namedtuple(ev, sym.name, scope, fields2)
+                info = _namedtuple(ev, name, scope, fields2)
         elif ref.fullname in _TYPEDDICT:
-            info = _typeddict(ev, sym.name, scope, call)
+            info = _typeddict(ev, name, scope, call)
+        elif ref.fullname in _SENTINELS:
+            info = _sentinel(ev, name, scope, call)
         elif ref.fullname in _ENUMS:
             names = _enum_names(call)
             if names is not None:
-                info = _new_info(ev, sym.name, scope, ref.fullname)
+                info = _new_info(ev, name, scope, ref.fullname)
                 if info is not None:
                     info.is_enum = True
                     info.functional_enum_members = names
                     info.functional_enum_values = _enum_values(call)
     except RecursionError:
         info = None
-    sym.cache["functional_class"] = info
     return info
 
 
@@ -232,9 +255,19 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
     if len(call.args) != 2 or not isinstance(call.args[1], ast.Dict):
         return None
     total = True
+    extra: tuple[Type | None, bool] = (None, False)
     for kw in call.keywords:
         if kw.arg == "total" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
             total = kw.value.value
+        elif kw.arg == "closed" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool):
+            if kw.value.value and extra[0] is None:
+                from veritype.types.model import NeverType
+
+                extra = (NeverType(), False)
+        elif kw.arg == "extra_items":
+            from veritype.evaluate.typeddicts import extra_items_type
+
+            extra = extra_items_type(ev, kw.value, scope)
         else:
             return None
     info = _new_info(ev, name, scope, "typing._TypedDict")
@@ -257,5 +290,27 @@ def _typeddict(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "C
             required.add(key)
         if "ReadOnly" in ctx.qualifiers:
             readonly.add(key)
-    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()))  # type: ignore[attr-defined]
+    info._typeddict = TypedDictType(tuple(items), frozenset(required), frozenset(readonly), Instance(info, ()), *extra)  # type: ignore[attr-defined]
+    return info
+
+
+def _sentinel(ev: "Evaluator", name: str, scope: "Scope", call: ast.Call) -> "ClassInfo | None":
+    """Typing spec, "Sentinels": "Sentinel objects may be used in type annotations
+    if they are defined using a simple assignment of the form NAME =
+    sentinel('NAME') in the global scope or in a class body that is not within a
+    function". The sentinel is the one value of a final class of its own; its
+    name shows as the variable's (`Cls.NAME` in a class, as mypy)."""
+    if scope.kind not in ("module", "class") or len(call.args) != 1 or call.keywords:
+        return None
+    if scope.kind == "class" and (scope.cls is None or scope.cls.defining_scope is None or scope.cls.defining_scope.kind != "module"):
+        return None
+    # A subclass of the runtime class, so it still passes where a `Sentinel` is expected.
+    base = next((b for b in ("typing_extensions.sentinel", "builtins.sentinel") if ev.named_class(b) is not None), "builtins.object")
+    info = _new_info(ev, name, scope, base)
+    if info is None:
+        return None
+    info.is_final = True
+    info.is_sentinel = True  # type: ignore[attr-defined]
+    if scope.kind == "class" and scope.cls is not None:
+        info.name = f"{scope.cls.name}.{name}"
     return info

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.scopes import Scope
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NoneType,
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType,
 )
 
@@ -213,6 +213,9 @@ def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> 
 
 def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
     """The undecorated signature of `node`, defined in `scope`."""
+    from veritype.evaluate.deprecation import mark_function
+
+    mark_function(ev, node, scope)
     cache = getattr(node, "_veritype_cache", None)
     if cache is None:
         cache = {}
@@ -305,6 +308,10 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
             if clash and report is not None:
                 report(args.kwarg.annotation, f'Overlap between argument names and ** TypedDict items: "{clash[0]}"', "misc")  # type: ignore[arg-type]
             params.extend(Param(k, v, KW_ONLY, k not in unpacked.required) for k, v in unpacked.items)
+            if unpacked.extra is not None and not isinstance(unpacked.extra, NeverType):
+                # PEP 728: "Unpack[SomeTypedDict] with extra items should be treated as
+                # its equivalent in regular parameters" - the extra items are **kwargs.
+                params.append(Param(args.kwarg.arg, unpacked.extra, VAR_KW))
         else:
             params.append(Param(args.kwarg.arg, t if t is not None else AnyType("unannotated"), VAR_KW))
     ctx.guard = None

@@ -31,7 +31,7 @@ from veritype.types.model import Type
 # Sub-expressions nested deeper than this in one expression are Any: only
 # operator chains (`1 + 1 + ...`) and call/attribute/subscript chains get
 # there (the parser allows 200 nested brackets), and each level costs a few
-# frames of the deep stack (veritype/deep_stack.py).
+# frames of the deep stack (veritype/engine/deep_stack.py).
 MAX_EXPRESSION_DEPTH = 2_000
 
 # Leaves cost less to infer than to key; everything with sub-expressions is memoized.

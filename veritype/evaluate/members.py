@@ -72,6 +72,12 @@ class Members:
         if isinstance(receiver, TypedDictType):
             if name == "update" and receiver.readonly:
                 return _readonly_update(receiver)
+            if receiver.extra is not None:
+                from veritype.evaluate.typeddict_members import extra_items_member
+
+                t = extra_items_member(self, receiver, name)
+                if t is not None:
+                    return t
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, NoneType):
             none = ev.instance("types.NoneType")
@@ -406,6 +412,10 @@ class Members:
             return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
+        if _from_object(init_hit) and _from_object(new_hit) and any(c.has_any_base for c in info.mro):
+            # Both are object's, but an unknown base may define either: mypy's
+            # type_object_type makes "a universal callable" (*Any, **Any) here.
+            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars, info.name)
         use_new = False
         if new_hit is not None and new_hit[1].fullname != "builtins.object":
             if init_hit is None or init_hit[1].fullname == "builtins.object" or info.mro.index(new_hit[1]) < info.mro.index(init_hit[1]):
@@ -554,6 +564,10 @@ def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) 
     return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
 
 
+def _from_object(hit) -> bool:  # type: ignore[no-untyped-def]
+    return hit is None or hit[1].fullname == "builtins.object"
+
+
 def _as_type_obj(t: Type, own: tuple[TypeVarType, ...], name: str | None = None) -> Type:
     # `name`: a class object is called by the class's name in messages
     # ('Too many arguments for "A"', not "__init__"), as mypy words them.
@@ -649,8 +663,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                         if isinstance(r, Instance):
                             ret = r
             return CallableType(rest.params, ret, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
-        if isinstance(rest.ret, AnyType) or not _returns_instance_of(rest.ret, constructor_of):
-            return rest
+        if isinstance(rest.ret, AnyType) and rest.ret.reason in ("unannotated", "implicit"):
+            # Spec, "__new__ Method": "If the return type of __new__ is not annotated,
+            # a type checker may assume that the return type is Self" (mypy does).
+            return CallableType(rest.params, constructor_of, rest.type_vars, rest.name, rest.definition, rest.is_ellipsis, True, None, None, rest.is_untyped)
         return rest
     return rest
 
@@ -686,10 +702,6 @@ def _bound_accepts_anything(t: Type) -> bool:
         bool(t.params) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in t.params)))
 
 
-def _returns_instance_of(ret: Type, inst: Instance) -> bool:
-    return isinstance(ret, Instance) and inst.info in ret.info.mro
-
-
 def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:
     if init:
         return CallableType(t.params, inst, t.type_vars, t.name, t.definition, t.is_ellipsis, True)
@@ -721,8 +733,27 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
             # must fit, whatever the variables solve to.
             erased = substitute(first, {k: AnyType("special") for k in type_vars_in(first)})
             return is_subtype(ev, receiver, erased)
-        return True
+        return _bounds_fit(ev, first, receiver)
     return is_subtype(ev, receiver, first)
+
+
+def _bounds_fit(ev: "Evaluator", first: Type, receiver: Type) -> bool:
+    """`self: RaisesGroup[E]` (E bound to Exception) on a `RaisesGroup[KeyboardInterrupt]`:
+    the item does not apply, as mypy binds self types (pytest's overloaded
+    `RaisesGroup.matches`, a TypeGuard per item). Only the plain shape is judged, a
+    self type of the receiver's class with bare type variables as arguments."""
+    from veritype.types.subtype import is_subtype
+
+    if not isinstance(first, Instance) or not isinstance(receiver, Instance) or first.info is not receiver.info:
+        return True
+    for arg, actual in zip(first.args, receiver.args):
+        if not isinstance(arg, TypeVarType) or isinstance(actual, (AnyType, TypeVarType)):
+            continue
+        if arg.upper_bound is not None and not is_subtype(ev, actual, arg.upper_bound):
+            return False
+        if arg.values and not any(is_subtype(ev, actual, v) for v in arg.values):
+            return False
+    return True
 
 
 def descriptor_set_type(ev: "Evaluator", desc: Instance) -> Type | None:

@@ -32,6 +32,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         ret = check_signature(site, candidates[0], args, collect)
         if collect.errors:
             return _failed(site, callee, candidates, args, arg_types)
+        _deprecated_item(site, callee, candidates[0])
         return ret
     # Step 2: the candidates whose argument types check. Only the first is
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
@@ -67,6 +68,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
         check_signature(site, matches[0][0], args, site.report)
+        _deprecated_item(site, callee, matches[0][0])
         return first_ret
     # Step 3: union expansion of one argument at a time.
     from veritype.evaluate.overload_expansion import expand_argument
@@ -167,3 +169,14 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
 
     # mypy: an operator method's failed overloaded call is an `operator` error.
     site.report(site.node, msg, "operator" if is_operator_method(callee.name) else "call-overload")
+
+
+def _deprecated_item(site: CallSite, callee: Overloaded, item: CallableType) -> None:
+    """Spec, `@deprecated`: "For deprecated overloads, this includes all calls that
+    resolve to the deprecated overload"."""
+    from veritype.evaluate import deprecation
+
+    if deprecation.enabled(site.ev):
+        msg = deprecation.overload_message(callee, item)
+        if msg is not None:
+            site.report(site.node, msg, "deprecated")

@@ -2,14 +2,15 @@
 
 Modules are parsed and bound only when something asks for them (an import
 being followed, a name being resolved), so typeshed is read file by file as
-needed and most of it never is (DESIGN.md principle 2).
+needed and most of it never is (DESIGN.md principle 2). Checking the loaded
+modules is the engine's (engine/checking.py): this stage does not know the
+check stage exists.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from veritype.config.inline import PREFIX, parse_inline
@@ -61,9 +62,9 @@ class Program:
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
         self._has_walrus: dict[str, bool] = {}  # module -> whether its source has `:=` (see Binder)
-        # Checks a list of loaded modules: module name -> its diagnostics (see
-        # check_sources). None: one after the other, here (`_check_serially`).
-        self.check_many: "Callable[[list[ModuleInfo]], dict[str, list[Diagnostic]]] | None" = None
+        # Trees a long-lived engine already holds for modules it will load
+        # again with the same text (it forgot them after another's edit).
+        self.parsed_ahead: dict[str, ParsedFile] = {}
         from veritype.evaluate.evaluator import Evaluator
 
         self.evaluator = Evaluator(self)
@@ -97,7 +98,10 @@ class Program:
         if found.is_namespace:
             return ModuleInfo(found.name, found.path, False, True, "namespace", None)
         src = self.sources.get(found.name)
-        if src is not None and src.text is not None:
+        parsed = self.parsed_ahead.pop(found.name, None)
+        if parsed is not None and parsed.path == found.path and (src is None or src.text is None or src.text == parsed.source):
+            pass
+        elif src is not None and src.text is not None:
             parsed = parse_source(src.path, src.text)
         else:
             parsed = parse_file(found.path)
@@ -232,78 +236,6 @@ class Program:
                 declarations += sum(1 for node in ast.walk(info.tree) if isinstance(node, _DECLARING))
         return {**self.stats, "declarations": declarations}
 
-    # -- running a check ----------------------------------------------------
-
-    def check_sources(self, sources: list[BuildSource], reuse=None, on_checked=None):  # type: ignore[no-untyped-def]
-        """Check `sources`. The incremental cache (veritype/cache) passes
-        `reuse` (module -> diagnostics kept from an earlier run: that module is
-        not loaded for checking, nor checked) and `on_checked(src, diags)`,
-        told each freshly checked module's diagnostics."""
-        from veritype.build import BuildResult
-
-        # The check stage lends the evaluator a silent method walker, so that
-        # instance attributes are inferred from narrowed values (see declarations).
-        # Imported on first use: a run that takes every module from the cache
-        # never loads the check stage.
-        def walk_method(method, scope):  # type: ignore[no-untyped-def]
-            from veritype.check.module_checker import walk_method_silently
-
-            return walk_method_silently(self, method, scope)
-
-        self.evaluator.method_walker = walk_method
-        for src in sources:
-            self.sources[src.module] = src
-        reuse = reuse or {}
-        result = BuildResult()
-        for src in sources:
-            info = None if src.module in reuse else self.get_module(src.module)
-            if info is None:
-                continue
-            info.checked = True
-        todo = [info for src in sources if src.module not in reuse
-                for info in (self.modules.get(src.module),) if info is not None and info.parsed is not None]
-        # The engine may lend a runner that checks the modules in worker
-        # processes (`-n N`); it gives the same per-module results.
-        checked = (self.check_many or self._check_serially)(todo)
-        for src in sources:
-            if src.module in reuse:
-                result.diagnostics.extend(reuse[src.module])
-                result.files_checked += 1
-                continue
-            if src.module not in checked:
-                continue
-            diags = checked[src.module]
-            result.diagnostics.extend(diags)
-            result.files_checked += 1
-            if on_checked is not None:
-                on_checked(src, diags)
-        return result
-
-    def _check_serially(self, infos: "list[ModuleInfo]") -> "dict[str, list[Diagnostic]]":
-        return {info.name: self.check_one(info) for info in infos}
-
-    def check_one(self, info: ModuleInfo) -> list[Diagnostic]:
-        """The diagnostics of one loaded module of the run, filtered and ordered."""
-        from veritype.check.module_checker import check_module
-
-        assert info.parsed is not None
-        diags: list[Diagnostic] = list(info.parsed.diagnostics)
-        if info.tree is not None:
-            diags.extend(check_module(self, info))
-        return _sorted_unique(self._filter(info, diags))
-
-    def _filter(self, info: ModuleInfo, diags: list[Diagnostic]) -> list[Diagnostic]:
-        opts = self.options.for_module(info.name)
-        if opts.ignore_errors:
-            return []
-        try:
-            from veritype.diagnostics import ignores
-        except ImportError:  # the drivers' ignore handling has not landed yet
-            return [d for d in diags if opts.code_enabled(d.code)]
-        assert info.parsed is not None
-        ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
-        return ignores.apply_ignores(info.path, diags, ignore_map, opts)
-
 
 def _not_followed(name: str, follow: str) -> MissingModule:
     """mypy's `follow_imports = skip | error` for a .py module not among the
@@ -317,29 +249,3 @@ def _not_followed(name: str, follow: str) -> MissingModule:
         f'Import of "{name}" ignored',
         ("(Using --follow-imports=error, module not passed on command line)",),
     )
-
-
-def _sorted_unique(diags: "list[Diagnostic]") -> "list[Diagnostic]":
-    """Diagnostics by position, duplicates (from expressions inferred twice) dropped.
-
-    An error and the notes reported right after it on its line (mypy's
-    explanations, e.g. of a protocol's members) stay together and in order:
-    they are sorted and deduplicated as one group."""
-    groups: list[list[Diagnostic]] = []
-    for d in diags:
-        # An indented note ("    a: int" after "Revealed local types are:")
-        # continues the note before it.
-        continues = d.severity == "note" and d.message.startswith("    ")
-        if d.severity == "note" and groups and (groups[-1][0].severity == "error" or continues) and groups[-1][0].line == d.line:
-            groups[-1].append(d)
-        else:
-            groups.append([d])
-    # A group whose head was seen already is a repeat (its notes are the same ones).
-    seen: set[Diagnostic] = set()
-    unique: list[list[Diagnostic]] = []
-    for g in groups:
-        if g[0] not in seen:
-            seen.add(g[0])
-            unique.append(g)
-    unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
-    return [d for g in unique for d in g]

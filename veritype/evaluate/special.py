@@ -12,7 +12,7 @@ SPECIAL_FORMS = frozenset(
         "Annotated", "TypeAlias", "NoReturn", "Never", "Self", "LiteralString", "TypeGuard",
         "TypeIs", "Unpack", "Required", "NotRequired", "ReadOnly", "Concatenate", "Generic",
         "Protocol", "TypedDict", "NamedTuple", "NewType", "TypeVar", "ParamSpec", "TypeVarTuple",
-        "ParamSpecArgs", "ParamSpecKwargs", "TypeAliasType",
+        "ParamSpecArgs", "ParamSpecKwargs", "TypeAliasType", "TypeForm",
     }
 )
 

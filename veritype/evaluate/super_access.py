@@ -85,6 +85,8 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
     members = ev.members
     for cls in after:
         sym = cls.symbols.get(name)
+        if sym is None and name == "__new__" and cls.tuple_type is not None and isinstance(cls.synthesized.get("__init__"), CallableType):
+            return _namedtuple_new(members._map_to(inst, cls, cls.synthesized["__init__"], receiver), inst)
         if sym is None:
             synth = cls.synthesized.get(name)
             if synth is not None:
@@ -97,6 +99,10 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
                     t = dataclasses.replace(t, name=name)
                 return bind_self(ev, t, receiver) if not on_class else t
             continue
+        if cls.fullname == "builtins.object" and any(c.has_any_base or c.unknown_decorator for c in mro):
+            # Only object's, but an unknown base before it may define the member
+            # (mypy's visit_super_expr: "an undefined base class ... not an error").
+            return AnyType("special")
         if found is not None:
             found.append(cls)
         found_t = members._from_symbol(inst, cls, sym, receiver, on_class=on_class)
@@ -113,6 +119,16 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
         if meta is not None and ev.members.get(meta, name) is not None:
             return AnyType("special")
     return MISSING
+
+
+def _namedtuple_new(init: Type, inst: Instance) -> Type:
+    """A NamedTuple's `__new__`, seen from a subclass's `super().__new__(cls, ...)`:
+    its fields as parameters after `cls` (the made-up `__init__` carries them),
+    returning the instance (mypy: `def [_NT] (_cls: type[_NT], a: int) -> _NT`)."""
+    if not isinstance(init, CallableType) or not init.params:
+        return AnyType("special")
+    cls_param = dataclasses.replace(init.params[0], name="_cls", type=TypeType(inst))
+    return dataclasses.replace(init, params=(cls_param, *init.params[1:]), ret=inst, name="__new__")
 
 
 def _instance_of(ev, t: Type) -> Instance | None:  # type: ignore[no-untyped-def]

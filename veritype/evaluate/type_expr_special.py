@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.special import CLASS_ALIASES
 from veritype.evaluate.type_context import TypeContext, unpacking
-from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
+from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeFormType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
 from veritype.types.tuples import make_tuple
 
 if TYPE_CHECKING:
@@ -59,7 +59,16 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
         return te._error(ctx, node, f'"{name}" must be used with type arguments' if name != "Union" else "Union requires two or more type arguments")
     if name in ("Protocol", "Generic"):
         return te._error(ctx, node, f'Bare "{name}" is not valid as a type')
+    if name == "TypeForm":
+        # Spec, "TypeForm": "TypeForm, with no type argument provided, is
+        # equivalent to TypeForm[Any]".
+        return TypeFormType(AnyType("explicit"))
     if name == "TypedDict":
+        # Spec, "TypedDict": `TypedDict` itself is no type ("it is not valid as a
+        # type"; mypy: 'Variable "typing.TypedDict" is not valid as a type'). The
+        # value stays `Mapping[str, object]`, what any TypedDict is assignable to.
+        ref = te.ev.resolve_expr(node, ctx.scope) if isinstance(node, (ast.Name, ast.Attribute)) and ctx.scope is not None else None
+        te._error(ctx, node, f'Variable "{ref.fullname if ref is not None else "typing.TypedDict"}" is not valid as a type')
         return te.ev.instance("typing.Mapping", (te.ev.builtin("str"), te.ev.builtin("object")))
     if name == "NamedTuple":
         return te.ev.builtin("tuple", AnyType("implicit"))
@@ -158,6 +167,10 @@ def special_subscript(te: "TypeExprEvaluator", name: str, node: ast.Subscript, a
             return te._error(ctx, node, f"{name}[...] takes exactly one type argument")
         ctx.qualifiers.add(name)
         return te._eval(args[0], ctx, top=True)
+    if name == "TypeForm":
+        if len(args) != 1:
+            return te._error(ctx, node, "TypeForm[...] must have exactly one type argument")
+        return TypeFormType(te._eval(args[0], ctx))
     if name in ("TypeGuard", "TypeIs"):
         if len(args) != 1:
             return te._error(ctx, node, f"{name}[...] takes exactly one type argument")

@@ -15,12 +15,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, Instance, Type, TypedDictType
+from veritype.types.model import AnyType, Instance, NeverType, Type, TypedDictType
 from veritype.types.substitute import substitute, tv_key
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
 
 _IN_PROGRESS = object()
 
@@ -43,8 +44,9 @@ def typeddict_type(ev: "Evaluator", inst: Instance) -> Type:
     if info.type_vars and inst.args:
         mapping = {tv_key(tv): a for tv, a in zip(info.type_vars, inst.args)}
         items = tuple((k, substitute(v, mapping)) for k, v in cached.items)
-        return TypedDictType(items, cached.required, cached.readonly, inst)
-    return TypedDictType(cached.items, cached.required, cached.readonly, inst)
+        extra = substitute(cached.extra, mapping) if cached.extra is not None else None
+        return TypedDictType(items, cached.required, cached.readonly, inst, extra, cached.extra_readonly)
+    return TypedDictType(cached.items, cached.required, cached.readonly, inst, cached.extra, cached.extra_readonly)
 
 
 def _compute(ev: "Evaluator", info: "ClassInfo") -> Type:
@@ -53,6 +55,7 @@ def _compute(ev: "Evaluator", info: "ClassInfo") -> Type:
     items: dict[str, Type] = {}
     required: set[str] = set()
     readonly: set[str] = set()
+    extra: tuple[Type | None, bool] = (None, False)
     for cls in reversed(info.mro):
         if not cls.is_typeddict:
             continue
@@ -72,6 +75,9 @@ def _compute(ev: "Evaluator", info: "ClassInfo") -> Type:
                     total = kw.value.value
                 else:
                     return AnyType("special")
+        own_extra = class_extra_items(ev, cls)
+        if own_extra is not None:
+            extra = own_extra
         scope = cls.scope
         from veritype.evaluate.special_classes import static_body
 
@@ -102,4 +108,33 @@ def _compute(ev: "Evaluator", info: "ClassInfo") -> Type:
                 readonly.add(name)
             else:
                 readonly.discard(name)
-    return TypedDictType(tuple(items.items()), frozenset(required), frozenset(readonly), info.self_instance())
+    return TypedDictType(tuple(items.items()), frozenset(required), frozenset(readonly), info.self_instance(), *extra)
+
+
+def class_extra_items(ev: "Evaluator", cls: "ClassInfo") -> "tuple[Type | None, bool] | None":
+    """PEP 728's keywords of one TypedDict class: (extra type, read-only) where
+    `closed=` or `extra_items=` is given, None where neither is (the class then
+    inherits its base's, as the spec says). `closed=True` is `extra_items=Never`;
+    `closed=False` is the open default. A value veritype cannot read is left
+    open (silent)."""
+    if cls.node is None:
+        return None
+    out: "tuple[Type | None, bool] | None" = None
+    for kw in cls.node.keywords:
+        if kw.arg == "closed":
+            if isinstance(kw.value, ast.Constant) and kw.value.value is True:
+                out = (NeverType(), False)
+            elif out is None:
+                out = (None, False)
+        elif kw.arg == "extra_items":
+            return extra_items_type(ev, kw.value, cls.scope)
+    return out
+
+
+def extra_items_type(ev: "Evaluator", node: ast.expr, scope: "Scope") -> "tuple[Type | None, bool]":
+    """The type written for `extra_items=` (a type expression; `ReadOnly[]` allowed)."""
+    from veritype.evaluate.type_expr import TypeContext
+
+    ctx = TypeContext(scope, allow_qualifiers=True)
+    t = ev.type_exprs.eval(node, ctx)
+    return t, "ReadOnly" in ctx.qualifiers

@@ -115,6 +115,14 @@ class ModuleFinder:
             self._cache[name] = hit
         return hit
 
+    def forget_files(self) -> None:
+        """Files of the user's may have appeared or vanished (a long-lived
+        engine's edit): find modules afresh, re-reading the user's directories."""
+        self._cache.clear()
+        self._subdirs.clear()
+        roots = tuple(r.rstrip(os.sep) + os.sep for r in self.user_roots())
+        self._listings = {d: n for d, n in self._listings.items() if not (d.rstrip(os.sep) + os.sep).startswith(roots)}
+
     def stub_roots(self) -> list[str]:
         """MYPYPATH, then mypy_path (absolute, deduplicated): searched before everything."""
         if self._stub_roots is None:

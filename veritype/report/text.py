@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from veritype.diagnostics.codes import code_doc_url
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.options import Options
 
@@ -69,8 +70,8 @@ def format_diagnostic(diag: Diagnostic, options: Options, colour: bool = False, 
 
 
 # mypy gives no documentation link for these codes: generic, or self-explanatory.
+# The link is to veritype's own page (docs/error_codes.md), in mypy's words.
 _NO_LINK_CODES = frozenset({"misc", "assignment", "arg-type", "return-value", "attr-defined", "name-defined", "override"})
-CODE_DOCS_URL = "https://mypy.rtfd.io/en/stable/_refs.html#code"
 
 
 def display_path_for(options: Options) -> Callable[[str], str]:
@@ -131,7 +132,7 @@ def text_lines(
             and code not in linked
         ):
             linked.add(code)  # once per code and run, as mypy
-            note = Diagnostic(head.path, head.line, head.column, "note", f"See {CODE_DOCS_URL}-{code} for more info")
+            note = Diagnostic(head.path, head.line, head.column, "note", f"See {code_doc_url(code)} for more info")
             out.append((note, format_diagnostic(note, options, colour, display)))
     return out
 

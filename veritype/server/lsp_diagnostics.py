@@ -62,11 +62,9 @@ def to_lsp(diag: Diagnostic, lines: list[str]) -> LspDiagnostic:
 
 def options_for(root: str) -> Options:
     """The options a `veritype check` in `root` would use: its config, its cache."""
-    from veritype.cli.flags import options_from_args, parse_args, set_default_cache_dir
+    from veritype.config.project import project_options
 
-    options = options_from_args(parse_args([]), root, lambda message: None)
-    set_default_cache_dir(options, root)
-    return options
+    return project_options(root)
 
 
 def check_documents(documents: dict[str, str], root: str, options: Options | None = None) -> dict[str, list[LspDiagnostic]]:
@@ -75,7 +73,7 @@ def check_documents(documents: dict[str, str], root: str, options: Options | Non
     Each path is in the result (an empty list clears the editor's markers).
     A document veritype cannot place (not .py/.pyi) is left out.
     """
-    from veritype.build import run
+    from veritype.engine.build import run
     from veritype.modules.discover import module_for_path
 
     options = options or options_for(root)

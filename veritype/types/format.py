@@ -58,6 +58,8 @@ def format_type(t: Type) -> str:
         return format_callable(t)
     if isinstance(t, Overloaded):
         return "Overload(" + ", ".join(format_callable(c) for c in t.items) + ")"
+    if type(t).__name__ == "TypeFormType":
+        return f"TypeForm[{format_type(t.item)}]"  # type: ignore[attr-defined]
     if isinstance(t, TypeType):
         return f"type[{format_type(t.item)}]"
     if isinstance(t, ModuleType):
@@ -68,7 +70,7 @@ def format_type(t: Type) -> str:
         inner = ", ".join(f"'{k}'{'' if k in t.required else '?'}: {format_type(v)}" for k, v in t.items)
         return f"TypedDict({{{inner}}})"
     if isinstance(t, SpecialForm):
-        return t.name
+        return "<typing special form>"  # mypy's name for a special form object
     if isinstance(t, UnpackType):
         return "*" + format_type(t.item)
     if isinstance(t, AliasRef):

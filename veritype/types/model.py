@@ -23,7 +23,8 @@ class Type:
 @dataclass(frozen=True, slots=True)
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
-    # reported error), "special" (a construct we do not model yet), "implicit".
+    # reported error), "special" (a construct we do not model yet), "implicit",
+    # "unimported" (a name from a module that could not be followed).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
 
@@ -168,6 +169,13 @@ class TypeType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class TypeFormType(Type):
+    """`TypeForm[T]` (PEP 747): a type form object for T or a type assignable to it."""
+
+    item: Type
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleType(Type):
     name: str
     info: object = field(compare=False, hash=False, repr=False, default=None)
@@ -179,6 +187,10 @@ class TypedDictType(Type):
     required: frozenset[str]
     readonly: frozenset[str]
     fallback: Instance
+    # PEP 728: the type of the items it does not name. None: not closed (any
+    # other key may be there, as `ReadOnly[object]`); Never: `closed=True`.
+    extra: "Type | None" = None
+    extra_readonly: bool = False
 
     def item_map(self) -> dict[str, Type]:
         return dict(self.items)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from veritype.types.model import TypeFormType
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
@@ -141,6 +142,11 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
             # A generic function argument: its own variables stay free in the result.
             ret = substitute(ret, {tv_key(v): AnyType("special") for v in call.type_vars})
         _infer(ev, t.ret, ret, d, targets, out, depth + 1)
+        return
+    if isinstance(t, TypeFormType):
+        # `TypeForm[T]` from a type form or a class object (type[T] is a TypeForm[T]).
+        if isinstance(a, (TypeFormType, TypeType)):
+            _infer(ev, t.item, a.item, d, targets, out, depth + 1)
         return
     if isinstance(t, TypeType):
         if isinstance(a, TypeType):

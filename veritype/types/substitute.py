@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from veritype.types.model import TypeFormType
 from veritype.types.model import (
     VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
     TypeType, TypeVarType, UnionType, UnpackType, make_union,
@@ -80,8 +81,11 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, TypeType):
         inner = _sub(t.item, m)
         return TypeType(inner)
+    if isinstance(t, TypeFormType):
+        return TypeFormType(_sub(t.item, m))
     if isinstance(t, TypedDictType):
-        return TypedDictType(tuple((k, _sub(v, m)) for k, v in t.items), t.required, t.readonly, t.fallback)
+        extra = _sub(t.extra, m) if t.extra is not None else None
+        return TypedDictType(tuple((k, _sub(v, m)) for k, v in t.items), t.required, t.readonly, t.fallback, extra, t.extra_readonly)
     if isinstance(t, LiteralType):
         return t
     if isinstance(t, AliasRef) and t.args:
@@ -181,7 +185,7 @@ def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[T
     elif isinstance(t, Overloaded):
         for c in t.items:
             type_vars_in(c, out)
-    elif isinstance(t, TypeType):
+    elif isinstance(t, (TypeType, TypeFormType)):
         type_vars_in(t.item, out)
     elif isinstance(t, TypedDictType):
         for _, v in t.items:

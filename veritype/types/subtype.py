@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from veritype.types.model import TypeFormType, make_union
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
@@ -28,6 +29,10 @@ _PROMOTIONS = {
     "builtins.int": ("builtins.float", "builtins.complex"),
     "builtins.float": ("builtins.complex",),
     "builtins.bool": ("builtins.float", "builtins.complex"),
+}
+# Only with --no-strict-bytes: mypy 2.x's default (strict bytes) has no
+# bytearray/memoryview -> bytes promotion (PEP 688: use Buffer for any of them).
+_BYTES_PROMOTIONS = {
     "builtins.bytearray": ("builtins.bytes",),
     "builtins.memoryview": ("builtins.bytes",),
 }
@@ -61,6 +66,13 @@ def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
             return b
         current = b
     return None
+
+# Special forms that are never a class object or a callable (see evaluate.special_values).
+_NOT_CLASSES = frozenset({
+    "Annotated", "Union", "Optional", "Literal", "Callable", "ClassVar", "Final", "Required", "NotRequired",
+    "ReadOnly", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "Never", "NoReturn", "Self", "LiteralString",
+    "TypeAlias", "Type",
+})
 
 
 class SubtypeChecker:
@@ -118,6 +130,12 @@ class SubtypeChecker:
             return True
         if isinstance(right, NeverType):
             # Nothing but Never (and Any) is assignable to Never: assert_never(x).
+            return False
+        if isinstance(right, TypeFormType) or isinstance(left, TypeFormType):
+            return self._type_form(left, right)
+        if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
+            # "Annotated is not type compatible with type or type[T]" (spec); nor is
+            # any special form object (mypy: "<typing special form>").
             return False
         if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
             return True
@@ -189,7 +207,7 @@ class SubtypeChecker:
         if isinstance(left, TypedDictType):
             if isinstance(right, TypedDictType):
                 return self._typeddict(left, right)
-            return self._check(self.ev.instance("typing.Mapping", (self.ev.builtin("str"), self.ev.builtin("object"))), right) or self._check(left.fallback, right)
+            return self._typeddict_as_mapping(left, right) or self._check(left.fallback, right)
         if isinstance(right, TypedDictType):
             return False
         if isinstance(left, (CallableType, Overloaded)):
@@ -223,6 +241,8 @@ class SubtypeChecker:
             mapped = map_instance_to_supertype(left, right.info)
             if mapped is None:
                 promo = _PROMOTIONS.get(left.info.fullname)
+                if promo is None and not self.ev.program.options.strict_bytes:
+                    promo = _BYTES_PROMOTIONS.get(left.info.fullname)
                 if promo and right.info.fullname in promo:
                     return True
                 return False
@@ -230,6 +250,10 @@ class SubtypeChecker:
         if isinstance(right, CallableType):
             # Every item of an overloaded `__call__` counts: the object fits the
             # callable when one of them does (as an overloaded function would).
+            if left.info.get("__call__") is None:
+                # No `__call__` anywhere in the MRO: not callable (mypy looks `__call__` up
+                # as an operator, so a `__getattr__` does not make an instance callable).
+                return False
             call = self.ev.instance_call_signature(left, whole=True)
             return call is None or self._check(call, right)
         if isinstance(right, TupleType):
@@ -431,17 +455,60 @@ class SubtypeChecker:
         lm = left.item_map()
         for key, rt in right.items:
             if key not in lm:
-                return False
+                # PEP 728: the left's extra items stand for the key (a non-required,
+                # possibly read-only item of the extra type).
+                if left.extra is None or key in right.required:
+                    return False
+                if not self.item_fits(left.extra, left.extra_readonly, False, rt, key in right.readonly, False):
+                    return False
+                continue
             lt = lm[key]
             if key in right.readonly:
                 if not self._check(lt, rt):
                     return False
-            elif not self._equivalent(lt, rt):
+            elif not self._equivalent(lt, rt) or key in left.readonly:
+                # Spec, "Assignability" of TypedDicts: "if B[k] is not read-only,
+                # A[k] must not be read-only" either.
                 return False
             if (key in right.required) != (key in left.required):
                 if key in right.required or key not in right.readonly:
                     return False
-        return True
+        if right.extra is None:
+            return True  # open: any other key, as ReadOnly[object]
+        rm = right.item_map()
+        # Typing spec (PEP 728): the right's extra items are a pseudo-item every
+        # other key of the left must fit, and so must the left's own extra items
+        # (an open left has ReadOnly[object] ones).
+        for key, lt in left.items:
+            if key not in rm and not self.item_fits(lt, key in left.readonly, key in left.required, right.extra, right.extra_readonly, False):
+                return False
+        left_extra = left.extra if left.extra is not None else self.ev.builtin("object")
+        left_extra_ro = left.extra_readonly if left.extra is not None else True
+        if isinstance(left_extra, NeverType):
+            return True
+        return self.item_fits(left_extra, left_extra_ro, False, right.extra, right.extra_readonly, False)
+
+    def _typeddict_as_mapping(self, left: TypedDictType, right: Type) -> bool:
+        """A TypedDict is a `Mapping[str, object]`; with PEP 728's extra items it is
+        "assignable to a type of the form Mapping[str, VT] when all value types of
+        the items in the TypedDict are assignable to VT", and to `dict[str, VT]` when
+        every item is non-required, not read-only and consistent with VT."""
+        str_t = self.ev.builtin("str")
+        if left.extra is None:
+            return self._check(self.ev.instance("typing.Mapping", (str_t, self.ev.builtin("object"))), right)
+        values = [t for _, t in left.items] + ([left.extra] if not isinstance(left.extra, NeverType) else [])
+        if (isinstance(right, Instance) and right.info.fullname == "builtins.dict" and len(right.args) == 2
+                and not isinstance(left.extra, NeverType) and not left.extra_readonly and self._check(str_t, right.args[0])):
+            vt = right.args[1]
+            return (not left.required and not left.readonly
+                    and all(self._equivalent(t, vt) for t in values))
+        return self._check(self.ev.instance("typing.Mapping", (str_t, make_union(values) if values else NeverType())), right)
+
+    def item_fits(self, lt: Type, l_ro: bool, l_req: bool, rt: Type, r_ro: bool, r_req: bool) -> bool:
+        """Whether an item (type, read-only, required) may stand for another."""
+        if r_ro:
+            return self._check(lt, rt) and (l_req or not r_req)
+        return not l_ro and l_req == r_req and self._equivalent(lt, rt)
 
     # -- callables --------------------------------------------------------------
 
@@ -634,9 +701,27 @@ class SubtypeChecker:
 
     # -- type[C] ------------------------------------------------------------------
 
+    def _type_form(self, left: Type, right: Type) -> bool:
+        """Spec, "TypeForm": "TypeForm is covariant in its single type parameter",
+        "type[T] is a subtype of TypeForm[T]", and a TypeForm is an object."""
+        if isinstance(right, UnionType):
+            return any(self._check(left, item) for item in right.items)
+        if isinstance(left, UnionType):
+            return all(self._check(item, right) for item in left.items)
+        if isinstance(right, TypeFormType):
+            if isinstance(left, (TypeFormType, TypeType)):
+                return self._check(left.item, right.item)
+            return False
+        return isinstance(right, Instance) and right.info.fullname == "builtins.object"
+
     def _type_left(self, left: TypeType, right: Type) -> bool:
         if isinstance(right, TypeType):
             return self._check(left.item, right.item)
+        if isinstance(right, Instance) and right.info.fullname == "types.GenericAlias":
+            # `list[int]` used as a value is a GenericAlias at run time: a class
+            # object with explicit type arguments (not the bare class `list`).
+            item = left.item
+            return isinstance(item, Instance) and bool(item.args) and not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args)
         if isinstance(right, Instance):
             if right.info.fullname in ("builtins.type", "builtins.object"):
                 return True
@@ -705,6 +790,9 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     try:
         return ev.subtype_checker().check(left, right)
     except RecursionError:
+        from veritype.diagnostics import bounds
+
+        bounds.hit("recursion limit in a subtype check (taken as assignable)")
         return True
 
 

@@ -49,7 +49,11 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
             checker.error(node, msg, "valid-newtype")
         return True
     from veritype.evaluate.functional_classes import functional_class
+    from veritype.evaluate.typeddict_calls import typeddict_call_problems
 
+    if isinstance(stmt.value, ast.Call):
+        for node, msg, code in typeddict_call_problems(ev, stmt.value, name, checker.scope) or ():
+            checker.error(node, msg, code)
     made = functional_class(ev, sym, checker.scope)
     if made is not None:
         # `P = NamedTuple("P", [...])`: the name is the class, not the call's value.

@@ -1,0 +1,62 @@
+"""Run one check: load the sources, check them, collect diagnostics.
+
+This is the pipeline of DESIGN.md end to end, for one `veritype check`.
+Drivers (cli, tests, server) call `run`; nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.engine.checking import BuildResult, CheckMany, check_sources
+from veritype.modules.finder import ModuleFinder
+from veritype.modules.sources import BuildSource
+from veritype.options import Options
+
+__all__ = ["BuildResult", "run"]
+
+
+def run(sources: list[BuildSource], options: Options) -> BuildResult:
+    # On a deep stack: legal but deeply nested code must not lose the run (deep_stack).
+    from veritype.engine.deep_stack import call_with_deep_stack
+
+    return call_with_deep_stack(lambda: _run(sources, options))
+
+
+def _run(sources: list[BuildSource], options: Options) -> BuildResult:
+    from veritype.diagnostics import bounds
+    from veritype.evaluate.program import Program
+
+    bounds.reset()  # --verbose names the bounds this run hit (diagnostics/bounds.py)
+    roots = [s.base_dir for s in sources]
+    finder = ModuleFinder(options, roots)
+    program = Program(options, finder)
+    check_many: CheckMany | None = None
+    if options.num_workers > 1:
+        from veritype.engine.workers import runner
+
+        check_many = runner(program, options.num_workers)
+
+    def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
+              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
+        return check_sources(program, srcs, reuse, on_checked, check_many)
+
+    # mypy's follow_imports=normal: the project modules the sources import are
+    # checked and reported too, without counting as sources (engine.followed_imports).
+    from veritype.engine.followed_imports import followed_sources
+
+    followed = followed_sources(program, sources) if options.follow_imports == "normal" or options.overrides else []
+    # Incremental checking (veritype/cache): only when a driver asked for it
+    # by setting a cache directory (the CLI does, by default); tests and other
+    # callers of `run` get a plain full check.
+    if options.incremental and options.cache_dir:
+        from veritype.cache import CacheStore, check_incrementally
+
+        result = check_incrementally(program, sources + followed, CacheStore(options.cache_dir), check)
+    else:
+        result = check(sources + followed)
+    result.files_checked = max(result.files_checked - len(followed), 0)
+    result.reused = min(result.reused, result.files_checked)
+    result.program = program
+    return result

@@ -1,0 +1,141 @@
+"""Checking loaded modules: the check stage over each, then its ignores and options.
+
+The one path from a `Program` (evaluate/program.py: the loaded modules and
+their evaluator) to a module's reported diagnostics. `engine.build.run`
+(one `veritype check`), the incremental cache, the worker processes (`-n N`)
+and the workspace of the language server and daemon all check through it,
+so a module gets the same diagnostics whichever driver asked.
+
+This lives in the engine, above `check`, so that `evaluate` does not know
+the check stage exists (DESIGN.md, the pipeline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from veritype.diagnostics.diagnostic import Diagnostic
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo, Program
+    from veritype.modules.sources import BuildSource
+
+# Checks a list of loaded modules: module name -> its diagnostics, as
+# `check_one` gives them (engine/workers.py checks them in worker processes).
+CheckMany = Callable[["list[ModuleInfo]"], "dict[str, list[Diagnostic]]"]
+
+
+@dataclass
+class BuildResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
+    reused: int = 0  # of files_checked, how many had their diagnostics from the cache
+    # What the cache held and what was done about it, for --verbose (cache/store.py).
+    cache_notes: list[str] = field(default_factory=list)
+    # The run's Program, for `--stats` (counted on demand: see Program.statistics).
+    program: object | None = field(default=None, repr=False, compare=False)
+
+
+def lend_method_walker(program: "Program") -> None:
+    """Let the evaluator infer `self.x = value` attributes from narrowed
+    values, by walking their methods silently with the check stage (see
+    evaluate/declarations.py). Imported on first use: a run that takes every
+    module from the cache never loads the check stage."""
+
+    def walk_method(method, scope):  # type: ignore[no-untyped-def]
+        from veritype.check.module_checker import walk_method_silently
+
+        return walk_method_silently(program, method, scope)
+
+    program.evaluator.method_walker = walk_method
+
+
+def check_sources(
+    program: "Program",
+    sources: "list[BuildSource]",
+    reuse: dict[str, list[Diagnostic]] | None = None,
+    on_checked: "Callable[[BuildSource, list[Diagnostic]], None] | None" = None,
+    check_many: CheckMany | None = None,
+) -> BuildResult:
+    """Check `sources` in `program`. The incremental cache (veritype/cache)
+    passes `reuse` (module -> diagnostics kept from an earlier run: that
+    module is not loaded for checking, nor checked) and `on_checked(src,
+    diags)`, told each freshly checked module's diagnostics. `check_many`
+    checks the modules (worker processes); by default one after the other,
+    here."""
+    lend_method_walker(program)
+    for src in sources:
+        program.sources[src.module] = src
+    reuse = reuse or {}
+    result = BuildResult()
+    for src in sources:
+        info = None if src.module in reuse else program.get_module(src.module)
+        if info is None:
+            continue
+        info.checked = True
+    todo = [info for src in sources if src.module not in reuse
+            for info in (program.modules.get(src.module),) if info is not None and info.parsed is not None]
+    checked = check_many(todo) if check_many is not None else {info.name: check_one(program, info) for info in todo}
+    for src in sources:
+        if src.module in reuse:
+            result.diagnostics.extend(reuse[src.module])
+            result.files_checked += 1
+            continue
+        if src.module not in checked:
+            continue
+        diags = checked[src.module]
+        result.diagnostics.extend(diags)
+        result.files_checked += 1
+        if on_checked is not None:
+            on_checked(src, diags)
+    return result
+
+
+def check_one(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
+    """The diagnostics of one loaded module of the run, filtered and ordered."""
+    from veritype.check.module_checker import check_module
+
+    assert info.parsed is not None
+    diags: list[Diagnostic] = list(info.parsed.diagnostics)
+    if info.tree is not None:
+        diags.extend(check_module(program, info))
+    return sorted_unique(_filter(program, info, diags))
+
+
+def _filter(program: "Program", info: "ModuleInfo", diags: list[Diagnostic]) -> list[Diagnostic]:
+    from veritype.diagnostics import ignores
+
+    opts = program.options.for_module(info.name)
+    if opts.ignore_errors:
+        return []
+    assert info.parsed is not None
+    ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
+    return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+
+
+def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics by position, duplicates (from expressions inferred twice) dropped.
+
+    An error and the notes reported right after it on its line (mypy's
+    explanations, e.g. of a protocol's members) stay together and in order:
+    they are sorted and deduplicated as one group."""
+    groups: list[list[Diagnostic]] = []
+    for d in diags:
+        # An indented note ("    a: int" after "Revealed local types are:")
+        # continues the note before it.
+        continues = d.severity == "note" and d.message.startswith("    ")
+        if d.severity == "note" and groups and (groups[-1][0].severity == "error" or continues) and groups[-1][0].line == d.line:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    # A group whose head was seen already is a repeat (its notes are the same ones).
+    seen: set[Diagnostic] = set()
+    unique: list[list[Diagnostic]] = []
+    for g in groups:
+        if g[0] not in seen:
+            seen.add(g[0])
+            unique.append(g)
+    unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
+    return [d for g in unique for d in g]
