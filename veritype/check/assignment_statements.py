@@ -118,7 +118,9 @@ def any_declared(mc: "ModuleChecker", key: str) -> bool:
         return False
     sym, scope = hit
     if sym.kind == S.PARAM:
-        return False
+        # A parameter annotated Any (or unannotated, so Any) is declared Any too.
+        t = scope.param_types.get(sym.name)
+        return t is None or isinstance(t, AnyType)
     d = mc.ev.declared_type(sym, scope)
     if d is not None:
         return isinstance(d, AnyType)

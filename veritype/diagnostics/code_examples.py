@@ -90,6 +90,18 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "deprecated"),
         'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
     ),
+    "no-any-unimported": (
+        ("--disallow-any-unimported", "--follow-imports=skip"),
+        "import json\n\ndef f(x: json.JSONDecoder) -> None: ...  # E (when the module is not followed)\n",
+    ),
+    "explicit-any": (
+        ("--disallow-any-explicit",),
+        "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n",
+    ),
+    "deprecated": (
+        ("--enable-error-code", "deprecated"),
+        "from typing_extensions import deprecated\n\n@deprecated(\"use g\")\ndef f() -> None: ...\n\nf()  # E\n",
+    ),
     "name-match": (
         (),
         'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
