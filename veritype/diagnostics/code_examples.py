@@ -163,14 +163,6 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
     ),
-    "no-any-unimported": (
-        ("--disallow-any-unimported", "--ignore-missing-imports"),
-        "from not_installed import Widget\n\ndef show(w: Widget) -> None: ...  # E\n",
-    ),
-    "explicit-any": (
-        ("--disallow-any-explicit",),
-        "from typing import Any\n\ndef load(raw: Any) -> None: ...  # E\n",
-    ),
     "type-abstract": (
         (),
         "from typing import Protocol\n\nclass Greeter(Protocol):\n    def greet(self) -> str: ...\n\ndef make(cls: type[Greeter]) -> Greeter:\n    return cls()\n\nmake(Greeter)  # E\n",
