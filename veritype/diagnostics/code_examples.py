@@ -139,9 +139,9 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
     ),
-    "narrowed-type-not-subtype": (
+    "type-abstract": (
         (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+        "from typing import Protocol\n\nclass Greeter(Protocol):\n    def greet(self) -> str: ...\n\ndef make(cls: type[Greeter]) -> Greeter:\n    return cls()\n\nmake(Greeter)  # E\n",
     ),
     "no-any-unimported": (
         ("--ignore-missing-imports", "--disallow-any-unimported"),
