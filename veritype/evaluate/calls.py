@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from veritype.types.model import TypeFormType
+from veritype.evaluate.type_forms import wants_type_form
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -355,7 +355,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or type(expected) is TypeFormType):
+            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or wants_type_form(expected)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Type, TypeFormType
+from veritype.types.model import Type, TypeFormType, UnionType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 SHAPES = (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)
 # Qualifiers and forms that are no type expression on their own.
 _NOT_ALONE = frozenset({"ClassVar", "Final", "Unpack", "Required", "NotRequired", "ReadOnly", "TypeAlias", "InitVar"})
+
+
+def wants_type_form(expected: Type) -> bool:
+    """Whether `expected` is a TypeForm or a union holding one."""
+    if type(expected) is TypeFormType:
+        return True
+    return type(expected) is UnionType and any(type(i) is TypeFormType for i in expected.items)  # type: ignore[attr-defined]
 
 
 def implicit_type_form(ev: "Evaluator", node: ast.expr, scope: "Scope") -> Type | None:
