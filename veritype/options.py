@@ -24,6 +24,8 @@ PER_MODULE = frozenset(
         "check_untyped_defs",
         "disallow_untyped_calls",
         "disallow_any_generics",
+        "disallow_any_explicit",
+        "disallow_any_unimported",
         "disallow_untyped_decorators",
         "warn_return_any",
         "warn_unreachable",
@@ -78,6 +80,8 @@ class Options:
     check_untyped_defs: bool = False
     disallow_untyped_calls: bool = False
     disallow_any_generics: bool = False
+    disallow_any_explicit: bool = False
+    disallow_any_unimported: bool = False
     disallow_untyped_decorators: bool = False
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).
@@ -88,6 +92,8 @@ class Options:
     warn_redundant_casts: bool = False
     warn_unused_ignores: bool = False
     strict_optional: bool = True
+    # mypy 2.x's default: bytearray and memoryview are not bytes.
+    strict_bytes: bool = True
     # Names taken as always true / false in conditions (`if DEBUG:`), mypy's options.
     always_true: list[str] = field(default_factory=list)
     always_false: list[str] = field(default_factory=list)

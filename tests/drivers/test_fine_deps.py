@@ -12,7 +12,7 @@ import pytest
 
 from veritype.cli.daemon import Engine
 from veritype.cli.main import run
-from veritype.evaluate.program import Program
+import veritype.engine.checking as checking
 
 FILES = {
     "base.py": (
@@ -56,11 +56,9 @@ def _full(project: Path) -> str:
 
 def test_edits_recheck_what_they_change_and_agree_with_a_full_run(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     checked: list[str] = []
-    import veritype.engine.checking as checking
-
     real_check_one = checking.check_one
 
-    def check_one(program: Program, info):  # type: ignore[no-untyped-def]
+    def check_one(program, info):  # type: ignore[no-untyped-def]
         checked.append(info.name)
         return real_check_one(program, info)
 
@@ -127,3 +125,24 @@ def test_edits_recheck_what_they_change_and_agree_with_a_full_run(project: Path,
     # 6. Nothing changed: nothing is checked.
     step()
     assert checked == []
+
+
+def test_a_module_read_from_disk_is_watched_too(project: Path) -> None:
+    """A module the run imports but does not name (not a document of the
+    engine) that changes on disk is an edit like any other."""
+    (project / "app.py").write_text("from lib import f\n\nx: int = f()\n")
+    (project / "lib.py").write_text("def f() -> int:\n    return 1\n")
+    engine = Engine()
+
+    def step() -> str:
+        reply = engine.check(["check", "app.py", "--no-incremental"], str(project))
+        out = io.StringIO()
+        run(["check", "app.py", "--no-incremental"], out, str(project))
+        assert reply["stdout"] == out.getvalue()
+        return out.getvalue()
+
+    assert "Success" in step()
+    (project / "lib.py").write_text("def f() -> str:\n    return ''\n")
+    assert "app.py:3:10: error: Incompatible types in assignment" in step()
+    (project / "lib.py").unlink()
+    assert 'Cannot find implementation or library stub for module named "lib"' in step()

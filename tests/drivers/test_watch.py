@@ -59,18 +59,16 @@ def test_watch_command_rechecks_what_the_change_can_affect(
     """The runs share one in-memory engine: after an edit of `a`, `b` (which
     uses no name of `a` the edit changed) keeps its diagnostics and `c` (which
     uses `a.x`) is checked again."""
-    from veritype.evaluate.program import Program
+    import veritype.engine.checking as checking
 
     (project / "a.py").write_text("x: int = 'no'\n")
     (project / "b.py").write_text("import a\n")
     (project / "c.py").write_text("import a\ny: str = a.x\n")
     seen_roots: list[list[str]] = []
     checked: list[str] = []
-    import veritype.engine.checking as checking
-
     real_check_one = checking.check_one
 
-    def check_one(program: Program, info):  # type: ignore[no-untyped-def]
+    def check_one(program, info):  # type: ignore[no-untyped-def]
         checked.append(info.name)
         return real_check_one(program, info)
 

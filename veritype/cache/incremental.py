@@ -148,6 +148,7 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
     states = _States(program, store.load_interfaces(veritype_key()))
+    store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
     keys: dict[str, str] = {}
@@ -179,4 +180,5 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
     result.reused = len(reuse)
+    result.cache_notes = store.summary(len(reuse))
     return result

@@ -6,6 +6,14 @@ the digest of the JSON that follows it), and
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
+
+Faults it survives: a run killed mid-write leaves at most a `.tmp-*` file
+(entries are replaced atomically), which a later run removes once it is
+older than STALE_TEMP_SECONDS (a concurrent run's temporary file lives for
+milliseconds); two runs sharing the directory each replace whole entries, so
+a reader sees one run's entry or the other's, both valid. What a run found
+(entries reused, missing, unreadable and rebuilt, temporary files removed)
+is counted for `--verbose` (`CacheStore.summary`).
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 
 from veritype.cache.fingerprint import digest_text
@@ -22,6 +31,7 @@ FORMAT = "v1"
 # The interface-digest memo (cache/interface.py is the costly part of a warm
 # run: it parses every dependency); not a module entry (those are hex names).
 _INTERFACES = "interfaces.json"
+STALE_TEMP_SECONDS = 60.0
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
 
@@ -39,6 +49,11 @@ class CacheStore:
         self.directory = directory
         self.entries_dir = os.path.join(directory, FORMAT)
         self.write_errors = 0
+        # For --verbose: entry files present but unreadable or corrupt (checked
+        # again, then rewritten), lookups with no entry, stale temporaries removed.
+        self.unreadable: list[str] = []
+        self.missing = 0
+        self.temps_removed = 0
 
     def _path(self, module: str, path: str) -> str:
         return os.path.join(self.entries_dir, digest_text(f"{module}\0{path}")[:32] + ".json")
@@ -47,14 +62,54 @@ class CacheStore:
         try:
             with open(self._path(module, path), encoding="utf-8") as f:
                 text = f.read()
+        except FileNotFoundError:
+            self.missing += 1
+            return None
+        except (OSError, ValueError):
+            self.unreadable.append(module)
+            return None
+        try:
             # The first line is the digest of the rest: a flipped byte that
             # still parses (a line number, a code) must not change the output.
             checksum, _, payload = text.partition("\n")
             if checksum != digest_text(payload):
+                self.unreadable.append(module)
                 return None
             return _entry_from_json(json.loads(payload))
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
-            return None  # absent or corrupt: check the module again
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            self.unreadable.append(module)
+            return None  # corrupt: check the module again
+
+    def remove_stale_temps(self, now: float | None = None) -> None:
+        """Remove the `.tmp-*` files a killed run left (old enough not to be a
+        concurrent run's write in progress)."""
+        now = time.time() if now is None else now
+        try:
+            names = os.listdir(self.entries_dir)
+        except OSError:
+            return
+        for name in names:
+            if not name.startswith(".tmp-"):
+                continue
+            full = os.path.join(self.entries_dir, name)
+            try:
+                if now - os.stat(full).st_mtime > STALE_TEMP_SECONDS:
+                    os.unlink(full)
+                    self.temps_removed += 1
+            except OSError:
+                pass
+
+    def summary(self, reused: int) -> list[str]:
+        """--verbose lines: what the run found in the cache and did about it."""
+        lines = [f"cache: {reused} entr{'y' if reused == 1 else 'ies'} reused, {self.missing} missing (checked)"]
+        if self.unreadable:
+            shown = ", ".join(self.unreadable[:5]) + (", ..." if len(self.unreadable) > 5 else "")
+            lines.append(f"cache: {len(self.unreadable)} entr{'y' if len(self.unreadable) == 1 else 'ies'} unreadable or corrupt, checked again and rewritten: {shown}")
+        if self.temps_removed:
+            lines.append(f"cache: removed {self.temps_removed} temporary file(s) left by an interrupted run")
+        if self.write_errors:
+            lines.append(f"cache: {self.write_errors} entr{'y' if self.write_errors == 1 else 'ies'} could not be written (the next run checks them again)")
+        return lines
 
     def save(self, module: str, path: str, entry: Entry) -> None:
         data = {

@@ -107,6 +107,25 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     return mc.infer(stmt.value, prior)
 
 
+def any_declared(mc: "ModuleChecker", key: str) -> bool:
+    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
+    unannotated with a first assignment of an Any value (flow.merge's question)."""
+    if not key.isidentifier():
+        return False
+    hit = mc._local_symbol(key)
+    if hit is None:
+        return False
+    sym, scope = hit
+    if sym.kind == S.PARAM:
+        # A parameter annotated Any (or unannotated, so Any) is declared Any too.
+        t = scope.param_types.get(sym.name)
+        return t is None or isinstance(t, AnyType)
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return isinstance(d, AnyType)
+    return isinstance(mc.inferred.get(id(sym)), AnyType)
+
+
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     if isinstance(target, ast.Name):
         hit = mc._local_symbol(target.id)
@@ -159,8 +178,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
         check_final_name(mc, target)
         from veritype.check import inferred_decls
+        from veritype.check.type_targets import check_type_target
 
-        if inferred_decls.check_module_name(mc, target, t, value):
+        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -186,6 +206,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
+        from veritype.check.type_targets import check_type_target
+
+        if check_type_target(mc, target, t, value):
+            return
         declared = mc._attribute_declared(target)
         enforced = declared
         if enforced is None:
@@ -204,7 +228,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         from veritype.check.attribute_rules import check_attribute_assignment
         from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
-        unknown = check_attribute_assignment(mc, target, t)
+        unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown
@@ -215,7 +239,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, declared, t) if declared is not None else t)
+                # An Any value does not narrow an unannotated attribute either: it keeps the
+                # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
+                narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
+                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
@@ -250,7 +277,8 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
     if not params or params[0].arg != target.value.id:
         return
     sym = cls.symbols.get(target.attr)
-    if sym is not None and sym.is_instance_attr and sym.annotation is None:
+    if sym is not None and sym.is_instance_attr and (sym.annotation is None or mc.ev.declared_type(sym, cls.scope) is None):
+        # Unannotated, or a bare `Final` whose type comes from the value.
         sym.cache.setdefault("assigned", {})[id(value)] = t  # type: ignore[index]
 
 
@@ -327,6 +355,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if bare_qualifier:
         t = mc.infer(stmt.value)
         mc.assign_literal_ok(stmt.target, t)
+        if isinstance(stmt.target, ast.Attribute):
+            # `self.scope: Final = scope` after `scope` was narrowed: mypy infers the
+            # attribute from the value's type here, narrowing included.
+            record_self_assignment(mc, stmt.target, t, stmt.value)
         return
     if mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
@@ -340,7 +372,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.explain_protocol(stmt.value, t, declared)
         return
     if isinstance(stmt.target, ast.Name):
-        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, t))
+        # mypy 2.4 does not narrow a name by the value of its own annotated
+        # declaration: after `x: int | str = 10` x is `int | str` (a later plain
+        # assignment narrows). Attributes are narrowed, below.
+        mc.flow.bind(stmt.target.id, declared)
     elif isinstance(stmt.target, ast.Attribute):
         mc.infer(stmt.target.value)
         key = expr_key(stmt.target)
@@ -450,8 +485,10 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is not declared or not isinstance(declared, Instance) or declared.info.is_protocol:
+    if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
+    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
+    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
     from veritype.types.join import widen_literals
 
     v = widen_literals(value)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 
-def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type) -> bool:
+def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type, value_node: ast.expr | None = None) -> bool:
     """The rules for `target = value` on an attribute; True when the attribute is
     unknown ([attr-defined] reported)."""
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
@@ -33,7 +33,7 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         if unknown is not None:
             checker.error(target, unknown, "attr-defined")
             return True
-        check_method_assign(checker, target, base, value)
+        check_method_assign(checker, target, base, value, value_node)
         return False
     hit = base.info.get(target.attr)
     if hit is None:
@@ -64,11 +64,11 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
         if owner is not None:
             checker.error(target, f'Property "{target.attr}" defined in "{owner.name}" is read-only', "misc")
         else:
-            check_method_assign(checker, target, base, value)
+            check_method_assign(checker, target, base, value, value_node)
         return False
     if sym.kind != S.FUNC:
         return False
-    if check_method_assign(checker, target, base, value):
+    if check_method_assign(checker, target, base, value, value_node):
         return False
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":

@@ -19,7 +19,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import Instance, LiteralType, NoneType, TypeVarType
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
@@ -63,9 +63,12 @@ def _covariant_parameters(checker: "ModuleChecker", node: ast.ClassDef, info: "C
         if not isinstance(t, CallableType):
             continue
         params = t.params if method_kind(checker.ev, stmt, info.scope) == "static" else t.params[1:]
+        args = stmt.args
+        by_name = {a.arg: a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a is not None}
         for p in params:
             if isinstance(p.type, TypeVarType) and p.type.variance == "covariant" and p.type.kind == "typevar":
-                checker.error(stmt, "Cannot use a covariant type variable as a parameter", "misc")
+                # On the parameter's line, as mypy (where its `# type: ignore[misc]` sits).
+                checker.error(by_name.get(p.name or "", stmt), "Cannot use a covariant type variable as a parameter", "misc")
 
 
 def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
@@ -130,6 +133,13 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             # which is no class (spec, "Type aliases"); mypy's message.
             checker.error(base, 'Type alias defined using "type" statement not valid as base class', "misc")
             continue
+        if _declared_variable(checker, sym, scope):
+            # A parameter or annotated variable holding a class (`cls: type[Base]`) is a
+            # value, not a type: mypy reports both errors.
+            name = base.id if scope.kind == "function" else f"{scope.fullname}.{base.id}"
+            checker.error(base, f'Variable "{name}" is not valid as a type', "valid-type")
+            checker.error(base, f'Invalid base class "{base.id}"', "misc")
+            continue
         bad = sym.kind == S.FUNC
         if sym.kind == S.VAR and sym.annotation is None and not sym.is_instance_attr:
             t = checker.ev.symbol_type(sym, scope)
@@ -138,6 +148,32 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             )
         if bad:
             checker.error(base, f'Invalid base class "{base.id}"', "misc")
+
+
+def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
+    """A parameter or a variable with an annotation (not `TypeAlias`), whose declared
+    type is not Any: mypy's Var, never a type alias."""
+    if sym.kind not in (S.PARAM, S.VAR) or sym.is_instance_attr:
+        return False
+    if sym.kind == S.VAR and (sym.annotation is None or len(sym.decls) != 1):
+        return False
+    if sym.kind == S.PARAM and not _annotated_param(sym):
+        return False
+    if sym.kind == S.VAR:
+        from veritype.evaluate.declarations import qualifiers
+
+        if qualifiers(checker.ev, sym, scope) & {"TypeAlias", "Final"}:
+            return False
+    try:
+        t = checker.ev.declared_type(sym, scope) if sym.kind == S.VAR else checker.ev.symbol_type(sym, scope)
+    except RecursionError:
+        return False
+    return t is not None and not isinstance(t, AnyType)
+
+
+def _annotated_param(sym: "Symbol") -> bool:
+    node = sym.node
+    return isinstance(node, ast.arg) and node.annotation is not None
 
 
 def _is_alias_object(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:

@@ -8,6 +8,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check.flow import Flow, State, merge
+from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.syntax.shapes import elif_branch
@@ -65,14 +66,14 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         node = nxt
     if ends:
         ends.append(mc.flow.fork())
-        mc.flow.set(merge(ends))
+        mc.flow.set(merge(ends, mc.any_declared))
 
 
 def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
     """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
     if not mc.flow.state.unreachable:
         return False
-    if mc.options.warn_unreachable and not _is_trivial_unreachable(nxt):
+    if mc.options.warn_unreachable and not is_noop_for_reachability(mc, nxt):
         mc.error(nxt, "Statement is unreachable", "unreachable")
     return True
 
@@ -97,7 +98,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         finally:
             del mc.diags[mark:]
             mc.silent_passes -= 1
-        head = merge([entry, mc.flow.fork()])
+        head = merge([entry, mc.flow.fork()], mc.any_declared)
     else:
         head = entry.copy()
         for key in assigned:
@@ -113,7 +114,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
     exits = mc._loop_exits
     mc._loop_exits = saved_exits
     # After the loop: it ran zero or more times (or broke out).
-    after = merge([head, body_end])
+    after = merge([head, body_end], mc.any_declared)
     if infinite:
         after.unreachable = True
     mc.flow.set(after)
@@ -121,7 +122,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         mc.flow.apply(mc.exprs().narrow_for(test, False))
     mc.block(orelse)
     normal = mc.flow.fork()
-    mc.flow.set(merge([normal] + exits))
+    mc.flow.set(merge([normal] + exits, mc.any_declared))
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
@@ -202,7 +203,17 @@ def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
 def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     assigned = _assigned_keys(stmt.body)
     entry = mc.flow.fork()
-    mc.block(stmt.body)
+    # A handler may start after any statement of the body: mypy joins the states
+    # it could start from. A name assigned by a simple statement of the body
+    # takes the join of its types before and after each statement (`retries =
+    # retries.increment(...)` keeps `Retry`); one assigned inside a nested block
+    # falls back to its declared type.
+    points = [entry.copy()]
+    nested: set[str] = set()
+    for s in stmt.body:
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
+            nested |= _assigned_keys([s])
+    mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()
     ends = [after_body]
@@ -210,6 +221,10 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         state = entry.copy()
         for key in assigned:
             state.types.pop(key, None)
+        joined = merge(points)
+        for key in assigned - nested:
+            if key in joined.types and "." not in key and "[" not in key:
+                state.types[key] = joined.types[key]
         state.unreachable = False
         mc.flow.set(state)
         if handler.type is not None:
@@ -227,7 +242,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         if handler.name:
             mc.flow.invalidate(handler.name)
         ends.append(mc.flow.fork())
-    merged = merge(ends)
+    merged = merge(ends, mc.any_declared)
     if stmt.finalbody:
         # The finally block runs on every path; check it from a state that forgets try-body narrowing.
         fin_state = merged.copy() if not merged.unreachable else entry.copy()
@@ -312,20 +327,6 @@ def _target_keys(target: ast.expr) -> set[str]:
 
 def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
     return any(isinstance(t, NeverType) for t in narrowed.values())
-
-
-def _is_trivial_unreachable(stmt: ast.stmt) -> bool:
-    if isinstance(stmt, (ast.Pass, ast.Raise)):
-        return True
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-        return True
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        f = stmt.value.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        return name in ("assert_never", "reveal_type")
-    if isinstance(stmt, ast.Assert):
-        return True
-    return False
 
 
 def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:

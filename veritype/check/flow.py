@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import Type, make_union
+from veritype.types.model import AnyType, Type, make_union
 
 if TYPE_CHECKING:
     import ast
@@ -119,7 +119,12 @@ class Flow:
             self.state = saved
 
 
-def merge(states: list[State]) -> State:
+def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = None) -> State:
+    """The state where `states` meet. A key the branches left with different types
+    is their union, except that a variable declared Any (`x = untyped()`) whose
+    branches differ is Any again (mypy's binder, `update_from_options`: "if the
+    declared type is Any" and the types are not all the same, the result is Any).
+    `any_declared(key)` says which keys those are."""
     live = [s for s in states if not s.unreachable]
     if not live:
         return State({}, True)
@@ -130,7 +135,14 @@ def merge(states: list[State]) -> State:
         keys &= set(s.types)
     out: dict[str, Type] = {}
     for k in keys:
-        out[k] = _bool_whole(make_union([s.types[k] for s in live]))
+        types = [s.types[k] for s in live]
+        anys = [t for t in types if isinstance(t, AnyType)]
+        if anys and any(t != types[0] for t in types) and any_declared is not None and any_declared(k):
+            # `tbstyle = getoption(...)` then `if tbstyle == "auto": tbstyle = "short"`
+            # is Any after the `if`, not `str | Any` (pytest, hypothesis).
+            out[k] = anys[0]
+            continue
+        out[k] = _bool_whole(make_union(types))
     return State(out, False)
 
 

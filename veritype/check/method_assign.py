@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 MESSAGE = "Cannot assign to a method"
 
 
-def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: Type, value: Type) -> bool:
+def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: Type, value: Type, value_node: ast.expr | None = None) -> bool:
     """Report `target` when it names a method of `base` (an instance or a class object);
     then, as mypy, a value that is not assignable to the method as accessed there
     (bound to an instance) is also an [assignment] error."""
@@ -46,7 +46,8 @@ def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: T
     current = checker.ev.bound_member(base, target.attr)
     if isinstance(current, (CallableType, Overloaded)) and not isinstance(value, AnyType) and not is_subtype(checker.ev, value, current):
         got, exp = format_pair(value, current)
-        checker.error(target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
+        # On the value's line, as mypy (the value may start on the next line).
+        checker.error(value_node if value_node is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
     return True
 
 

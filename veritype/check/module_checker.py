@@ -29,7 +29,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.check import assignment_statements
 from veritype.check import compound_statements
-from veritype.check.compound_statements import _is_trivial_unreachable
+from veritype.check.unreachable_rules import is_noop_for_reachability
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -88,10 +88,11 @@ class ModuleChecker:
         self.report(node, msg, "note", "note")
 
     def explain_protocol(self, node: ast.AST | None, actual: Type, expected: Type) -> None:
-        """mypy's notes on the members making `actual` fail protocol `expected`."""
-        from veritype.evaluate.protocol_notes import protocol_notes
+        """mypy's notes on the members making `actual` fail protocol `expected`,
+        and its `Maybe you forgot to use "await"?`."""
+        from veritype.evaluate.await_hint import subtype_notes
 
-        for n in protocol_notes(self.ev, actual, expected):
+        for n in subtype_notes(self.ev, actual, expected):
             self.note(node, n)
 
     def exprs(self) -> ExprEvaluator:
@@ -119,16 +120,18 @@ class ModuleChecker:
         assert tree is not None
         self.block(tree.body)
 
-    def block(self, body: list[ast.stmt]) -> None:
+    def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
         for stmt in body:
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not _is_trivial_unreachable(stmt):
+                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
                     self.error(stmt, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
+            if after_each is not None:
+                after_each(stmt)  # the try statement's watch of the states its handlers may see
             prev = stmt
 
     def stmt(self, stmt: ast.stmt) -> None:
@@ -137,6 +140,14 @@ class ModuleChecker:
                 self.partial_watch[id(stmt)]()
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
+        if self.options.disallow_any_explicit:
+            from veritype.check.explicit_any import check_statement
+
+            check_statement(self, stmt)
+        if self.options.disallow_any_unimported:
+            from veritype.check import unimported_any
+
+            unimported_any.check_statement(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)
@@ -300,6 +311,7 @@ class ModuleChecker:
     _check_var_annotated = assignment_statements.check_var_annotated
     _infer_redisplay = assignment_statements.infer_redisplay
     _declared_for_target = assignment_statements.declared_for_target
+    any_declared = assignment_statements.any_declared
     _attribute_declared = assignment_statements.attribute_declared
     _local_symbol = assignment_statements.local_symbol
     assign = assignment_statements.assign

@@ -14,11 +14,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
+from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.evaluate.members import bind_self
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType
+from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Overloaded, TypeType
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -88,7 +88,8 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
         if other_sym is None:
             continue
         if other_sym.kind != S.FUNC:
-            return  # an attribute in between: not modelled here
+            _check_method_over_none(checker, fn, info, sym, names, other_sym, other)
+            return  # an attribute in between: not modelled here beyond `None`
         other_defs = [d for d in other_sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
         if not other_defs:
             continue
@@ -103,39 +104,72 @@ def _plain(names: list[str]) -> bool:
     return all(n in TRANSPARENT for n in names)
 
 
+def _supertype_name(checker: "ModuleChecker", base_cls: "ClassInfo") -> str:
+    # mypy names a base of another module by its full name ("typing.Container").
+    return base_cls.name if base_cls.module is checker.info else base_cls.fullname
+
+
+def _check_method_over_none(checker, fn, info, sym, names, base_sym, base_cls) -> None:  # type: ignore[no-untyped-def]
+    """`def __hash__(self) -> int` in a subclass of `dict` (typeshed: `__hash__:
+    ClassVar[None]`): mypy reports a method over an attribute declared `None`."""
+    ev = checker.ev
+    if base_sym.kind != S.VAR or base_sym.is_instance_attr or not _plain(names):
+        return
+    if method_kind(ev, fn, info.scope) != "instance" or any(c.has_any_base for c in info.mro):
+        return
+    if isinstance(ev.declared_type(base_sym, base_cls.scope), NoneType):
+        # mypy's message for a method over an attribute names the base by its short name.
+        checker.error(fn, f'Signature of "{fn.name}" incompatible with supertype "{base_cls.name}"', "override")
+
+
+def _bound(ev, t, kind: str, receiver):  # type: ignore[no-untyped-def]
+    """A method as called through an instance: `self` (or `cls`) bound, or as is (static)."""
+    if kind == "static":
+        return t
+    return bind_self(ev, t, TypeType(receiver) if kind == "class" else receiver)
+
+
 def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_defs, base_names) -> None:  # type: ignore[no-untyped-def]
     ev = checker.ev
     name = fn.name
-    if not _plain(names) or not _plain(base_names):
+    base_overloaded = any(is_overload(ev, d, base_cls.scope) for d in base_defs)
+    kinds = (*CLASSMETHOD, *STATIC)
+    if not _plain([n for n in names if n not in kinds]) or not _plain([n for n in base_names if n not in OVERLOAD and n not in kinds]):
         return
     if any(is_overload(ev, d, info.scope) for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))):
         return
-    if any(is_overload(ev, d, base_cls.scope) for d in base_defs):
-        return
-    if method_kind(ev, fn, info.scope) != "instance" or method_kind(ev, base_defs[0], base_cls.scope) != "instance":
+    kind = method_kind(ev, fn, info.scope)
+    if kind not in ("instance", "class", "static") or method_kind(ev, base_defs[0], base_cls.scope) != kind:
         return
     sub_t = ev.symbol_type(sym, info.scope)
     base_t = ev.symbol_type(base_sym, base_cls.scope)
-    if not isinstance(sub_t, CallableType) or not isinstance(base_t, CallableType):
-        return
-    if sub_t.is_untyped or base_t.is_untyped:
+    if not isinstance(sub_t, CallableType) or sub_t.is_untyped:
         return
     receiver = info.self_instance()
+    if base_overloaded:
+        # mypy: an override of an overloaded method must be a subtype of it (of every item).
+        if not isinstance(base_t, Overloaded) or any(i.is_untyped or i.type_vars for i in base_t.items):
+            return
+        base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
+        sub_b, base_o = _bound(ev, sub_t, kind, receiver), _bound(ev, base_t, kind, receiver)
+        if not isinstance(sub_b, CallableType) or sub_b.type_vars:
+            return
+        items = base_o.items if isinstance(base_o, Overloaded) else (base_o,)
+        if not all(isinstance(i, CallableType) and _override_ok(ev, sub_b, i) for i in items):
+            checker.error(fn, f'Signature of "{name}" incompatible with supertype "{_supertype_name(checker, base_cls)}"', "override")
+        return
+    if not isinstance(base_t, CallableType) or base_t.is_untyped:
+        return
     base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
-    sub_b = bind_self(ev, sub_t, receiver)
-    base_b = bind_self(ev, base_t, receiver)
+    sub_b = _bound(ev, sub_t, kind, receiver)
+    base_b = _bound(ev, base_t, kind, receiver)
     if not isinstance(sub_b, CallableType) or not isinstance(base_b, CallableType):
         return
-    if ev.subtype_checker().callable_ok(sub_b, base_b):
-        return
-    if ev.subtype_checker().callable_ok(_base_pos_names(sub_b, base_b), base_b):
-        # Only positional parameter names differ (`encode(self, data)` over
-        # `encode(self, input)`): mypy accepts such overrides, and so do we.
+    if _override_ok(ev, sub_b, base_b):
         return
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
-    # mypy names a base of another module by its full name ("typing.Container").
-    sup = base_cls.name if base_cls.module is checker.info else base_cls.fullname
+    sup = _supertype_name(checker, base_cls)
     if not is_subtype(ev, sub_b.ret, base_b.ret):
         s, b = format_pair(sub_b.ret, base_b.ret)
         checker.error(fn, f'Return type "{s}" of "{name}" incompatible with return type "{b}" in supertype "{sup}"', "override")
@@ -176,6 +210,14 @@ def liskov_notes(checker: "ModuleChecker", where: ast.AST, name: str, class_name
             f"        return <logic to compare two {class_name} instances>",
         ):
             checker.note(where, line)
+
+
+def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]
+    if ev.subtype_checker().callable_ok(sub, base):
+        return True
+    # Only positional parameter names differ (`encode(self, data)` over
+    # `encode(self, input)`): mypy accepts such overrides, and so do we.
+    return bool(ev.subtype_checker().callable_ok(_base_pos_names(sub, base), base))
 
 
 def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:

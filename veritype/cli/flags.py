@@ -62,6 +62,18 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "report untyped decorators that make a typed function untyped",
     ),
     (
+        "--disallow-any-unimported",
+        "--allow-any-unimported",
+        "disallow_any_unimported",
+        "report annotations whose types become Any through an unfollowed import (no-any-unimported)",
+    ),
+    (
+        "--disallow-any-explicit",
+        None,
+        "disallow_any_explicit",
+        "report an Any written in a type annotation (explicit-any)",
+    ),
+    (
         "--disallow-subclassing-any",
         "--allow-subclassing-any",
         "disallow_subclassing_any",
@@ -84,6 +96,7 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
     ("--warn-redundant-casts", "--no-warn-redundant-casts", "warn_redundant_casts", "report casts that change nothing"),
     ("--warn-unused-ignores", "--no-warn-unused-ignores", "warn_unused_ignores", "report '# type: ignore' comments that silence nothing"),
     ("--strict-optional", "--no-strict-optional", "strict_optional", "None is not a member of every type (default on)"),
+    ("--strict-bytes", "--no-strict-bytes", "strict_bytes", "bytearray and memoryview are not bytes (default on)"),
     ("--show-error-codes", "--hide-error-codes", "show_error_codes", "print error codes (default on)"),
     ("--show-column-numbers", "--hide-column-numbers", "show_column_numbers", "print column numbers (default on)"),
     ("--error-summary", "--no-error-summary", "error_summary", "print the summary line (default on)"),

@@ -241,6 +241,12 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")
+        for line in result.cache_notes:
+            _stderr_line("info", line)
+        from veritype.diagnostics import bounds
+
+        for line in bounds.summary():
+            _stderr_line("info", line)
     diagnostics = write_report(result.diagnostics, sources, result.files_checked, options, stdout, started, cwd)
     if getattr(ns, "stats", False):
         _write_stats(result, stdout)

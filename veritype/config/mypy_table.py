@@ -78,9 +78,9 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     # -- dynamic typing ------------------------------------------------------
     _b("disallow_any_expr", False, "--disallow-any-expr", None, per_module=True),
     _b("disallow_any_decorated", False, "--disallow-any-decorated", None, per_module=True),
-    _b("disallow_any_explicit", False, "--disallow-any-explicit", None, per_module=True),
+    _b("disallow_any_explicit", False, "--disallow-any-explicit", None, I, per_module=True),
     _b("disallow_any_generics", False, "--disallow-any-generics", "--allow-any-generics", I, per_module=True),
-    _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", per_module=True),
+    _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", I, per_module=True),
     _b("disallow_subclassing_any", False, "--disallow-subclassing-any", "--allow-subclassing-any", I, per_module=True),
     # -- untyped definitions and calls -----------------------------------------
     _b("disallow_untyped_calls", False, "--disallow-untyped-calls", "--allow-untyped-calls", I, per_module=True),
@@ -108,7 +108,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _b("implicit_reexport", True, "--implicit-reexport", "--no-implicit-reexport", I, per_module=True),
     _b("strict_equality", False, "--strict-equality", "--no-strict-equality", I, per_module=True),
     _b("strict_equality_for_none", False, "--strict-equality-for-none", "--no-strict-equality-for-none", per_module=True),
-    _b("strict_bytes", True, "--strict-bytes", "--no-strict-bytes"),
+    _b("strict_bytes", True, "--strict-bytes", "--no-strict-bytes", I),
     _b("extra_checks", False, "--extra-checks", "--no-extra-checks", per_module=True),
     _b("check_unreachable", False, "--check-unreachable", "--no-check-unreachable", per_module=True),
     _b("strict", False, "--strict", None, I),

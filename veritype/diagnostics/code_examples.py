@@ -90,6 +90,18 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "deprecated"),
         'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
     ),
+    "no-any-unimported": (
+        ("--disallow-any-unimported", "--follow-imports=skip"),
+        "import json\n\ndef f(x: json.JSONDecoder) -> None: ...  # E (when the module is not followed)\n",
+    ),
+    "explicit-any": (
+        ("--disallow-any-explicit",),
+        "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n",
+    ),
+    "deprecated": (
+        ("--enable-error-code", "deprecated"),
+        "from typing_extensions import deprecated\n\n@deprecated(\"use g\")\ndef f() -> None: ...\n\nf()  # E\n",
+    ),
     "name-match": (
         (),
         'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
@@ -146,6 +158,15 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Foo: ...\n\ndef f(x: Foo) -> None:\n    if x:  # E\n        pass\n",
     ),
     "no-redef": ((), "type Pair = tuple[int, int]\ntype Pair = tuple[str, str]  # E\n"),
+    "name-match": ((), 'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n'),
+    "method-assign": (
+        (),
+        "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
+    ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -90,6 +90,11 @@ EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its beha
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
+# Not `implemented`: casts, bases and NamedTuple types are not checked yet.
+NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an unfollowed import (--disallow-any-unimported).", implemented=False)
+# Not `implemented`: the methods a plugin generates (attrs' __init__, reported by mypy on
+# the class line) are not checked, so an ignore naming it is never reported as unused.
+EXPLICIT_ANY = _code("explicit-any", "An Any is written in a type annotation (--disallow-any-explicit).", implemented=False)
 DEPRECATED = _code("deprecated", "A deprecated (PEP 702) class, function or overload is used.", default_enabled=False, implemented=False)  # off by default, as in mypy; not every use mypy reports is seen, so an ignore of it is never reported unused
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)

@@ -25,8 +25,10 @@ def run(sources: list[BuildSource], options: Options) -> BuildResult:
 
 
 def _run(sources: list[BuildSource], options: Options) -> BuildResult:
+    from veritype.diagnostics import bounds
     from veritype.evaluate.program import Program
 
+    bounds.reset()  # --verbose names the bounds this run hit (diagnostics/bounds.py)
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
@@ -40,14 +42,21 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
               on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
         return check_sources(program, srcs, reuse, on_checked, check_many)
 
+    # mypy's follow_imports=normal: the project modules the sources import are
+    # checked and reported too, without counting as sources (engine.followed_imports).
+    from veritype.engine.followed_imports import followed_sources
+
+    followed = followed_sources(program, sources) if options.follow_imports == "normal" or options.overrides else []
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore, check_incrementally
 
-        result = check_incrementally(program, sources, CacheStore(options.cache_dir), check)
+        result = check_incrementally(program, sources + followed, CacheStore(options.cache_dir), check)
     else:
-        result = check(sources)
+        result = check(sources + followed)
+    result.files_checked = max(result.files_checked - len(followed), 0)
+    result.reused = min(result.reused, result.files_checked)
     result.program = program
     return result

@@ -32,6 +32,8 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
     reused: int = 0  # of files_checked, how many had their diagnostics from the cache
+    # What the cache held and what was done about it, for --verbose (cache/store.py).
+    cache_notes: list[str] = field(default_factory=list)
     # The run's Program, for `--stats` (counted on demand: see Program.statistics).
     program: object | None = field(default=None, repr=False, compare=False)
 

@@ -25,6 +25,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from veritype.config.inline import PREFIX
 from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
@@ -71,6 +72,8 @@ class Snapshot:
         # Fine-grained dependencies of every project module seen, by name
         # (kept when a module is forgotten: its text has not changed).
         self._deps: dict[str, ModuleDeps] = {}
+        # Project modules read from disk (not documents): path and the text read.
+        self._disk: dict[str, tuple[str, str]] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
         # As engine.checking.check_sources does: the evaluator infers `self.x = v`
         # attributes by walking methods silently, for queries too.
@@ -104,11 +107,37 @@ class Snapshot:
                 roots.append(os.path.abspath(base_dir))
         self.__dict__.pop("_variants", None)
         self._deps.pop(module, None)
-        after = self._deps_of(module) if text is not None else None
-        if before is None or after is None:
-            self.program.finder.forget_files()  # a module appeared or vanished
-        self._invalidate(module, changed_names(before, after))
+        self.program.parsed_ahead.pop(module, None)
+        if before is None or text is None:
+            # The module appeared or vanished (to this workspace): all its names changed.
+            self.program.finder.forget_files()
+            self._invalidate(module, {ALL})
+        else:
+            self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True)))
         self._forget(module)
+
+    def disk_edits(self) -> None:
+        """A project module read from disk (imported, not a document) whose
+        file changed or vanished since: an edit like a document's."""
+        from veritype.syntax.parse import parse_source, read_source
+
+        for module, (path, source) in list(self._disk.items()):
+            try:
+                text: str | None = read_source(path)
+            except (OSError, UnicodeDecodeError, SyntaxError):
+                text = None
+            if text == source:
+                continue
+            del self._disk[module]
+            before = self._deps.pop(module, None)
+            self.program.parsed_ahead.pop(module, None)
+            if text is None or before is None:
+                self.program.finder.forget_files()
+                self._invalidate(module, {ALL})
+            else:
+                after = module_deps(module, os.path.basename(path).startswith("__init__."), parse_source(path, text).tree, text)
+                self._invalidate(module, changed_names(before, after))
+            self._forget(module)
 
     def _invalidate(self, module: str, names: set[str]) -> None:
         """Mark stale the modules that use a changed name of `module` (and,
@@ -132,9 +161,10 @@ class Snapshot:
             if info is not None and info.origin not in _STABLE_ORIGINS and name not in self._deps:
                 self._deps_of(name)
 
-    def _deps_of(self, module: str) -> ModuleDeps | None:
+    def _deps_of(self, module: str, keep_tree: bool = False) -> ModuleDeps | None:
         """The module's dependencies, from its latest text: an open document's,
-        else the loaded module's (None: a module never seen)."""
+        else the loaded module's (None: a module never seen). `keep_tree`:
+        a tree parsed here is handed to the program for its next load."""
         hit = self._deps.get(module)
         if hit is not None:
             return hit
@@ -145,9 +175,13 @@ class Snapshot:
         text = src.text if src is not None and src.text is not None else None
         if info is not None and info.parsed is not None and (text is None or info.parsed.source == text):
             deps = module_deps(module, info.is_package, info.tree, info.parsed.source)
+            if src is None and info.path:
+                self._disk[module] = (info.path, info.parsed.source)  # read from disk: watched by disk_edits
         elif text is not None and src is not None:
-            tree = parse_source(src.path, text).tree
-            deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), tree, text)
+            parsed = parse_source(src.path, text)
+            deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), parsed.tree, text)
+            if keep_tree and PREFIX not in text:  # (inline configuration adds to a parse's diagnostics)
+                self.program.parsed_ahead[module] = parsed
         else:
             return None
         self._deps[module] = deps
@@ -162,7 +196,7 @@ class Snapshot:
         changed = True
         while changed:
             changed = False
-            for name, info in loaded.items():
+            for name in loaded:
                 if name in gone:
                     continue
                 deps = self._deps_of(name)
@@ -171,8 +205,13 @@ class Snapshot:
                     changed = True
         ev = program.evaluator
         for name in gone:
-            program.modules.pop(name, None)
+            was = program.modules.pop(name, None)
             ev._module_scopes.pop(name, None)
+            # Loaded again with the same text, a forgotten module need not be parsed again.
+            src = program.sources.get(name)
+            parsed = was.parsed if was is not None else None
+            if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
+                program.parsed_ahead[name] = parsed
         # ClassInfos of modules no longer loaded (forgotten now, or a query's
         # variant): keyed by their ClassDef's id, and the info keeps the node
         # alive, so the id stays unique while the entry exists.
@@ -362,6 +401,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     snap.stale.discard(doc.module)
+    snap._know_loaded()  # read now, from the trees at hand, for the next edit
     return out
 
 
@@ -374,6 +414,7 @@ def check_documents(snap: Snapshot, texts: dict[str, str]) -> dict[str, list]:  
     checked first, where an edit inside one function body re-checks only
     that body."""
     texts = {os.path.abspath(p): t for p, t in texts.items()}
+    snap.disk_edits()
     for path in [p for p in snap.documents if p not in texts]:
         snap.update(path, None)
     edited = [p for p, t in texts.items() if p in snap.documents and snap.documents[p].text != t]

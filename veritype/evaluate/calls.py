@@ -378,9 +378,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
                 msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
                 report(arg.node or site.node, msg, code)
-                from veritype.evaluate.protocol_notes import protocol_notes
+                from veritype.evaluate.await_hint import subtype_notes
 
-                for n in protocol_notes(ev, actual, expected):
+                for n in subtype_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
     check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret

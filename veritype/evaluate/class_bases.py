@@ -46,6 +46,14 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     explicit: list[TypeVarType] | None = None
     for base in node.bases:
         target = base.value if isinstance(base, ast.Subscript) else base
+        if isinstance(base, ast.Call):
+            # `class Url(NamedTuple("Url", [...]))`: the class the call makes (mypy reads it too).
+            from veritype.evaluate.functional_classes import base_class_from_call
+
+            made = base_class_from_call(ev, base, scope)
+            if made is not None and made.is_namedtuple:
+                bases.append(Instance(made, ()))
+                continue
         ref = ev.resolve_expr(target, scope) if isinstance(target, (ast.Name, ast.Attribute)) else None
         if ref is None or ref.kind == "missing":
             info.has_any_base = True

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import evaluate_condition
 from veritype.types.model import (
-    KW_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type,
+    KW_ONLY, POS_ONLY, POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, Type,
 )
 from veritype.types.substitute import substitute, tv_key
 
@@ -61,6 +61,9 @@ class DataclassInfo:
     # attrs (`@attrs.define`, `@attr.s`, ...): a private attribute `_x` is the
     # `__init__` parameter `x`, as at run time and in mypy's attrs plugin.
     attrs: bool = False
+    # attrs' `auto_attribs`: True, False (`@attr.s`: only `x = attr.ib()` are
+    # fields), None (`@define`: False if any `x = attr.ib()` has no annotation).
+    attrs_auto: bool | None = None
     unknown: bool = False  # something we could not read: constructor stays Any
     field_specifiers: tuple[str, ...] = FIELD
 
@@ -76,6 +79,7 @@ class _Spec:
     order_default: bool = False
     stdlib: bool = False  # `@dataclasses.dataclass` itself, not a dataclass_transform
     attrs: bool = False  # a decorator of the attrs package
+    attrs_auto: bool | None = None
 
 
 def _literal_kwargs(keywords: list[ast.keyword]) -> dict[str, object] | None:
@@ -122,7 +126,7 @@ def _function_transform(ev: "Evaluator", dec: ast.expr, scope: "Scope") -> _Spec
     target = dec.func if isinstance(dec, ast.Call) else dec
     if not isinstance(target, (ast.Name, ast.Attribute)):
         return None
-    ref = ev.resolve_expr(target, scope)
+    ref = _through_alias(ev, ev.resolve_expr(target, scope))
     if ref is None or ref.sym is None or ref.scope is None:
         return None
     if ref.kind == "class" and ref.info is not None and ref.info.node is not None:
@@ -155,6 +159,10 @@ def dataclass_spec(ev: "Evaluator", info: "ClassInfo") -> _Spec | None:
             spec.attrs = name.startswith(("attr.", "attrs."))
             kwargs = _literal_kwargs(dec.keywords) if isinstance(dec, ast.Call) else {}
             spec.options = kwargs if kwargs is not None else {"?": True}
+            if spec.attrs:
+                auto = spec.options.get("auto_attribs")
+                classic = name.rpartition(".")[2] in ("s", "attrs", "attributes")
+                spec.attrs_auto = auto if isinstance(auto, bool) else (False if classic else None)
             return spec
     class_kwargs = _literal_kwargs([k for k in node.keywords if k.arg != "metaclass"]) or {}
     for cls in info.mro[1:]:
@@ -195,6 +203,7 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
     dc.slots = _flag(spec, "slots", False) is True
     dc.stdlib = spec.stdlib
     dc.attrs = spec.attrs
+    dc.attrs_auto = spec.attrs_auto
     dc.match_args = _flag(spec, "match_args", True) is not False
     if "?" in spec.options or frozen is None or order is None or init is None or kw_only is None:
         dc.unknown = True
@@ -274,7 +283,18 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
     out: list[Field] = []
     kw_only = kw_only_default
     options = ev.program.options
+    unannotated_calls = False
     for stmt in _live_statements(node.body, options.python_version, options.platform, dc):
+        if dc.attrs and dc.attrs_auto is not True and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
+            # attrs' `x = attr.ib()`: a field without a type (Any, as mypy's attrs plugin).
+            unannotated_calls = True
+            f = Field(stmt.targets[0].id, AnyType("special"), True, kw_only)
+            _read_field_call(stmt.value, f, dc)
+            if f.alias is None and f.name.startswith("_"):
+                f.alias = f.name.lstrip("_")
+            out.append(f)
+            continue
         if not isinstance(stmt, ast.AnnAssign) or not isinstance(stmt.target, ast.Name):
             continue
         name = stmt.target.id
@@ -302,10 +322,34 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
         if isinstance(stmt.value, ast.Call) and _is_field_call(ev, stmt.value, scope, dc.field_specifiers):
             _specifier_defaults(ev, stmt.value, scope, f)
             _read_field_call(stmt.value, f, dc)
+            if dc.attrs:
+                f.type = _converter_input(ev, stmt.value, scope) or f.type
         if dc.attrs and f.alias is None and name.startswith("_"):
             f.alias = name.lstrip("_")
         out.append(f)
+    if dc.attrs and (dc.attrs_auto is False or (dc.attrs_auto is None and unannotated_calls)):
+        # Without auto_attribs only the `attr.ib()`/`field()` members are fields.
+        out = [f for f in out if f.node is None or _is_field_value(ev, f.node.value, scope, dc)]
     return out
+
+
+def _converter_input(ev: "Evaluator", call: ast.Call, scope: "Scope") -> Type | None:
+    """attrs' `field(converter=f)`: `__init__` takes what `f` takes, its first
+    parameter's type (attrs docs, "Converters"; mypy's attrs plugin). Any where
+    the converter is not a plain function we can read."""
+    conv = next((kw.value for kw in call.keywords if kw.arg == "converter"), None)
+    if conv is None:
+        return None
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    t = ExprEvaluator(ev, scope).infer(conv)
+    if isinstance(t, CallableType) and t.params and t.params[0].kind in (POS_ONLY, POS_OR_KW):
+        return t.params[0].type
+    return AnyType("special")
+
+
+def _is_field_value(ev: "Evaluator", value: ast.expr | None, scope: "Scope", dc: DataclassInfo) -> bool:
+    return isinstance(value, ast.Call) and _is_field_call(ev, value, scope, dc.field_specifiers)
 
 
 def _live_statements(body: list[ast.stmt], version: tuple[int, int], platform: str, dc: DataclassInfo) -> Iterator[ast.stmt]:
@@ -328,8 +372,22 @@ def _live_statements(body: list[ast.stmt], version: tuple[int, int], platform: s
 def _is_field_call(ev: "Evaluator", call: ast.Call, scope: "Scope", specifiers: tuple[str, ...]) -> bool:
     if not isinstance(call.func, (ast.Name, ast.Attribute)):
         return False
-    ref = ev.resolve_expr(call.func, scope)
+    ref = _through_alias(ev, ev.resolve_expr(call.func, scope))
     return ref is not None and ref.fullname in (specifiers + FIELD)
+
+
+def _through_alias(ev: "Evaluator", ref):  # type: ignore[no-untyped-def]
+    """A module-level alias of a function (attrs' `ib = attr = attrib`,
+    `s = attributes = attrs`) refers to the function itself."""
+    for _ in range(3):
+        if ref is None or ref.sym is None or ref.sym.kind != S.VAR or ref.scope is None or ref.scope.kind != "module":
+            return ref
+        node = ref.sym.node
+        value = node.value if isinstance(node, ast.Assign) else None
+        if not isinstance(value, (ast.Name, ast.Attribute)) or ref.sym.annotation is not None:
+            return ref
+        ref = ev.resolve_expr(value, ref.scope)
+    return ref
 
 
 def _specifier_defaults(ev: "Evaluator", call: ast.Call, scope: "Scope", f: Field) -> None:

@@ -164,7 +164,10 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             flowed = _flow_assigned(ev, sym, method, scope, node)
             if flowed is not None:
                 # Only literals of literal expressions widen: a value whose type was
-                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy.
+                # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy;
+                # a Final attribute keeps every literal.
+                if "Final" in qualifiers(ev, sym, scope):
+                    return flowed
                 return widen_literals(flowed, keep_declared=True)
     from veritype.evaluate.expressions import ExprEvaluator
 

@@ -36,6 +36,9 @@ class Ref:
     scope: Scope | None = None
     module: "ModuleInfo | None" = None
     info: ClassInfo | None = None
+    # A "missing" name from a module that could not be followed (not found, or not
+    # followed): mypy's Any "from an unfollowed import" (--disallow-any-unimported).
+    unimported: bool = False
 
 
 _IN_PROGRESS = object()
@@ -46,6 +49,8 @@ class Evaluator:
         self.program = program
         self._module_scopes: dict[str, Scope] = {}
         self._classes: dict[int, ClassInfo] = {}
+        # Classes made by a call written as a base (functional_classes.base_class_from_call).
+        self.base_calls: dict[int, tuple[ast.Call, ClassInfo | None]] = {}
         from veritype.evaluate.type_expr import TypeExprEvaluator
 
         self.type_exprs = TypeExprEvaluator(self)
@@ -203,7 +208,7 @@ class Evaluator:
         if sym.kind == S.MODULE_REF:
             mod = self.program.get_module(sym.import_module or "")
             if mod is None:
-                return Ref("missing", sym.import_module or "")
+                return Ref("missing", sym.import_module or "", unimported=True)
             for sub in sym.submodules:
                 self.program.get_module(sub)
             return Ref("module", mod.name, module=mod)
@@ -211,7 +216,7 @@ class Evaluator:
         mod = self.program.get_module(sym.import_module or "")
         name = sym.import_name or ""
         if mod is None:
-            return Ref("missing", f"{sym.import_module}.{name}")
+            return Ref("missing", f"{sym.import_module}.{name}", unimported=True)
         target = self.program.lookup_in_module(mod, name, from_import=True)
         # `from . import path as _path` inside os/__init__.pyi (followed by
         # `path = _path`) imports the submodule: a package importing from
@@ -258,7 +263,7 @@ class Evaluator:
 
     def member_ref(self, base: Ref, attr: str) -> Ref | None:
         if base.kind == "missing":
-            return Ref("missing", f"{base.fullname}.{attr}")
+            return Ref("missing", f"{base.fullname}.{attr}", unimported=base.unimported)
         if base.kind == "module" and base.module is not None:
             sym = self.program.lookup_in_module(base.module, attr, from_import=True)
             if sym is None:
@@ -382,6 +387,9 @@ class Evaluator:
 
             result = compute_symbol_type(self, sym, scope)
         except RecursionError:
+            from veritype.diagnostics import bounds
+
+            bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
             result = AnyType("special")
         sym.cache["type"] = result
         return result

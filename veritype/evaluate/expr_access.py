@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.diagnostics.suggest import close_matches, quoted_choices
+from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
 from veritype.types.format import format_type
@@ -16,6 +18,7 @@ from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, Modu
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.semantic.symbols import Symbol
 
 
 def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | None) -> Type:
@@ -43,7 +46,27 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
+    if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):
+        # mypy: through an instance, `__init__` may be a subclass's, with another signature.
+        ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")
     return ex.member_access(base, node.attr, node)
+
+
+def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
+    """`obj.__init__` on an instance of a class that is not final and whose
+    `__init__` is not final (mypy's rule; `super().__init__` is fine)."""
+    info = base.info
+    info.bases  # reads the class decorators (@final)
+    if info.is_final or any(c.has_any_base or c.unknown_decorator for c in info.mro):
+        return False
+    hit = info.get("__init__")
+    if hit is None:
+        return False
+    sym, cls = hit
+    from veritype.evaluate.functions import decorator_names
+
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return not any(n.endswith(".final") for d in defs for n in decorator_names(ex.ev, d, cls.scope))
 
 
 def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
@@ -87,11 +110,13 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
     if t is None:
         if isinstance(base, ModuleType):
             # mypy names no module here (`Module has no attribute "x"`); it does for `from m import x`.
-            ex.error(node, f'Module has no attribute "{name}"', "attr-defined")
+            ex.error(node, f'Module has no attribute "{name}"{maybe_suffix(ex, base, name)}', "attr-defined")
         elif isinstance(base, TypeType) and isinstance(base.item, Instance):
             ex.error(node, f'"type[{format_type(base.item)}]" has no attribute "{name}"', "attr-defined")
         else:
-            ex.error(node, f'"{format_type(base)}" has no attribute "{name}"', "attr-defined")
+            ex.error(node, f'"{format_type(base)}" has no attribute "{name}"{maybe_suffix(ex, base, name)}', "attr-defined")
+            if missing_await(ex.ev, base, lambda awaited: ex.ev.bound_member(awaited, name) is not None):
+                ex.note(node, MISSING_AWAIT)
         return ANY_ERROR
     if isinstance(base, ModuleType) and ex._hidden_reexport(base, name):
         ex.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
@@ -99,6 +124,30 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
         # Set only as `self.name = ...` in methods: the class object has no such attribute.
         ex.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
     return t
+
+
+def maybe_suffix(ex: "ExprEvaluator", base: Type, name: str) -> str:
+    """mypy's `; maybe "deposit"?` after an unknown attribute: the close
+    matches among the names the class itself defines (not its bases), or
+    the module's public names."""
+    if isinstance(base, ModuleType):
+        module = ex.ev.program.get_module(base.name)
+        if module is None:
+            return ""
+        candidates = [n for n, sym in module.symbols.items() if not (module.is_stub and _private_import(sym))]
+    elif isinstance(base, Instance):
+        candidates = list(base.info.symbols)
+    else:
+        return ""
+    matches = close_matches(name, candidates)
+    return f"; maybe {quoted_choices(matches)}?" if matches else ""
+
+
+def _private_import(sym: "Symbol") -> bool:
+    """An import a stub does not re-export (`import x`, `from m import y` without `as`)."""
+    from veritype.semantic import symbols as S
+
+    return sym.kind in (S.MODULE_REF, S.FROM_IMPORT) and not sym.explicit_reexport
 
 
 def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | None) -> Type:
@@ -197,6 +246,9 @@ def subscript(ex: "ExprEvaluator", base: Type, index_node: ast.expr, node: ast.A
             if base.extra is not None and not isinstance(base.extra, NeverType):
                 return base.extra  # PEP 728: "infer their value type from the extra_items argument"
             ex.error(index_node, f'TypedDict "{format_type(base)}" has no key "{index_t.value}"', "typeddict-item")
+            matches = close_matches(index_t.value, m)
+            if matches:
+                ex.note(index_node, f"Did you mean {quoted_choices(matches)}?")
             return ANY_ERROR
         keys = union_items(index_t)
         literal_keys = [k.value for k in keys if isinstance(k, LiteralType) and isinstance(k.value, str)]

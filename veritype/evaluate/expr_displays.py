@@ -209,9 +209,15 @@ def mapping_kv(ex: "ExprEvaluator", t: Type) -> tuple[Type, Type] | None:
 def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> Iterator[None]:
     layer: dict[str, Type] = {}
     ex.overlay.append(layer)
+    nested = False
     try:
         for gen in generators:
             it = ex.infer(gen.iter)
+            if not nested:
+                # Only the first iterable is evaluated in the enclosing scope: past it,
+                # a class body's names are hidden (ExprEvaluator.nested_in_class).
+                nested = True
+                ex.nested_in_class += 1
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer)
             for cond in gen.ifs:
@@ -221,6 +227,8 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
         yield
     finally:
         ex.overlay.pop()
+        if nested:
+            ex.nested_in_class -= 1
 
 
 def infer_list_comp(ex: "ExprEvaluator", node: ast.ListComp, expected: Type | None) -> Type:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, union_items
@@ -49,14 +50,20 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if last:
                 results.append(t)
             else:
-                results.append(falsy_part(ex.ev, t) if positive else truthy_part(ex.ev, t))
+                # mypy's false_only/true_only: a falsy bool is `Literal[False]`, a falsy
+                # int/str/bytes its empty literal, a truthy bool `Literal[True]`.
+                results.append(falsy_part(ex.ev, t, literal_bool=True) if positive else truthy_part(ex.ev, t, literal_bool=True))
                 layer = ex.narrow_for(value, positive)
                 ex.overlay.append(layer)
                 pushed += 1
     finally:
         for _ in range(pushed):
             ex.overlay.pop()
-    return make_union(results)
+    from veritype.types.display_join import simplified_union
+
+    # mypy simplifies the result: `history or ()` on `tuple[R, ...] | None` is
+    # `tuple[R, ...]` (the empty tuple is one of them), `o is not None and o + 1` int.
+    return simplified_union(ex.ev, results)
 
 
 def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:
@@ -79,6 +86,8 @@ def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None
             # mypy's wording: "unary -" / "unary +", but plain "~".
             label = sym if sym == "~" else f"unary {sym}"
             ex.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(item))}")', "operator")
+            if missing_await(ex.ev, item, lambda awaited: ex.ev.bound_member(awaited, dunder) is not None):
+                ex.note(node, MISSING_AWAIT)
             results.append(ANY_ERROR)
             continue
         results.append(ex._call_known(method, [], node))
@@ -137,6 +146,7 @@ def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dund
         r = ex._binary_pair(left, ritem, dunder, rdunder)
         if r is None:
             ex.error(node, ex.operand_message(left, ritem, dunder, rdunder, sym), "operator")
+            operand_await_hint(ex, node, left, ritem, dunder, rdunder)
             results.append(ANY_ERROR)
         else:
             if ex._deprecations:
@@ -145,6 +155,14 @@ def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dund
                     _deprecated_dunder(ex, node, method)
             results.append(r)
     return make_union(results)
+
+
+def operand_await_hint(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dunder: str, rdunder: str) -> None:
+    """mypy's `Maybe you forgot to use "await"?` when awaiting an operand makes the operation work."""
+    if missing_await(ex.ev, left, lambda awaited: ex._binary_pair(awaited, right, dunder, rdunder) is not None) or missing_await(
+        ex.ev, right, lambda awaited: ex._binary_pair(left, awaited, dunder, rdunder) is not None
+    ):
+        ex.note(node, MISSING_AWAIT)
 
 
 def _deprecated_dunder(ex: "ExprEvaluator", node: ast.AST, method: Type) -> None:
@@ -242,7 +260,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
             # non-literal type: veritype narrows `n = 0` to Literal[0] where
             # mypy keeps `int`, and `n == 2` after a call that changed n is
             # no error in mypy.
-            message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right))
+            message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right), ex.ev.program.options.strict_bytes)
             if message is not None:
                 ex.error(node, message, "comparison-overlap")
         if isinstance(op, tuple(COMPARE_DUNDERS)):
@@ -256,6 +274,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                     r = ex._binary_pair(litem, ritem, dunder, rdunder)
                     if r is None:
                         ex.error(node, ex.operand_message(litem, ritem, dunder, rdunder, sym), "operator")
+                        operand_await_hint(ex, node, litem, ritem, dunder, rdunder)
                     elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
                         result = r
         elif isinstance(op, (ast.In, ast.NotIn)):

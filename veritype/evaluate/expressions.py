@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
@@ -75,6 +76,9 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        # Inside a lambda or comprehension (past its first iterable): a class body's
+        # names are not visible there (Python's scoping), so lookups skip the class.
+        self.nested_in_class = 0
         self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
@@ -147,6 +151,8 @@ class ExprEvaluator:
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
             # the stack is never exhausted inside some lazy evaluation (issue #19).
+            if memo.depth == MAX_EXPRESSION_DEPTH:
+                bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         key = memo.key(node, expected, self.overlay) if memo.depth else None
         if key is not None:
@@ -191,7 +197,12 @@ class ExprEvaluator:
             # reference to it: what an expression gives is always its value.
             return expand_top(result) if has_top_ref(result) else result
         except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
+
+    def _where(self, node: ast.AST) -> str:
+        path = self.scope.module.path if self.scope is not None else "?"
+        return f"{path}:{getattr(node, 'lineno', '?')}"
 
     # -- atoms ------------------------------------------------------------------
 
@@ -226,15 +237,21 @@ class ExprEvaluator:
         for layer in reversed(self.overlay):
             if node.id in layer:
                 return layer[node.id]
-        narrowed = self.flow.lookup(node.id)
-        if narrowed is not None:
-            return narrowed
-        if self.scope is None:
+        scope = self.scope
+        if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
+            # `time: float = field(default_factory=lambda: time())`: the lambda's
+            # `time` is the module's function, not the class attribute.
+            scope = scope.parent
+        else:
+            narrowed = self.flow.lookup(node.id)
+            if narrowed is not None:
+                return narrowed
+        if scope is None:
             return AnyType("special")
-        tp = self.scope.lookup_type_param(node.id)
+        tp = scope.lookup_type_param(node.id)
         if tp is not None:
             return AnyType("special")
-        hit = self.ev.lookup(node.id, self.scope)
+        hit = self.ev.lookup(node.id, scope)
         if hit is None:
             if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
                 return self.ev.builtin("str")
@@ -311,11 +328,13 @@ class ExprEvaluator:
             layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
         self.overlay.append(layer)
+        self.nested_in_class += 1
         try:
             ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
             ret = self.infer(node.body, ret_ctx)
         finally:
             self.overlay.pop()
+            self.nested_in_class -= 1
         if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
             pass
         return CallableType(tuple(params), widen_literals(ret), name="lambda")

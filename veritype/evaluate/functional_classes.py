@@ -46,7 +46,27 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
     node = sym.node
     if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
         return None
-    call = node.value
+    info = _from_call(ev, node.value, sym.name, scope)
+    sym.cache["functional_class"] = info
+    return info
+
+
+def base_class_from_call(ev: "Evaluator", call: ast.Call, scope: "Scope") -> "ClassInfo | None":
+    """`class Url(NamedTuple("Url", [...])): ...`: the class the base call makes
+    (one per call node), or None where the call is not one we read."""
+    # One class per call node, kept by the evaluator with the node (an id is unique
+    # only while its node lives).
+    hit = ev.base_calls.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    first = call.args[0] if call.args else None
+    name = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+    info = _from_call(ev, call, name, scope) if name else None
+    ev.base_calls[id(call)] = (call, info)
+    return info
+
+
+def _from_call(ev: "Evaluator", call: ast.Call, name: str, scope: "Scope") -> "ClassInfo | None":
     if not isinstance(call.func, (ast.Name, ast.Attribute)) or not call.args:
         return None
     first = call.args[0]
@@ -60,26 +80,25 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
         if ref.fullname in _NAMEDTUPLE:
             fields = _typed_fields(ev, call, scope)
             if fields is not None:
-                info = _namedtuple(ev, sym.name, scope, [(n, t, False) for n, t in fields])
+                info = _namedtuple(ev, name, scope, [(n, t, False) for n, t in fields])
         elif ref.fullname in _COLLECTIONS:
             fields2 = _untyped_fields(call)
             if fields2 is not None:
-                info = _namedtuple(ev, sym.name, scope, fields2)
+                info = _namedtuple(ev, name, scope, fields2)
         elif ref.fullname in _TYPEDDICT:
-            info = _typeddict(ev, sym.name, scope, call)
+            info = _typeddict(ev, name, scope, call)
         elif ref.fullname in _SENTINELS:
-            info = _sentinel(ev, sym.name, scope, call)
+            info = _sentinel(ev, name, scope, call)
         elif ref.fullname in _ENUMS:
             names = _enum_names(call)
             if names is not None:
-                info = _new_info(ev, sym.name, scope, ref.fullname)
+                info = _new_info(ev, name, scope, ref.fullname)
                 if info is not None:
                     info.is_enum = True
                     info.functional_enum_members = names
                     info.functional_enum_values = _enum_values(call)
     except RecursionError:
         info = None
-    sym.cache["functional_class"] = info
     return info
 
 

@@ -21,7 +21,7 @@ from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
-    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.evaluate.expressions import ExprEvaluator, FlowView
 
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
@@ -40,9 +40,28 @@ def _key(node: ast.expr) -> str | None:
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
     from veritype.evaluate.expressions import ExprEvaluator
 
-    silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
+    silent = ExprEvaluator(exprs.ev, exprs.scope, _ReadOnlyFlow(exprs.flow), None)
     silent.overlay = exprs.overlay
     return _Once(silent)  # type: ignore[return-value]
+
+
+class _ReadOnlyFlow:
+    """The flow as a narrowing question sees it: a walrus in the test
+    (`isinstance(e := xs[0], type)`) is bound by the checker's own inference of
+    the test; asking the question again must not bind it back over the
+    narrowing already applied."""
+
+    def __init__(self, flow: "FlowView") -> None:
+        self._flow = flow
+
+    def lookup(self, key: str) -> Type | None:
+        return self._flow.lookup(key)
+
+    def bind(self, key: str, t: Type) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._flow, name)
 
 
 class _Once:
@@ -391,13 +410,20 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     ref = ev.resolve_expr(test.func, exprs.scope) if isinstance(test.func, (ast.Name, ast.Attribute)) else None
     fullname = ref.fullname if ref is not None else ""
     silent = _silent(exprs)
-    key = _key(test.args[0])
+    subject = test.args[0]
+    # `isinstance(e := xs[0], type)` narrows e (mypy), as `(x := f()) is not None` does.
+    key = _key(subject.target if isinstance(subject, ast.NamedExpr) else subject)
     if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2 and key is not None:
         current = silent.infer(test.args[0])
         classes = _classinfo_arg(ev, silent, test.args[1])
         if classes is None:
             return {}
         if fullname == "builtins.issubclass":
+            if isinstance(current, AnyType):
+                # mypy leaves an Any alone under issubclass (isinstance narrows it):
+                # `cast(type[Warning], cat)` after `issubclass(cat, Warning)` is no
+                # redundant cast there.
+                return {}
             inner = _unwrap_type(current)
             if inner is None and positive and all(isinstance(i, Instance) and i.info.fullname == "builtins.type" for i in union_items(current)):
                 # A bare `type`: issubclass(t, int) makes it type[int] (mypy).
@@ -439,6 +465,8 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         return {key: make_union(kept)}
     # A user-defined TypeGuard / TypeIs function.
     func_t = silent.infer(test.func)
+    if isinstance(func_t, Overloaded):
+        func_t = _guard_item(ev, silent, test, func_t)
     if isinstance(func_t, CallableType) and key is not None and (func_t.type_guard is not None or func_t.type_is is not None):
         func_t = _solved_guard(ev, silent, test, func_t)
         if func_t.type_guard is not None:
@@ -449,12 +477,36 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         if positive:
             from veritype.types.join import meet
 
+            if isinstance(current, TypeVarType) and current.kind in ("typevar", "self") and not current.values:
+                # As for isinstance (mypy): still T, its upper bound met with the guard,
+                # so `if inspect.isclass(test): return test` returns a T.
+                bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
+                met = meet(ev, bound, guard)
+                if not isinstance(met, NeverType):
+                    return {key: current if is_subtype(ev, bound, guard) else _with_bound(current, met)}
             narrowed = meet(ev, current, guard)
             if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
                 narrowed = guard
             return {key: narrowed}
-        return {key: make_union([i for i in union_items(current) if not is_subtype(ev, i, guard)])}
+        # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
+        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or not is_subtype(ev, i, guard)])}
     return {}
+
+
+def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: Overloaded) -> Type:
+    """The item of an overloaded guard that the call picks: the first whose
+    parameters accept the arguments (pytest's `RaisesGroup.matches`, a TypeGuard
+    per self type; a bound method holds only the items its receiver fits)."""
+    from veritype.evaluate.call_dispatch import call_types
+
+    if any(isinstance(a, ast.Starred) for a in test.args) or test.keywords:
+        return func_t
+    arg_types = [silent.infer(a) for a in test.args]
+    for item in func_t.items:
+        probe = CallableType(item.params, NoneType(), item.type_vars, item.name, item.definition, item.is_ellipsis)
+        if call_types(ev, probe, arg_types) is not None:
+            return item
+    return func_t
 
 
 def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: CallableType) -> CallableType:
@@ -722,7 +774,9 @@ def can_be_true(ev: "Evaluator", t: Type) -> bool:
     if isinstance(t, LiteralType):
         return bool(t.value)
     if isinstance(t, TupleType):
-        return len(t.items) > 0 or True
+        # `tuple[()]` is always false (mypy: `if history:` on `tuple[R, ...] | tuple[()]`
+        # keeps the first); a tuple subclass may define its own truth.
+        return len(t.items) > 0 or t.fallback.info.fullname != "builtins.tuple"
     return True
 
 
@@ -738,9 +792,18 @@ def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
         if not can_be_true(ev, i):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = ev.literal(True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
+            i = _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
         items.append(i)
     return make_union(items)
+
+
+def _part_literal(ev: "Evaluator", value: object) -> Type:
+    """The literal a truthiness part stands for. mypy's `false_only` makes a real
+    `LiteralType` (not an inferred literal that a variable widens): `r = flag and
+    loc()` is `Literal[False] | str | None`, so `if r:` leaves `str` (urllib3)."""
+    import dataclasses
+
+    return dataclasses.replace(ev.literal(value), declared=True)
 
 
 _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
@@ -752,9 +815,9 @@ def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
         if not can_be_false(ev, i):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = ev.literal(False)
+            i = _part_literal(ev, False)
         elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
             # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
-            i = ev.literal(_FALSY_VALUES[i.info.fullname])
+            i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
         items.append(i)
     return make_union(items)

@@ -41,6 +41,9 @@ def expand_argument(ev: "Evaluator", t: Type) -> list[Type] | None:
         for o in options:
             count *= len(o)
         if count > _LIMIT:
+            from veritype.diagnostics import bounds
+
+            bounds.hit(f"overload argument expansion over {_LIMIT} combinations (not expanded)")
             return None
         return [TupleType(tuple(combo), t.fallback) for combo in itertools.product(*options)]
     return None

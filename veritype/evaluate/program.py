@@ -62,6 +62,9 @@ class Program:
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
         self._has_walrus: dict[str, bool] = {}  # module -> whether its source has `:=` (see Binder)
+        # Trees a long-lived engine already holds for modules it will load
+        # again with the same text (it forgot them after another's edit).
+        self.parsed_ahead: dict[str, ParsedFile] = {}
         from veritype.evaluate.evaluator import Evaluator
 
         self.evaluator = Evaluator(self)
@@ -95,7 +98,10 @@ class Program:
         if found.is_namespace:
             return ModuleInfo(found.name, found.path, False, True, "namespace", None)
         src = self.sources.get(found.name)
-        if src is not None and src.text is not None:
+        parsed = self.parsed_ahead.pop(found.name, None)
+        if parsed is not None and parsed.path == found.path and (src is None or src.text is None or src.text == parsed.source):
+            pass
+        elif src is not None and src.text is not None:
             parsed = parse_source(src.path, src.text)
         else:
             parsed = parse_file(found.path)

@@ -30,6 +30,10 @@ _PROMOTIONS = {
     ("builtins.int", "builtins.float"),
     ("builtins.int", "builtins.complex"),
     ("builtins.float", "builtins.complex"),
+}
+# Only with --no-strict-bytes (mypy 2.x's default is strict bytes: a bytearray
+# is no bytes, and `bytearray(b"x") == b"x"` is a non-overlapping check).
+_BYTES_PROMOTIONS = {
     ("builtins.bytearray", "builtins.bytes"),
     ("builtins.memoryview", "builtins.bytes"),
 }
@@ -40,10 +44,13 @@ _SET_LIKE = ("builtins.set", "builtins.frozenset", "_collections_abc.dict_keys",
 _PROMOTIONS |= {(a, b) for a in _SET_LIKE for b in _SET_LIKE if a != b}
 
 
-def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type) -> str | None:
+def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type, strict_bytes: bool = True) -> str | None:
     """The error for `left op right`, or None when the types may overlap."""
+    promotions = _PROMOTIONS if strict_bytes else _PROMOTIONS | _BYTES_PROMOTIONS
     if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
-        if not _disjoint(left, right, check_eq=isinstance(op, (ast.Eq, ast.NotEq))):
+        if _bytes_pair(left, right):
+            return None
+        if not _disjoint(left, right, promotions, check_eq=isinstance(op, (ast.Eq, ast.NotEq))):
             return None
         kind = "equality" if isinstance(op, (ast.Eq, ast.NotEq)) else "identity"
         return f'Non-overlapping {kind} check (left operand type: "{format_type(left)}", right operand type: "{format_type(right)}")'
@@ -51,13 +58,31 @@ def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type) -> str | 
         if not (isinstance(right, Instance) and right.info.fullname in _CONTAINERS and right.args):
             return None
         item = right.args[0]
-        if not _disjoint(left, item, check_eq=False):
+        if _bytes_pair(left, item):
+            return None
+        if not _disjoint(left, item, promotions, check_eq=False):
             return None
         return f'Non-overlapping container check (element type: "{format_type(left)}", container item type: "{format_type(item)}")'
     return None
 
 
-def _disjoint(left: Type, right: Type, check_eq: bool) -> bool:
+_BYTES_LIKE = ("builtins.bytes", "builtins.bytearray", "builtins.memoryview")
+
+
+def _bytes_pair(left: Type, right: Type) -> bool:
+    """mypy's exemptions, on the operands themselves (not inside a union): two
+    bytes-like instances, or a bytes literal and a bytearray, may be equal."""
+    for a, b in ((left, right), (right, left)):
+        if isinstance(a, Instance) and isinstance(b, Instance):
+            if a.info.fullname in _BYTES_LIKE and b.info.fullname in _BYTES_LIKE:
+                return True
+        if isinstance(a, LiteralType) and isinstance(b, Instance) and a.fallback.info.fullname == "builtins.bytes":
+            if any(c.fullname == "builtins.bytearray" for c in b.info.mro):
+                return True
+    return False
+
+
+def _disjoint(left: Type, right: Type, promotions: set[tuple[str, str]], check_eq: bool) -> bool:
     if isinstance(left, NoneType) or isinstance(right, NoneType):
         return False  # `x == None`, `x is None`: mypy's --strict-equality-for-none only
     lefts, rights = union_items(left), union_items(right)
@@ -65,7 +90,7 @@ def _disjoint(left: Type, right: Type, check_eq: bool) -> bool:
         return False
     if check_eq and any(_custom_eq(t) for t in lefts + rights):
         return False
-    return not any(_overlap(a, b) for a in lefts for b in rights)
+    return not any(_overlap(a, b, promotions) for a in lefts for b in rights)
 
 
 def _plain(t: Type) -> bool:
@@ -93,7 +118,7 @@ def _custom_eq(t: Type) -> bool:
     return False
 
 
-def _overlap(a: Type, b: Type) -> bool:
+def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]]) -> bool:
     if isinstance(a, NoneType) or isinstance(b, NoneType):
         return isinstance(a, NoneType) and isinstance(b, NoneType)
     if isinstance(a, LiteralType) and isinstance(b, LiteralType):
@@ -105,4 +130,4 @@ def _overlap(a: Type, b: Type) -> bool:
         return True
     if ia in ib.mro or ib in ia.mro:
         return True
-    return (ia.fullname, ib.fullname) in _PROMOTIONS or (ib.fullname, ia.fullname) in _PROMOTIONS
+    return (ia.fullname, ib.fullname) in promotions or (ib.fullname, ia.fullname) in promotions

@@ -54,6 +54,9 @@ class TypeExprEvaluator:
         try:
             return self._eval(node, ctx, top=True)
         except RecursionError:
+            from veritype.diagnostics import bounds
+
+            bounds.hit("recursion limit in a type expression", f"line {getattr(node, 'lineno', '?')}")
             return AnyType("special")
 
     def eval_star(self, node: ast.expr, ctx: TypeContext, star: str) -> Type:
@@ -247,7 +250,7 @@ class TypeExprEvaluator:
 
     def _from_ref(self, ref: "Ref", node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         if ref.kind == "missing":
-            return AnyType("special")
+            return AnyType("unimported" if ref.unimported else "special")
         if ref.kind == "typeparam":
             tv = ctx.scope.lookup_type_param(node.id) if isinstance(node, ast.Name) else None
             if isinstance(tv, TypeVarType) and tv.kind == "typevartuple" and not ctx.unpacking:
@@ -325,7 +328,9 @@ class TypeExprEvaluator:
                 return AnyType("special")
             if isinstance(value, TypeType) and sym.annotation is None and not computed:
                 return value.item
-            return self._error(ctx, node, f'Variable "{ref.fullname}" is not valid as a type')
+            # mypy names a function's local by its bare name, a module's variable in full.
+            shown = sym.name if scope.kind == "function" else ref.fullname
+            return self._error(ctx, node, f'Variable "{shown}" is not valid as a type')
         return AnyType("special")
 
     def _bare_variadic(self, tv: TypeVarType, node: ast.AST, ctx: TypeContext) -> Type:
@@ -383,7 +388,7 @@ class TypeExprEvaluator:
         if ref.kind == "missing":
             for a in args:
                 self._eval_arg(a, ctx)
-            return AnyType("special")
+            return AnyType("unimported" if ref.unimported else "special")
         if ref.sym is not None and ref.scope is not None:
             from veritype.evaluate import declarations as D
 

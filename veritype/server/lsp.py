@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -195,4 +196,7 @@ def build_server() -> Any:
 
 
 def serve_stdio() -> None:
-    build_server().start_io()
+    from veritype.server.lsp_input import GuardedInput, quiet_library_logs
+
+    quiet_library_logs()
+    build_server().start_io(stdin=GuardedInput(sys.stdin.buffer))  # type: ignore[arg-type]

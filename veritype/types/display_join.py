@@ -97,6 +97,10 @@ def _join_class_objects(ev: "Evaluator", s: Type, t: Type) -> Type:
     return ev.builtin("type")
 
 
+def simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
+    return _simplified_union(ev, items)
+
+
 def _simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
     """A union without the items that are subtypes of another (mypy's make_simplified_union)."""
     from veritype.types.subtype import is_subtype

@@ -23,7 +23,8 @@ class Type:
 @dataclass(frozen=True, slots=True)
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
-    # reported error), "special" (a construct we do not model yet), "implicit".
+    # reported error), "special" (a construct we do not model yet), "implicit",
+    # "unimported" (a name from a module that could not be followed).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
 

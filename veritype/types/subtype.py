@@ -29,6 +29,10 @@ _PROMOTIONS = {
     "builtins.int": ("builtins.float", "builtins.complex"),
     "builtins.float": ("builtins.complex",),
     "builtins.bool": ("builtins.float", "builtins.complex"),
+}
+# Only with --no-strict-bytes: mypy 2.x's default (strict bytes) has no
+# bytearray/memoryview -> bytes promotion (PEP 688: use Buffer for any of them).
+_BYTES_PROMOTIONS = {
     "builtins.bytearray": ("builtins.bytes",),
     "builtins.memoryview": ("builtins.bytes",),
 }
@@ -237,6 +241,8 @@ class SubtypeChecker:
             mapped = map_instance_to_supertype(left, right.info)
             if mapped is None:
                 promo = _PROMOTIONS.get(left.info.fullname)
+                if promo is None and not self.ev.program.options.strict_bytes:
+                    promo = _BYTES_PROMOTIONS.get(left.info.fullname)
                 if promo and right.info.fullname in promo:
                     return True
                 return False
@@ -784,6 +790,9 @@ def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     try:
         return ev.subtype_checker().check(left, right)
     except RecursionError:
+        from veritype.diagnostics import bounds
+
+        bounds.hit("recursion limit in a subtype check (taken as assignable)")
         return True
 
 

@@ -1,0 +1,121 @@
+"""Cache faults (issue #19): a run killed mid-write and two runs sharing one
+cache directory leave a cache the next run reads or rebuilds, giving exactly
+a clean run's diagnostics, and `--verbose` says what it found."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from veritype.engine.build import run
+from veritype.cli.flags import options_from_argv
+from veritype.modules.sources import BuildSource
+
+MODULES = 12
+
+
+def _project(root: Path) -> Path:
+    root.mkdir()
+    (root / ".git").mkdir()
+    for i in range(MODULES):
+        prev = f"from m{i - 1} import f{i - 1}\n" if i else ""
+        call = f"x{i}: str = f{i - 1}()\n" if i else ""
+        (root / f"m{i}.py").write_text(f"{prev}def f{i}() -> int:\n    return {i}\n{call}")
+    return root
+
+
+def _veritype(root: Path, *argv: str) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "VIRTUAL_ENV")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "veritype", "check", ".", "-O", "veritype-json", "--no-site-packages", *argv],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+
+
+def _result(proc: subprocess.Popen[str]) -> tuple[list[object], str]:
+    out, err = proc.communicate(timeout=300)
+    return json.loads(out), err
+
+
+def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
+    root = _project(tmp_path / "proj")
+    clean, _ = _result(_veritype(root, "--no-incremental"))
+    assert len(clean) == MODULES - 1  # one assignment error per importing module
+    # A run killed right after writing its fifth temporary entry, before the
+    # rename that publishes it (SIGKILL: no cleanup of any kind runs).
+    killer = (
+        "import os, signal, sys\n"
+        "real = os.replace\n"
+        "calls = [0]\n"
+        "def replace(a, b):\n"
+        "    calls[0] += 1\n"
+        "    if calls[0] == 5:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    real(a, b)\n"
+        "os.replace = replace\n"
+        "from veritype.cli.main import main\n"
+        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json']))\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", killer], cwd=root, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -9
+    entries = root / "c" / "v1"
+    temps = [p for p in entries.iterdir() if p.name.startswith(".tmp-")]
+    assert len(temps) == 1 and len([p for p in entries.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]) == 4
+    old = time.time() - 120
+    os.utime(temps[0], (old, old))  # left behind a while ago
+
+    again, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    assert again == clean
+    assert f"4 of {MODULES} file(s) reused from the cache" in err
+    assert f"cache: 4 entries reused, {MODULES - 4} missing (checked)" in err
+    assert "cache: removed 1 temporary file(s) left by an interrupted run" in err
+    assert not [p for p in entries.iterdir() if p.name.startswith(".tmp-")]
+
+    third, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    assert third == clean and f"{MODULES} of {MODULES} file(s) reused" in err
+
+
+def test_two_concurrent_runs_share_a_cache(tmp_path: Path) -> None:
+    root = _project(tmp_path / "proj")
+    clean, _ = _result(_veritype(root, "--no-incremental"))
+    first, second = _veritype(root, "--cache-dir", "c"), _veritype(root, "--cache-dir", "c")
+    assert _result(first)[0] == clean and _result(second)[0] == clean
+    after, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    assert after == clean
+    assert f"{MODULES} of {MODULES} file(s) reused from the cache" in err
+    assert not [p for p in (root / "c" / "v1").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_verbose_names_unreadable_entries(tmp_path: Path) -> None:
+    root = _project(tmp_path / "proj")
+    sources = [BuildSource(str(root / f"m{i}.py"), f"m{i}", str(root)) for i in range(MODULES)]
+    opts = options_from_argv([], str(root))
+    opts.site_packages = []
+    opts.cache_dir = str(root / "c")
+    cold = run(sources, opts)
+    victim = max((p for p in (root / "c" / "v1").iterdir() if p.name != "interfaces.json"), key=lambda p: p.stat().st_size)
+    victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])  # truncated
+    warm = run(sources, opts)
+    assert warm.diagnostics == cold.diagnostics and warm.reused == MODULES - 1
+    assert any(line.startswith("cache: 1 entry unreadable or corrupt, checked again and rewritten: m") for line in warm.cache_notes)
+    assert run(sources, opts).reused == MODULES
+
+
+@pytest.mark.parametrize("age, removed", [(120.0, 1), (1.0, 0)])
+def test_only_old_temporaries_are_removed(tmp_path: Path, age: float, removed: int) -> None:
+    from veritype.cache.store import CacheStore
+
+    store = CacheStore(str(tmp_path))
+    (tmp_path / "v1").mkdir()
+    temp = tmp_path / "v1" / ".tmp-abc.json"
+    temp.write_text("{")
+    stamp = time.time() - age
+    os.utime(temp, (stamp, stamp))
+    store.remove_stale_temps()
+    assert store.temps_removed == removed and temp.exists() == (removed == 0)  # a concurrent run's write stays

@@ -1,0 +1,79 @@
+"""follow_imports=normal (mypy's default): the project modules a checked file
+imports are checked too and their errors reported, though not named on the
+command line; `silent` checks them without reporting. Output compared with
+mypy 2.4.1 on the same files (order aside: mypy prints dependencies first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from veritype.cli.main import main
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(
+        "import sys\nimport b\nimport pkg.c\nx: int = b.y\n"
+        "if sys.version_info < (3, 0):\n    import old\n"
+        'if sys.platform == "win32":\n    import winonly\n'
+        "import yaml_like\n"
+    )
+    (tmp_path / "b.py").write_text('y: str = 1\n')
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "c.py").write_text('z: int = ""\n')
+    (tmp_path / "old.py").write_text('x: int = ""\n')  # only imported where it cannot run
+    (tmp_path / "winonly.py").write_text('x: int = ""\n')
+    site = tmp_path / "site"
+    (site / "yaml_like").mkdir(parents=True)
+    (site / "yaml_like" / "__init__.py").write_text('bad: int = ""\n')
+    (site / "yaml_like" / "py.typed").write_text("")
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
+    monkeypatch.setenv("MYPYPATH", "")
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
+    # An installed, typed package (PEP 561) is followed silently, as in mypy.
+    main(["a.py", "--no-incremental", "--hide-column-numbers", "--platform", "linux", *argv])
+    return capsys.readouterr().out.splitlines()
+
+
+def _site(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import veritype.modules.environment as environment
+
+    monkeypatch.setattr(environment, "base_site_dirs", lambda options: [str(project / "site")])
+    environment.environment_cache_clear()
+
+
+def test_normal_reports_errors_in_followed_modules(project: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    _site(project, monkeypatch)
+    assert sorted(run(capsys)) == sorted([
+        'a.py:4: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]',
+        'b.py:1: error: Incompatible types in assignment (expression has type "int", variable has type "str")  [assignment]',
+        'pkg/c.py:1: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]',
+        "Found 3 errors in 3 files (checked 1 source file)",
+    ])
+
+
+def test_silent_and_per_module_settings(project: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    _site(project, monkeypatch)
+    lines = run(capsys, "--follow-imports", "silent")
+    assert lines[-1] == "Found 1 error in 1 file (checked 1 source file)"
+    (project / "mypy.ini").write_text("[mypy]\n[mypy-pkg.*]\nfollow_imports = silent\n")
+    lines = run(capsys)
+    assert not any(line.startswith("pkg/") for line in lines)
+    assert any(line.startswith("b.py:1: error:") for line in lines)
+    assert lines[-1] == "Found 2 errors in 2 files (checked 1 source file)"
+
+
+def test_followed_modules_come_from_the_cache_too(project: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    _site(project, monkeypatch)
+    main(["a.py", "--hide-column-numbers", "--platform", "linux"])
+    cold = capsys.readouterr().out
+    main(["a.py", "--hide-column-numbers", "--platform", "linux"])
+    assert capsys.readouterr().out == cold and "b.py:1: error:" in cold

@@ -1,0 +1,123 @@
+"""mypy's `follow_imports = normal` (the default): a module of the project
+that a checked file imports is checked too, and its errors are reported,
+though it was not named on the command line.
+
+"Of the project": found in a source root (the checked files' roots,
+`mypy_path`), not typeshed's standard library nor an installed package
+(mypy follows those silently: their errors are never reported). A module
+whose own settings say `silent`, `skip` or `error` is not checked here. The
+imports followed are those the file can run on the target: statically false
+branches (`if sys.version_info < ...`, `always_false` names) are skipped, as
+mypy skips unreachable imports; `if TYPE_CHECKING:` ones are followed.
+Followed modules do not count in the summary's "checked N source files",
+as in mypy.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from veritype.modules.finder import FoundModule
+from veritype.modules.sources import BuildSource
+from veritype.semantic.binder import absolute_import_name
+from veritype.semantic.conditions import evaluate_condition
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import Program
+
+
+def followed_sources(program: "Program", sources: list[BuildSource]) -> list[BuildSource]:
+    """The project modules the sources import, directly or not, that are not sources."""
+    options = program.options
+    listed = {s.module for s in sources}
+    paths = {os.path.abspath(s.path) for s in sources}
+    for src in sources:
+        program.sources.setdefault(src.module, src)
+    queue = [s.module for s in sources]
+    seen = set(queue)
+    found: list[BuildSource] = []
+    while queue:
+        name = queue.pop()
+        info = program.get_module(name)
+        if info is None or info.tree is None:
+            continue
+        mod_opts = options.for_module(name)
+        always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
+        for dep in _imports(info.tree, name, info.is_package, mod_opts.python_version, mod_opts.platform, always):
+            if dep in seen:
+                continue
+            seen.add(dep)
+            if dep in listed or options.for_module(dep).follow_imports != "normal":
+                continue
+            target = program.find(dep)
+            if not isinstance(target, FoundModule) or target.origin != "source" or target.is_namespace:
+                continue
+            if os.path.abspath(target.path) in paths:
+                continue
+            followed = BuildSource(_shown(target.path), dep, _root_of(target.path, dep))
+            program.sources[dep] = followed  # loaded from here on as a source, under its shown path
+            found.append(followed)
+            queue.append(dep)
+    return found
+
+
+def _shown(path: str) -> str:
+    """Relative to the current directory when below it, as mypy prints followed files."""
+    cwd = os.getcwd()
+    absolute = os.path.abspath(path)
+    return os.path.relpath(absolute, cwd) if absolute.startswith(cwd + os.sep) else absolute
+
+
+def _root_of(path: str, module: str) -> str:
+    """The directory the module name is relative to."""
+    root = os.path.dirname(os.path.abspath(path))
+    depth = module.count(".") + (1 if os.path.basename(path).startswith("__init__.") else 0)
+    for _ in range(depth):
+        root = os.path.dirname(root)
+    return root
+
+
+def _imports(tree: ast.Module, module: str, is_package: bool, version: tuple[int, int], platform: str, always: tuple[frozenset[str], frozenset[str]]) -> Iterator[str]:
+    for node in _reachable(tree.body, version, platform, always):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from _prefixes(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = absolute_import_name(module, is_package, node.module, node.level)
+            if not base:
+                continue
+            yield from _prefixes(base)
+            for alias in node.names:
+                if alias.name != "*":
+                    yield f"{base}.{alias.name}"  # a submodule, if there is one
+
+
+def _prefixes(name: str) -> Iterator[str]:
+    parts = name.split(".")
+    for i in range(1, len(parts) + 1):
+        yield ".".join(parts[:i])
+
+
+def _reachable(body: list[ast.stmt], version: tuple[int, int], platform: str, always: tuple[frozenset[str], frozenset[str]]) -> Iterator[ast.stmt]:
+    """Every statement that may run, nested ones too (functions, classes, try, with)."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If):
+            known = evaluate_condition(node.test, version, platform, always)
+            branches = [node.body] if known is True else [node.orelse] if known is False else [node.body, node.orelse]
+            for branch in branches:
+                stack.extend(reversed(branch))
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                for child in reversed(children):
+                    if isinstance(child, ast.stmt):
+                        stack.append(child)
+                    elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                        stack.extend(reversed(child.body))
