@@ -147,10 +147,6 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "from typing import Protocol\n\nclass Greeter(Protocol):\n    def greet(self) -> str: ...\n\ndef make(cls: type[Greeter]) -> Greeter:\n    return cls()\n\nmake(Greeter)  # E\n",
     ),
-    "narrowed-type-not-subtype": (
-        (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
-    ),
     "no-any-unimported": (
         ("--ignore-missing-imports", "--disallow-any-unimported"),
         "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",
