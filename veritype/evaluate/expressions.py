@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate import type_forms
-from veritype.types.model import SpecialForm
+from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
@@ -184,9 +184,11 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            if type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
-                if form is not None:
+                # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
+                # type form fits: the value may be the union's other member.
+                if form is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                     return form
             result = method(self, node, expected)
             if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]

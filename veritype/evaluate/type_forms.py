@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Type, TypeFormType
+from veritype.types.model import Type, TypeFormType, UnionType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -34,8 +34,6 @@ def expects_type_form(expected: Type | None, node: ast.expr) -> bool:
     constant (a string there is the union's literal, not a forward reference)."""
     if type(expected) is TypeFormType:
         return True
-    from veritype.types.model import UnionType
-
     return isinstance(expected, UnionType) and not isinstance(node, ast.Constant) and any(type(i) is TypeFormType for i in expected.items)
 
 
