@@ -184,7 +184,7 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            if type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
                 # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
                 # type form fits: the value may be the union's other member.
