@@ -78,6 +78,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         "m: Movie = {\"title\": 1}  # E\n",
     ),
+    "narrowed-type-not-subtype": (
+        (),
+        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
+    ),
     "deprecated": (
         ("--enable-error-code", "deprecated"),
         'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
