@@ -59,3 +59,10 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.case.line - 1, f"case: {self.case.name}"
+
+
+@pytest.fixture(autouse=True)
+def _not_under_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under GitHub Actions the CLI's default output is annotations
+    (report/formats.py); the tests expect the text format unless they ask."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)

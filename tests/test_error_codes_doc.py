@@ -63,3 +63,14 @@ def test_list_codes(capsys) -> None:
     assert rows["arg-type"] == ["yes", "yes"]
     assert rows["unreachable"] == ["no", "yes"]  # off by default: --warn-unreachable
     assert rows["misc"] == ["yes", "no"]  # mypy's catch-all, only partly checked
+
+
+def test_no_code_has_two_examples() -> None:
+    """A dict literal keeps the last of two equal keys silently (merges of two
+    branches that each added an example did that once)."""
+    import ast
+    import veritype.diagnostics.code_examples as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    keys = [k.value for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys if isinstance(k, ast.Constant)]
+    assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})

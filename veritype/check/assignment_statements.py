@@ -13,11 +13,12 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
@@ -163,8 +164,44 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | Non
             return None
         declared = mc.ev.declared_type(sym, cls.scope)
         if declared is None:
-            return None
+            inherited = _base_declaration(mc, base, cls, target.attr) if sym.is_instance_attr and sym.annotation is None else None
+            return inherited[0] if inherited is not None else None
         return mc.ev.members.get(base, target.attr)
+    return None
+
+
+def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", name: str) -> "tuple[Type, ClassInfo] | None":
+    """`self.x = v` in a class whose base declares `x: T`: the assignment writes the
+    inherited attribute (mypy checks `v` against `T`); the declared type as seen
+    from `base`, and the class declaring it."""
+    mro = base.info.mro
+    if cls not in mro:
+        return None
+    for sup in mro[mro.index(cls) + 1:]:
+        sym = sup.symbols.get(name)
+        if sym is None:
+            continue
+        if sym.kind != S.VAR:
+            return None
+        declared = mc.ev.declared_type(sym, sup.scope)
+        if declared is None:
+            if sym.is_instance_attr and sym.annotation is None:
+                continue
+            return None
+        from veritype.evaluate.declarations import qualifiers
+
+        if qualifiers(mc.ev, sym, sup.scope) & {"ClassVar", "Final"}:
+            return None  # reported by the ClassVar / Final rules
+        from veritype.types.subtype import map_instance_to_supertype
+
+        mapped = map_instance_to_supertype(base, sup) if sup.type_vars else None
+        if sup.type_vars and mapped is None:
+            return None
+        if mapped is not None:
+            from veritype.types.substitute import substitute, tv_key
+
+            declared = substitute(declared, {tv_key(v): a for v, a in zip(sup.type_vars, mapped.args)})
+        return declared, sup
     return None
 
 
@@ -203,6 +240,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # mypy keeps the type the name had before a rejected assignment
                 # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
                 return
+            _concrete_class_assigned(mc, value, declared)
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
@@ -339,6 +377,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
         check_unbound_in_annotation(mc, stmt.annotation, declared)
+    elif stmt.value is not None:
+        from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var
+
+        check_alias_of_bound_type_var(mc, stmt.value)
     bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
     from veritype.check.qualifier_rules import check_qualifier_declaration
 
@@ -378,6 +420,7 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.explain_protocol(stmt.value, t, declared)
         return
+    _concrete_class_assigned(mc, stmt.value, declared)
     if isinstance(stmt.target, ast.Name):
         # mypy 2.4 does not narrow a name by the value of its own annotated
         # declaration: after `x: int | str = 10` x is `int | str` (a later plain
@@ -392,6 +435,14 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             mc.flow.bind(key, _narrow_on_reassign(mc.ev, declared, t))
     else:
         mc.infer(stmt.target)
+
+
+def _concrete_class_assigned(mc: "ModuleChecker", value: ast.expr | None, declared: Type) -> None:
+    if isinstance(declared, TypeType) and value is not None:
+        from veritype.evaluate.abstract_class_objects import abstract_class_given, assignment_message
+
+        if abstract_class_given(mc.ev, mc.scope, value, declared):
+            mc.error(value, assignment_message(declared), "type-abstract")
 
 
 def assign_literal_ok(mc: "ModuleChecker", target: ast.expr, t: Type) -> None:

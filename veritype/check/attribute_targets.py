@@ -50,6 +50,13 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
             return PLAIN
         return _setter_value_type(ev, setter, cls, base)
     if sym.kind == S.VAR and not sym.is_instance_attr:
+        from veritype.evaluate.dataclasses import converter_input_of
+
+        converted = converter_input_of(base.info, attr)
+        if converted is not None:
+            # A dataclass_transform field with a converter (spec, "Converters"):
+            # the assigned value goes through the converter.
+            return converted
         declared = ev.symbol_type(sym, cls.scope)
         if isinstance(declared, Instance) and declared.info.defines_below_object("__set__"):
             return descriptor_set_type(ev, declared)
@@ -93,6 +100,12 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
         if msg is not None:
             checker.error(target, msg, "deprecated")
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
+    if on_class:
+        from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
+
+        if ambiguous_generic_access(ev, checker.scope, target):
+            checker.error(target, MESSAGE, "misc")
+            return True
     inst = base.item if isinstance(base, TypeType) and on_class else base
     if not isinstance(inst, Instance):
         return False

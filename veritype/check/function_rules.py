@@ -40,6 +40,12 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.guard_rules import check_guard_function
 
     check_guard_function(checker, node, sig)
+    from veritype.check.constructor_rules import check_init_self_annotation
+
+    check_init_self_annotation(checker, node, sig)
+    from veritype.check.decorator_rules import check_decorator_calls
+
+    check_decorator_calls(checker, node, sig, dec_types)
     from veritype.check.type_param_rules import check_pep695_params
 
     check_pep695_params(checker, node)
@@ -77,6 +83,13 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     with checker.in_scope(scope, ctx):
         checker.block(node.body)
         falls_off = not checker.flow.state.unreachable
+    if gen and not is_async and declared_ret is not None and falls_off and not checker.info.is_stub:
+        # A generator's value when it ends is its Generator's third argument: falling
+        # off the end returns None (mypy's rule, as for a plain function).
+        gen_ret = declared_ret
+        if not isinstance(gen_ret, (AnyType, NoneType, NeverType)) and not is_subtype(ev, NoneType(), gen_ret):
+            checker.error(node, "Missing return statement", "return")
+        return
     if declared_ret is None or checker.info.is_stub or gen:
         return
     if _is_empty_body(node.body):

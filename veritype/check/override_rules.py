@@ -78,6 +78,9 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
         return
     if base_sym.kind == S.FUNC and name not in _SKIP and not any(n in _OVERRIDE for n in names) and not (name.startswith("__") and name.endswith("__") and base_cls.fullname == "builtins.object"):
         checker.error(at, f'Method "{name}" is not using @override but is overriding a method in class "{base_cls.fullname}"', "explicit-override")
+    if name in ("__init__", "__new__") and any(n in _OVERRIDE for n in names) and not lenient:
+        _check_explicit_constructor_override(checker, fn, info, sym, base_sym, base_cls)
+        return
     if name in _SKIP or (name.startswith("__") and not name.endswith("__")):
         return
     # Every base in the MRO that defines the method, nearest first (mypy checks each:
@@ -170,6 +173,11 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
     sup = _supertype_name(checker, base_cls)
+    if len(sub_b.params) != len(base_b.params) or _min_args(sub_b) != _min_args(base_b):
+        # mypy details argument and return types only for signatures of the same
+        # length and the same number of required parameters.
+        checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+        return
     if not is_subtype(ev, sub_b.ret, base_b.ret):
         s, b = format_pair(sub_b.ret, base_b.ret)
         checker.error(fn, f'Return type "{s}" of "{name}" incompatible with return type "{b}" in supertype "{sup}"', "override")
@@ -181,11 +189,17 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             continue
         if not is_subtype(ev, bp.type, sp.type):
             _, b = format_pair(sp.type, bp.type)
-            where = _argument_node(fn, i + 1, sp.name)
+            # Only trivial decorators reach here (@classmethod, @override...): mypy maps the
+            # argument to its parameter then too.
+            where = _argument_node(fn, i + 1 if kind != "static" else i, sp.name)
             checker.error(where, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
             liskov_notes(checker, where, name, info.name)
             return
     checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+
+
+def _min_args(t: CallableType) -> int:
+    return sum(1 for p in t.params if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default)  # mypy: required positional ones
 
 
 def _argument_node(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: int, name: str | None) -> ast.AST:
@@ -232,3 +246,32 @@ def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:
         if p.name != base_pos[i].name:
             params[i] = dataclasses.replace(p, name=base_pos[i].name)
     return dataclasses.replace(sub, params=tuple(params))
+
+
+def _check_explicit_constructor_override(checker, fn, info, sym, base_sym, base_cls) -> None:  # type: ignore[no-untyped-def]
+    """`@override` on `__init__` / `__new__` (PEP 698: the decorator says the method
+    overrides the base's, so it is checked as an override; spec, "Method
+    overrides" applies to constructors named this way). Constructors are otherwise
+    exempt from the Liskov rule (mypy). The receiver and the return are not compared."""
+    import dataclasses
+
+    ev = checker.ev
+    if is_overload(ev, fn, info.scope) or any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_overload(ev, d, base_cls.scope) for d in base_sym.decls):
+        return
+    sub_t = ev.symbol_type(sym, info.scope)
+    base_t = ev.symbol_type(base_sym, base_cls.scope)
+    if not isinstance(sub_t, CallableType) or not isinstance(base_t, CallableType) or sub_t.is_untyped or base_t.is_untyped:
+        return
+    if not sub_t.params or not base_t.params or any(v.kind != "self" for v in (*sub_t.type_vars, *base_t.type_vars)):
+        return
+    receiver = info.self_instance()
+    base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
+    if not isinstance(base_t, CallableType):
+        return
+    # `Self` appears only in the receiver and the return, both left out.
+    sub_b = dataclasses.replace(sub_t, params=sub_t.params[1:], ret=NoneType(), type_vars=())
+    base_b = dataclasses.replace(base_t, params=base_t.params[1:], ret=NoneType(), type_vars=())
+    if ev.subtype_checker().callable_ok(sub_b, base_b) or ev.subtype_checker().callable_ok(_base_pos_names(sub_b, base_b), base_b):
+        return
+    sup = base_cls.name if base_cls.module is checker.info else base_cls.fullname
+    checker.error(fn, f'Signature of "{fn.name}" incompatible with supertype "{sup}"', "override")

@@ -113,6 +113,8 @@ def _watch(argv: list[str], ns: object, stdout: TextIO, cwd: str) -> int:
                 reply = engine.check(once, cwd)
                 stdout.write(reply["stdout"])
                 sys.stderr.write(reply["stderr"])
+                stdout.flush()
+                engine.idle()  # the user has the answer: now collect what the edit left behind
                 return int(reply["status"])
             return run(once, stdout, cwd)
         except (UsageError, ConfigError, DiscoveryError) as exc:  # e.g. a config mid-edit: wait for the next change

@@ -78,33 +78,9 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         "m: Movie = {\"title\": 1}  # E\n",
     ),
-    "method-assign": (
-        (),
-        "class A:\n    def f(self) -> None: ...\n\ndef g(self: A) -> None: ...\n\nA.f = g  # E\n",
-    ),
-    "narrowed-type-not-subtype": (
-        (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
-    ),
     "deprecated": (
         ("--enable-error-code", "deprecated"),
         'from typing_extensions import deprecated\n\n@deprecated("use g")\ndef f() -> None: ...\n\nf()  # E\n',
-    ),
-    "no-any-unimported": (
-        ("--disallow-any-unimported", "--follow-imports=skip"),
-        "import json\n\ndef f(x: json.JSONDecoder) -> None: ...  # E (when the module is not followed)\n",
-    ),
-    "explicit-any": (
-        ("--disallow-any-explicit",),
-        "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n",
-    ),
-    "deprecated": (
-        ("--enable-error-code", "deprecated"),
-        "from typing_extensions import deprecated\n\n@deprecated(\"use g\")\ndef f() -> None: ...\n\nf()  # E\n",
-    ),
-    "name-match": (
-        (),
-        'from typing import TypedDict\n\nMovie = TypedDict("Film", {"title": str})  # E\n',
     ),
     "typeddict-unknown-key": (
         (),
@@ -163,10 +139,15 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "class Account:\n    def deposit(self) -> None: ...\n\nAccount().deposit = lambda: None  # E\n",
     ),
-    "narrowed-type-not-subtype": (
+    "type-abstract": (
         (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return True\n",
+        "from typing import Protocol\n\nclass Greeter(Protocol):\n    def greet(self) -> str: ...\n\ndef make(cls: type[Greeter]) -> Greeter:\n    return cls()\n\nmake(Greeter)  # E\n",
     ),
+    "no-any-unimported": (
+        ("--ignore-missing-imports", "--disallow-any-unimported"),
+        "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",
+    ),
+    "explicit-any": (("--disallow-any-explicit",), "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n"),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -89,6 +89,7 @@ FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is u
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
 NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+TYPE_ABSTRACT = _code("type-abstract", "An abstract class or protocol is given where a concrete type[X] is expected.")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
 # Not `implemented`: casts, bases and NamedTuple types are not checked yet.
 NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an unfollowed import (--disallow-any-unimported).", implemented=False)

@@ -210,7 +210,9 @@ class Snapshot:
             # Loaded again with the same text, a forgotten module need not be parsed again.
             src = program.sources.get(name)
             parsed = was.parsed if was is not None else None
+            program._has_walrus.pop(name, None)  # of the text it was bound from
             if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
+                _drop_evaluations(parsed.tree)
                 program.parsed_ahead[name] = parsed
         # ClassInfos of modules no longer loaded (forgotten now, or a query's
         # variant): keyed by their ClassDef's id, and the info keeps the node
@@ -225,6 +227,7 @@ class Snapshot:
             for key in [k for k, c in named.items() if stale(c)]:
                 del named[key]
         ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
+        ev.members._mapped.clear()  # (so does this one, and it would keep them alive)
 
     def warm(self, path: str) -> None:
         """Load an open document's module and what it imports (the parsing a
@@ -267,6 +270,18 @@ class Snapshot:
         if info is None or info.parsed is None:
             return None
         return Document(path, info.name, info.parsed.source)
+
+
+def _drop_evaluations(tree: ast.Module | None) -> None:
+    """Forget what the evaluator kept on a tree's nodes (a function's scope and
+    signature, keyed by the id of a scope that is gone and whose id may be
+    reused), so that the tree can be bound and evaluated afresh. The syntactic
+    facts kept on nodes (`_vt_*`) stay true."""
+    if tree is None:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            node.__dict__.pop("_veritype_cache", None)
 
 
 def _imports_any(imports: set[str], names: set[str]) -> bool:

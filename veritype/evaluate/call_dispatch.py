@@ -127,6 +127,11 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         return AnyType("implicit")
     if isinstance(item, TypeVarType):
         bound = item.upper_bound
+        if bound is None and item.kind == "typevar" and not item.values:
+            # Spec ("Constructor Calls for type[T]"): evaluated "as if it is being
+            # made on" T's bound - `object` when there is none (mypy: "Too many
+            # arguments for "object"").
+            bound = ev.builtin("object")
         if isinstance(bound, Instance):
             _call_class(site, TypeType(bound), args)
         return item
@@ -145,6 +150,13 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         return item
     if isinstance(item, Instance) and _names_class(site.node, item.info.name):
         _check_instantiable(site, item)
+    if isinstance(item, Instance) and isinstance(site.node, ast.Call) and isinstance(site.node.func, ast.Subscript):
+        _unbound_type_application(site, item)
+        from veritype.evaluate.constructor_binding import binding_error
+
+        bad = binding_error(ev, item)
+        if bad is not None:
+            site.report(site.node, bad, "misc")
     ctor = ev.constructor_type(callee)
     if ctor is None:
         for a in args:
@@ -196,6 +208,18 @@ def _names_class(node: ast.AST | None, name: str) -> bool:
         return False
     func = node.func
     return (isinstance(func, ast.Name) and func.id == name) or (isinstance(func, ast.Attribute) and func.attr == name)
+
+
+def _unbound_type_application(site: CallSite, item: Instance) -> None:
+    """`list[T]()` where nothing binds T (spec, "Scoping rules for type
+    variables": a type variable at module level is bound by nothing); mypy's
+    message. Type variables bound by an enclosing function or class have a scope."""
+    from veritype.types.substitute import type_vars_in
+
+    for tv in type_vars_in(item).values():
+        if tv.kind in ("typevar", "paramspec", "typevartuple") and tv.scope == "":
+            site.report(site.node.func, f'Type variable "{tv.fullname}" is unbound', "valid-type")  # type: ignore[union-attr]
+            return
 
 
 def _check_instantiable(site: CallSite, item: Instance) -> None:

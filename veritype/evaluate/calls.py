@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from veritype.types.model import TypeFormType
+from veritype.evaluate.type_forms import expects_type_form
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -23,7 +23,7 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance,
-    NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeVarType, UnpackType,
+    NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType,
     UnionType, make_union,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
@@ -32,6 +32,7 @@ from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
 
 ARG_POS, ARG_STAR, ARG_KW, ARG_STAR2 = "pos", "star", "kw", "star2"
 
@@ -60,6 +61,8 @@ class CallSite:
     errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
     # The evaluator's error recorder (ExprEvaluator.recording), where there is one.
     recording: Callable[[bool], AbstractContextManager[list[tuple[int, str]]]] | None = None
+    # The scope the call is written in, for rules about how an argument is spelled.
+    scope: "Scope | None" = None
 
 
 def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
@@ -157,6 +160,10 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     idx = next((i for i, p in enumerate(params) if p.name == key and p.kind in (POS_OR_KW, KW_ONLY)), None)
                     if idx is not None and not slots[idx]:
                         slots[idx].append(ai)
+                    elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
+                        # `f(v1=1, **td)` where the TypedDict has a `v1` key: a
+                        # TypeError at runtime; mypy's message.
+                        errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{key}"', "misc"))
                     elif kw_index is not None:
                         slots[kw_index].append(ai)
                 continue
@@ -355,14 +362,20 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or type(expected) is TypeFormType):
+            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
             actual = _arg_actual(site, arg, t, p)
             if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
                 continue
-            if not is_subtype(ev, actual, expected):
+            if is_subtype(ev, actual, expected):
+                if arg.kind in (ARG_POS, ARG_KW) and isinstance(expected, TypeType):
+                    from veritype.evaluate.abstract_class_objects import abstract_class_given, call_message
+
+                    if abstract_class_given(ev, site.scope, arg.node, expected):
+                        report(arg.node, call_message(expected), "type-abstract")
+            else:
                 if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None:
                     # A display passed for a container parameter: its bad items are
                     # reported (`List item 0 has incompatible type ...` [list-item]),

@@ -17,6 +17,7 @@ from veritype.types.substitute import type_vars_in
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.semantic.symbols import Symbol
 
 
 KNOWN_CLASS_DECORATORS = frozenset({
@@ -160,5 +161,66 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
                 names = decorator_names(ev, node, cls.scope)
                 if any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names):
                     result.append(name)
+                elif _implicitly_abstract_method(cls, sym):
+                    result.append(name)
+            elif _implicitly_abstract_variable(cls, sym):
+                result.append(name)
     info._abstract = result  # type: ignore[attr-defined]
+    return result
+
+
+def _protocol_source(cls: "ClassInfo") -> bool:
+    # In a stub every body is `...`: typeshed's protocols are not made abstract
+    # by it (mypy reads only source protocols this way).
+    return cls.is_protocol and cls.node is not None and not cls.module.is_stub
+
+
+def _implicitly_abstract_method(cls: "ClassInfo", sym: "Symbol") -> bool:
+    """Spec ("Protocols", "Explicitly declaring implementation"): a class that
+    subclasses a protocol explicitly and does not implement a protocol method
+    with no body is abstract; mypy takes every method of a source protocol whose
+    body is a placeholder (`...`, `pass`, a docstring, `raise
+    NotImplementedError`), overloads and decorated ones included."""
+    if not _protocol_source(cls):
+        return False
+    from veritype.syntax.bodies import is_trivial_body
+
+    defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return bool(defs) and all(is_trivial_body(d.body) for d in defs)
+
+
+def _implicitly_abstract_variable(cls: "ClassInfo", sym: "Symbol") -> bool:
+    """Spec (same section): a protocol attribute declared without a value, and
+    assigned nowhere in the protocol (`self.x = ...` in its methods gives it
+    one), must be given one by an explicit subclass."""
+    if not _protocol_source(cls):
+        return False
+    node = sym.node
+    return (
+        isinstance(node, ast.AnnAssign) and node.value is None and isinstance(node.target, ast.Name)
+        and all(d is node for d in sym.decls) and sym.name not in _assigned_through_self(cls)
+    )
+
+
+def _assigned_through_self(cls: "ClassInfo") -> frozenset[str]:
+    """Names a class's own methods assign as `self.name = ...` (or annotate)."""
+    known = getattr(cls, "_self_assigned", None)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    names: set[str] = set()
+    assert cls.node is not None
+    for stmt in cls.node.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = [*stmt.args.posonlyargs, *stmt.args.args]
+        if not args:
+            continue
+        me = args[0].arg
+        for sub in ast.walk(stmt):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                    names.add(t.attr)
+    result = frozenset(names)
+    cls._self_assigned = result  # type: ignore[attr-defined]
     return result

@@ -47,6 +47,9 @@ class Field:
     alias: str | None = None
     is_initvar: bool = False
     node: ast.AnnAssign | None = None  # the declaring statement, for own fields only
+    # What the field's converter accepts (spec, "Converters"): the `__init__`
+    # parameter's type and what assigning the attribute takes; None: no converter.
+    converter_input: Type | None = None
 
 
 @dataclass
@@ -223,7 +226,8 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
         mapped = _mapping_to(info, cls)
         for f in base_dc.fields:
             t = substitute(f.type, mapped) if mapped else f.type
-            by_name[f.name] = Field(f.name, t, f.has_default, f.kw_only, f.init, f.alias, f.is_initvar, None)
+            conv = substitute(f.converter_input, mapped) if mapped and f.converter_input is not None else f.converter_input
+            by_name[f.name] = Field(f.name, t, f.has_default, f.kw_only, f.init, f.alias, f.is_initvar, None, conv)
     for f in _own_fields(ev, info, bool(kw_only), dc):
         by_name[f.name] = f
     dc.fields = list(by_name.values())
@@ -232,7 +236,8 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
         params = [Param("self", self_inst, POS_OR_KW)]
         fs = [f for f in dc.fields if f.init]
         for f in [f for f in fs if not f.kw_only] + [f for f in fs if f.kw_only]:
-            params.append(Param(f.alias or f.name, f.type, KW_ONLY if f.kw_only else POS_OR_KW, f.has_default))
+            t = f.converter_input if f.converter_input is not None else f.type
+            params.append(Param(f.alias or f.name, t, KW_ONLY if f.kw_only else POS_OR_KW, f.has_default))
         info._synthesized["__init__"] = CallableType(tuple(params), NoneType(), name=info.name)
     if dc.match_args and "__match_args__" not in info.symbols and not dc.unknown:
         # The runtime sets `__match_args__` to the positional `__init__` fields' names.
@@ -323,7 +328,15 @@ def _own_fields(ev: "Evaluator", info: "ClassInfo", kw_only_default: bool, dc: D
             _specifier_defaults(ev, stmt.value, scope, f)
             _read_field_call(stmt.value, f, dc)
             if dc.attrs:
+                # attrs (mypy's attrs plugin): the converter's input is the `__init__`
+                # parameter; assignment keeps the declared type.
                 f.type = _converter_input(ev, stmt.value, scope) or f.type
+            elif not dc.stdlib:
+                from veritype.evaluate.converters import converter_input, converter_keyword
+
+                conv = converter_keyword(stmt.value)
+                if conv is not None:
+                    f.converter_input = converter_input(ev, scope, conv)
         if dc.attrs and f.alias is None and name.startswith("_"):
             f.alias = name.lstrip("_")
         out.append(f)
@@ -459,6 +472,15 @@ def _read_field_call(call: ast.Call, f: Field, dc: DataclassInfo) -> None:
     if call.args:
         # attrs' `attr.ib(default)` and similar: a positional default.
         f.has_default = True
+
+
+def converter_input_of(info: "ClassInfo", name: str) -> Type | None:
+    """What assigning field `name` of dataclass `info` takes through its converter."""
+    dc = _dataclass_of(info)
+    if dc is None:
+        return None
+    f = next((f for f in dc.fields if f.name == name), None)
+    return f.converter_input if f is not None else None
 
 
 def frozen_field_owner(info: "ClassInfo", name: str) -> "ClassInfo | None":

@@ -98,6 +98,8 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
             return None
         if ("Final" in ctx.qualifiers or "ClassVar" in ctx.qualifiers) and _is_bare_qualifier(sym.annotation):
             return None  # `x: Final = 3`: the type comes from the value
+        if scope.kind == "class":
+            t = _unbound_to_any(t)
         return t
     if sym.type_comment is not None:
         text, _node = sym.type_comment
@@ -108,6 +110,16 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
             return None
         return ev.type_exprs.evaluate(expr, scope, allow_qualifiers=True)
     return None
+
+
+def _unbound_to_any(t: Type) -> Type:
+    """A class attribute's type naming a type variable nothing binds (reported where
+    it is declared, `Type variable "T" is unbound`) is Any there, as in mypy, so
+    each use is not a second error."""
+    from veritype.types.substitute import substitute, tv_key, type_vars_in
+
+    free = {tv_key(v): AnyType("error") for v in type_vars_in(t).values() if v.scope == "" and v.kind in ("typevar", "paramspec", "typevartuple")}
+    return substitute(t, free) if free else t
 
 
 def _is_bare_qualifier(node: ast.expr) -> bool:

@@ -46,6 +46,11 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
+    if isinstance(base, TypeType) and ex.scope is not None:
+        from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
+
+        if ambiguous_generic_access(ex.ev, ex.scope, node):
+            ex.error(node, MESSAGE, "misc")
     if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):
         # mypy: through an instance, `__init__` may be a subclass's, with another signature.
         ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")

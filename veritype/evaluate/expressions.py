@@ -184,9 +184,11 @@ class ExprEvaluator:
                 _HANDLERS[cls] = method
             if expected is not None and has_top_ref(expected):
                 expected = expand_top(expected)
-            if type(expected) is TypeFormType and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            if type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
-                if form is not None:
+                # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
+                # type form fits: the value may be the union's other member.
+                if form is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                     return form
             result = method(self, node, expected)
             if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
@@ -535,7 +537,7 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording)
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope)
         return call_type(site, callee, args)
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:

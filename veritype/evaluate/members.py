@@ -408,7 +408,7 @@ class Members:
             bound = bind_self(ev, t, self_type, constructor_of=self_type, init=True)
             return _as_type_obj(bound, () if explicit else info.type_vars, info.name)
         meta_call = self._metaclass_call(info, self_type)
-        if meta_call is not None:
+        if meta_call is not None and not _is_instance_return(meta_call.ret, info):
             return meta_call
         init_hit = self._find_method(info, "__init__")
         new_hit = self._find_method(info, "__new__")
@@ -443,13 +443,18 @@ class Members:
             result = CallableType((), self_type)
         if result is None:
             return None
+        if meta_call is not None and _bound_accepts_anything(result) and not _bound_accepts_anything(meta_call):
+            # Spec ("Metaclass __call__ Method"): a metaclass `__call__` returning the
+            # instance is evaluated too; when `__new__`/`__init__` take anything,
+            # its parameters are the ones that say what the call needs.
+            result = meta_call.with_ret(self_type)
         own = () if explicit else info.type_vars
         return _as_type_obj(result, own, info.name)
 
-    def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> Type | None:
-        """A metaclass `__call__` (other than `type`'s) whose declared return is not an
-        instance of the class: the call evaluates to that, and `__new__`/`__init__` are
-        skipped (spec, "Metaclass __call__ Method"). None to go on with them."""
+    def _metaclass_call(self, info: "ClassInfo", self_type: Instance) -> CallableType | None:
+        """A metaclass `__call__` (other than `type`'s), bound to the class. When its
+        declared return is not an instance of the class, the call evaluates to that
+        and `__new__`/`__init__` are skipped (spec, "Metaclass __call__ Method")."""
         meta = self.ev.metaclass_instance(info)
         if meta is None:
             return None
@@ -465,9 +470,7 @@ class Members:
             if not isinstance(t, CallableType):
                 return None
             bound = bind_self(self.ev, t, TypeType(self_type))
-            if not isinstance(bound, CallableType) or _is_instance_return(bound.ret, info):
-                return None
-            return bound
+            return bound if isinstance(bound, CallableType) else None
         return None
 
     def _new_skips_init(self, new_hit, info: "ClassInfo") -> bool:  # type: ignore[no-untyped-def]
@@ -691,6 +694,12 @@ def _accepts_anything(t: Type) -> bool:
         return False
     rest = t.params[1:]
     return bool(rest) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in rest)
+
+
+def _bound_accepts_anything(t: Type) -> bool:
+    """A bound signature `(*args, **kwargs)` with no annotations: says nothing."""
+    return isinstance(t, CallableType) and (t.is_ellipsis or (
+        bool(t.params) and all(p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, AnyType) for p in t.params)))
 
 
 def _ctor_ret(t: CallableType, inst: Instance, init: bool) -> CallableType:

@@ -82,7 +82,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording)
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope)
                 r = check_overloaded(sub_site, callee, sub_args)
                 if collect.errors:
                     ok = False

@@ -49,6 +49,8 @@ def satisfies(members: "Members", left: Type, proto: Instance, checker) -> bool:
         expected = members.instance_member(proto, name, left) if isinstance(left, Instance) else members.get(proto, name)
         if expected is None:
             continue
+        if isinstance(left, TypeType) and isinstance(left.item, Instance) and not _class_object_member_ok(members, proto.info, left.item.info, name):
+            return False
         actual = members.protocol_actual(left, name)
         if actual is None:
             if isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro):
@@ -72,6 +74,28 @@ def satisfies(members: "Members", left: Type, proto: Instance, checker) -> bool:
             # A ClassVar member must be readable on the class object too.
             return False
     return True
+
+
+def _class_object_member_ok(members: "Members", proto: "ClassInfo", cls: "ClassInfo", name: str) -> bool:
+    """A class object against a protocol (spec, "Type[] and class objects vs
+    protocols": "accessing all members on it results in types compatible with
+    the protocol members"). As in mypy: a ClassVar member of the protocol is
+    never matched by a class object, and a variable the class declares for its
+    instances (annotated in the body, not ClassVar) is not a member of the class
+    object. An unannotated class-body variable is a class variable."""
+    if class_var(members, proto, name):
+        return False
+    if any(c.has_any_base for c in cls.mro):
+        return True
+    from veritype.evaluate.declarations import qualifiers
+
+    hit = _written_definition(cls, name)
+    if hit is None:
+        return True
+    sym, owner = hit
+    if sym.kind != S.VAR or sym.annotation is None or sym.is_instance_attr:
+        return True
+    return "ClassVar" in qualifiers(members.ev, sym, owner.scope)
 
 
 def protocol_actual(members: "Members", left: Type, name: str) -> Type | None:

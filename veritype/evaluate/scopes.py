@@ -49,13 +49,25 @@ class Scope:
         return None
 
     def bound_type_vars(self) -> dict[str, TypeVarType]:
-        """Type variables bound by this scope and every enclosing one."""
+        """Type variables bound by this scope and every enclosing one.
+
+        Spec ("Scoping rules for type variables"): "A generic class nested in
+        another generic class cannot use the same type variables. The scope of
+        the type variables of the outer class doesn't cover the inner one": from
+        a class body the walk goes on at the nearest enclosing function or the
+        module, past enclosing class bodies (mypy's class frames do the same). A
+        method still sees its own class's variables, and a class defined in a
+        method sees that method's (and so its class's)."""
         out: dict[str, TypeVarType] = {}
         s: Scope | None = self
         while s is not None:
             for k, v in s.type_vars.items():
                 out.setdefault(k, v)
-            s = s.parent
+            parent = s.parent
+            if s.kind == "class":
+                while parent is not None and parent.kind == "class":
+                    parent = parent.parent
+            s = parent
         return out
 
     def lookup(self, name: str, for_type: bool = False) -> "tuple[Symbol, Scope] | None":

@@ -370,6 +370,12 @@ class TypeExprEvaluator:
         if cls is None:
             return self._error(ctx, node, 'Self type is only allowed in annotations within class definition', "misc")
         inst = cls.self_instance()
+        if ctx.bind_to is None:
+            # In a method's body (`x: Self = self`), the method's own Self: the one its
+            # signature bound, not a second Self that would not match it.
+            bound = ctx.scope.bound_type_vars().get(f"{cls.fullname}.Self")
+            if bound is not None:
+                return bound
         return TypeVarType("Self", f"{cls.fullname}.Self", ctx.bind_to or cls.fullname, inst, kind="self")
 
     # -- subscripts -----------------------------------------------------------

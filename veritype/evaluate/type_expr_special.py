@@ -47,7 +47,7 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
         if top and ctx.allow_qualifiers:
             ctx.qualifiers.add(name)
             return AnyType("special")  # the caller infers the type from the value
-        return te._error(ctx, node, f'"{name}" is not allowed in this context')
+        return te._error(ctx, node, *misplaced_qualifier(name))
     if name in ("TypeAlias",):
         if top and ctx.allow_qualifiers:
             ctx.qualifiers.add(name)
@@ -162,7 +162,7 @@ def special_subscript(te: "TypeExprEvaluator", name: str, node: ast.Subscript, a
         return te._eval(args[0], ctx, top)
     if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
         if not (top and ctx.allow_qualifiers):
-            return te._error(ctx, node, f'"{name}" is not allowed in this context' if name != "ClassVar" else "ClassVar can only be used for assignments in class body")
+            return te._error(ctx, node, *misplaced_qualifier(name))
         if len(args) != 1:
             return te._error(ctx, node, f"{name}[...] takes exactly one type argument")
         ctx.qualifiers.add(name)
@@ -326,3 +326,15 @@ def _declared(t: Type) -> Type:
 def _is_unpack(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Unpack")
+
+
+def misplaced_qualifier(name: str) -> tuple[str, str]:
+    """mypy's message and code for a qualifier where none may be (a parameter,
+    a return, inside another type)."""
+    if name in ("Required", "NotRequired", "ReadOnly"):
+        return f"{name}[] can be only used in a TypedDict definition", "valid-type"
+    if name == "ClassVar":
+        return "ClassVar can only be used for assignments in class body", "misc"
+    if name == "Final":
+        return "Final can be only used as an outermost qualifier in a variable annotation", "valid-type"
+    return f'"{name}" is not allowed in this context', "valid-type"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Type, TypeFormType
+from veritype.types.model import Type, TypeFormType, UnionType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -25,6 +25,16 @@ if TYPE_CHECKING:
 SHAPES = (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)
 # Qualifiers and forms that are no type expression on their own.
 _NOT_ALONE = frozenset({"ClassVar", "Final", "Unpack", "Required", "NotRequired", "ReadOnly", "TypeAlias", "InitVar"})
+
+
+def expects_type_form(expected: Type | None, node: ast.expr) -> bool:
+    """Whether `node` is read as a type expression where `expected` is wanted:
+    a `TypeForm[T]`, or a union holding one (pytest's `addini(type=int | str)`
+    for `type: Literal[...] | TypeForm[...] | None`) when the node is no plain
+    constant (a string there is the union's literal, not a forward reference)."""
+    if type(expected) is TypeFormType:
+        return True
+    return isinstance(expected, UnionType) and not isinstance(node, ast.Constant) and any(type(i) is TypeFormType for i in expected.items)
 
 
 def implicit_type_form(ev: "Evaluator", node: ast.expr, scope: "Scope") -> Type | None:
