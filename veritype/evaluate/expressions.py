@@ -188,7 +188,7 @@ class ExprEvaluator:
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
                 # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
                 # type form fits: the value may be the union's other member.
-                if form is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
+                if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                     return form
             result = method(self, node, expected)
             if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]

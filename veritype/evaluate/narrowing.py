@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.semantic import symbols as S
 from veritype.types.alias_ref import has_top_ref
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
@@ -625,16 +626,23 @@ def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type
     return _class_list(ev, t)
 
 
-def _literal_classes(ev: "Evaluator", silent: object, scope: "Scope", node: ast.expr) -> list[Type]:
+def _literal_classes(ev: "Evaluator", silent: object, scope: "Scope", node: ast.expr, depth: int = 0) -> list[Type]:
     """The classes of isinstance's second argument that are written as classes
     (a class name, `None`, a tuple display or `|` of them)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _literal_classes(ev, silent, scope, node.left) + _literal_classes(ev, silent, scope, node.right)
+        return _literal_classes(ev, silent, scope, node.left, depth) + _literal_classes(ev, silent, scope, node.right, depth)
     if isinstance(node, ast.Tuple):
-        return [c for e in node.elts for c in _literal_classes(ev, silent, scope, e)]
+        return [c for e in node.elts for c in _literal_classes(ev, silent, scope, e, depth)]
     if isinstance(node, ast.Constant) and node.value is None:
         return [NoneType()]
     ref = ev.resolve_expr(node, scope) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if ref is not None and ref.kind != "class" and ref.sym is not None and ref.scope is not None and depth < 8:
+        # `NUMS = (int, float)` / `Alias = int`, unannotated and assigned once: the
+        # classes of its value expression (mypy infers class objects there, exact).
+        sym = ref.sym
+        value = getattr(sym.node, "value", None)
+        if sym.kind == S.VAR and sym.annotation is None and len(sym.decls) == 1 and isinstance(sym.node, ast.Assign) and isinstance(value, (ast.Tuple, ast.Name, ast.Attribute, ast.BinOp)):
+            return _literal_classes(ev, silent, ref.scope, value, depth + 1)
     if ref is None or ref.kind != "class":
         return []
     return _class_list(ev, silent.infer(node)) or []  # type: ignore[attr-defined]
