@@ -152,10 +152,6 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",
     ),
     "explicit-any": (("--disallow-any-explicit",), "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n"),
-    "narrowed-type-not-subtype": (
-        (),
-        "from typing_extensions import TypeIs\n\ndef is_str(x: int) -> TypeIs[str]:  # E\n    return False\n",
-    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }
