@@ -6,7 +6,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check.flow import merge
-from veritype.evaluate.narrowing import narrow_isinstance
+from veritype.evaluate.isinstance_narrowing import narrow_isinstance
 from veritype.types.model import AnyType, Instance, Type, TypeType, make_union
 
 if TYPE_CHECKING:

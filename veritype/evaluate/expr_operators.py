@@ -38,7 +38,7 @@ UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Inv
 
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
-    from veritype.evaluate.narrowing import falsy_part, truthy_part
+    from veritype.evaluate.truthiness import falsy_part, truthy_part
 
     results: list[Type] = []
     positive = isinstance(node.op, ast.And)

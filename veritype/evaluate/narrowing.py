@@ -1,8 +1,8 @@
 """Type narrowing: what a condition being true (or false) says about names.
 
 The forms of the typing spec's "Type narrowing" chapter and mypy's
-conventions: `isinstance`/`issubclass`, `is None`, `==` against literals
-and enum members, truthiness, `callable()`, `type(x) is C`, TypeGuard and
+conventions: `isinstance`/`issubclass` (`isinstance_narrowing`), `is None`, `==` against literals
+and enum members, truthiness (`truthiness`), `callable()`, `type(x) is C`, TypeGuard and
 TypeIs functions, `in` against literal containers, and `and`/`or`/`not`.
 The result maps reference keys (`x`, `x.attr`, `x[0]`) to narrowed types.
 """
@@ -12,18 +12,17 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.semantic import symbols as S
-from veritype.types.alias_ref import has_top_ref
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
+from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
+from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.expressions import ExprEvaluator, FlowView
-    from veritype.evaluate.scopes import Scope
 
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
@@ -433,7 +432,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     key = _key(subject.target if isinstance(subject, ast.NamedExpr) else subject)
     if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2 and key is not None:
         current = silent.infer(test.args[0])
-        classes = _classinfo_arg(ev, silent, test.args[1])
+        classes = classinfo_arg(ev, silent, test.args[1])
         if classes is None:
             return {}
         if not positive:
@@ -441,7 +440,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             # subclass at run time: the negative branch rules out only the classes
             # named literally (mypy: `not isinstance(exc, expected_type)` with
             # `expected_type: type[BaseException]` keeps `exc` a BaseException).
-            classes = _literal_classes(ev, silent, exprs.scope, test.args[1])
+            classes = literal_classes(ev, silent, exprs.scope, test.args[1])
             if not classes:
                 return {}
         if fullname == "builtins.issubclass":
@@ -474,7 +473,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             current = silent.infer(test.args[0])
             items = union_items(current)
             if len(items) > 1:
-                kept = [i for i in items if not _surely_has(ev, i, attr.value)]
+                kept = [i for i in items if not surely_has(ev, i, attr.value)]
                 if kept and len(kept) < len(items):
                     return {key: make_union(kept)}
         return {}
@@ -484,10 +483,10 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
         if positive:
             # A non-callable class that a subclass could make callable: mypy makes the
             # intersection "<callable subtype of C>"; Any is its silent form.
-            kept = [i if _is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
-                    for i in items if _maybe_callable(ev, i)]
+            kept = [i if is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
+                    for i in items if maybe_callable(ev, i)]
         else:
-            kept = [i for i in items if not _is_callable(ev, i)]
+            kept = [i for i in items if not is_callable(ev, i)]
         return {key: make_union(kept)}
     # A user-defined TypeGuard / TypeIs function.
     func_t = silent.infer(test.func)
@@ -509,7 +508,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
                 bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
                 met = meet(ev, bound, guard)
                 if not isinstance(met, NeverType):
-                    return {key: current if is_subtype(ev, bound, guard) else _with_bound(current, met)}
+                    return {key: current if is_subtype(ev, bound, guard) else with_bound(current, met)}
             narrowed = meet(ev, current, guard)
             if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
                 narrowed = guard
@@ -611,261 +610,3 @@ def _narrow_tagged_attr(ev: "Evaluator", t: Type, attr: str, lit: LiteralType, p
     return make_union(kept)
 
 
-def _classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type] | None:
-    """The classes of isinstance's second argument; `int | str` (PEP 604,
-    3.10+) is read operand by operand, as its value is a types.UnionType."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left = _classinfo_arg(ev, silent, node.left)
-        right = _classinfo_arg(ev, silent, node.right)
-        if left is None or right is None:
-            return None
-        return left + right
-    t = silent.infer(node)  # type: ignore[attr-defined]
-    if isinstance(t, NoneType):
-        t = TypeType(NoneType())  # `int | None`: None stands for its class
-    return _class_list(ev, t)
-
-
-def _literal_classes(ev: "Evaluator", silent: object, scope: "Scope", node: ast.expr, depth: int = 0) -> list[Type]:
-    """The classes of isinstance's second argument that are written as classes
-    (a class name, `None`, a tuple display or `|` of them)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _literal_classes(ev, silent, scope, node.left, depth) + _literal_classes(ev, silent, scope, node.right, depth)
-    if isinstance(node, ast.Tuple):
-        return [c for e in node.elts for c in _literal_classes(ev, silent, scope, e, depth)]
-    if isinstance(node, ast.Constant) and node.value is None:
-        return [NoneType()]
-    ref = ev.resolve_expr(node, scope) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    if ref is not None and ref.kind != "class" and ref.sym is not None and ref.scope is not None and depth < 8:
-        # `NUMS = (int, float)` / `Alias = int`, unannotated and assigned once: the
-        # classes of its value expression (mypy infers class objects there, exact).
-        sym = ref.sym
-        value = getattr(sym.node, "value", None)
-        if sym.kind == S.VAR and sym.annotation is None and len(sym.decls) == 1 and isinstance(sym.node, ast.Assign) and isinstance(value, (ast.Tuple, ast.Name, ast.Attribute, ast.BinOp)):
-            return _literal_classes(ev, silent, ref.scope, value, depth + 1)
-    if ref is None or ref.kind != "class":
-        return []
-    return _class_list(ev, silent.infer(node)) or []  # type: ignore[attr-defined]
-
-
-def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
-    out: list[Type] = []
-    for item in union_items(t):
-        if isinstance(item, AnyType):
-            out.append(item)
-            continue
-        if isinstance(item, TypeType):
-            if isinstance(item.item, (Instance, AnyType, TypeVarType)):
-                inst = item.item
-                if isinstance(inst, Instance) and inst.args and all(isinstance(a, AnyType) for a in inst.args):
-                    pass
-                out.append(inst)
-            elif isinstance(item.item, TupleType):
-                out.append(item.item.fallback)
-            else:
-                return None
-        elif isinstance(item, TupleType):
-            inner = _class_list(ev, make_union(list(item.items)))
-            if inner is None:
-                return None
-            out.extend(inner)
-        elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
-            inner = _class_list(ev, item.args[0])
-            if inner is None:
-                return None
-            out.extend(inner)
-        elif isinstance(item, Instance) and item.info.fullname == "types.UnionType":
-            return None
-        else:
-            return None
-    return out
-
-
-def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool) -> Type:
-    if any(isinstance(c, AnyType) for c in classes):
-        # An unknown class: the value may be anything in the positive branch.
-        return AnyType("special") if positive else current
-    if positive:
-        results: list[Type] = []
-        for item in union_items(current):
-            if isinstance(item, AnyType):
-                results.extend(classes)
-                continue
-            if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values:
-                narrowed = _narrow_typevar(ev, item, classes)
-                if narrowed is not None:
-                    results.append(narrowed)
-                continue
-            for c in classes:
-                if is_subtype(ev, item, _erased(c)):
-                    results.append(item)
-                    break
-            else:
-                for c in classes:
-                    if is_subtype(ev, c, _erased(item) if isinstance(item, Instance) else item):
-                        results.append(_specialize(ev, c, item))
-                    elif _could_overlap(ev, item, c):
-                        results.append(c)
-        return make_union(results) if results else NeverType()
-    remaining: list[Type] = []
-    for item in union_items(current):
-        if isinstance(item, AnyType):
-            remaining.append(item)
-            continue
-        if any(is_subtype(ev, item, _erased(c)) for c in classes):
-            continue
-        if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values and item.upper_bound is not None:
-            # `bound=int | str`, not an int: still T, bounded by str (mypy).
-            rest = narrow_isinstance(ev, item.upper_bound, classes, False)
-            if rest != item.upper_bound:
-                remaining.append(_with_bound(item, rest))
-                continue
-        remaining.append(item)
-    return make_union(remaining)
-
-
-def _narrow_typevar(ev: "Evaluator", item: TypeVarType, classes: list[Type]) -> Type | None:
-    """isinstance(x, C) where x: T: still T, its upper bound met with C (mypy keeps
-    the type variable, so the value may be returned as T and used as a C)."""
-    bound = item.upper_bound if item.upper_bound is not None else ev.builtin("object")
-    if any(is_subtype(ev, bound, _erased(c)) for c in classes):
-        return item
-    met = narrow_isinstance(ev, bound, classes, True)
-    if isinstance(met, NeverType):
-        return None
-    return _with_bound(item, met)
-
-
-def _with_bound(item: TypeVarType, bound: Type) -> TypeVarType:
-    return TypeVarType(item.name, item.fullname, item.scope, bound, item.values, item.variance, item.default, item.kind, narrowed=True)
-
-
-def _erased(t: Type) -> Type:
-    if isinstance(t, Instance) and t.args:
-        return Instance(t.info, tuple(AnyType("implicit") for _ in t.args))
-    return t
-
-
-def _specialize(ev: "Evaluator", cls: Type, item: Type) -> Type:
-    """isinstance(x, list) where x: Sequence[int] gives list[int] where the mapping is direct."""
-    if isinstance(cls, Instance) and isinstance(item, Instance) and cls.args and item.args:
-        if len(cls.info.type_vars) == len(item.info.type_vars):
-            from veritype.types.subtype import map_instance_to_supertype
-
-            probe = Instance(cls.info, tuple(cls.info.type_vars))
-            mapped = map_instance_to_supertype(probe, item.info)
-            if mapped is not None and list(mapped.args) == list(cls.info.type_vars):
-                if any(has_top_ref(a) for a in item.args):
-                    # A recursive alias's own items (`Sequence["Atom"]` narrowed to
-                    # tuple): Any, as mypy (which erases the arguments here), so code
-                    # that walks such a tree by isinstance checks stays quiet.
-                    return cls
-                return Instance(cls.info, item.args)
-    return cls
-
-
-def _could_overlap(ev: "Evaluator", item: Type, cls: Type) -> bool:
-    """Whether some subclass of both could exist (for narrowing to an intersection)."""
-    if isinstance(item, Instance) and isinstance(cls, Instance):
-        if item.info.is_final or cls.info.is_final:
-            return False
-        if item.info.is_protocol or cls.info.is_protocol:
-            return True
-        # Builtin value types with their own layout do not mix; others might.
-        return False
-    if isinstance(item, TypeVarType):
-        return True
-    return False
-
-
-def _is_callable(ev: "Evaluator", t: Type) -> bool:
-    if isinstance(t, (CallableType, Overloaded, TypeType)):
-        return True
-    if isinstance(t, Instance):
-        return t.info.get("__call__") is not None
-    return False
-
-
-def _maybe_callable(ev: "Evaluator", t: Type) -> bool:
-    if _is_callable(ev, t) or isinstance(t, (AnyType, TypeVarType)):
-        return True
-    if isinstance(t, Instance) and (t.info.fullname == "builtins.object" or not t.info.is_final):
-        return t.info.fullname not in ("builtins.int", "builtins.str", "builtins.bytes", "builtins.float", "builtins.bool", "builtins.list", "builtins.dict", "builtins.tuple", "builtins.set")
-    return False
-
-
-# -- truthiness ---------------------------------------------------------------------
-
-
-def can_be_false(ev: "Evaluator", t: Type) -> bool:
-    if isinstance(t, (NoneType, AnyType)):
-        return True
-    if isinstance(t, LiteralType):
-        return not bool(t.value)
-    if isinstance(t, TupleType):
-        # `tuple[*Ts]` / `tuple[*tuple[int, ...], ...]` may be empty; a fixed item may not.
-        return all(isinstance(i, UnpackType) for i in t.items)
-    if isinstance(t, Instance):
-        if t.info.fullname == "builtins.object":
-            return True
-        return t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None  # type: ignore[index]
-    if isinstance(t, (CallableType, Overloaded, TypeType)):
-        return False
-    if isinstance(t, TypedDictType):
-        return True
-    return True
-
-
-def can_be_true(ev: "Evaluator", t: Type) -> bool:
-    if isinstance(t, NoneType):
-        return False
-    if isinstance(t, LiteralType):
-        return bool(t.value)
-    if isinstance(t, TupleType):
-        # `tuple[()]` is always false (mypy: `if history:` on `tuple[R, ...] | tuple[()]`
-        # keeps the first); a tuple subclass may define its own truth.
-        return len(t.items) > 0 or t.fallback.info.fullname != "builtins.tuple"
-    return True
-
-
-def _surely_has(ev: "Evaluator", t: Type, name: str) -> bool:
-    if not isinstance(t, Instance) or any(c.has_any_base for c in t.info.mro):
-        return False
-    return t.info.defines_below_object(name)
-
-
-def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
-    items = []
-    for i in union_items(t):
-        if not can_be_true(ev, i):
-            continue
-        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
-        items.append(i)
-    return make_union(items)
-
-
-def _part_literal(ev: "Evaluator", value: object) -> Type:
-    """The literal a truthiness part stands for. mypy's `false_only` makes a real
-    `LiteralType` (not an inferred literal that a variable widens): `r = flag and
-    loc()` is `Literal[False] | str | None`, so `if r:` leaves `str` (urllib3)."""
-    import dataclasses
-
-    return dataclasses.replace(ev.literal(value), declared=True)
-
-
-_FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
-
-
-def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
-    items = []
-    for i in union_items(t):
-        if not can_be_false(ev, i):
-            continue
-        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = _part_literal(ev, False)
-        elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
-            # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
-            i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
-        items.append(i)
-    return make_union(items)

@@ -2,7 +2,7 @@
 
 The typing spec's "assignable to" relation: subtyping between fully static
 types, with Any consistent with everything (gradual typing). Nominal for
-classes (with variance), structural for protocols, parameter-wise for
+classes (with variance), structural for protocols, parameter-wise for (in `callable_subtype`)
 callables. Where a construct is not modelled, the answer is "yes" so that
 no false error follows (DESIGN.md principle 4).
 """
@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import TypeFormType, make_union
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
+    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType,
     ModuleType, NeverType, NoneType, Overloaded, Param, SpecialForm, TupleType, Type, TypedDictType, TypeType,
     TypeVarType, UninhabitedUnbound, UnionType, UnpackType,
 )
 from veritype.types.alias_ref import AliasRef
 from veritype.types.substitute import substitute, tv_key
+from veritype.types import callable_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -512,193 +513,12 @@ class SubtypeChecker:
 
     # -- callables --------------------------------------------------------------
 
-    def _callable_left(self, left: CallableType | Overloaded, right: Type) -> bool:
-        if isinstance(right, Overloaded):
-            return all(self._callable_left(left, item) for item in right.items)
-        if isinstance(right, CallableType):
-            if isinstance(left, Overloaded):
-                return any(self.callable_ok(item, right) for item in left.items)
-            return self.callable_ok(left, right)
-        if isinstance(right, Instance):
-            if right.info.fullname in ("builtins.object", "builtins.function", "typing.Callable", "collections.abc.Callable"):
-                return True
-            if right.info.is_protocol:
-                fn = self.ev.instance("builtins.function")
-                call_member = right.info.get("__call__")
-                if call_member is not None:
-                    proto_call = self.ev.bound_member(right, "__call__")
-                    if proto_call is None or not isinstance(fn, Instance):
-                        return True
-                    # Spec, "Callback protocols": the callable must match `__call__`, and
-                    # the protocol's other members must exist on the function object too.
-                    if not self._check(left, proto_call):
-                        return False
-                    for name in self.ev.protocol_members(right.info):
-                        if name == "__call__":
-                            continue
-                        want, have = self.ev.bound_member(right, name), self.ev.bound_member(fn, name)
-                        if want is not None and (have is None or not self._check(have, want)):
-                            return False
-                    return True
-                return self._protocol(fn, right) if isinstance(fn, Instance) else True
-            if isinstance(left, CallableType) and left.is_type_obj:
-                return self._check(left.ret, right) if right.info.fullname == "builtins.type" else False
-            return False
-        if isinstance(right, TypeType):
-            return isinstance(left, CallableType) and left.is_type_obj and self._check(left.ret, right.item)
-        return True
-
-    def callable_ok(self, left: CallableType, right: CallableType) -> bool:
-        if left.is_ellipsis or right.is_ellipsis:
-            ret = left.ret
-            if left.type_vars:
-                # A generic function's own variables can be anything the target needs
-                # (`sorted` as a `Callable[..., list[str]]`): nothing in `...` fixes them.
-                ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
-            return self._check(ret, right.ret) and self._guards_ok(left, right)
-        if left.type_vars:
-            from veritype.types.solve import unify_callable
-
-            inst = unify_callable(self.ev, left, right)
-            if inst is None:
-                return True  # could not solve: do not report
-            left = inst
-        if not self._check(left.ret, right.ret):
-            return False
-        if not self._guards_ok(left, right):
-            return False
-        if _unpacked_star(left) or _unpacked_star(right):
-            from veritype.types.tuples import expand_star_params
-
-            # `*args: *tuple[int, str]` is two positional parameters; what stays
-            # unpacked (`*args: *Ts`) is not compared (lenient).
-            left, right = expand_star_params(left), expand_star_params(right)
-            if _unpacked_star(left) or _unpacked_star(right):
-                return True
-        from veritype.types.substitute import paramspec_tail
-
-        if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
-            # A signature still holding a ParamSpec: its parameters are not known here.
-            return True
-        if _gradual_star(right):
-            star = next(i for i, p in enumerate(right.params) if p.kind == VAR_POS)
-            kw_only = [p for p in right.params if p.kind == KW_ONLY]
-            return self._gradual_prefix_ok(left, right.params[:star]) and self._keywords_ok(left, kw_only)
-        return self._params_ok(left, right)
-
-    def _guards_ok(self, left: CallableType, right: CallableType) -> bool:
-        """The narrowing part of two callables' returns (spec, "Type narrowing"): a
-        TypeGuard is covariant in its type; "TypeIs is invariant in its argument
-        type"; one kind is not the other (mypy). A guard against a plain `bool`
-        return was compared as its `bool` already."""
-        if right.type_guard is not None:
-            return left.type_guard is not None and self._check(left.type_guard, right.type_guard)
-        if right.type_is is not None:
-            return left.type_is is not None and self._check(left.type_is, right.type_is) and self._check(right.type_is, left.type_is)
-        return True
-
-    def _keywords_ok(self, left: CallableType, kw_only: list[Param]) -> bool:
-        """`left` accepts each of `right`'s keyword-only parameters by name."""
-        l_kw = next((p for p in left.params if p.kind == VAR_KW), None)
-        for r in kw_only:
-            match = next((p for p in left.params if p.name == r.name and p.kind in (POS_OR_KW, KW_ONLY)), l_kw)
-            if match is None or not self._check(r.type, match.type):
-                return False
-        return True
-
-    def _gradual_prefix_ok(self, left: CallableType, prefix: tuple[Param, ...]) -> bool:
-        """`right` is `(X, Y, *args: Any, **kwargs: Any)`, which the spec ("Callables",
-        "Meaning of ... in Callable") treats like `Concatenate[X, Y, ...]`: only the
-        leading parameters are checked; `left` may take anything after them
-        (keyword-only parameters of `right` are checked by `_keywords_ok`)."""
-        lpos = [p for p in left.params if p.kind in (POS_ONLY, POS_OR_KW)]
-        l_star = next((p for p in left.params if p.kind == VAR_POS), None)
-        for i, rp in enumerate(prefix):
-            if rp.kind not in (POS_ONLY, POS_OR_KW):
-                return True
-            lp = lpos[i] if i < len(lpos) else l_star
-            if lp is None:
-                return False
-            if not self._check(rp.type, lp.type):
-                return False
-        return True
-
-    def _params_ok(self, left: CallableType, right: CallableType) -> bool:
-        """Every call valid for `right` must be valid for `left` (spec, "Callables")."""
-        lp, rp = list(left.params), list(right.params)
-        l_star = next((p for p in lp if p.kind == VAR_POS), None)
-        l_kw = next((p for p in lp if p.kind == VAR_KW), None)
-        r_star = next((p for p in rp if p.kind == VAR_POS), None)
-        r_kw = next((p for p in rp if p.kind == VAR_KW), None)
-        # *args: Any, **kwargs: Any on the left accepts anything (gradual form).
-        if l_star is not None and l_kw is not None and isinstance(l_star.type, AnyType) and isinstance(l_kw.type, AnyType):
-            return True
-        l_pos = [p for p in lp if p.kind in (POS_ONLY, POS_OR_KW)]
-        r_pos = [p for p in rp if p.kind in (POS_ONLY, POS_OR_KW)]
-        # Positional parameters of right, matched by position.
-        for i, r in enumerate(r_pos):
-            if i < len(l_pos):
-                l = l_pos[i]
-                if not self._check(r.type, l.type):
-                    return False
-                if r.kind == POS_OR_KW and l.kind == POS_ONLY:
-                    return False
-                if r.kind == POS_OR_KW and l.name != r.name and r.name is not None and not left.is_untyped:
-                    # (An untyped def's parameter names are not held against it:
-                    # mypy accepts `def f(v, aP)` for `(validator, value)`.)
-                    return False
-                if r.has_default and not l.has_default:
-                    return False
-            elif l_star is not None:
-                if not self._check(r.type, l_star.type):
-                    return False
-                if r.kind == POS_OR_KW:
-                    if l_kw is None and not any(p.name == r.name for p in lp if p.kind == KW_ONLY):
-                        return False
-            else:
-                return False
-        # Extra positional parameters of left must have defaults (or be keyword-matched).
-        for l in l_pos[len(r_pos):]:
-            if l.has_default:
-                continue
-            if r_star is not None and l.kind in (POS_ONLY, POS_OR_KW):
-                if not self._check(r_star.type, l.type):
-                    return False
-                continue
-            if l.kind == POS_OR_KW and any(p.name == l.name and p.kind == KW_ONLY for p in rp):
-                continue
-            return False
-        if r_star is not None:
-            if l_star is None:
-                return False
-            if not self._check(r_star.type, l_star.type):
-                return False
-        # Keyword-only parameters of right.
-        for r in rp:
-            if r.kind != KW_ONLY:
-                continue
-            match = next((p for p in lp if p.name == r.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
-            if match is None:
-                if l_kw is None:
-                    return False
-                if not self._check(r.type, l_kw.type):
-                    return False
-                continue
-            if not self._check(r.type, match.type):
-                return False
-            if r.has_default and not match.has_default:
-                return False
-        for l in lp:
-            if l.kind == KW_ONLY and not l.has_default:
-                if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp) and r_kw is None:
-                    return False
-        if r_kw is not None:
-            if l_kw is None:
-                return False
-            if not self._check(r_kw.type, l_kw.type):
-                return False
-        return True
-
+    _callable_left = callable_subtype.callable_left
+    callable_ok = callable_subtype.callable_ok
+    _guards_ok = callable_subtype.guards_ok
+    _keywords_ok = callable_subtype.keywords_ok
+    _gradual_prefix_ok = callable_subtype.gradual_prefix_ok
+    _params_ok = callable_subtype.params_ok
     # -- type[C] ------------------------------------------------------------------
 
     def _type_form(self, left: Type, right: Type) -> bool:
@@ -800,14 +620,3 @@ def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) and is_subtype(ev, b, a)
 
 
-def _unpacked_star(c: CallableType) -> bool:
-    return any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in c.params)
-
-
-def _gradual_star(c: CallableType) -> bool:
-    """Whether `c` takes `*args: Any` and `**kwargs: Any`: the spec ("Meaning of
-    ... in Callable") reads that pair as `...`; "any other parameters in the
-    signature are unaffected and are retained as part of the signature"."""
-    a = next((p for p in c.params if p.kind == VAR_POS), None)
-    k = next((p for p in c.params if p.kind == VAR_KW), None)
-    return a is not None and k is not None and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)

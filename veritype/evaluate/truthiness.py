@@ -1,0 +1,87 @@
+"""Truthiness: whether a type can be false or true in a boolean context, and the part of a
+type that passes a truth test (mypy's true_only/false_only, with literal parts for bool,
+int, str and bytes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, UnpackType, TypedDictType, TypeType, make_union, union_items
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+
+def can_be_false(ev: "Evaluator", t: Type) -> bool:
+    if isinstance(t, (NoneType, AnyType)):
+        return True
+    if isinstance(t, LiteralType):
+        return not bool(t.value)
+    if isinstance(t, TupleType):
+        # `tuple[*Ts]` / `tuple[*tuple[int, ...], ...]` may be empty; a fixed item may not.
+        return all(isinstance(i, UnpackType) for i in t.items)
+    if isinstance(t, Instance):
+        if t.info.fullname == "builtins.object":
+            return True
+        return t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None  # type: ignore[index]
+    if isinstance(t, (CallableType, Overloaded, TypeType)):
+        return False
+    if isinstance(t, TypedDictType):
+        return True
+    return True
+
+
+def can_be_true(ev: "Evaluator", t: Type) -> bool:
+    if isinstance(t, NoneType):
+        return False
+    if isinstance(t, LiteralType):
+        return bool(t.value)
+    if isinstance(t, TupleType):
+        # `tuple[()]` is always false (mypy: `if history:` on `tuple[R, ...] | tuple[()]`
+        # keeps the first); a tuple subclass may define its own truth.
+        return len(t.items) > 0 or t.fallback.info.fullname != "builtins.tuple"
+    return True
+
+
+def surely_has(ev: "Evaluator", t: Type, name: str) -> bool:
+    if not isinstance(t, Instance) or any(c.has_any_base for c in t.info.mro):
+        return False
+    return t.info.defines_below_object(name)
+
+
+def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
+    items = []
+    for i in union_items(t):
+        if not can_be_true(ev, i):
+            continue
+        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
+            i = _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
+        items.append(i)
+    return make_union(items)
+
+
+def _part_literal(ev: "Evaluator", value: object) -> Type:
+    """The literal a truthiness part stands for. mypy's `false_only` makes a real
+    `LiteralType` (not an inferred literal that a variable widens): `r = flag and
+    loc()` is `Literal[False] | str | None`, so `if r:` leaves `str` (urllib3)."""
+    import dataclasses
+
+    return dataclasses.replace(ev.literal(value), declared=True)
+
+
+_FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
+
+
+def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
+    items = []
+    for i in union_items(t):
+        if not can_be_false(ev, i):
+            continue
+        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
+            i = _part_literal(ev, False)
+        elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
+            # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
+            i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
+        items.append(i)
+    return make_union(items)
