@@ -2,8 +2,8 @@
 
 The typing spec's "assignable to" relation: subtyping between fully static
 types, with Any consistent with everything (gradual typing). Nominal for
-classes (with variance), structural for protocols, parameter-wise for (in `callable_subtype`)
-callables. Where a construct is not modelled, the answer is "yes" so that
+classes (with variance), structural for protocols, parameter-wise for
+callables (in `callable_subtype`). Where a construct is not modelled, the answer is "yes" so that
 no false error follows (DESIGN.md principle 4).
 """
 
