@@ -129,6 +129,12 @@ def _final_with_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign) -> None:
 
 def _qualifier(checker: "ModuleChecker", node: ast.expr) -> str | None:
     """"Final" or "ClassVar" for `Final`, `ClassVar`, `Final[...]`, `ClassVar[...]`."""
+    return special_qualifier(checker, node, ("Final", "ClassVar"))
+
+
+def special_qualifier(checker: "ModuleChecker", node: ast.expr, names: tuple[str, ...]) -> str | None:
+    """Which of the typing special forms `names` (`Final`, `Required`...) `node`
+    is, bare or subscripted; None for anything else."""
     head = node.value if isinstance(node, ast.Subscript) else node
     if not isinstance(head, (ast.Name, ast.Attribute)):
         return None
@@ -136,7 +142,7 @@ def _qualifier(checker: "ModuleChecker", node: ast.expr) -> str | None:
     if ref is None or ref.kind != "special":
         return None
     name = ref.fullname.rsplit(".", 1)[-1]
-    return name if name in ("Final", "ClassVar") else None
+    return name if name in names else None
 
 
 def _is_dataclass(info: "ClassInfo") -> bool:

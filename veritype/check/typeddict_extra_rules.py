@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.qualifier_rules import special_qualifier
 from veritype.types.model import NeverType, TypedDictType
 
 if TYPE_CHECKING:
@@ -82,11 +83,4 @@ def check_extra_items_keywords(checker: "ModuleChecker", node: ast.ClassDef, inf
 
 
 def _item_qualifier(checker: "ModuleChecker", node: ast.expr) -> str | None:
-    head = node.value if isinstance(node, ast.Subscript) else node
-    if not isinstance(head, (ast.Name, ast.Attribute)):
-        return None
-    ref = checker.ev.resolve_expr(head, checker.scope)
-    if ref is None or ref.kind != "special":
-        return None
-    name = ref.fullname.rsplit(".", 1)[-1]
-    return name if name in ("Required", "NotRequired") else None
+    return special_qualifier(checker, node, ("Required", "NotRequired"))
