@@ -48,22 +48,6 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the modules actually checked (not taken from the cache)."""
-    import veritype.check.module_checker as mc
-
-    names: list[str] = []
-    real = mc.check_module
-
-    def spy(program, info):  # type: ignore[no-untyped-def]
-        names.append(info.name)
-        return real(program, info)
-
-    monkeypatch.setattr(mc, "check_module", spy)
-    return names
-
-
 def test_warm_run_equals_cold_run(project: Path, checked: list[str]) -> None:
     cold = run(sources(project), options(project))
     assert sorted(checked) == ["leaf", "mid", "other", "top"] and cold.reused == 0

@@ -12,7 +12,6 @@ import pytest
 
 from veritype.cli.daemon import Engine
 from veritype.cli.main import run
-import veritype.engine.checking as checking
 
 FILES = {
     "base.py": (
@@ -54,15 +53,10 @@ def _full(project: Path) -> str:
     return out.getvalue()
 
 
-def test_edits_recheck_what_they_change_and_agree_with_a_full_run(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    checked: list[str] = []
-    real_check_one = checking.check_one
-
-    def check_one(program, info):  # type: ignore[no-untyped-def]
-        checked.append(info.name)
-        return real_check_one(program, info)
-
-    monkeypatch.setattr(checking, "check_one", check_one)
+def test_edits_recheck_what_they_change_and_agree_with_a_full_run(
+    project: Path, monkeypatch: pytest.MonkeyPatch, checked_by_engine: list[str]
+) -> None:
+    checked = checked_by_engine
     import veritype.engine.body_edits as body_edits
 
     real_recheck = body_edits.recheck

@@ -54,25 +54,16 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_watch_command_rechecks_what_the_change_can_affect(
-    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], checked_by_engine: list[str]
 ) -> None:
     """The runs share one in-memory engine: after an edit of `a`, `b` (which
     uses no name of `a` the edit changed) keeps its diagnostics and `c` (which
     uses `a.x`) is checked again."""
-    import veritype.engine.checking as checking
-
     (project / "a.py").write_text("x: int = 'no'\n")
     (project / "b.py").write_text("import a\n")
     (project / "c.py").write_text("import a\ny: str = a.x\n")
     seen_roots: list[list[str]] = []
-    checked: list[str] = []
-    real_check_one = checking.check_one
-
-    def check_one(program, info):  # type: ignore[no-untyped-def]
-        checked.append(info.name)
-        return real_check_one(program, info)
-
-    monkeypatch.setattr(checking, "check_one", check_one)
+    checked = checked_by_engine
 
     def scripted(roots: list[str]) -> Iterator[set[tuple[int, str]]]:
         seen_roots.append(roots)

@@ -94,22 +94,6 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The modules checked in this process (a worker's checks are not seen here)."""
-    import veritype.check.module_checker as mc
-
-    names: list[str] = []
-    real = mc.check_module
-
-    def spy(program, info):  # type: ignore[no-untyped-def]
-        names.append(info.name)
-        return real(program, info)
-
-    monkeypatch.setattr(mc, "check_module", spy)
-    return names
-
-
 @pytest.mark.parametrize("workers", ["2", "3", "8"])
 def test_workers_report_what_a_serial_run_reports(project: Path, checked: list[str], workers: str) -> None:
     serial = run(sources(project), options(project, "--no-incremental"))
