@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import pytest
+
+
+def _spy_on(monkeypatch: pytest.MonkeyPatch, module: ModuleType, name: str) -> list[str]:
+    """Replace `module.name(program, info)` by a wrapper recording `info.name`."""
+    names: list[str] = []
+    real = getattr(module, name)
+
+    def spy(program, info):  # type: ignore[no-untyped-def]
+        names.append(info.name)
+        return real(program, info)
+
+    monkeypatch.setattr(module, name, spy)
+    return names
 
 
 @pytest.fixture
@@ -11,15 +26,7 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from the cache; a worker process's checks are not seen here)."""
     import veritype.check.module_checker as mc
 
-    names: list[str] = []
-    real = mc.check_module
-
-    def spy(program, info):  # type: ignore[no-untyped-def]
-        names.append(info.name)
-        return real(program, info)
-
-    monkeypatch.setattr(mc, "check_module", spy)
-    return names
+    return _spy_on(monkeypatch, mc, "check_module")
 
 
 @pytest.fixture
@@ -27,12 +34,4 @@ def checked_by_engine(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the modules the engine checks whole (engine.checking.check_one)."""
     import veritype.engine.checking as checking
 
-    names: list[str] = []
-    real = checking.check_one
-
-    def spy(program, info):  # type: ignore[no-untyped-def]
-        names.append(info.name)
-        return real(program, info)
-
-    monkeypatch.setattr(checking, "check_one", spy)
-    return names
+    return _spy_on(monkeypatch, checking, "check_one")

@@ -50,12 +50,7 @@ def _request(path: str, message: dict[str, Any], timeout: float | None = None) -
         s.settimeout(timeout)
         s.connect(path)
         s.sendall(json.dumps(message).encode() + b"\n")
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
+        data = _read_line(s)
     if not data:
         raise DaemonError("the daemon closed the connection without an answer")
     reply: dict[str, Any] = json.loads(data)
@@ -255,12 +250,7 @@ def serve(path: str) -> None:
             while True:
                 conn, _ = server.accept()
                 with conn:
-                    data = b""
-                    while not data.endswith(b"\n"):
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
+                    data = _read_line(conn)
                     try:
                         message = json.loads(data or b"{}")
                     except ValueError:
@@ -286,3 +276,15 @@ def serve(path: str) -> None:
                 os.unlink(path)
             except OSError:
                 pass
+
+
+def _read_line(sock: socket.socket) -> bytes:
+    """One newline-terminated message from `sock` (what came before the peer
+    closed, if it closed first)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data

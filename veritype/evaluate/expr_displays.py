@@ -232,21 +232,21 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
 
 
 def infer_list_comp(ex: "ExprEvaluator", node: ast.ListComp, expected: Type | None) -> Type:
-    ctx = ex._container_item_context(expected, ("builtins.list", "typing.Iterable", "typing.Sequence"))
-    with ex._comprehension(node.generators):
-        elt = ex.infer(node.elt, ctx)
-    if ctx is not None and is_subtype(ex.ev, elt, ctx):
-        return ex.ev.builtin("list", ctx)
-    return ex.ev.builtin("list", widen_literals(elt))
+    return _collection_comp(ex, node, expected, "list", ("builtins.list", "typing.Iterable", "typing.Sequence"))
 
 
 def infer_set_comp(ex: "ExprEvaluator", node: ast.SetComp, expected: Type | None) -> Type:
-    ctx = ex._container_item_context(expected, ("builtins.set", "typing.Iterable", "typing.AbstractSet"))
+    return _collection_comp(ex, node, expected, "set", ("builtins.set", "typing.Iterable", "typing.AbstractSet"))
+
+
+def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expected: Type | None, cls: str, context_names: tuple[str, ...]) -> Type:
+    """A list or set comprehension: the item context comes from `expected` seen as one of `context_names`."""
+    ctx = ex._container_item_context(expected, context_names)
     with ex._comprehension(node.generators):
         elt = ex.infer(node.elt, ctx)
     if ctx is not None and is_subtype(ex.ev, elt, ctx):
-        return ex.ev.builtin("set", ctx)
-    return ex.ev.builtin("set", widen_literals(elt))
+        return ex.ev.builtin(cls, ctx)
+    return ex.ev.builtin(cls, widen_literals(elt))
 
 
 def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | None) -> Type:
