@@ -24,7 +24,8 @@ class Type:
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
     # reported error), "special" (a construct we do not model yet), "implicit",
-    # "unimported" (a name from a module that could not be followed).
+    # "unimported" (a name from a module that could not be followed),
+    # "specialized" (a `*args: T`/`**kwargs: T` whose T was specialized to Any).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
 
