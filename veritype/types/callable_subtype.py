@@ -134,6 +134,12 @@ def gradual_prefix_ok(sc: "SubtypeChecker", left: CallableType, prefix: tuple[Pa
 def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> bool:
     """Every call valid for `right` must be valid for `left` (spec, "Callables")."""
     lp, rp = list(left.params), list(right.params)
+    if right.kwargs_unpacked and not left.kwargs_unpacked and not any(p.kind == VAR_KW for p in lp):
+        # Spec ("Unpack for keyword arguments", "Assignment"): "The situation where the
+        # destination callable contains **kwargs: Unpack[TypedDict] and the source callable
+        # doesn't contain **kwargs should be disallowed" (a subclass of the TypedDict
+        # may carry more keys).
+        return False
     l_star = next((p for p in lp if p.kind == VAR_POS), None)
     l_kw = next((p for p in lp if p.kind == VAR_KW), None)
     r_star = next((p for p in rp if p.kind == VAR_POS), None)

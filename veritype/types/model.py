@@ -148,6 +148,9 @@ class CallableType(Type):
     # A function whose body is not annotated at all: its signature is all Any.
     is_untyped: bool = field(default=False, compare=False)
     is_async: bool = field(default=False, compare=False)
+    # Its keyword parameters came from `**kwargs: Unpack[TD]` (the TypedDict's
+    # items are in `params`): a callable without **kwargs is not assignable to it.
+    kwargs_unpacked: bool = False
 
     def with_params(self, params: tuple[Param, ...]) -> "CallableType":
         return _replace(self, params=params)
