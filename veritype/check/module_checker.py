@@ -148,6 +148,10 @@ class ModuleChecker:
             from veritype.check import unimported_any
 
             unimported_any.check_statement(self, stmt)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
+            from veritype.check.runtime_annotations import check_statement as check_run_annotations
+
+            check_run_annotations(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)
