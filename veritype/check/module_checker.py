@@ -119,6 +119,9 @@ class ModuleChecker:
         tree = self.info.tree
         assert tree is not None
         self.block(tree.body)
+        from veritype.check.module_use_before_def import check_module_uses
+
+        check_module_uses(self)
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
