@@ -63,14 +63,16 @@ def _first_bindings(body: list[ast.stmt]) -> dict[str, _Pos]:
         if name not in out or pos < out[name]:
             out[name] = pos
 
-    def visit(node: ast.AST) -> None:
+    # An explicit stack, not recursion: a module may nest expressions thousands deep.
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bind(node.name, node)
-            for d in node.decorator_list:
-                visit(d)
-            return  # the body is another scope
+            stack.extend(node.decorator_list)
+            continue  # the body is another scope
         if isinstance(node, ast.Lambda):
-            return
+            continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bind(node.id, node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -82,11 +84,7 @@ def _first_bindings(body: list[ast.stmt]) -> dict[str, _Pos]:
             bind(node.name, node)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             bind(node.rest, node)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    for stmt in body:
-        visit(stmt)
+        stack.extend(ast.iter_child_nodes(node))
     return out
 
 
@@ -95,16 +93,16 @@ def _immediate_reads(checker: "ModuleChecker", body: list[ast.stmt]) -> list[ast
     out: list[ast.Name] = []
     binder = checker.program.binder_for(checker.info)
 
-    def expr(node: ast.AST | None) -> None:
-        if node is None:
-            return
-        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            return
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            out.append(node)
-            return
-        for child in ast.iter_child_nodes(node):
-            expr(child)
+    def expr(root: ast.AST | None) -> None:
+        stack = [root] if root is not None else []
+        while stack:  # explicit stack: expressions may nest thousands deep
+            node = stack.pop()
+            if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                out.append(node)
+                continue
+            stack.extend(ast.iter_child_nodes(node))
 
     def stmts(block: list[ast.stmt]) -> None:
         for stmt in block:

@@ -96,7 +96,7 @@ def _check_or(checker: "ModuleChecker", node: ast.BinOp) -> None:
     checker.note(node, "This annotation is evaluated at run time; quote all of it, or add \"from __future__ import annotations\"")
 
 
-def _operand(checker: "ModuleChecker", node: ast.expr) -> str | None:
+def _operand(checker: "ModuleChecker", node: ast.expr, depth: int = 0) -> str | None:
     """How an operand of `|` in an evaluated annotation is known at run time:
     "str" (a quoted part), "None", "type[C]" (a class whose metaclass has no `|`
     of its own), "UnionType" (a `|` of those), or None (unknown: typing's special
@@ -106,7 +106,9 @@ def _operand(checker: "ModuleChecker", node: ast.expr) -> str | None:
             return "str"
         return "None" if node.value is None else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left, right = _operand(checker, node.left), _operand(checker, node.right)
+        if depth > 50:
+            return None  # a pathological chain: unknown
+        left, right = _operand(checker, node.left, depth + 1), _operand(checker, node.right, depth + 1)
         if left is None or right is None or "str" in (left, right):
             return None
         return "UnionType"
@@ -179,26 +181,28 @@ def _type_names(ann: ast.expr) -> list[ast.Name]:
     calls, attribute chains, `Literal[...]`, or `Annotated`'s metadata."""
     out: list[ast.Name] = []
 
-    def visit(n: ast.expr) -> None:
+    def visit(n: ast.expr, depth: int = 0) -> None:
+        if depth > 100:
+            return  # a pathological annotation: its deeper names are not looked at
         if isinstance(n, ast.Name):
             out.append(n)
         elif isinstance(n, ast.BinOp):
-            visit(n.left)
-            visit(n.right)
+            visit(n.left, depth + 1)
+            visit(n.right, depth + 1)
         elif isinstance(n, ast.Subscript):
             base = n.value
             base_name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
-            visit(base)
+            visit(base, depth + 1)
             if base_name == "Literal":
                 return
             items = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
             if base_name == "Annotated":
                 items = items[:1]
             for item in items:
-                visit(item)
+                visit(item, depth + 1)
         elif isinstance(n, (ast.List, ast.Tuple)):
             for e in n.elts:
-                visit(e)
+                visit(e, depth + 1)
 
     visit(ann)
     return out
