@@ -18,6 +18,7 @@ from veritype.types.model import (
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
+from veritype.evaluate.equality_narrowing import away_none, cannot_equal
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
@@ -128,6 +129,10 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         return _compare(exprs, test, positive)
+    if isinstance(test, ast.Compare):
+        from veritype.evaluate.compare_chains import chain_as_conjunction
+
+        return _narrow(exprs, chain_as_conjunction(test), positive)
     if isinstance(test, ast.Call):
         return _call(exprs, test, positive)
     key = _key(test)
@@ -155,6 +160,8 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             at = silent.infer(a)
             bt = silent.infer(b)
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
+            if narrowed is None and not identity and is_positive:
+                narrowed = away_none(ev, at, bt)
             if narrowed is not None:
                 out[key] = narrowed
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
@@ -272,6 +279,8 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
                     # `x is E.A`: x is that very member, so a class it is not an
                     # instance of (the `str` of `str | E`) is ruled out.
+                    continue
+                elif not identity and cannot_equal(ev, t, i, other):
                     continue
                 elif not isinstance(i, NoneType):
                     kept.append(i)

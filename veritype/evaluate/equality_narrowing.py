@@ -1,0 +1,65 @@
+"""What `x == y` says about an optional `x` when `y` cannot be None.
+
+mypy narrows `x == y` by identity only against literals; for any other `y`
+it still removes the None of an optional `x` when `y`'s type cannot be None
+and overlaps the rest of `x` (`a: float | None`, `g: float`: `a == g` makes
+`a` a `float`; `a == s` with `s: str` leaves it alone, the values never being
+equal anyway). Only the positive branch narrows: `x != y` says nothing.
+
+`x == 3` with `x: int | str` rules the `str` out the same way (mypy: the
+items whose class cannot equal an `int`), unless some class involved has
+an `__eq__` of its own, which may say anything.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.types.model import Instance, LiteralType, NoneType, TupleType, Type, make_union, union_items
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+
+def away_none(ev: "Evaluator", t: Type, other: Type) -> Type | None:
+    """`t` without None when `t == other` holds, or None when that says nothing."""
+    items = union_items(t)
+    rest = [i for i in items if not isinstance(i, NoneType)]
+    if len(rest) == len(items) or not rest:
+        return None
+    others = union_items(other)
+    # Every item of the other side a plain value type that cannot be None
+    # (an `object`, Any or type variable may be None).
+    if not all(isinstance(o, (Instance, LiteralType, TupleType)) for o in others):
+        return None
+    if any(isinstance(o, Instance) and o.info.fullname == "builtins.object" for o in others):
+        return None
+    if not any(_overlaps(ev, i, o) for i in rest for o in others):
+        return None
+    return make_union(rest)
+
+
+def cannot_equal(ev: "Evaluator", whole: Type, item: Type, lit: LiteralType) -> bool:
+    """Whether `item`, one member of `whole`, is ruled out by `whole == lit`: a
+    plain class unrelated to the literal's, where no member has its own `__eq__`."""
+    if not isinstance(item, Instance) or item.info.is_protocol or lit.is_enum:
+        return False
+    if any(_custom_eq(i) for i in union_items(whole)) or _custom_eq(lit):
+        return False
+    return not _overlaps(ev, item, lit.fallback)
+
+
+def _overlaps(ev: "Evaluator", a: Type, b: Type) -> bool:
+    return is_subtype(ev, a, b) or is_subtype(ev, b, a) or _custom_eq(a) or _custom_eq(b)
+
+
+def _custom_eq(t: Type) -> bool:
+    """An `__eq__` not from builtins anywhere up the class's MRO (mypy's test)."""
+    info = t.fallback.info if isinstance(t, LiteralType) else t.info if isinstance(t, Instance) else None
+    if info is None:
+        return False
+    for cls in info.mro:
+        if cls.symbols.get("__eq__") is not None:
+            return not cls.fullname.startswith("builtins.")
+    return False
