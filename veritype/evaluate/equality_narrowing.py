@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import Instance, LiteralType, NoneType, TupleType, Type, make_union, union_items
 from veritype.types.subtype import is_subtype
+from veritype.evaluate.strict_equality import has_own_eq, may_be_equal
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -35,6 +36,8 @@ def away_none(ev: "Evaluator", t: Type, other: Type) -> Type | None:
         return None
     if any(isinstance(o, Instance) and o.info.fullname == "builtins.object" for o in others):
         return None
+    if any(has_own_eq(o) for o in others):
+        return None  # its `__eq__` may hold for None too (mypy leaves `x == e` alone)
     if not any(_overlaps(ev, i, o) for i in rest for o in others):
         return None
     return make_union(rest)
@@ -42,24 +45,13 @@ def away_none(ev: "Evaluator", t: Type, other: Type) -> Type | None:
 
 def cannot_equal(ev: "Evaluator", whole: Type, item: Type, lit: LiteralType) -> bool:
     """Whether `item`, one member of `whole`, is ruled out by `whole == lit`: a
-    plain class unrelated to the literal's, where no member has its own `__eq__`."""
-    if not isinstance(item, Instance) or item.info.is_protocol or lit.is_enum:
+    plain class that cannot equal the literal, where no member has its own `__eq__`."""
+    if not isinstance(item, Instance) or lit.is_enum:
         return False
-    if any(_custom_eq(i) for i in union_items(whole)) or _custom_eq(lit):
+    if any(has_own_eq(i) for i in union_items(whole)):
         return False
-    return not _overlaps(ev, item, lit.fallback)
+    return not _overlaps(ev, item, lit)
 
 
 def _overlaps(ev: "Evaluator", a: Type, b: Type) -> bool:
-    return is_subtype(ev, a, b) or is_subtype(ev, b, a) or _custom_eq(a) or _custom_eq(b)
-
-
-def _custom_eq(t: Type) -> bool:
-    """An `__eq__` not from builtins anywhere up the class's MRO (mypy's test)."""
-    info = t.fallback.info if isinstance(t, LiteralType) else t.info if isinstance(t, Instance) else None
-    if info is None:
-        return False
-    for cls in info.mro:
-        if cls.symbols.get("__eq__") is not None:
-            return not cls.fullname.startswith("builtins.")
-    return False
+    return is_subtype(ev, a, b) or is_subtype(ev, b, a) or may_be_equal(a, b)
