@@ -19,6 +19,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal
+from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
@@ -128,13 +129,17 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
             inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _compare(exprs, test, positive)
+        out = _compare(exprs, test, positive)
+        refine_parents(ev, _silent(exprs), [test.left, test.comparators[0]], out)
+        return out
     if isinstance(test, ast.Compare):
         from veritype.evaluate.compare_chains import chain_as_conjunction
 
         return _narrow(exprs, chain_as_conjunction(test), positive)
     if isinstance(test, ast.Call):
-        return _call(exprs, test, positive)
+        out = _call(exprs, test, positive)
+        refine_parents(ev, _silent(exprs), test.args[:1], out)
+        return out
     key = _key(test)
     if key is not None:
         t = _silent(exprs).infer(test)
