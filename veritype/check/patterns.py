@@ -79,7 +79,11 @@ def _subject_test(subject: ast.expr, p: ast.pattern) -> ast.expr | None:
     if expr_key(subject) is None:
         return None
     if isinstance(p, ast.MatchValue):
-        return _located(ast.Compare(left=subject, ops=[ast.Eq()], comparators=[p.value]), p)
+        # A literal value pattern narrows to the literal itself (mypy: `case "in":`
+        # makes a `str` subject `Literal['in']`, where `x == "in"` leaves a `str`):
+        # the test is written as `is`, which narrows so.
+        literal = isinstance(p.value, ast.Constant) and type(p.value.value) in (str, bytes, int)
+        return _located(ast.Compare(left=subject, ops=[ast.Is() if literal else ast.Eq()], comparators=[p.value]), p)
     if isinstance(p, ast.MatchSingleton):
         return _located(ast.Compare(left=subject, ops=[ast.Is()], comparators=[_located(ast.Constant(value=p.value), p)]), p)
     if isinstance(p, ast.MatchClass) and not p.patterns and not p.kwd_patterns:

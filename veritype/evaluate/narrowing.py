@@ -278,7 +278,10 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                     if i == other:
                         kept.append(i)
                 elif isinstance(i, Instance) and is_subtype(ev, other, i):
-                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")) else i)
+                    # `x == 0` keeps an `int` (mypy narrows to the literal only in a
+                    # literal context: bool, an enum, or `is`), so `assert A.x == 2`,
+                    # a call that changes it, then `assert A.x == 3` is no Never.
+                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity) else i)
                 elif isinstance(i, AnyType):
                     return None
                 elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
@@ -468,7 +471,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
                 # A bare `type`: issubclass(t, int) makes it type[int] (mypy).
                 inner = ev.builtin("object")
             if inner is None:
-                return {}
+                return _issubclass_metaclass_items(ev, key, current, classes, positive)
             narrowed = narrow_isinstance(ev, inner, classes, positive)
             return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
         return {key: narrow_isinstance(ev, current, classes, positive)}
@@ -494,7 +497,12 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     if fullname == "builtins.callable" and key is not None:
         current = silent.infer(test.args[0])
         items = union_items(current)
-        if positive:
+        if positive and any(is_callable(ev, i) for i in items):
+            # `callable(x)` with `x: Schema | Callable[[], Schema]`: mypy keeps the
+            # callable items only (the intersection below is made only when no
+            # item is callable), so `x()` is a Schema, not Any.
+            kept = [i for i in items if is_callable(ev, i) or not isinstance(i, Instance) and maybe_callable(ev, i)]
+        elif positive:
             # A non-callable class that a subclass could make callable: mypy makes the
             # intersection "<callable subtype of C>"; Any is its silent form.
             kept = [i if is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
@@ -572,6 +580,26 @@ def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func
     if func_t.type_guard is not None:
         return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_guard=guard)
     return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_is=guard)
+
+
+def _issubclass_metaclass_items(ev: "Evaluator", key: str, current: Type, classes: list[Type], positive: bool) -> dict[str, Type]:
+    """`issubclass(x, C)` where items of `x` are instances of a metaclass
+    (`x: type[Schema] | SchemaMeta`, marshmallow): such an item is some class,
+    so it becomes `type[C]` when the test holds (mypy) and stays when it fails.
+    Items of other kinds leave `x` alone."""
+    out: list[Type] = []
+    for item in union_items(current):
+        if isinstance(item, Instance) and any(c.fullname == "builtins.type" for c in item.info.mro):
+            if not positive:
+                out.append(item)
+                continue
+            item = TypeType(ev.builtin("object"))
+        inner = _unwrap_type(item)
+        if inner is None:
+            return {}
+        narrowed = narrow_isinstance(ev, inner, classes, positive)
+        out.extend(TypeType(i) for i in union_items(narrowed) if not isinstance(i, NeverType))
+    return {key: make_union(out) if out else NeverType()}
 
 
 def _unwrap_type(t: Type) -> Type | None:
