@@ -55,3 +55,53 @@ def cannot_equal(ev: "Evaluator", whole: Type, item: Type, lit: LiteralType) -> 
 
 def _overlaps(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) or is_subtype(ev, b, a) or may_be_equal(a, b)
+
+
+def to_other(ev: "Evaluator", t: Type, other: Type) -> Type | None:
+    """`t` narrowed by `t == other` for a non-literal `other` (mypy 2.4): an item
+    `other` is a subclass of becomes `other` (a generic class with its type
+    arguments as Any: `[] == []` whatever the items), an item that is a
+    subclass of `other` stays, and a plain class that cannot equal `other` is
+    ruled out. pytest's `assert args[0] == ("m", repr(...))` makes `args[0]`,
+    a `tuple[str, object]`, a `tuple[str, str]`. None when nothing changes."""
+    if not isinstance(other, (Instance, TupleType)) or has_own_eq(other):
+        return None
+    items = union_items(t)
+    if any(has_own_eq(i) for i in items):
+        return None
+    out: list[Type] = []
+    for item in items:
+        if not isinstance(item, (Instance, TupleType, LiteralType, NoneType)):
+            return None  # Any, a type variable...: nothing is sure
+        if is_subtype(ev, item, other):
+            out.append(item)
+        elif _nominal_subtype(ev, other, item):
+            out.append(_erased(ev, other))
+        elif isinstance(item, NoneType) or (isinstance(item, Instance) and isinstance(other, Instance) and not may_be_equal(item, other)):
+            continue
+        else:
+            out.append(item)
+    narrowed = make_union(out) if out else None
+    return None if narrowed is None or narrowed == t else narrowed
+
+
+def _nominal_subtype(ev: "Evaluator", sub: Type, sup: Type) -> bool:
+    """`sub` a subtype of `sup` by its classes, not by a numeric promotion (an
+    `int` that equals a `float` leaves the `float` as it is)."""
+    if not is_subtype(ev, sub, sup):
+        return False
+    if isinstance(sub, Instance) and isinstance(sup, Instance) and not sup.info.is_protocol:
+        return sup.info in sub.info.mro
+    return True
+
+
+def _erased(ev: "Evaluator", t: Type) -> Type:
+    from veritype.types.model import AnyType
+
+    if isinstance(t, Instance) and t.args:
+        return Instance(t.info, tuple(AnyType("special") for _ in t.args))
+    if isinstance(t, TupleType) and any(isinstance(i, LiteralType) for i in t.items):
+        # The items of a tuple display are inferred values, not declared
+        # literals (mypy's `Literal['m']?`): they narrow as their class.
+        return ev.tuple_of([i.fallback if isinstance(i, LiteralType) else i for i in t.items])
+    return t

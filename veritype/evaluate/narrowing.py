@@ -18,7 +18,7 @@ from veritype.types.model import (
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
-from veritype.evaluate.equality_narrowing import away_none, cannot_equal
+from veritype.evaluate.equality_narrowing import away_none, cannot_equal, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
@@ -167,6 +167,8 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
             if narrowed is None and not identity and is_positive:
                 narrowed = away_none(ev, at, bt)
+                if narrowed is None:
+                    narrowed = to_other(ev, at, bt)
             if narrowed is not None:
                 out[key] = narrowed
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
