@@ -302,11 +302,22 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             items = exprs.unpack(t, len(target.elts), target)
         for sub, item in zip(target.elts, items):
             if isinstance(sub, ast.Starred):
-                mc.assign(sub.value, mc.ev.builtin("list", _widen_lit(item)), None)
+                mc.assign(sub.value, _star_list(mc, sub.value, _widen_lit(item)), None)
             else:
                 mc.assign(sub, item, None)
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
+
+
+def _star_list(mc: "ModuleChecker", target: ast.expr, item: Type) -> Type:
+    """The list a starred target gets: its declared `list[X]` when the items fit
+    `X` (mypy infers the list in the declared type's context: `unused:
+    list[object]`, then `val, *unused = state`), else a list of the items."""
+    declared = mc._declared_for_target(target) if isinstance(target, ast.Name) else None
+    if isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
+        if is_subtype(mc.ev, item, declared.args[0]):
+            return declared
+    return mc.ev.builtin("list", item)
 
 
 def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:

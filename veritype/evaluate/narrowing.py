@@ -117,6 +117,12 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         finally:
             for _ in range(pushed):
                 exprs.overlay.pop()
+        # A part that narrows something to Never cannot be the one that holds
+        # (`state[0] is not None or not isinstance(state[1], dict)` with
+        # `state[1]` a TypedDict): the others decide, as in mypy's join of maps.
+        possible = [p for p in parts if not any(isinstance(t, NeverType) for t in p.values())]
+        if possible and len(possible) < len(parts):
+            parts = possible
         keys = set(parts[0])
         for p in parts[1:]:
             keys &= set(p)
