@@ -280,7 +280,12 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
-            if refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
+            if isinstance(base_t, AnyType):
+                # An attribute of an Any value is Any, and assigning it narrows
+                # nothing (mypy: `c = copy(c)` with `c: Any`, then `c.name = i`
+                # on one branch leaves `c.name` Any after the branches).
+                mc.flow.invalidate(key)
+            elif refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
