@@ -105,3 +105,19 @@ def _erased(ev: "Evaluator", t: Type) -> Type:
         # literals (mypy's `Literal['m']?`): they narrow as their class.
         return ev.tuple_of([i.fallback if isinstance(i, LiteralType) else i for i in t.items])
     return t
+
+
+def surely_distinct(ev: "Evaluator", a: Type, b: Type) -> bool:
+    """Whether no object is both an `a` and a `b`, as mypy's meet sees it: two
+    plain classes (not protocols, not `object`, no Any base) neither of which
+    is a subclass of the other, or None and a plain class."""
+    from veritype.evaluate.strict_equality import is_plain_class
+
+    if isinstance(a, NoneType) or isinstance(b, NoneType):
+        other = b if isinstance(a, NoneType) else a
+        return isinstance(other, Instance) and is_plain_class(other) and other.info.fullname != "builtins.object"
+    if not (isinstance(a, Instance) and isinstance(b, Instance)):
+        return False
+    if not (is_plain_class(a) and is_plain_class(b)) or "builtins.object" in (a.info.fullname, b.info.fullname):
+        return False
+    return a.info not in b.info.mro and b.info not in a.info.mro

@@ -18,7 +18,7 @@ from veritype.types.model import (
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
-from veritype.evaluate.equality_narrowing import away_none, cannot_equal, to_other
+from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
@@ -320,8 +320,9 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
     if identity and positive and isinstance(other, (Instance, TupleType, CallableType)) and not isinstance(t, AnyType):
         # `assert value is err` (value: `BaseException | None`, err: BaseException):
         # mypy narrows to the other operand's type where it is narrower, and drops
-        # the items it cannot be. Disjoint types are left alone (no unreachable code
-        # is made up from an identity test).
+        # the items it cannot be. When no item may be it, the test cannot hold:
+        # Never, as mypy (`assert f.buffer is f`, a BinaryIO and a TextIO), but
+        # only between plain classes; anything unsure is left alone.
         kept = []
         for i in union_items(t):
             if isinstance(i, AnyType):
@@ -330,7 +331,9 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 kept.append(other)
             elif is_subtype(ev, i, other):
                 kept.append(i)
-        return make_union(kept) if kept else None
+        if kept:
+            return make_union(kept)
+        return NeverType() if all(surely_distinct(ev, i, other) for i in union_items(t)) else None
     return None
 
 

@@ -133,6 +133,11 @@ def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]]) -> bool:
     return (ia.fullname, ib.fullname) in promotions or (ib.fullname, ia.fullname) in promotions
 
 
+def is_plain_class(t: Type) -> bool:
+    """A class instance or literal whose class is no protocol and has no Any base."""
+    return not isinstance(t, NoneType) and _plain(t)
+
+
 def has_own_eq(t: Type) -> bool:
     """An `__eq__` not from builtins up the class's MRO (mypy's custom `__eq__`)."""
     return _custom_eq(t)
