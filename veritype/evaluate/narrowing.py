@@ -598,6 +598,8 @@ def _issubclass_metaclass_items(ev: "Evaluator", key: str, current: Type, classe
     (`x: type[Schema] | SchemaMeta`, marshmallow): such an item is some class,
     so it becomes `type[C]` when the test holds (mypy) and stays when it fails.
     Items of other kinds leave `x` alone."""
+    if not positive and not any(isinstance(i, TypeType) for i in union_items(current)):
+        return {}  # nothing to rule out: leave `x` as it was (no narrowed key to merge)
     out: list[Type] = []
     for item in union_items(current):
         if isinstance(item, Instance) and any(c.fullname == "builtins.type" for c in item.info.mro):
