@@ -280,7 +280,12 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
-            if refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
+            if isinstance(base_t, AnyType):
+                # An attribute of an Any value is Any, and assigning it narrows
+                # nothing (mypy: `c = copy(c)` with `c: Any`, then `c.name = i`
+                # on one branch leaves `c.name` Any after the branches).
+                mc.flow.invalidate(key)
+            elif refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
@@ -302,11 +307,22 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             items = exprs.unpack(t, len(target.elts), target)
         for sub, item in zip(target.elts, items):
             if isinstance(sub, ast.Starred):
-                mc.assign(sub.value, mc.ev.builtin("list", _widen_lit(item)), None)
+                mc.assign(sub.value, _star_list(mc, sub.value, _widen_lit(item)), None)
             else:
                 mc.assign(sub, item, None)
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
+
+
+def _star_list(mc: "ModuleChecker", target: ast.expr, item: Type) -> Type:
+    """The list a starred target gets: its declared `list[X]` when the items fit
+    `X` (mypy infers the list in the declared type's context: `unused:
+    list[object]`, then `val, *unused = state`), else a list of the items."""
+    declared = mc._declared_for_target(target) if isinstance(target, ast.Name) else None
+    if isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
+        if is_subtype(mc.ev, item, declared.args[0]):
+            return declared
+    return mc.ev.builtin("list", item)
 
 
 def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:

@@ -48,8 +48,12 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         mc.infer(node.test)
         exprs = mc.exprs()
         before = mc.flow.fork()
-        mc.flow.apply(exprs.narrow_for(node.test, True))
-        if _is_never_narrowed(mc.flow, exprs.narrow_for(node.test, True)):
+        # One narrowing, applied and tested: asked again after it is applied, the
+        # question sees its own answer (`a is b` makes both Never, and Never
+        # against Never says nothing).
+        pos = exprs.narrow_for(node.test, True)
+        mc.flow.apply(pos)
+        if _is_never_narrowed(mc.flow, pos):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         ends.append(mc.flow.fork())

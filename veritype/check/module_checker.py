@@ -103,7 +103,9 @@ class ModuleChecker:
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         t = self.exprs().infer(node, expected)
-        if isinstance(node, ast.Call) and isinstance(t, NeverType):
+        # A call, or an await of one, that returns Never ends the flow (mypy marks
+        # both unreachable: `await serve_forever()` in a NoReturn coroutine).
+        if isinstance(node, (ast.Call, ast.Await)) and isinstance(t, NeverType):
             self.flow.state.unreachable = True
         return t
 
@@ -240,7 +242,13 @@ class ModuleChecker:
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
             self.flow.state.unreachable = True
             return
-        self.flow.apply(self.exprs().narrow_for(stmt.test, True))
+        narrowed = self.exprs().narrow_for(stmt.test, True)
+        self.flow.apply(narrowed)
+        if any(isinstance(t, NeverType) for t in narrowed.values()):
+            # As for an `if` whose test narrows a reference to Never: what follows
+            # cannot run (mypy: `assert result.stderr is None` with a `bytes`
+            # stderr makes the rest of the test unreachable).
+            self.flow.state.unreachable = True
 
     def _Raise(self, stmt: ast.Raise) -> None:
         if stmt.exc is not None:
