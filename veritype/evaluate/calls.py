@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.type_forms import expects_type_form
+from veritype.evaluate.typevar_values import fits_type_var
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -334,18 +335,19 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         free = _free_in_returned_callable(callee, cons)
         for tv in free:
             mapping.pop(tv_key(tv), None)
+        ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
-            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":
+            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or fits_type_var(ev, sol, tv, targets):
                 continue
-            if isinstance(sol, TypeVarType) and sol.values and tv.values and all(any(is_subtype(ev, v, c) for c in tv.values) for v in sol.values):
-                continue  # the caller's own constrained variable (AnyStr passed on as AnyStr)
-            if tv.upper_bound is not None and not is_subtype(ev, sol, tv.upper_bound):
-                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
-                mapping[tv_key(tv)] = AnyType("error")
-            elif tv.values and not any(is_subtype(ev, sol, v) for v in tv.values):
-                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
-                mapping[tv_key(tv)] = AnyType("error")
+            ctx_sol = ctx_sols.get(tv_key(tv))
+            if ctx_sol is not None and not isinstance(ctx_sol, AnyType) and fits_type_var(ev, ctx_sol, tv, targets):
+                # mypy solves from the return context first: the arguments are then
+                # checked against that solution (arg-type), not the variable (type-var).
+                mapping[tv_key(tv)] = ctx_sol
+                continue
+            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+            mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
         if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
             # `*args: P.args`: P stands for a whole signature, not an argument's
