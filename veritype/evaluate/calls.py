@@ -277,12 +277,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     arg_types[ai] = t
                 actual = _arg_actual(site, arg, t, p)
                 if isinstance(actual, CallableType) and actual.type_vars and isinstance(p.type, CallableType) and _spec_args_here(callee, paramspec_tail(p.type)):
-                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`):
-                    # nothing here solves its own variables, so they are Any rather than
-                    # leaking into the result as variables of another scope.
-                    erased = substitute(actual.with_params(actual.params), {tv_key(v): AnyType("special") for v in actual.type_vars})
-                    if isinstance(erased, CallableType):
-                        actual = _replace_tvs(erased)
+                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`).
+                    from veritype.evaluate.paramspec_calls import solve_passed_generic
+
+                    actual = solve_passed_generic(site, callee, args, arg_types, matching, actual)
                 cons += infer_constraints(ev, p.type, actual, SUBTYPE, targets)
         if lambdas or overloads:
             partial = solve(ev, callee.type_vars, cons) if cons else {}
@@ -430,12 +428,6 @@ def _spec_args_here(callee: CallableType, spec: TypeVarType | None) -> bool:
     """The call itself passes P's arguments (`*args: P.args` of `callee`), so the
     function for `Callable[P, R]` is called here and not handed back generic."""
     return spec is not None and any(p.kind == VAR_POS and p.type == spec for p in callee.params)
-
-
-def _replace_tvs(t: CallableType) -> CallableType:
-    import dataclasses
-
-    return dataclasses.replace(t, type_vars=())
 
 
 def initial_type(site: CallSite, arg: Arg) -> Type:
