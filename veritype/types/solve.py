@@ -292,6 +292,8 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
+        if not matched and not bare and len(generic) > 1:
+            matched = _infer_any_member(ev, generic, item, d, targets, out, depth)
         if not matched:
             leftover.append(item)
     if leftover:
@@ -301,6 +303,29 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
             generic = [r for r in rest if type_vars_in(r)]
             if len(generic) == 1:
                 _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _infer_any_member(ev: "Evaluator", generic: list[Type], item: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> bool:
+    """An actual item for one of several generic members of a union template
+    (`def () -> V'` for `Callable[..., V] | Callable[..., Generator[V]]`): as
+    mypy's any_constraints, the members it fits (with the variables erased) are
+    the options; one option, or several that agree, is what is learnt, and
+    options that disagree teach nothing. False when it fits no member."""
+    from veritype.types.subtype import is_subtype
+
+    if d != SUBTYPE:
+        return False
+    options: list[list[Constraint]] = []
+    for g in generic:
+        if is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+            found: list[Constraint] = []
+            _infer(ev, g, item, d, targets, found, depth + 1)
+            options.append(found)
+    if not options:
+        return False
+    if all(o == options[0] for o in options[1:]):
+        out.extend(options[0])
+    return True
 
 
 def _bind_own_vars(ev: "Evaluator", call: CallableType, t: CallableType, targets: set[TVKey]) -> CallableType:
