@@ -91,8 +91,18 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         if spec is not None and tv_key(spec) in targets and _is_overloaded(ev, a):
             # P of an overloaded signature would be the overloads themselves, which
             # a parameter list cannot hold: unknown (Any) rather than the first item.
+            # The return is known where every item agrees on it (`socket.sendto`'s
+            # overloads all return int), as mypy infers it.
+            items = _overload_items(ev, a)
+            rets = {i.ret for i in items.items} if items is not None else set()
+            learnt: set[TVKey] = set()
+            if len(rets) == 1 and not any(i.type_vars for i in items.items):  # type: ignore[union-attr]
+                found: list[Constraint] = []
+                _infer(ev, t.ret, next(iter(rets)), d, targets, found, depth + 1)
+                out.extend(found)
+                learnt = {c.key for c in found}
             for key in type_vars_in(t):
-                if key in targets:
+                if key in targets and key not in learnt:
                     out.append(Constraint(key, d, AnyType("special")))
             return
         variadic = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params)
