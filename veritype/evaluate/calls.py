@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.type_forms import expects_type_form
+from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_generic
 from veritype.evaluate.typevar_values import fits_type_var
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -276,11 +277,11 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
                 actual = _arg_actual(site, arg, t, p)
-                if isinstance(actual, CallableType) and actual.type_vars and isinstance(p.type, CallableType) and _spec_args_here(callee, paramspec_tail(p.type)):
-                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`).
-                    from veritype.evaluate.paramspec_calls import solve_passed_generic
-
-                    actual = solve_passed_generic(site, callee, args, arg_types, matching, actual)
+                slots = forwarding_slots(callee, p.type) if isinstance(actual, CallableType) and actual.type_vars else []
+                if slots:
+                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`)
+                    # or `Callable[[*Ts], R]`, its arguments passed on by this call.
+                    actual = solve_passed_generic(site, args, arg_types, matching, slots, actual)  # type: ignore[arg-type]
                 cons += infer_constraints(ev, p.type, actual, SUBTYPE, targets)
         if lambdas or overloads:
             partial = solve(ev, callee.type_vars, cons) if cons else {}
@@ -422,12 +423,6 @@ def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVar
 
 def _params_mention(t: CallableType, targets: set) -> bool:  # type: ignore[type-arg]
     return any(type_vars_in(p.type).keys() & targets for p in t.params)
-
-
-def _spec_args_here(callee: CallableType, spec: TypeVarType | None) -> bool:
-    """The call itself passes P's arguments (`*args: P.args` of `callee`), so the
-    function for `Callable[P, R]` is called here and not handed back generic."""
-    return spec is not None and any(p.kind == VAR_POS and p.type == spec for p in callee.params)
 
 
 def initial_type(site: CallSite, arg: Arg) -> Type:

@@ -142,37 +142,3 @@ def _message(callee: CallableType, args: "list[Arg]", ai: int, shown: str, expec
         return f'Argument "{arg.name}"{where} has incompatible type "{shown}"; expected "{se}"'
     return f'Argument {ai + 1}{where} has incompatible type "{shown}"; expected "{se}"'
 
-
-def solve_passed_generic(site: "CallSite", callee: CallableType, args: "list[Arg]", arg_types: list[Type],
-                         matching: "Matching", actual: CallableType) -> CallableType:
-    """A generic function passed for `Callable[P, R]` where this call also passes
-    P's arguments (`checked_call(os.readlink, path)`): its own variables are
-    solved from those arguments, as if it were called with them (mypy gives
-    `str` there). What they do not solve, or solve to nothing valid, is Any,
-    rather than leaking into the result as variables of another scope."""
-    from veritype.evaluate.calls import _arg_actual, match_arguments
-    from veritype.evaluate.typevar_values import fits_type_var
-    from veritype.types.model import NeverType
-    from veritype.types.solve import SUBTYPE, infer_constraints, solve
-
-    spec_slots = [pi for pi, p in enumerate(callee.params) if p.kind in (VAR_POS, VAR_KW) and _is_spec(p.type)]
-    passed = sorted(ai for pi in spec_slots for ai in matching.slots[pi])
-    sub_args = [args[ai] for ai in passed]
-    sub_types = [arg_types[ai] for ai in passed]
-    own = {tv_key(v) for v in actual.type_vars}
-    mapping: dict = {}  # type: ignore[type-arg]
-    inner = match_arguments(site, actual, sub_args, sub_types) if sub_args else None
-    if inner is not None and not inner.errors:
-        cons = []
-        for pi, p in enumerate(actual.params):
-            for ai in inner.slots[pi]:
-                cons += infer_constraints(site.ev, p.type, _arg_actual(site, sub_args[ai], sub_types[ai], p), SUBTYPE, own)
-        solved = solve(site.ev, actual.type_vars, cons)
-        for tv in actual.type_vars:
-            sol = solved.get(tv_key(tv))
-            if tv.kind == "typevar" and sol is not None and not isinstance(sol, (AnyType, NeverType)) and fits_type_var(site.ev, sol, tv, own):
-                mapping[tv_key(tv)] = sol
-    for tv in actual.type_vars:
-        mapping.setdefault(tv_key(tv), AnyType("special"))
-    inst = substitute(actual.with_params(actual.params), mapping)
-    return dataclasses.replace(inst, type_vars=()) if isinstance(inst, CallableType) else actual
