@@ -293,6 +293,11 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 matched = True
                 break
             if isinstance(g, Instance) and isinstance(item, TupleType) and g.info.fullname == "builtins.tuple":
+                if not is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+                    # As mypy's infer_constraints_if_possible: a union member the item
+                    # cannot fit whatever the variables (`("hello", E1)` for
+                    # `tuple[type[E], ...]`) teaches nothing; the argument is reported.
+                    continue
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
