@@ -56,7 +56,7 @@ def seq_display(ex: "ExprEvaluator", elts: list[ast.expr], expected: Type | None
         return ex.ev.builtin(cls, ctx)
     if not types:
         return ex.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
-    return ex.ev.builtin(cls, widen_literals(join_display(ex.ev, [widen_literals(t) for t in types])))
+    return ex.ev.builtin(cls, widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in types]), keep_declared=True))
 
 
 def infer_list(ex: "ExprEvaluator", node: ast.List, expected: Type | None) -> Type:
@@ -143,8 +143,8 @@ def infer_dict(ex: "ExprEvaluator", node: ast.Dict, expected: Type | None) -> Ty
         return ex.ev.builtin("dict", kctx, vctx)
     if not keys:
         return ex.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
-    kt = widen_literals(join_display(ex.ev, [widen_literals(t) for t in keys]))
-    vt = widen_literals(join_display(ex.ev, [widen_literals(t) for t in values]))
+    kt = widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in keys]), keep_declared=True)
+    vt = widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in values]), keep_declared=True)
     return ex.ev.builtin("dict", kt, vt)
 
 
@@ -246,7 +246,7 @@ def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expe
         elt = ex.infer(node.elt, ctx)
     if ctx is not None and is_subtype(ex.ev, elt, ctx):
         return ex.ev.builtin(cls, ctx)
-    return ex.ev.builtin(cls, widen_literals(elt))
+    return ex.ev.builtin(cls, widen_literals(elt, keep_declared=True))
 
 
 def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | None) -> Type:
@@ -257,7 +257,7 @@ def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | No
         ctx = ex._dict_context(expected)
         if ctx is not None and is_subtype(ex.ev, k, ctx[0]) and is_subtype(ex.ev, v, ctx[1]):
             return ex.ev.builtin("dict", *ctx)
-    return ex.ev.builtin("dict", widen_literals(k), widen_literals(v))
+    return ex.ev.builtin("dict", widen_literals(k, keep_declared=True), widen_literals(v, keep_declared=True))
 
 
 def dict_context(ex: "ExprEvaluator", expected: Type) -> tuple[Type, Type] | None:

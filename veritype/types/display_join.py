@@ -12,6 +12,8 @@ comments) behaves the same, veritype joins display items the same way:
   both, without the items that are subtypes of others (`[x, None]` is
   `list[int | None]`, `[1, "a", None]` stays `object`);
 * one a subtype of the other: the wider;
+* different literal types join their classes (`Literal["a"]` and
+  `Literal["b"]`: `str`), enum members keep their union;
 * fixed-length tuples of one length join item by item, of different lengths
   make `tuple[X | Y, ...]`; a tuple with an instance joins its fallback;
 * instances of one class join their type arguments: covariant ones are
@@ -32,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    NEVER, AnyType, Instance, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
+    NEVER, AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +67,12 @@ def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
         return t
     if is_subtype(ev, t, s):
         return s
+    if isinstance(s, LiteralType) or isinstance(t, LiteralType):
+        # mypy's join of literal types: enum members keep their union, other
+        # literals join their classes (`Literal["v4"]` and `Literal["v6"]`: str).
+        if isinstance(s, LiteralType) and isinstance(t, LiteralType) and s.is_enum and t.is_enum:
+            return _simplified_union(ev, [s, t])
+        return join_items(ev, s.fallback if isinstance(s, LiteralType) else s, t.fallback if isinstance(t, LiteralType) else t)
     if isinstance(s, TupleType) and isinstance(t, TupleType):
         if len(s.items) == len(t.items):
             return ev.tuple_of([join_items(ev, a, b) for a, b in zip(s.items, t.items)])
