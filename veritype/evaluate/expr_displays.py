@@ -69,6 +69,7 @@ def infer_set(ex: "ExprEvaluator", node: ast.Set, expected: Type | None) -> Type
 
 def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> Type:
     item_ctx: list[Type | None] = [None] * len(node.elts)
+    seq_ctx: Type | None = None
     for candidate in union_items(expected) if expected is not None else []:
         if isinstance(candidate, TupleType) and len(candidate.items) == len(node.elts):
             item_ctx = list(candidate.items)
@@ -77,6 +78,7 @@ def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> 
         seq_item = ex._container_item_context(candidate, ("builtins.tuple", "typing.Sequence", "typing.Iterable", "typing.Collection", "typing.Container"))
         if seq_item is not None:
             item_ctx = [seq_item] * len(node.elts)
+            seq_ctx = seq_item
             break
     items: list[Type] = []
     for e, c in zip(node.elts, item_ctx):
@@ -87,14 +89,19 @@ def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> 
             else:
                 item = ex.iterate(t, e.value)
                 idx = node.elts.index(e)
+                # A homogeneous context (`tuple[X, ...]`) is every item's context.
+                homogeneous = seq_ctx if seq_ctx is not None and not isinstance(seq_ctx, AnyType) else None
                 tail: list[Type] = []
                 for rest in node.elts[idx + 1:]:
                     # The items after the unpacking join in too (`(*[1], "a")`).
                     if isinstance(rest, ast.Starred):
                         tail.append(ex.iterate(ex.infer(rest.value), rest.value))
                     else:
-                        tail.append(ex.infer(rest))
-                return ex.ev.builtin("tuple", widen_literals(join_all(ex.ev, [widen_literals(i) for i in items + [item] + tail])))
+                        tail.append(ex.infer(rest, homogeneous))
+                every = items + [item] + tail
+                if homogeneous is not None and all(is_subtype(ex.ev, i, homogeneous) for i in every):
+                    return ex.ev.builtin("tuple", homogeneous)
+                return ex.ev.builtin("tuple", widen_literals(join_all(ex.ev, [widen_literals(i) for i in every])))
         else:
             items.append(ex.infer(e, c))
     return ex.ev.tuple_of(items)
