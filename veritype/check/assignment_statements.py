@@ -246,7 +246,14 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             keep = value is not None and _declared_literal_source(mc, value)
             # Kept are the literals a declaration wrote; an inferred one (an enum's
             # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
-            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            if keep:
+                bound = widen_literals(t, keep_declared=True)
+            elif isinstance(value, ast.Tuple):
+                # A tuple display's items keep the literal types a declaration gave
+                # them (`k = (choice_type, key)`), as mypy; literal expressions widen.
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
+            else:
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):

@@ -233,7 +233,9 @@ def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.A
 def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]
     if _target_is(target, sym):
         t = exprs.infer(value)
-        return t if final else widen_literals(t)
+        # A tuple display's items keep declared literal types (see
+        # check.assignment_statements.assign); literal expressions widen.
+        return t if final else widen_literals(t, keep_declared=isinstance(value, ast.Tuple))
     if isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts):
             for sub_t, sub_v in zip(target.elts, value.elts):
