@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -307,13 +307,37 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             items = list(t.items)
         else:
             items = exprs.unpack(t, len(target.elts), target)
-        for sub, item in zip(target.elts, items):
+        for k, (sub, item) in enumerate(zip(target.elts, items)):
             if isinstance(sub, ast.Starred):
-                mc.assign(sub.value, mc.ev.builtin("list", _widen_lit(item)), None)
+                mc.assign(sub.value, _star_target_list(mc, sub.value, item, _fixed_middle(t, k, len(target.elts))), None)
             else:
                 mc.assign(sub, item, None)
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
+
+
+def _fixed_middle(t: Type, star: int, n: int) -> list[Type] | None:
+    """The items of a fixed-length tuple value that a starred target at `star`
+    (of `n` targets) receives; None for any other value."""
+    if not isinstance(t, TupleType) or any(isinstance(i, UnpackType) for i in t.items) or len(t.items) < n - 1:
+        return None
+    return list(t.items[star:len(t.items) - (n - star - 1)])
+
+
+def _star_target_list(mc: "ModuleChecker", target: ast.expr, item: Type, middle: list[Type] | None) -> Type:
+    """The list a starred target receives. From a fixed-length tuple, mypy checks
+    it as a list display of those items with the target's declared type as
+    context, so `unused: list[object]` takes `val, *unused = (1, "a", b"")`, and
+    an item that does not fit is a `list-item` error (mypy's message)."""
+    declared = mc._declared_for_target(target) if isinstance(target, ast.Name) else None
+    if middle is not None and isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
+        want = declared.args[0]
+        for i, m in enumerate(middle):
+            if not is_subtype(mc.ev, m, want):
+                got, exp = format_pair(m, want)
+                mc.error(target, f'List item {i} has incompatible type "{got}"; expected "{exp}"', "list-item")
+        return declared
+    return mc.ev.builtin("list", _widen_lit(item))
 
 
 def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:
