@@ -124,7 +124,7 @@ def infer_dict(ex: "ExprEvaluator", node: ast.Dict, expected: Type | None) -> Ty
                 return ex._Dict(node, None)
         if tds:
             return ex._typeddict_display(node, tds[0])
-        for item in union_items(expected):
+        for item in union_items(expected) if _ambiguous_union_context(ex, expected) is False else ():
             if isinstance(item, TypedDictType):
                 return ex._typeddict_display(node, item)
             if isinstance(item, Instance):
@@ -265,6 +265,30 @@ def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | No
         if ctx is not None and is_subtype(ex.ev, k, ctx[0]) and is_subtype(ex.ev, v, ctx[1]):
             return ex.ev.builtin("dict", *ctx)
     return ex.ev.builtin("dict", widen_literals(k, keep_declared=True), widen_literals(v, keep_declared=True))
+
+
+def _ambiguous_union_context(ex: "ExprEvaluator", expected: Type) -> bool:
+    """Whether a union context holds several members a dict could be that say
+    different things of its key and value types (`Mapping[str, str] |
+    Iterable[tuple[str, str]]`): mypy then learns nothing from the context
+    (its any_constraints over the members), infers the display from its items
+    and reports the argument or assignment as a whole, not its entries."""
+    items = union_items(expected)
+    if len(items) < 2:
+        return False
+    any_dict = ex.ev.builtin("dict", AnyType("special"), AnyType("special"))
+    mapping = ex.ev.named_class("typing.Mapping")
+    seen: set[tuple[Type, Type] | None] = set()
+    for item in items:
+        if isinstance(item, AnyType) or not is_subtype(ex.ev, any_dict, item):
+            continue
+        kv = None
+        if isinstance(item, Instance) and mapping is not None and mapping in item.info.mro:
+            mapped = map_instance_to_supertype(item, mapping)
+            if mapped is not None and len(mapped.args) == 2:
+                kv = (mapped.args[0], mapped.args[1])
+        seen.add(kv)
+    return len(seen) > 1
 
 
 def dict_context(ex: "ExprEvaluator", expected: Type) -> tuple[Type, Type] | None:
