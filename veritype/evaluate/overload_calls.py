@@ -56,7 +56,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # for the `*args`/`**kwargs` argument of indeterminate length.
         kept = [m for m in matches if _takes_variadic(site, m[0], args, arg_types, variadic_args)]
         matches = kept or matches
-    if len(matches) > 1 and any_args and not _any_solves_variables(site, matches[0][0], args, arg_types, any_args) \
+    if len(matches) > 1 and any_args and not _any_solves_variables(site, matches[0][0], matches[0][1], args, arg_types, any_args) \
             and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
         # Step 5: every materialization of the Any-holding arguments fits the
         # first remaining overload, so "eliminate all of the subsequent" ones.
@@ -150,17 +150,19 @@ def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[A
     return True
 
 
-def _any_solves_variables(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
+def _any_solves_variables(site: CallSite, callee: CallableType, ret: Type, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
     """Whether an Any-holding argument goes to a parameter that mentions the
-    item's own type variables (`one_of(a1: S[Ex], a2: S[T])` given `S[list[Any]]`).
+    item's own type variables and its Any reaches the item's return through
+    them (`one_of(a1: S[Ex], a2: S[T])` given `S[list[Any]]` is `S[Ex | list[Any]]`).
     Every materialization fits such an item only because the variables follow
     it, so its return is no more certain than Any: mypy finds the call
     ambiguous (its any_causes_overload_ambiguity) and gives Any when the other
     items return something else; veritype does the same rather than keep
-    the first item's return."""
+    the first item's return. (`gather(one(), two())` with coroutines, whose
+    Any parts solve nothing returned, keeps its first item.)"""
     from veritype.types.substitute import tv_key, type_vars_in
 
-    if not callee.type_vars:
+    if not callee.type_vars or not holds_any(ret) or holds_any(callee.ret):
         return False
     own = {tv_key(v) for v in callee.type_vars}
     matching = match_arguments(site, callee, args, arg_types)
