@@ -271,7 +271,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     # (`run_sync(tempfile.mkdtemp, suffix, prefix, dir)`).
                     overloads.append((ai, p))
                     continue
-                if arg.node is not None and _context_sensitive(arg.node) and arg.type is None:
+                if arg.node is not None and _context_sensitive(arg.node) and arg.type is None and arg.kind in (ARG_POS, ARG_KW):
                     # Infer with the parameter's type as context where it has no variables.
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
@@ -363,7 +363,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
+            # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
+            if arg.node is not None and arg.type is None and arg.kind in (ARG_POS, ARG_KW) and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
