@@ -403,7 +403,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
-    declared = mc.ev.type_exprs.eval(stmt.annotation, ctx)
+    from veritype.evaluate.declarations import bind_in_callables
+
+    declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
     if "TypeAlias" not in ctx.qualifiers:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
@@ -538,6 +540,10 @@ def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-unty
 
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    if isinstance(declared, CallableType) and declared.type_vars and isinstance(value, CallableType) and not value.type_vars:
+        # A generic callable declared (`x: Callable[[T], T] = lambda a: a`): the
+        # lambda's own signature would only hold the variables unsolved.
+        return declared
     if isinstance(value, AnyType):
         # mypy's rule (binder.assign_type): an Any value does not narrow a declared
         # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None
