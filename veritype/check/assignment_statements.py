@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -246,7 +246,14 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             keep = value is not None and _declared_literal_source(mc, value)
             # Kept are the literals a declaration wrote; an inferred one (an enum's
             # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
-            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            if keep:
+                bound = widen_literals(t, keep_declared=True)
+            elif isinstance(value, ast.Tuple):
+                # A tuple display's items keep the literal types a declaration gave
+                # them (`k = (choice_type, key)`), as mypy; literal expressions widen.
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
+            else:
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -305,24 +312,42 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             items = list(t.items)
         else:
             items = exprs.unpack(t, len(target.elts), target)
-        for sub, item in zip(target.elts, items):
+        for k, (sub, item) in enumerate(zip(target.elts, items)):
             if isinstance(sub, ast.Starred):
-                mc.assign(sub.value, _star_list(mc, sub.value, _widen_lit(item)), None)
+                mc.assign(sub.value, _star_target_list(mc, sub.value, item, _fixed_middle(t, k, len(target.elts))), None)
             else:
                 mc.assign(sub, item, None)
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
 
 
-def _star_list(mc: "ModuleChecker", target: ast.expr, item: Type) -> Type:
-    """The list a starred target gets: its declared `list[X]` when the items fit
-    `X` (mypy infers the list in the declared type's context: `unused:
-    list[object]`, then `val, *unused = state`), else a list of the items."""
+def _fixed_middle(t: Type, star: int, n: int) -> list[Type] | None:
+    """The items of a fixed-length tuple value that a starred target at `star`
+    (of `n` targets) receives; None for any other value."""
+    if not isinstance(t, TupleType) or any(isinstance(i, UnpackType) for i in t.items) or len(t.items) < n - 1:
+        return None
+    return list(t.items[star:len(t.items) - (n - star - 1)])
+
+
+def _star_target_list(mc: "ModuleChecker", target: ast.expr, item: Type, middle: list[Type] | None) -> Type:
+    """The list a starred target receives. From a fixed-length tuple, mypy checks
+    it as a list display of those items with the target's declared type as
+    context, so `unused: list[object]` takes `val, *unused = (1, "a", b"")`, and
+    an item that does not fit is a `list-item` error (mypy's message)."""
     declared = mc._declared_for_target(target) if isinstance(target, ast.Name) else None
+    if middle is not None and isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
+        want = declared.args[0]
+        for i, m in enumerate(middle):
+            if not is_subtype(mc.ev, m, want):
+                got, exp = format_pair(m, want)
+                mc.error(target, f'List item {i} has incompatible type "{got}"; expected "{exp}"', "list-item")
+        return declared
+    # Otherwise the declared list where the items fit it (mypy infers the list
+    # in the declared type's context).
     if isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
         if is_subtype(mc.ev, item, declared.args[0]):
             return declared
-    return mc.ev.builtin("list", item)
+    return mc.ev.builtin("list", _widen_lit(item))
 
 
 def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:
@@ -388,7 +413,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
-    declared = mc.ev.type_exprs.eval(stmt.annotation, ctx)
+    from veritype.evaluate.declarations import bind_in_callables
+
+    declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
     if "TypeAlias" not in ctx.qualifiers:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
@@ -523,6 +550,10 @@ def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-unty
 
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    if isinstance(declared, CallableType) and declared.type_vars and isinstance(value, CallableType) and not value.type_vars:
+        # A generic callable declared (`x: Callable[[T], T] = lambda a: a`): the
+        # lambda's own signature would only hold the variables unsolved.
+        return declared
     if isinstance(value, AnyType):
         # mypy's rule (binder.assign_type): an Any value does not narrow a declared
         # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None

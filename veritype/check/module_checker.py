@@ -289,6 +289,11 @@ class ModuleChecker:
                 self.error(node, "Exception must be derived from BaseException", "misc")
                 return
 
+    def _display_items_reported(self, value: ast.expr, expected: Type) -> bool:
+        from veritype.check.display_items import report_display_items
+
+        return report_display_items(self, value, expected)
+
     def _Return(self, stmt: ast.Return) -> None:
         func = self.func
         if func is None:
@@ -308,6 +313,8 @@ class ModuleChecker:
                 elif not is_subtype(self.ev, t, expected) and not _fits_a_constraint(self.ev, t, expected):
                     if isinstance(expected, NoneType):
                         self.error(stmt, "No return value expected", "return-value")
+                    elif self._display_items_reported(stmt.value, expected):
+                        pass  # a returned display's bad items (list-item, dict-item), as mypy
                     else:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")

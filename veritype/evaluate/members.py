@@ -624,7 +624,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
         from veritype.types.solve import SUBTYPE, infer_constraints, solve
 
         cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
-        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars], cons)
+        # Variables the receiver says nothing of stay the call's to solve: a
+        # constructor's `self: H[list[T]]` against `H[T_co]` leaves T to the arguments.
+        learnt = {c.key for c in cons}
+        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars and tv_key(v) in learnt], cons)
         mapping.update(solved)
     for v in t.type_vars:
         if v.kind == "self":
