@@ -167,7 +167,9 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | Non
             inherited = _base_declaration(mc, base, cls, target.attr) if sym.is_instance_attr and sym.annotation is None else None
             return inherited[0] if inherited is not None else None
         return mc.ev.members.get(base, target.attr)
-    return None
+    from veritype.check.object_attribute_writes import object_attribute_declared
+
+    return object_attribute_declared(mc.ev, base, target.attr)
 
 
 def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", name: str) -> "tuple[Type, ClassInfo] | None":
