@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -497,11 +497,30 @@ def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped
     if not isinstance(node, ast.arg) or func is None:
         return None
     if node.annotation is None and getattr(func, "type_comment", None) is None:
-        return None
+        return _implicit_self_type(sym, scope)
     t = scope.param_types.get(sym.name)
     if isinstance(t, AnyType):
         return t if t.reason == "explicit" else None
     return t if isinstance(t, Type) else None
+
+
+def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
+    """A method's unannotated `self` / `cls`: mypy declares it the type it gives it
+    (`P`, `type[P]`, or `Self` / `type[Self]` in a method using Self), so `cls = Q`
+    in a `-> Self` method is `Incompatible types in assignment (expression has
+    type "type[Q]", variable has type "type[Self]")` (mypy 2.4.1; trio's
+    `Path.__new__`)."""
+    func = scope.function
+    parent = scope.parent
+    if parent is None or parent.kind != "class" or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    params = [*func.args.posonlyargs, *func.args.args]
+    if not params or params[0] is not sym.node:
+        return None
+    t = scope.param_types.get(sym.name)
+    if isinstance(t, TypeType):
+        return t if isinstance(t.item, (Instance, TypeVarType)) else None
+    return t if isinstance(t, (Instance, TypeVarType)) else None
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
