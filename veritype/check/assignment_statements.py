@@ -289,7 +289,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # An Any value does not narrow an unannotated attribute either: it keeps the
                 # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
                 narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
+                # A declared attribute narrows to the value's class as a declared name does
+                # (mypy: `cls.proxy = Sub()` for `proxy: ClassVar[Base]` reads as `Sub`).
+                mc.flow.bind(key, (_narrow_on_reassign(mc.ev, narrow_to, t) if declared is not None else _narrow_on_assign(mc.ev, narrow_to, t)) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
