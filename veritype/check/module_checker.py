@@ -122,12 +122,15 @@ class ModuleChecker:
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
-        for stmt in body:
+        for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
-                    self.error(stmt, "Statement is unreachable", "unreachable")
+                if self.options.warn_unreachable and not platform_skip:
+                    # mypy passes over no-ops (`raise`, a NoReturn call) and reports the first other statement.
+                    first = next((s for s in body[i:] if not is_noop_for_reachability(self, s)), None)
+                    if first is not None:
+                        self.error(first, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
             if after_each is not None:
@@ -233,7 +236,11 @@ class ModuleChecker:
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
             self.flow.state.unreachable = True
             return
-        self.flow.apply(self.exprs().narrow_for(stmt.test, True))
+        narrowed = self.exprs().narrow_for(stmt.test, True)
+        self.flow.apply(narrowed)
+        if any(isinstance(t, NeverType) for t in narrowed.values()):
+            # `assert x is None` for `x: int`: nothing after it runs (mypy's binder).
+            self.flow.state.unreachable = True
 
     def _Raise(self, stmt: ast.Raise) -> None:
         if stmt.exc is not None:
