@@ -118,6 +118,9 @@ class ModuleChecker:
     def run(self) -> None:
         tree = self.info.tree
         assert tree is not None
+        from veritype.check.redefinitions import check_redefinitions
+
+        check_redefinitions(self, tree)
         self.block(tree.body)
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
