@@ -86,6 +86,17 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     name = stmt.targets[0].id
     if body is not None and va.needs_annotation(body, name, stmt):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+        return
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):
+        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+
+
+def _param_names(mc: "ModuleChecker") -> set[str]:
+    fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    a = fn.args
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]}
 
 
 def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:

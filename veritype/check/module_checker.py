@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
 
 
+def _has_equality(test: ast.expr) -> bool:
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq)) for op in n.ops) for n in ast.walk(test))
+
+
 def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
     checker = ModuleChecker(program, info)
     try:
@@ -241,8 +245,10 @@ class ModuleChecker:
             return
         narrowed = self.exprs().narrow_for(stmt.test, True)
         self.flow.apply(narrowed)
-        if any(isinstance(t, NeverType) for t in narrowed.values()):
+        if any(isinstance(t, NeverType) for t in narrowed.values()) and not _has_equality(stmt.test):
             # `assert x is None` for `x: int`: nothing after it runs (mypy's binder).
+            # Not after `==`/`!=`: veritype narrows `x == 0` to a literal where mypy
+            # keeps `int` (pytest's `assert A.x == 2` then `assert A.x == 3`).
             self.flow.state.unreachable = True
 
     def _Raise(self, stmt: ast.Raise) -> None:
