@@ -213,7 +213,7 @@ def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value
     a name an import bound to a module ("variable has type Module", unquoted).
     True when reported."""
     hit = checker._local_symbol(target.id)
-    if hit is None or hit[0].kind != S.MODULE_REF or checker.info.is_stub:
+    if hit is None or hit[0].kind not in (S.MODULE_REF, S.FROM_IMPORT) or checker.info.is_stub:
         return False
     mod = checker.ev.symbol_type(*hit)
     if not isinstance(mod, ModuleType) or isinstance(t, (ModuleType, AnyType)):
