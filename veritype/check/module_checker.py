@@ -120,6 +120,9 @@ class ModuleChecker:
     def run(self) -> None:
         tree = self.info.tree
         assert tree is not None
+        from veritype.check.redefinitions import check_redefinitions
+
+        check_redefinitions(self, tree)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 
@@ -127,12 +130,15 @@ class ModuleChecker:
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
-        for stmt in body:
+        for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
-                    self.error(stmt, "Statement is unreachable", "unreachable")
+                if self.options.warn_unreachable and not platform_skip:
+                    # mypy passes over no-ops (`raise`, a NoReturn call) and reports the first other statement.
+                    first = next((s for s in body[i:] if not is_noop_for_reachability(self, s)), None)
+                    if first is not None:
+                        self.error(first, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
             if after_each is not None:

@@ -89,7 +89,7 @@ EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", d
 FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.", implemented=False)
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
-NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `def`, `class` or `type` statement for it).")
 TYPE_ABSTRACT = _code("type-abstract", "An abstract class or protocol is given where a concrete type[X] is expected.")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
 # Not `implemented`: casts, bases and NamedTuple types are not checked yet.
