@@ -284,8 +284,53 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                 contains = ex.ev.bound_member(ritem, "__contains__")
                 if contains is None and ex.ev.bound_member(ritem, "__iter__") is None and ex.ev.bound_member(ritem, "__getitem__") is None:
                     ex.error(node, f'Unsupported right operand type for in ("{format_type(widen_literals(ritem))}")', "operator")
+            if not isinstance(left, AnyType) and not contains_ok(ex, left, right):
+                ex.error(node, f'Unsupported operand types for in ("{format_type(widen_literals(left))}" and "{format_type(widen_literals(right))}")', "operator")
         left = right
     return result
+
+
+def contains_ok(ex: "ExprEvaluator", left: Type, right: Type) -> bool:
+    """Whether `left in right` type-checks, as mypy decides it: the right
+    operand's `__contains__` accepts the left one; failing that, when the right
+    operand is iterable, the left one is a subtype of its item type (mypy
+    falls back to the items then: `42 in d.items()` is an error, since
+    typeshed's `dict_items.__contains__` takes `tuple[object, object]`).
+    Unsure (Any, no `__contains__`, an item type not found) counts as fine."""
+    from veritype.types.subtype import is_subtype
+
+    items = [r for r in union_items(right) if not isinstance(r, AnyType)]
+    if len(items) != len(union_items(right)) or not items:
+        return True
+    methods = [ex.ev.bound_member(r, "__contains__") for r in items]
+    if any(m is None or isinstance(m, AnyType) for m in methods) or any(ex._has_any_base(r) for r in items):
+        return True  # another rule reports a missing `__contains__`
+    lefts = union_items(left)
+    if all(ex._try_call(m, left) is not None or all(ex._try_call(m, li) is not None for li in lefts) for m in methods if m is not None):
+        return True
+    item_types = [_iter_item(ex, r) for r in items]
+    if any(t is None for t in item_types):
+        # Not iterable: mypy reports the failed `__contains__` call, in these words.
+        return False
+    return is_subtype(ex.ev, left, make_union([t for t in item_types if t is not None]))
+
+
+def _iter_item(ex: "ExprEvaluator", t: Type) -> Type | None:
+    """The type `iter(t)` yields, found without reporting anything; None if
+    `t` has no `__iter__` (mypy's fallback needs an Iterable)."""
+    from veritype.evaluate.call_dispatch import call_types
+
+    if isinstance(t, TupleType):
+        from veritype.types.tuples import value_items
+
+        return make_union(value_items(t)) if t.items else AnyType("special")
+    it = ex.ev.bound_member(t, "__iter__")
+    if it is None:
+        return None
+    iterator = call_types(ex.ev, it, [])
+    nxt = ex.ev.bound_member(iterator, "__next__") if iterator is not None else None
+    value = call_types(ex.ev, nxt, []) if nxt is not None else None
+    return value if value is not None else AnyType("special")
 
 
 def sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None) -> Type | None:
