@@ -101,8 +101,14 @@ class ModuleChecker:
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
 
-    def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
-        t = self.exprs().infer(node, expected)
+    def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False) -> Type:
+        """The type of `node`; `condition`: its value is tested for truth (if, while, assert)."""
+        if condition:
+            from veritype.evaluate.truthy_function import infer_condition
+
+            t = infer_condition(self.exprs(), node)
+        else:
+            t = self.exprs().infer(node, expected)
         if isinstance(node, ast.Call) and isinstance(t, NeverType):
             self.flow.state.unreachable = True
         return t
@@ -195,10 +201,19 @@ class ModuleChecker:
         for target in stmt.targets:
             if isinstance(target, ast.Subscript):
                 base = self.infer(target.value)
-                self.infer(target.slice)
-                if not isinstance(base, AnyType) and self.ev.bound_member(base, "__delitem__") is None and not isinstance(base, UnionType):
+                delitem = self.ev.bound_member(base, "__delitem__") if not isinstance(base, (AnyType, UnionType)) else None
+                if not isinstance(base, AnyType) and delitem is None and not isinstance(base, UnionType):
+                    self.infer(target.slice)
                     self.error(target, f'"{format_type(base)}" has no attribute "__delitem__"', "attr-defined")
-                elif isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                elif delitem is not None and not isinstance(base, TypedDictType):
+                    # `del d[k]` is `d.__delitem__(k)`: mypy reports a wrong key as
+                    # that call's `Argument 1 to "__delitem__" of "D"`  [arg-type].
+                    from veritype.evaluate.calls import ARG_POS, Arg
+
+                    self.exprs()._call_node(delitem, [Arg(ARG_POS, node=target.slice)], target, method="__delitem__", receiver=base)
+                else:
+                    self.infer(target.slice)
+                if isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
                     # Typing spec ("Typed dictionaries"): a required or read-only key cannot be deleted.
                     name = target.slice.value
                     if name in base.required or name in base.readonly:
@@ -227,7 +242,7 @@ class ModuleChecker:
             # Checking"): what follows is not checked, like a skipped `if` branch.
             self.flow.state.unreachable = True
             return
-        self.infer(stmt.test)
+        self.infer(stmt.test, condition=True)
         if stmt.msg is not None:
             self.infer(stmt.msg)
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
@@ -286,6 +301,7 @@ class ModuleChecker:
             if expected is not None and not _accepts_none(self.ev, expected) and not func.is_generator:
                 self.error(stmt, "Return value expected", "return-value")
         else:
+            mark = len(self.diags)
             t = self.infer(stmt.value, expected)
             if expected is not None and not isinstance(expected, AnyType):
                 if isinstance(expected, NeverType):
@@ -297,7 +313,7 @@ class ModuleChecker:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
                         self.explain_protocol(stmt.value, t, expected)
-                elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected) and not _declares_any(expected):
+                elif isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]) and not _is_object(expected) and not _declares_any(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
         self.flow.state.unreachable = True
 
@@ -455,6 +471,16 @@ def _fits_a_constraint(ev, t: Type, expected: Type) -> bool:  # type: ignore[no-
     if len(tvs) == 1:
         tries += [{tv_key(tvs[0]): value} for value in tvs[0].values]
     return any(is_subtype(ev, t, substitute(expected, m)) for m in tries)
+
+
+def _returned_any(t: AnyType, reported: list[Diagnostic]) -> bool:
+    """mypy's no-any-return counts an Any from an error too (`return o.__code__`
+    on an `object`); veritype's error Any counts only when the returned
+    expression reported an error here (else it may be an Any for a construct
+    veritype does not understand: silent). A failed binary operator is typed
+    by its method's return type in mypy, not Any: it does not count."""
+    binary = ("Unsupported operand types for", "Unsupported left operand type for")
+    return t.reason != "error" or any(d.severity == "error" and not d.message.startswith(binary) for d in reported)
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]
