@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 from veritype.check.flow import Flow, State
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.check.display_items import report_display_items
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -165,7 +166,8 @@ class ModuleChecker:
             return
         t = self.infer(stmt.value)
         is_reveal = isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in ("reveal_type", "assert_type")
-        if isinstance(stmt.value, ast.Call) and not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
+        # Any expression statement (mypy's type_requires_usage): `await run(async_fn)` too.
+        if not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
         # Calls do not forget narrowed attributes: mypy and pyright keep them
@@ -309,6 +311,8 @@ class ModuleChecker:
                 elif not is_subtype(self.ev, t, expected) and not _fits_a_constraint(self.ev, t, expected):
                     if isinstance(expected, NoneType):
                         self.error(stmt, "No return value expected", "return-value")
+                    elif report_display_items(self, stmt.value, expected):
+                        pass  # mypy: a returned display's bad items (`Dict entry 0 ...` [dict-item])
                     else:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
@@ -477,10 +481,14 @@ def _returned_any(t: AnyType, reported: list[Diagnostic]) -> bool:
     """mypy's no-any-return counts an Any from an error too (`return o.__code__`
     on an `object`); veritype's error Any counts only when the returned
     expression reported an error here (else it may be an Any for a construct
-    veritype does not understand: silent). A failed binary operator is typed
-    by its method's return type in mypy, not Any: it does not count."""
+    veritype does not understand: silent). Only the errors after which mypy
+    has an Any count: an unknown attribute or name, no matching overload, a
+    value that cannot be called or indexed; not a failed binary operator
+    (typed by its method's return type in mypy) nor an argument or type
+    variable error (the declared return type stays)."""
     binary = ("Unsupported operand types for", "Unsupported left operand type for")
-    return t.reason != "error" or any(d.severity == "error" and not d.message.startswith(binary) for d in reported)
+    codes = ("attr-defined", "name-defined", "call-overload", "operator", "index")
+    return t.reason != "error" or any(d.severity == "error" and d.code in codes and not d.message.startswith(binary) for d in reported)
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]

@@ -165,7 +165,9 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             return
         if any(i.is_untyped for i in _items(sub_t)) or (sub_overloaded and any(i.is_untyped for i in _items(base_t))):
             return
-        base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
+        base_t = _unrestricted(ev.members._map_to(receiver, base_cls, base_t, receiver))
+        if base_t is None:
+            return
         sub_b, base_o = _bound(ev, sub_t, kind, receiver), _bound(ev, base_t, kind, receiver)
         if not isinstance(sub_b, (CallableType, Overloaded)) or not isinstance(base_o, (CallableType, Overloaded)):
             return
@@ -238,6 +240,27 @@ def liskov_notes(checker: "ModuleChecker", where: ast.AST, name: str, class_name
             f"        return <logic to compare two {class_name} instances>",
         ):
             checker.note(where, line)
+
+
+def _unrestricted(t):  # type: ignore[no-untyped-def]
+    """An overloaded base without its items whose `self` is annotated with the
+    item's own type variables (typeshed's `MutableMapping.setdefault(self:
+    MutableMapping[_KT, _T | None], ...)`): mypy drops such an item when the
+    receiver does not fit, which veritype cannot always decide: not compared."""
+    from veritype.types.substitute import tv_key, type_vars_in
+
+    if not isinstance(t, Overloaded):
+        return t
+    keep = []
+    for item in t.items:
+        own = {tv_key(v) for v in item.type_vars if v.kind != "self"}
+        first = item.params[0].type if item.params else None
+        if first is not None and own & set(type_vars_in(first)):
+            continue
+        keep.append(item)
+    if not keep:
+        return None
+    return keep[0] if len(keep) == 1 else Overloaded(tuple(keep), t.name)
 
 
 def _items(t: "CallableType | Overloaded") -> tuple[CallableType, ...]:

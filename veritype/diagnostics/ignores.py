@@ -191,8 +191,12 @@ def apply_ignores(
     diagnostics: list[Diagnostic],
     ignore_map: IgnoreMap,
     options: Options,
+    skipped: "set[int] | frozenset[int]" = frozenset(),
 ) -> list[Diagnostic]:
     """Drop silenced diagnostics of one file; add unused-ignore errors if asked.
+
+    `skipped`: lines of statically skipped branches (semantic.static_skips),
+    where an ignore is for another platform or version, never unused (mypy).
 
     `options` are the file's own options (`options.for_module(module)`): they
     decide which codes are enabled and whether `ignore_errors` is set.
@@ -220,6 +224,8 @@ def apply_ignores(
         for line, ignore in sorted(ignore_map.lines.items()):
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
+            if line in skipped:
+                continue
             if ignore.codes is None or not all(implemented(c) for c in ignore.codes):
                 # The ignore may be there for an error mypy reports and veritype
                 # cannot (a code it does not check for; a bare ignore names them

@@ -112,7 +112,12 @@ def _filter(program: "Program", info: "ModuleInfo", diags: list[Diagnostic]) -> 
         return []
     assert info.parsed is not None
     ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
-    return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+    skipped: set[int] = set()
+    if ignore_map.lines and opts.warn_unused_ignores and info.tree is not None:
+        from veritype.semantic.static_skips import skipped_lines
+
+        skipped = skipped_lines(info.tree, program.binder_for(info).static_branch)
+    return ignores.apply_ignores(info.path, diags, ignore_map, opts, skipped)
 
 
 def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
