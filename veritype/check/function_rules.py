@@ -198,10 +198,25 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
     """mypy's note at each annotated assignment of a body that is not checked.
 
     Nested untyped functions are not checked either; typed ones and classes are left alone.
+    Its imports are resolved all the same (mypy's semantic analysis reports a
+    missing module there too), but not in a branch a platform or version check
+    rules out.
     """
     todo: list[ast.AST] = list(reversed(body))
+    binder = checker.program.binder_for(checker.info)
     while todo:
         n = todo.pop()
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                checker._check_import(n, alias.name)
+            continue
+        if isinstance(n, ast.ImportFrom):
+            if n.module != "__future__":
+                checker._check_import(n, binder.resolve_relative(n.module, n.level))
+            continue
+        if isinstance(n, ast.If) and binder.static_branch(n.test) is not None:
+            todo.extend(reversed(n.body if binder.static_branch(n.test) else n.orelse))
+            continue
         if isinstance(n, ast.AnnAssign):
             msg = "By default the bodies of untyped functions are not checked, consider using --check-untyped-defs"
             checker.report(n, msg, "annotation-unchecked", "note")
@@ -210,7 +225,13 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
             continue
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (n.returns is not None or n.type_comment or any(a.annotation is not None for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs])):
             continue
-        todo.extend(reversed([c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt)]))
+        children: list[ast.AST] = []
+        for c in ast.iter_child_nodes(n):
+            if isinstance(c, ast.stmt):
+                children.append(c)
+            elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
+                children.extend(c.body)  # `except` and `case` bodies
+        todo.extend(reversed(children))
 
 
 def _is_untyped_decorator(t: Type) -> bool:
