@@ -63,6 +63,11 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
     if checker.options.disallow_untyped_decorators and not sig.is_untyped and untyped_dec is not None:
         checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
+    if opts.disallow_any_decorated and untyped_dec is not None and not checker.info.is_stub:
+        # mypy's --disallow-any-decorated: the decorated function is Any once an
+        # untyped decorator applies, reported at the `def`. (Its other message,
+        # an Any inside the decorated type, is not checked.)
+        checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
     _check_defaults(checker, node, sig, stubby)
     if sig.is_untyped and not opts.check_untyped_defs:
@@ -232,6 +237,15 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
             elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
                 children.extend(c.body)  # `except` and `case` bodies
         todo.extend(reversed(children))
+
+
+def _def_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """Where mypy puts an error about the function itself: its `def` line (the
+    node's own position), not the first decorator's."""
+    marker = ast.Pass()
+    marker.lineno, marker.col_offset = node.lineno, node.col_offset
+    marker.end_lineno, marker.end_col_offset = node.lineno, node.col_offset
+    return marker
 
 
 def _is_untyped_decorator(t: Type) -> bool:
