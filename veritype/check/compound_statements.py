@@ -50,7 +50,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
                 break
             node = nxt
             continue
-        mc.infer(node.test)
+        mc.infer(node.test, condition=True)
         exprs = mc.exprs()
         before = mc.flow.fork()
         # One narrowing, applied and tested: asked again after it is applied, the
@@ -153,7 +153,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
-    mc.infer(stmt.test)
+    mc.infer(stmt.test, condition=True)
     infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
     mc._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
 

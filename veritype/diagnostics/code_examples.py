@@ -134,6 +134,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Resource:\n    def __enter__(self) -> None: ...\n"
         "    def __exit__(self, *args: object) -> bool:  # E\n        return False\n",
     ),
+    "truthy-function": (
+        (),
+        "def ready() -> bool: ...\n\nif ready:  # E\n    pass\n",
+    ),
     "truthy-bool": (
         ("--enable-error-code", "truthy-bool"),
         "class Foo: ...\n\ndef f(x: Foo) -> None:\n    if x:  # E\n        pass\n",

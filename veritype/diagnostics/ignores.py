@@ -194,9 +194,12 @@ def apply_ignores(
     diagnostics: list[Diagnostic],
     ignore_map: IgnoreMap,
     options: Options,
-    skipped: frozenset[int] = frozenset(),
+    skipped: "set[int] | frozenset[int]" = frozenset(),
 ) -> list[Diagnostic]:
     """Drop silenced diagnostics of one file; add unused-ignore errors if asked.
+
+    `skipped`: lines of statically skipped branches (semantic.static_skips),
+    where an ignore is for another platform or version, never unused (mypy).
 
     `options` are the file's own options (`options.for_module(module)`): they
     decide which codes are enabled and whether `ignore_errors` is set.

@@ -119,13 +119,15 @@ def _filter(program: "Program", info: "ModuleInfo", diags: list[Diagnostic]) -> 
 
 def skipped_lines(program: "Program", module: str, tree: "ast.Module | None") -> frozenset[int]:
     """Lines a version/platform condition rules out, for the unused-ignore report."""
-    from veritype.semantic.conditions import statically_skipped_lines
+    from veritype.semantic.conditions import evaluate_condition
+    from veritype.semantic.static_skips import skipped_lines as static_skipped
 
     opts = program.options.for_module(module)
     if tree is None or not opts.warn_unused_ignores:
         return frozenset()
     always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
-    return statically_skipped_lines(tree, program.options.python_version, program.options.platform, always)
+    version, platform = program.options.python_version, program.options.platform
+    return frozenset(static_skipped(tree, lambda test: evaluate_condition(test, version, platform, always)))
 
 
 def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -76,6 +76,7 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        self.conditions: set[int] = set()  # ids of expressions tested for truth (truthy_function)
         # Inside a lambda or comprehension (past its first iterable): a class body's
         # names are not visible there (Python's scoping), so lookups skip the class.
         self.nested_in_class = 0
@@ -371,7 +372,9 @@ class ExprEvaluator:
     # -- conditional, walrus, await -------------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
-        self.infer(node.test)
+        from veritype.evaluate.truthy_function import infer_condition
+
+        infer_condition(self, node.test)
         self.overlay.append(self.narrow_for(node.test, True))
         try:
             a = self.infer(node.body, expected)

@@ -97,56 +97,11 @@ def _compare(node: ast.Compare, version: tuple[int, int], platform: str) -> bool
         return None
     if isinstance(right, ast.Tuple) and all(isinstance(e, ast.Constant) and isinstance(e.value, int) for e in right.elts):
         other = tuple(e.value for e in right.elts)  # type: ignore[attr-defined]
-        # Compare only as many parts as the target version knows (major, minor).
-        return fn(tuple(target)[: len(other)] if len(other) <= 2 else tuple(target), other[:2] if len(other) > 2 else other)
-    return None
-
-
-def statically_skipped_lines(tree: ast.Module, version: tuple[int, int], platform: str, always: Always | None = None) -> frozenset[int]:
-    """The lines of blocks a version, platform, `TYPE_CHECKING` or always_true/false
-    condition rules out (an `if`/`elif`/`else` branch not taken, the rest of a block
-    after an `assert` such a condition makes false): mypy skips them entirely, so
-    their `# type: ignore` comments are never reported unused (checked against
-    mypy 2.4.1; pytest's `if sys.version_info >= (3, 12): del sys.last_exc  #
-    type: ignore[attr-defined]` under python_version 3.10). A plain `if False:`
-    or `if 0:` is not such a condition for mypy: its block is checked."""
-    out: set[int] = set()
-
-    def known(test: ast.expr) -> bool | None:
-        inner = test
-        while isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
-            inner = inner.operand
-        if isinstance(inner, ast.Constant):
+        # The target version knows (major, minor) only: as mypy (its
+        # consider_sys_version_info), a longer tuple (`< (3, 11, 16)`) is
+        # undecided, and so is `==`/`!=` against a shorter one; else the
+        # tuples compare as Python compares them ((3, 11) > (3,)).
+        if len(other) > len(target) or (len(other) < len(target) and isinstance(op, (ast.Eq, ast.NotEq))):
             return None
-        return evaluate_condition(test, version, platform, always)
-
-    def skip(stmts: list[ast.stmt]) -> None:
-        if stmts:
-            out.update(range(stmts[0].lineno, (stmts[-1].end_lineno or stmts[-1].lineno) + 1))
-
-    def block(stmts: list[ast.stmt]) -> None:
-        for i, stmt in enumerate(stmts):
-            if isinstance(stmt, ast.If):
-                taken = known(stmt.test)
-                if taken is False:
-                    skip(stmt.body)
-                    block(stmt.orelse)
-                    continue
-                if taken is True:
-                    skip(stmt.orelse)
-                    block(stmt.body)
-                    continue
-            if isinstance(stmt, ast.Assert) and known(stmt.test) is False:
-                skip(stmts[i + 1:])
-                return
-            for name in ("body", "orelse", "finalbody"):
-                sub = getattr(stmt, name, None)
-                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                    block(sub)
-            for h in getattr(stmt, "handlers", None) or []:
-                block(h.body)
-            for c in getattr(stmt, "cases", None) or []:
-                block(c.body)
-
-    block(tree.body)
-    return frozenset(out)
+        return fn(tuple(target), other)
+    return None

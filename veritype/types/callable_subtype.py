@@ -204,7 +204,9 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
             return False
     for l in lp:
         if l.kind == KW_ONLY and not l.has_default:
-            if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp) and r_kw is None:
+            # A keyword `right` may be called without: `**kwargs` on the right
+            # does not make it passed (spec, "Assignability of callables").
+            if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp):
                 return False
     if r_kw is not None:
         if l_kw is None:
