@@ -48,8 +48,9 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         mc.infer(node.test)
         exprs = mc.exprs()
         before = mc.flow.fork()
-        mc.flow.apply(exprs.narrow_for(node.test, True))
-        if _is_never_narrowed(mc.flow, exprs.narrow_for(node.test, True)):
+        pos = exprs.narrow_for(node.test, True)
+        mc.flow.apply(pos)
+        if _is_never_narrowed(mc.flow, pos):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         ends.append(mc.flow.fork())
