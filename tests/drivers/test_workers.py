@@ -166,3 +166,14 @@ def test_num_workers_flag_and_config(project: Path, capsys: pytest.CaptureFixtur
     assert "expected a number of workers" in capsys.readouterr().err
     (project / "pyproject.toml").write_text("[tool.mypy]\nnum_workers = -2\n")
     assert main(["check", "app"]) == 2
+
+
+def test_forking_workers_from_the_check_thread_does_not_warn(project: Path) -> None:
+    # On Python 3.12+ forking a multi-threaded process warns (DeprecationWarning);
+    # the run forks from the deep-stack thread while the main thread waits.
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(sources(project), options(project, "--no-incremental", "-n", "2"))
+    assert [str(w.message) for w in caught if "fork" in str(w.message)] == []

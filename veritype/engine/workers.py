@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import warnings
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import static_imports
@@ -61,7 +62,15 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) ->
     gc.freeze()
     try:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(workers, len(tasks))) as pool:
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that forking a multi-threaded process may
+            # deadlock the child on a lock another thread held. The run is on
+            # the deep-stack thread (engine.deep_stack) while the main thread
+            # only waits in Thread.join, holding no lock a worker takes; and a
+            # worker never returns to the main thread's code.
+            warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*multi-threaded.*fork")
+            pool = ctx.Pool(min(workers, len(tasks)))
+        with pool:
             for checked, names in pool.imap_unordered(_check_group, tasks, chunksize=1):
                 results.update(checked)
                 loaded.update(names)
