@@ -155,6 +155,9 @@ def draw_batch(kind: str, seed: int, count: int) -> list[str]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
+    import warnings
+
+    warnings.simplefilter("ignore", SyntaxWarning)  # hypothesmith compiles what it draws
     programs: list[str] = []
 
     @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
