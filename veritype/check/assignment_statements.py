@@ -357,11 +357,6 @@ def _star_target_list(mc: "ModuleChecker", target: ast.expr, item: Type, middle:
                 got, exp = format_pair(m, want)
                 mc.error(target, f'List item {i} has incompatible type "{got}"; expected "{exp}"', "list-item")
         return declared
-    # Otherwise the declared list where the items fit it (mypy infers the list
-    # in the declared type's context).
-    if isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
-        if is_subtype(mc.ev, item, declared.args[0]):
-            return declared
     return mc.ev.builtin("list", _widen_lit(item))
 
 
