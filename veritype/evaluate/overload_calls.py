@@ -79,7 +79,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # Report errors inside arguments evaluated for this item (deduplicated later).
         check_signature(site, matches[0][0], args, site.report)
         _deprecated_item(site, callee, matches[0][0])
-        return first_ret
+        return _union_math_refinement(site, callee, args, arg_types, first_ret)
     # Step 3: union expansion of one argument at a time.
     from veritype.evaluate.overload_expansion import expand_argument
 
@@ -101,6 +101,45 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
             if ok:
                 return make_union(results)
     return _failed(site, callee, candidates, args, arg_types)
+
+
+_refining = False
+
+
+def _union_math_refinement(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type], first_ret: Type) -> Type:
+    """mypy tries union math before the first matching item when an argument
+    is a union (its check_overload_call: "picking the first overload often
+    ends up being too greedy"): `parse_known_args(args, ns)` with `ns:
+    Namespace | None` is `tuple[Namespace, ...]` from the `None` and the `_N`
+    items, where the `_N` item alone gives `tuple[Namespace | None, ...]`. The
+    spec's order picks that item; where the members' results together are
+    strictly narrower, veritype takes them, so code mypy accepts stays clean.
+    One union argument, one level deep."""
+    global _refining
+    if _refining:
+        return first_ret
+    ai = next((i for i, t in enumerate(arg_types) if isinstance(t, UnionType) and args[i].kind in (ARG_POS, ARG_KW)), None)
+    if ai is None:
+        return first_ret
+    ev = site.ev
+    results: list[Type] = []
+    _refining = True
+    try:
+        for member in arg_types[ai].items:  # type: ignore[attr-defined]
+            sub_args = list(args)
+            sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
+            collect = Collect()
+            sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope)
+            r = check_overloaded(sub_site, callee, sub_args)
+            if collect.errors or holds_any(r):
+                return first_ret
+            results.append(r)
+    finally:
+        _refining = False
+    refined = make_union(results)
+    if is_subtype(ev, refined, first_ret) and not is_subtype(ev, first_ret, refined):
+        return refined
+    return first_ret
 
 
 def _failed(site: CallSite, callee: Overloaded, candidates: list[CallableType], args: list[Arg], arg_types: list[Type]) -> Type:
