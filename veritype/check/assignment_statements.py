@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -86,6 +86,17 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     name = stmt.targets[0].id
     if body is not None and va.needs_annotation(body, name, stmt):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+        return
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):
+        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+
+
+def _param_names(mc: "ModuleChecker") -> set[str]:
+    fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    a = fn.args
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]}
 
 
 def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
@@ -167,7 +178,9 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | Non
             inherited = _base_declaration(mc, base, cls, target.attr) if sym.is_instance_attr and sym.annotation is None else None
             return inherited[0] if inherited is not None else None
         return mc.ev.members.get(base, target.attr)
-    return None
+    from veritype.check.object_attribute_writes import object_attribute_declared
+
+    return object_attribute_declared(mc.ev, base, target.attr)
 
 
 def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", name: str) -> "tuple[Type, ClassInfo] | None":
@@ -287,14 +300,21 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         mc._record_self_assignment(target, t, value)
         key = expr_key(target)
         if key is not None:
-            if refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
+            if isinstance(base_t, AnyType):
+                # An attribute of an Any value is Any, and assigning it narrows
+                # nothing (mypy: `c = copy(c)` with `c: Any`, then `c.name = i`
+                # on one branch leaves `c.name` Any after the branches).
+                mc.flow.invalidate(key)
+            elif refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
                 # An Any value does not narrow an unannotated attribute either: it keeps the
                 # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
                 narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
+                # A declared attribute narrows to the value's class as a declared name does
+                # (mypy: `cls.proxy = Sub()` for `proxy: ClassVar[Base]` reads as `Sub`).
+                mc.flow.bind(key, (_narrow_on_reassign(mc.ev, narrow_to, t) if declared is not None else _narrow_on_assign(mc.ev, narrow_to, t)) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
@@ -537,11 +557,30 @@ def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped
     if not isinstance(node, ast.arg) or func is None:
         return None
     if node.annotation is None and getattr(func, "type_comment", None) is None:
-        return None
+        return _implicit_self_type(sym, scope)
     t = scope.param_types.get(sym.name)
     if isinstance(t, AnyType):
         return t if t.reason == "explicit" else None
     return t if isinstance(t, Type) else None
+
+
+def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
+    """A method's unannotated `self` / `cls`: mypy declares it the type it gives it
+    (`P`, `type[P]`, or `Self` / `type[Self]` in a method using Self), so `cls = Q`
+    in a `-> Self` method is `Incompatible types in assignment (expression has
+    type "type[Q]", variable has type "type[Self]")` (mypy 2.4.1; trio's
+    `Path.__new__`)."""
+    func = scope.function
+    parent = scope.parent
+    if parent is None or parent.kind != "class" or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    params = [*func.args.posonlyargs, *func.args.args]
+    if not params or params[0] is not sym.node:
+        return None
+    t = scope.param_types.get(sym.name)
+    if isinstance(t, TypeType):
+        return t if isinstance(t.item, (Instance, TypeVarType)) else None
+    return t if isinstance(t, (Instance, TypeVarType)) else None
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]

@@ -315,6 +315,17 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
     if "typevar" in sym.cache:
         return sym.cache["typevar"]  # type: ignore[return-value]
     sym.cache["typevar"] = None
+    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
+    try:
+        tv = _typevar_declaration(ev, sym, scope)
+    finally:
+        ev.lazy_depth -= 1
+    if tv is not None:
+        sym.cache["typevar"] = tv
+    return tv
+
+
+def _typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarType | None:
     node = sym.node
     if sym.kind != S.VAR or not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(node.value, ast.Call):
         return None
@@ -346,9 +357,7 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
             variance = "infer"
         elif kw.arg == "default":
             default = ev.type_exprs.evaluate_default(kw.value, scope, kind)
-    tv = TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
-    sym.cache["typevar"] = tv
-    return tv
+    return TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
 
 
 def _is_true(node: ast.expr) -> bool:
@@ -366,10 +375,12 @@ def alias_info(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[
     # AliasRef (see `alias_ref`); other askers see Any.
     sym.cache["alias"] = (AnyType("special"), ())
     sym.cache["alias_busy"] = True
+    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
     try:
         result = _compute_alias(ev, sym, scope)
     finally:
         sym.cache.pop("alias_busy", None)
+        ev.lazy_depth -= 1
     if result is not None and reaches_itself(result[0], alias_fullname(sym, scope)):
         # `type A = A`, `A: TypeAlias = Union["A", int]`: no value at all (reported
         # where the alias is defined, see `alias_is_circular`).

@@ -13,6 +13,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.model import AnyType, Instance, NeverType, TupleType, Type, TypedDictType, union_items, NONE
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.evaluate.truthy_function import infer_condition
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -228,7 +229,7 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer)
             for cond in gen.ifs:
-                ex.infer(cond)
+                infer_condition(ex, cond)
                 narrowed = ex.narrow_for(cond, True)
                 layer.update(narrowed)
         yield
