@@ -338,7 +338,16 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
 def _fixed_middle(t: Type, star: int, n: int) -> list[Type] | None:
     """The items of a fixed-length tuple value that a starred target at `star`
-    (of `n` targets) receives; None for any other value."""
+    (of `n` targets) receives, of each member for a union of such tuples
+    (mypy assigns from each member); None for any other value."""
+    if isinstance(t, UnionType):
+        out: list[Type] = []
+        for item in t.items:
+            part = _fixed_middle(item, star, n)
+            if part is None:
+                return None
+            out.extend(part)
+        return out
     if not isinstance(t, TupleType) or any(isinstance(i, UnpackType) for i in t.items) or len(t.items) < n - 1:
         return None
     return list(t.items[star:len(t.items) - (n - star - 1)])

@@ -40,9 +40,9 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
     # holding Any) may still decide between several.
     variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
-    # An empty display holds no Any for this rule: mypy infers it without
-    # context as a collection of Never (`d.get(k, [])` is not ambiguous).
-    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t) and not _empty_display(args[ai].node)]
+    # An empty collection's `list[Any]` is mypy's `list[Never]`: no Any to be
+    # ambiguous (`d.get(k, [])`, `d.get(k, set())`).
+    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t) and not _only_empty_any(t) and not _empty_display(args[ai].node)]
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = Collect()
@@ -70,11 +70,8 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         if len(matches) > 1:
             # Any-ambiguity (spec step 5): different returns make the result Any.
             if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
-                # mypy: returns that differ only in type arguments give the class
-                # with Any arguments (`S[Any]`), others Any.
-                erased = _erased(first_ret)
-                if erased is not None and all(_erased(r) == erased for _, r in matches[1:]):
-                    return erased
+                # (mypy gives `list[Any]` where the returns differ only in type
+                # arguments; the spec says Any: "the resulting return type is Any".)
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
         check_signature(site, matches[0][0], args, site.report)
@@ -161,11 +158,9 @@ def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
     return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not holds_any(a) and not holds_any(b))
 
 
-def _erased(t: Type) -> Type | None:
-    """An instance with Any for each type argument (mypy's erase_type), or None."""
-    if isinstance(t, Instance):
-        return Instance(t.info, tuple(AnyType("special") for _ in t.args)) if t.args else t
-    return None
+def _only_empty_any(t: Type) -> bool:
+    """Whether every Any `t` holds is an empty display's item type."""
+    return not holds_any(_fill_any(t, NEVER, keep=lambda a: a.reason != "empty"))
 
 
 def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:
@@ -222,17 +217,17 @@ def _empty_display(node: object) -> bool:
     return (isinstance(node, (ast.List, ast.Set, ast.Tuple)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
 
 
-def _fill_any(t: Type, fill: Type) -> Type:
+def _fill_any(t: Type, fill: Type, keep=lambda a: False) -> Type:  # type: ignore[no-untyped-def]
     if isinstance(t, AnyType):
-        return fill
+        return t if keep(t) else fill
     if isinstance(t, Instance) and t.args:
-        return Instance(t.info, tuple(_fill_any(a, fill) for a in t.args))
+        return Instance(t.info, tuple(_fill_any(a, fill, keep) for a in t.args))
     if isinstance(t, TupleType):
-        return TupleType(tuple(_fill_any(i, fill) for i in t.items), t.fallback)
+        return TupleType(tuple(_fill_any(i, fill, keep) for i in t.items), t.fallback)
     if isinstance(t, UnionType):
-        return make_union([_fill_any(i, fill) for i in t.items])
+        return make_union([_fill_any(i, fill, keep) for i in t.items])
     if isinstance(t, CallableType):
-        return t.with_params(tuple(Param(p.name, _fill_any(p.type, fill), p.kind, p.has_default) for p in t.params)).with_ret(_fill_any(t.ret, fill))
+        return t.with_params(tuple(Param(p.name, _fill_any(p.type, fill, keep), p.kind, p.has_default) for p in t.params)).with_ret(_fill_any(t.ret, fill, keep))
     return t
 
 
