@@ -126,6 +126,9 @@ class ModuleChecker:
         tree = self.info.tree
         assert tree is not None
         self.block(tree.body)
+        from veritype.check.module_use_before_def import check_module_uses
+
+        check_module_uses(self)
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
@@ -155,6 +158,10 @@ class ModuleChecker:
             from veritype.check import unimported_any
 
             unimported_any.check_statement(self, stmt)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
+            from veritype.check.runtime_annotations import check_statement as check_run_annotations
+
+            check_run_annotations(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)

@@ -91,6 +91,7 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         'm: Movie = {"title": "Up", "year": 2009}  # E\n',
     ),
+    "used-before-def": ((), "print(greeting)  # E\ngreeting = \"hello\"\n"),
     "has-type": (
         (),
         "class A:\n    def f(self) -> None:\n        self.x = self.y  # E (mypy: a cycle it cannot resolve)\n"

@@ -77,6 +77,7 @@ LIST_ITEM = _code("list-item", "An item of a list or set display has the wrong t
 DICT_ITEM = _code("dict-item", "A key or value of a dict display has the wrong type.")
 TYPEDDICT_ITEM = _code("typeddict-item", "A TypedDict key is missing, unknown or mistyped.")
 TYPEDDICT_UNKNOWN_KEY = _code("typeddict-unknown-key", "A TypedDict display or call has a key the TypedDict does not define.", parent="typeddict-item")
+USED_BEFORE_DEF = _code("used-before-def", "A name is read before the statement that binds it has run.", implemented=False)  # module level only so far
 HAS_TYPE = _code("has-type", "The type of the name cannot be determined.", implemented=False)
 OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatible return types.")
 OVERLOAD_CANNOT_MATCH = _code("overload-cannot-match", "An overload can never be matched: an earlier one accepts all its arguments.")

@@ -8,6 +8,7 @@ cycle) gets Any rather than recursing forever (DESIGN.md principle 2).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -156,6 +157,11 @@ class Evaluator:
                 outer = self.lookup(name, outer_scope, for_type)
                 if outer is not None:
                     return outer
+                if _declares_itself(sym):
+                    # `ClassF: "ClassF"` with no ClassF outside: the annotation names
+                    # the variable it declares, which is no type and is not bound
+                    # yet (a circular reference; mypy: name not defined).
+                    return None
         if hit is not None:
             return hit
         mod_scope = scope
@@ -442,3 +448,19 @@ def class_object_type(info: ClassInfo) -> TypeType:
 
 def none_or(t: Type | None) -> Type:
     return t if t is not None else NoneType()
+
+
+def _declares_itself(sym: Symbol) -> bool:
+    """Whether a class-level variable is only declared (`x: "x"`, no value
+    anywhere) and its own annotation mentions its name."""
+    if not sym.decls or not all(isinstance(d, ast.AnnAssign) and d.value is None for d in sym.decls):
+        return False
+    ann = sym.annotation
+    if ann is None:
+        return False
+    for n in ast.walk(ann):
+        if isinstance(n, ast.Name) and n.id == sym.name:
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and re.search(rf"(?<![\w.]){re.escape(sym.name)}(?!\w)", n.value):
+            return True
+    return False
