@@ -110,7 +110,9 @@ class ModuleChecker:
             t = infer_condition(self.exprs(), node)
         else:
             t = self.exprs().infer(node, expected)
-        if isinstance(node, ast.Call) and isinstance(t, NeverType):
+        # A call, or an await of one, that returns Never ends the flow (mypy marks
+        # both unreachable: `await serve_forever()` in a NoReturn coroutine).
+        if isinstance(node, (ast.Call, ast.Await)) and isinstance(t, NeverType):
             self.flow.state.unreachable = True
         return t
 
@@ -125,6 +127,9 @@ class ModuleChecker:
     def run(self) -> None:
         tree = self.info.tree
         assert tree is not None
+        from veritype.check.redefinitions import check_redefinitions
+
+        check_redefinitions(self, tree)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 
@@ -132,12 +137,15 @@ class ModuleChecker:
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
-        for stmt in body:
+        for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
-                    self.error(stmt, "Statement is unreachable", "unreachable")
+                if self.options.warn_unreachable and not platform_skip:
+                    # mypy passes over no-ops (`raise`, a NoReturn call) and reports the first other statement.
+                    first = next((s for s in body[i:] if not is_noop_for_reachability(self, s)), None)
+                    if first is not None:
+                        self.error(first, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
             if after_each is not None:
@@ -257,7 +265,13 @@ class ModuleChecker:
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
             self.flow.state.unreachable = True
             return
-        self.flow.apply(self.exprs().narrow_for(stmt.test, True))
+        narrowed = self.exprs().narrow_for(stmt.test, True)
+        self.flow.apply(narrowed)
+        if any(isinstance(t, NeverType) for t in narrowed.values()):
+            # As for an `if` whose test narrows a reference to Never: what follows
+            # cannot run (mypy: `assert result.stderr is None` with a `bytes`
+            # stderr makes the rest of the test unreachable).
+            self.flow.state.unreachable = True
 
     def _Raise(self, stmt: ast.Raise) -> None:
         if stmt.exc is not None:

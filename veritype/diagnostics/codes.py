@@ -92,7 +92,7 @@ EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its beha
 # so an ignore naming it is never reported as unused.
 TRUTHY_FUNCTION = _code("truthy-function", "A function is tested for truth (it is always true).", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
-NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `def`, `class` or `type` statement for it).")
 TYPE_ABSTRACT = _code("type-abstract", "An abstract class or protocol is given where a concrete type[X] is expected.")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
 # Not `implemented`: NamedTuple field types (and other places mypy checks) are not checked yet.

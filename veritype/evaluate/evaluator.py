@@ -62,6 +62,12 @@ class Evaluator:
         # Set by the check stage: walks a method body silently so that the
         # types assigned to `self.x` (with narrowing) are recorded on symbols.
         self.method_walker: Callable[[ast.FunctionDef | ast.AsyncFunctionDef, Scope], None] | None = None
+        # Lazy evaluations in progress. Each guards against cycles with a placeholder
+        # answer (Any for a symbol being evaluated, no bases, an MRO of the class
+        # alone...): an answer derived while one is in progress may have seen one,
+        # while none is, it is final. Caches of derived answers (members.Members)
+        # keep only final ones.
+        self.lazy_depth = 0
 
     # -- delegations used by the type algebra -----------------------------------
 
@@ -388,6 +394,7 @@ class Evaluator:
             return cached  # type: ignore[return-value]
         sym.cache["type"] = _IN_PROGRESS
         self.program.stats["symbols_evaluated"] += 1
+        self.lazy_depth += 1
         try:
             from veritype.evaluate.declarations import compute_symbol_type
 
@@ -397,6 +404,8 @@ class Evaluator:
 
             bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
             result = AnyType("special")
+        finally:
+            self.lazy_depth -= 1
         sym.cache["type"] = result
         return result
 
@@ -407,7 +416,11 @@ class Evaluator:
         sym.cache["declared"] = None
         from veritype.evaluate.declarations import compute_declared_type
 
-        result = compute_declared_type(self, sym, scope)
+        self.lazy_depth += 1
+        try:
+            result = compute_declared_type(self, sym, scope)
+        finally:
+            self.lazy_depth -= 1
         sym.cache["declared"] = result
         return result
 

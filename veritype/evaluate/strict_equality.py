@@ -141,6 +141,25 @@ def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool = 
     return (ia.fullname, ib.fullname) in promotions or (ib.fullname, ia.fullname) in promotions
 
 
+def is_plain_class(t: Type) -> bool:
+    """A class instance or literal whose class is no protocol and has no Any base."""
+    return not isinstance(t, NoneType) and _plain(t)
+
+
+def has_own_eq(t: Type) -> bool:
+    """An `__eq__` not from builtins up the class's MRO (mypy's custom `__eq__`)."""
+    return _custom_eq(t)
+
+
+def may_be_equal(a: Type, b: Type) -> bool:
+    """Whether a value of `a` may equal one of `b` (mypy's overlap for narrowing
+    by `==`): anything not plain, an own `__eq__`, the bytes-like family and the
+    numeric promotions all may."""
+    if not _plain(a) or not _plain(b) or _custom_eq(a) or _custom_eq(b) or _bytes_pair(a, b):
+        return True
+    return _overlap(a, b, _PROMOTIONS | _BYTES_PROMOTIONS)
+
+
 def _args_overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool) -> bool:
     """mypy's is_overlapping_types for related classes: they overlap when each
     pair of type arguments (seen as the same class) does: `list[int]` and
