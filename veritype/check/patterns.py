@@ -60,6 +60,9 @@ def _current_subject(checker: "ModuleChecker", node: ast.expr, subject: Type) ->
     from veritype.evaluate.expressions import ExprEvaluator
     from veritype.evaluate.reference_keys import expr_key
 
+    if isinstance(node, ast.Tuple) and node.elts and all(expr_key(e) is not None for e in node.elts):
+        # `match (a, b):` -- the items as the cases so far have narrowed them.
+        return ExprEvaluator(checker.ev, checker.scope, checker.flow, None).infer(node)
     if expr_key(node) is None:
         return subject
     return ExprEvaluator(checker.ev, checker.scope, checker.flow, None).infer(node)
@@ -71,10 +74,16 @@ def _subject_test(subject: ast.expr, p: ast.pattern) -> ast.expr | None:
     `isinstance(x, C)`; an or-pattern of those is their `or`. None otherwise."""
     from veritype.evaluate.reference_keys import expr_key
 
+    if isinstance(subject, ast.Tuple) and isinstance(p, ast.MatchSequence):
+        return _tuple_test(subject, p)
     if expr_key(subject) is None:
         return None
     if isinstance(p, ast.MatchValue):
-        return _located(ast.Compare(left=subject, ops=[ast.Eq()], comparators=[p.value]), p)
+        # A literal value pattern narrows to the literal itself (mypy: `case "in":`
+        # makes a `str` subject `Literal['in']`, where `x == "in"` leaves a `str`):
+        # the test is written as `is`, which narrows so.
+        literal = isinstance(p.value, ast.Constant) and type(p.value.value) in (str, bytes, int)
+        return _located(ast.Compare(left=subject, ops=[ast.Is() if literal else ast.Eq()], comparators=[p.value]), p)
     if isinstance(p, ast.MatchSingleton):
         return _located(ast.Compare(left=subject, ops=[ast.Is()], comparators=[_located(ast.Constant(value=p.value), p)]), p)
     if isinstance(p, ast.MatchClass) and not p.patterns and not p.kwd_patterns:
@@ -87,6 +96,43 @@ def _subject_test(subject: ast.expr, p: ast.pattern) -> ast.expr | None:
         if all(part is not None for part in parts):
             return _located(ast.BoolOp(op=ast.Or(), values=parts), p)  # type: ignore[arg-type]
     return None
+
+
+def _tuple_test(subject: ast.Tuple, p: ast.MatchSequence) -> ast.expr | None:
+    """`match (a, op, b): case (str(), "in", str()):` stands for `isinstance(a, str)
+    and op == "in" and isinstance(b, str)` (mypy narrows each item of a tuple
+    subject by its sub-pattern). None unless every refutable sub-pattern has a
+    test, so that the negation (what later cases see) is exact."""
+    if len(subject.elts) != len(p.patterns) or any(isinstance(e, ast.Starred) for e in subject.elts):
+        return None
+    if any(isinstance(sub, ast.MatchStar) for sub in p.patterns):
+        return None
+    tests: list[ast.expr] = []
+    for elt, sub in zip(subject.elts, p.patterns):
+        if isinstance(sub, ast.MatchAs) and sub.pattern is None:
+            continue  # `_` or a capture: always matches
+        test = _subject_test(elt, sub)
+        if test is None:
+            return None
+        tests.append(test)
+    if not tests:
+        return None
+    return tests[0] if len(tests) == 1 else _located(ast.BoolOp(op=ast.And(), values=tests), p)
+
+
+def _sequence_items(subject: Type, count: int) -> list[Type]:
+    """The types the `count` sub-patterns of a sequence pattern (without a star)
+    match: a tuple's items, or the item type of a tuple, list or Sequence."""
+    from veritype.types.model import TupleType, UnpackType
+
+    if isinstance(subject, TupleType) and not any(isinstance(i, UnpackType) for i in subject.items):
+        if len(subject.items) == count:
+            return list(subject.items)
+    elif isinstance(subject, Instance) and len(subject.args) == 1 and subject.info.fullname in (
+        "builtins.tuple", "builtins.list", "typing.Sequence", "typing.MutableSequence",
+    ):
+        return [subject.args[0]] * count
+    return [AnyType("special")] * count
 
 
 def _located(node: ast.expr, p: ast.pattern) -> ast.expr:
@@ -173,8 +219,10 @@ def _pattern(checker: "ModuleChecker", p: ast.pattern, subject: Type) -> Type:
     if isinstance(p, ast.MatchSingleton):
         return subject
     if isinstance(p, ast.MatchSequence):
-        for sub in p.patterns:
-            _pattern(checker, sub, AnyType("special"))
+        starred = any(isinstance(sub, ast.MatchStar) for sub in p.patterns)
+        items = [AnyType("special")] * len(p.patterns) if starred else _sequence_items(subject, len(p.patterns))
+        for sub, item in zip(p.patterns, items):
+            _pattern(checker, sub, item)
         return subject
     if isinstance(p, ast.MatchStar):
         if p.name:

@@ -104,7 +104,7 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
                     results.append(narrowed)
                 continue
             for c in classes:
-                if is_subtype(ev, item, _erased(c)):
+                if is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c):
                     results.append(item)
                     break
             else:
@@ -119,7 +119,7 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
         if isinstance(item, AnyType):
             remaining.append(item)
             continue
-        if any(is_subtype(ev, item, _erased(c)) for c in classes):
+        if any(is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c) for c in classes):
             continue
         if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values and item.upper_bound is not None:
             # `bound=int | str`, not an int: still T, bounded by str (mypy).
@@ -129,6 +129,18 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
                 continue
         remaining.append(item)
     return make_union(remaining)
+
+
+def _typeddict_instance_of(ev: "Evaluator", item: Type, cls: Type) -> bool:
+    """A TypedDict's value is a `dict` at run time (typing spec, "TypedDict": a
+    TypedDict object is "a regular dict"), so `isinstance(td, dict)` holds: the
+    positive branch keeps the TypedDict, the negative one rules it out (mypy;
+    yarl's `state[0] is None and isinstance(state[1], dict)`)."""
+    from veritype.types.model import TypedDictType
+
+    if not isinstance(item, TypedDictType):
+        return False
+    return is_subtype(ev, ev.builtin("dict", AnyType("special"), AnyType("special")), _erased(cls))
 
 
 def _narrow_typevar(ev: "Evaluator", item: TypeVarType, classes: list[Type]) -> Type | None:

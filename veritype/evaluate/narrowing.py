@@ -18,6 +18,8 @@ from veritype.types.model import (
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
+from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
+from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
@@ -115,6 +117,12 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         finally:
             for _ in range(pushed):
                 exprs.overlay.pop()
+        # A part that narrows something to Never cannot be the one that holds
+        # (`state[0] is not None or not isinstance(state[1], dict)` with
+        # `state[1]` a TypedDict): the others decide, as in mypy's join of maps.
+        possible = [p for p in parts if not any(isinstance(t, NeverType) for t in p.values())]
+        if possible and len(possible) < len(parts):
+            parts = possible
         keys = set(parts[0])
         for p in parts[1:]:
             keys &= set(p)
@@ -127,9 +135,17 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
             inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _compare(exprs, test, positive)
+        out = _compare(exprs, test, positive)
+        refine_parents(ev, _silent(exprs), [test.left, test.comparators[0]], out)
+        return out
+    if isinstance(test, ast.Compare):
+        from veritype.evaluate.compare_chains import chain_as_conjunction
+
+        return _narrow(exprs, chain_as_conjunction(test), positive)
     if isinstance(test, ast.Call):
-        return _call(exprs, test, positive)
+        out = _call(exprs, test, positive)
+        refine_parents(ev, _silent(exprs), test.args[:1], out)
+        return out
     key = _key(test)
     if key is not None:
         t = _silent(exprs).infer(test)
@@ -155,6 +171,10 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             at = silent.infer(a)
             bt = silent.infer(b)
             narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
+            if narrowed is None and not identity and is_positive:
+                narrowed = away_none(ev, at, bt)
+                if narrowed is None:
+                    narrowed = to_other(ev, at, bt)
             if narrowed is not None:
                 out[key] = narrowed
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
@@ -266,12 +286,17 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                     if i == other:
                         kept.append(i)
                 elif isinstance(i, Instance) and is_subtype(ev, other, i):
-                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")) else i)
+                    # `x == 0` keeps an `int` (mypy narrows to the literal only in a
+                    # literal context: bool, an enum, or `is`), so `assert A.x == 2`,
+                    # a call that changes it, then `assert A.x == 3` is no Never.
+                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity) else i)
                 elif isinstance(i, AnyType):
                     return None
                 elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
                     # `x is E.A`: x is that very member, so a class it is not an
                     # instance of (the `str` of `str | E`) is ruled out.
+                    continue
+                elif not identity and cannot_equal(ev, t, i, other):
                     continue
                 elif not isinstance(i, NoneType):
                     kept.append(i)
@@ -295,8 +320,9 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
     if identity and positive and isinstance(other, (Instance, TupleType, CallableType)) and not isinstance(t, AnyType):
         # `assert value is err` (value: `BaseException | None`, err: BaseException):
         # mypy narrows to the other operand's type where it is narrower, and drops
-        # the items it cannot be. Disjoint types are left alone (no unreachable code
-        # is made up from an identity test).
+        # the items it cannot be. When no item may be it, the test cannot hold:
+        # Never, as mypy (`assert f.buffer is f`, a BinaryIO and a TextIO), but
+        # only between plain classes; anything unsure is left alone.
         kept = []
         for i in union_items(t):
             if isinstance(i, AnyType):
@@ -305,7 +331,9 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 kept.append(other)
             elif is_subtype(ev, i, other):
                 kept.append(i)
-        return make_union(kept) if kept else None
+        if kept:
+            return make_union(kept)
+        return NeverType() if all(surely_distinct(ev, i, other) for i in union_items(t)) else None
     return None
 
 
@@ -454,7 +482,7 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
                 # A bare `type`: issubclass(t, int) makes it type[int] (mypy).
                 inner = ev.builtin("object")
             if inner is None:
-                return {}
+                return _issubclass_metaclass_items(ev, key, current, classes, positive)
             narrowed = narrow_isinstance(ev, inner, classes, positive)
             return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
         return {key: narrow_isinstance(ev, current, classes, positive)}
@@ -480,7 +508,12 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
     if fullname == "builtins.callable" and key is not None:
         current = silent.infer(test.args[0])
         items = union_items(current)
-        if positive:
+        if positive and any(is_callable(ev, i) for i in items):
+            # `callable(x)` with `x: Schema | Callable[[], Schema]`: mypy keeps the
+            # callable items only (the intersection below is made only when no
+            # item is callable), so `x()` is a Schema, not Any.
+            kept = [i for i in items if is_callable(ev, i) or not isinstance(i, Instance) and maybe_callable(ev, i)]
+        elif positive:
             # A non-callable class that a subclass could make callable: mypy makes the
             # intersection "<callable subtype of C>"; Any is its silent form.
             kept = [i if is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
@@ -558,6 +591,28 @@ def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func
     if func_t.type_guard is not None:
         return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_guard=guard)
     return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_is=guard)
+
+
+def _issubclass_metaclass_items(ev: "Evaluator", key: str, current: Type, classes: list[Type], positive: bool) -> dict[str, Type]:
+    """`issubclass(x, C)` where items of `x` are instances of a metaclass
+    (`x: type[Schema] | SchemaMeta`, marshmallow): such an item is some class,
+    so it becomes `type[C]` when the test holds (mypy) and stays when it fails.
+    Items of other kinds leave `x` alone."""
+    if not positive and not any(isinstance(i, TypeType) for i in union_items(current)):
+        return {}  # nothing to rule out: leave `x` as it was (no narrowed key to merge)
+    out: list[Type] = []
+    for item in union_items(current):
+        if isinstance(item, Instance) and any(c.fullname == "builtins.type" for c in item.info.mro):
+            if not positive:
+                out.append(item)
+                continue
+            item = TypeType(ev.builtin("object"))
+        inner = _unwrap_type(item)
+        if inner is None:
+            return {}
+        narrowed = narrow_isinstance(ev, inner, classes, positive)
+        out.extend(TypeType(i) for i in union_items(narrowed) if not isinstance(i, NeverType))
+    return {key: make_union(out) if out else NeverType()}
 
 
 def _unwrap_type(t: Type) -> Type | None:
