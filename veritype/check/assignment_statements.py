@@ -12,7 +12,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
-from veritype.types.join import widen_literals
+from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
@@ -260,7 +260,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             # Kept are the literals a declaration wrote; an inferred one (an enum's
             # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
             if keep:
-                bound = widen_literals(t, keep_declared=True)
+                bound = keep_context_literals(t)
             elif isinstance(value, ast.Tuple):
                 # A tuple display's items keep the literal types a declaration gave
                 # them (`k = (choice_type, key)`), as mypy; literal expressions widen.
@@ -664,7 +664,11 @@ def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
     if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
         return True
     if isinstance(value, ast.BoolOp):
-        return all(_declared_literal_source(checker, v) for v in value.values)
+        # `kind() or ""`: mypy infers the right operand in the context of the
+        # left one, so a str constant after a declared Literal is a literal too.
+        first, rest = value.values[0], value.values[1:]
+        return _declared_literal_source(checker, first) and all(
+            isinstance(v, ast.Constant) or _declared_literal_source(checker, v) for v in rest)
     if isinstance(value, ast.IfExp):
         return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)
     if isinstance(value, ast.Name):

@@ -18,7 +18,7 @@ from veritype.types.model import (
     make_union,
 )
 from veritype.types.alias_ref import AliasRef, reaches_itself
-from veritype.types.join import widen_literals
+from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
@@ -270,7 +270,11 @@ def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, 
         t = exprs.infer(value)
         # A tuple display's items keep declared literal types (see
         # check.assignment_statements.assign); literal expressions widen.
-        return t if final else widen_literals(t, keep_declared=isinstance(value, ast.Tuple))
+        if final:
+            return t
+        if _declares_literals(value):
+            return keep_context_literals(t)
+        return widen_literals(t, keep_declared=isinstance(value, ast.Tuple))
     if isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts):
             for sub_t, sub_v in zip(target.elts, value.elts):
@@ -280,6 +284,17 @@ def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, 
             return None
         return _pick(ev, exprs, target, exprs.infer(value), sym)
     return None
+
+
+def _declares_literals(value: ast.expr) -> bool:
+    """Whether the literal types of `value` come from a declaration (a call's,
+    an attribute's or an item's declared type; `kind() or ""` after one), which
+    mypy keeps when it infers a variable's type, where a literal expression's
+    widens (check.assignment_statements._declared_literal_source, with names)."""
+    if isinstance(value, ast.BoolOp):
+        return _declares_literals(value.values[0]) and all(
+            isinstance(v, ast.Constant) or _declares_literals(v) for v in value.values[1:])
+    return isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await))
 
 
 def _target_is(target: ast.expr, sym: Symbol) -> bool:

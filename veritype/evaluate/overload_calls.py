@@ -5,6 +5,8 @@ when no item matches.
 
 from __future__ import annotations
 
+import ast
+
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, check_signature, initial_type, match_arguments, recording
@@ -38,7 +40,9 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     # needed unless steps 4 (an argument of unknown length) or 5 (an argument
     # holding Any) may still decide between several.
     variadic_args = [ai for ai, a in enumerate(args) if a.kind in (ARG_STAR, ARG_STAR2)]
-    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t)]
+    # An empty display holds no Any for this rule: mypy infers it without
+    # context as a collection of Never (`d.get(k, [])` is not ambiguous).
+    any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t) and not _empty_display(args[ai].node)]
     matches: list[tuple[CallableType, Type]] = []
     for c in candidates:
         collect = Collect()
@@ -170,6 +174,13 @@ def _any_solves_variables(site: CallSite, callee: CallableType, ret: Type, args:
         if any(ai in any_args for ai in slot) and type_vars_in(callee.params[pi].type).keys() & own:
             return True
     return False
+
+
+def _empty_display(node: object) -> bool:
+    """`[]`, `{}`, `()`, or an empty collection made by calling its class (`set()`)."""
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        return isinstance(node.func, ast.Name) and node.func.id in ("list", "set", "dict", "frozenset", "tuple")
+    return (isinstance(node, (ast.List, ast.Set, ast.Tuple)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
 
 
 def _fill_any(t: Type, fill: Type) -> Type:

@@ -77,6 +77,18 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
     return t
 
 
+def keep_context_literals(t: Type) -> Type:
+    """`t` with its declared literal types kept, and with them the literals of
+    the same class beside them in a union: they were inferred in that literal
+    context (mypy: `kind() or ""` is `Literal['from', 'straight', '']`)."""
+    if isinstance(t, UnionType):
+        classes = {i.fallback.info.fullname for i in t.items if isinstance(i, LiteralType) and i.declared}
+        if classes:
+            return make_union([i if isinstance(i, LiteralType) and i.fallback.info.fullname in classes
+                               else widen_literals(i, keep_declared=True) for i in t.items])
+    return widen_literals(t, keep_declared=True)
+
+
 def meet(ev: "Evaluator", a: Type, b: Type) -> Type:
     """The narrower of two types (for narrowing), or Never when disjoint."""
     from veritype.types.subtype import is_subtype
