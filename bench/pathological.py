@@ -2,8 +2,8 @@
 
 Each shape is a generator `size -> source text`. `python bench/pathological.py`
 checks each shape at growing sizes (one process per run, with a hang guard)
-and prints seconds per size, so that growth can be read off: linear is the
-goal (issue #19). `--shape NAME` runs one shape; `--sizes 10,20,40` sets the
+and prints wall seconds, CPU seconds and peak resident memory (MiB) per size,
+so that growth can be read off: linear is the goal (issue #19). `--shape NAME` runs one shape; `--sizes 10,20,40` sets the
 sizes; `--timeout S` bounds each run. The shapes are also used by
 tests/fuzz/test_pathological.py at moderate sizes.
 """
@@ -199,20 +199,34 @@ DEFAULT_SIZES: dict[str, list[int]] = {
 }
 
 
-def run_one(source: str, timeout: float) -> tuple[float | None, int, str]:
-    """Check `source` in a fresh process; (seconds or None on timeout, exit status, output tail)."""
+def run_one(source: str, timeout: float) -> tuple[float | None, int, str, int, float]:
+    """Check `source` in a fresh process: (seconds or None on timeout, exit
+    status, last output line, peak resident MiB, CPU seconds of the process).
+    On a loaded machine the CPU time is the figure to compare."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "case.py")
         with open(path, "w") as f:
             f.write(source)
+        log = os.path.join(tmp, "out.txt")
         cmd = [sys.executable, "-m", "veritype", "check", "--no-incremental", path]
         start = time.perf_counter()
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=tmp)
-        except subprocess.TimeoutExpired:
-            return None, -1, ""
+        with open(log, "w") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=tmp)
+        # wait4 rather than Popen.wait: it gives the child's own peak RSS.
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - start > timeout:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                return None, -1, "", 0, 0.0
+            time.sleep(0.02)
         elapsed = time.perf_counter() - start
-        return elapsed, proc.returncode, (proc.stdout + proc.stderr).strip().splitlines()[-1:][0] if (proc.stdout + proc.stderr).strip() else ""
+        with open(log) as f:
+            lines = f.read().strip().splitlines()
+        tail = lines[-1] if lines else ""
+        return elapsed, os.waitstatus_to_exitcode(status), tail, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else DEFAULT_SIZES[name]
         cells = []
         for size in sizes:
-            secs, status, tail = run_one(SHAPES[name](size), args.timeout)
-            cell = f"{size}: " + (f">{args.timeout:.0f}s" if secs is None else f"{secs:.2f}s")
+            secs, status, tail, rss, cpu = run_one(SHAPES[name](size), args.timeout)
+            cell = f"{size}: " + (f">{args.timeout:.0f}s" if secs is None else f"{secs:.2f}s (cpu {cpu:.2f}s) {rss}MiB")
             if secs is not None and (status not in (0, 1) or "internal error" in tail.lower() or "Traceback" in tail):
                 cell += f" [exit {status}: {tail[:80]}]"
             cells.append(cell)

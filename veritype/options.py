@@ -26,6 +26,7 @@ PER_MODULE = frozenset(
         "disallow_any_generics",
         "disallow_any_explicit",
         "disallow_any_unimported",
+        "disallow_any_decorated",
         "disallow_untyped_decorators",
         "warn_return_any",
         "warn_unreachable",
@@ -82,6 +83,7 @@ class Options:
     disallow_any_generics: bool = False
     disallow_any_explicit: bool = False
     disallow_any_unimported: bool = False
+    disallow_any_decorated: bool = False
     disallow_untyped_decorators: bool = False
     disallow_subclassing_any: bool = False
     # False: a .py module's imported names are not exported unless `as`-aliased or in __all__ (mypy).

@@ -2,7 +2,8 @@
 
 Layout: `<cache dir>/v1/<digest of module name and path>.json` (a line with
 the digest of the JSON that follows it), and
-`v1/interfaces.json` (a memo: source digest -> interface digest), plus a
+`v1/interfaces.json` (a memo: source digest -> interface digest),
+`v1/imports.json` (a memo: source digest -> the modules it imports), plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
@@ -22,6 +23,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from veritype.cache.fingerprint import digest_text
@@ -31,6 +33,9 @@ FORMAT = "v1"
 # The interface-digest memo (cache/interface.py is the costly part of a warm
 # run: it parses every dependency); not a module entry (those are hex names).
 _INTERFACES = "interfaces.json"
+# The import-list memo (engine/followed_imports.py: finding the modules to
+# follow parsed every source file, half of a warm run).
+_IMPORTS = "imports.json"
 STALE_TEMP_SECONDS = 60.0
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
@@ -137,24 +142,44 @@ class CacheStore:
     def load_interfaces(self, key: str) -> dict[str, str]:
         """The memo of interface digests (source digest -> interface digest)
         written by a run of the veritype that `key` names; empty otherwise."""
-        try:
-            with open(os.path.join(self.entries_dir, _INTERFACES), encoding="utf-8") as f:
-                raw = json.load(f)
-            memo = raw["digests"] if isinstance(raw, dict) and raw.get("key") == key else {}
-            if isinstance(memo, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in memo.items()):
-                return dict(memo)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            pass
+        memo = self._load_memo(_INTERFACES, key)
+        if all(isinstance(v, str) for v in memo.values()):
+            return memo  # type: ignore[return-value]
         return {}
 
     def save_interfaces(self, key: str, memo: dict[str, str]) -> None:
+        self._save_memo(_INTERFACES, key, memo)
+
+    def load_imports(self, key: str) -> dict[str, list[str]]:
+        """The memo of import lists (digest of a module's source and target ->
+        the modules it imports) written by the veritype that `key` names."""
+        memo = self._load_memo(_IMPORTS, key)
+        if all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in memo.values()):
+            return memo  # type: ignore[return-value]
+        return {}
+
+    def save_imports(self, key: str, memo: dict[str, list[str]]) -> None:
+        self._save_memo(_IMPORTS, key, memo)
+
+    def _load_memo(self, name: str, key: str) -> dict[str, object]:
+        try:
+            with open(os.path.join(self.entries_dir, name), encoding="utf-8") as f:
+                raw = json.load(f)
+            memo = raw["digests"] if isinstance(raw, dict) and raw.get("key") == key else {}
+            if isinstance(memo, dict) and all(isinstance(k, str) for k in memo):
+                return dict(memo)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            pass
+        return {}
+
+    def _save_memo(self, name: str, key: str, memo: Mapping[str, object]) -> None:
         try:
             self._prepare()
             fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
                     json.dump({"key": key, "digests": memo}, f)
-                os.replace(tmp, os.path.join(self.entries_dir, _INTERFACES))
+                os.replace(tmp, os.path.join(self.entries_dir, name))
             except BaseException:
                 _remove_quietly(tmp)
                 raise

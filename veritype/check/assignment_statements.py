@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -86,6 +86,17 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     name = stmt.targets[0].id
     if body is not None and va.needs_annotation(body, name, stmt):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+        return
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):
+        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+
+
+def _param_names(mc: "ModuleChecker") -> set[str]:
+    fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    a = fn.args
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]}
 
 
 def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
@@ -167,7 +178,9 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | Non
             inherited = _base_declaration(mc, base, cls, target.attr) if sym.is_instance_attr and sym.annotation is None else None
             return inherited[0] if inherited is not None else None
         return mc.ev.members.get(base, target.attr)
-    return None
+    from veritype.check.object_attribute_writes import object_attribute_declared
+
+    return object_attribute_declared(mc.ev, base, target.attr)
 
 
 def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", name: str) -> "tuple[Type, ClassInfo] | None":
@@ -246,7 +259,14 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             keep = value is not None and _declared_literal_source(mc, value)
             # Kept are the literals a declaration wrote; an inferred one (an enum's
             # `.value`, mypy's `Literal[1]?`) widens even through an attribute.
-            bound = widen_literals(t, keep_declared=True) if keep else _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            if keep:
+                bound = widen_literals(t, keep_declared=True)
+            elif isinstance(value, ast.Tuple):
+                # A tuple display's items keep the literal types a declaration gave
+                # them (`k = (choice_type, key)`), as mypy; literal expressions widen.
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
+            else:
+                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -292,7 +312,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # An Any value does not narrow an unannotated attribute either: it keeps the
                 # type its first assignment declared (mypy: `self.n = 0`, later `self.n = any_value`).
                 narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
-                mc.flow.bind(key, _narrow_on_assign(mc.ev, narrow_to, t) if narrow_to is not None else t)
+                # A declared attribute narrows to the value's class as a declared name does
+                # (mypy: `cls.proxy = Sub()` for `proxy: ClassVar[Base]` reads as `Sub`).
+                mc.flow.bind(key, (_narrow_on_reassign(mc.ev, narrow_to, t) if declared is not None else _narrow_on_assign(mc.ev, narrow_to, t)) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
@@ -305,24 +327,37 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             items = list(t.items)
         else:
             items = exprs.unpack(t, len(target.elts), target)
-        for sub, item in zip(target.elts, items):
+        for k, (sub, item) in enumerate(zip(target.elts, items)):
             if isinstance(sub, ast.Starred):
-                mc.assign(sub.value, _star_list(mc, sub.value, _widen_lit(item)), None)
+                mc.assign(sub.value, _star_target_list(mc, sub.value, item, _fixed_middle(t, k, len(target.elts))), None)
             else:
                 mc.assign(sub, item, None)
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
 
 
-def _star_list(mc: "ModuleChecker", target: ast.expr, item: Type) -> Type:
-    """The list a starred target gets: its declared `list[X]` when the items fit
-    `X` (mypy infers the list in the declared type's context: `unused:
-    list[object]`, then `val, *unused = state`), else a list of the items."""
+def _fixed_middle(t: Type, star: int, n: int) -> list[Type] | None:
+    """The items of a fixed-length tuple value that a starred target at `star`
+    (of `n` targets) receives; None for any other value."""
+    if not isinstance(t, TupleType) or any(isinstance(i, UnpackType) for i in t.items) or len(t.items) < n - 1:
+        return None
+    return list(t.items[star:len(t.items) - (n - star - 1)])
+
+
+def _star_target_list(mc: "ModuleChecker", target: ast.expr, item: Type, middle: list[Type] | None) -> Type:
+    """The list a starred target receives. From a fixed-length tuple, mypy checks
+    it as a list display of those items with the target's declared type as
+    context, so `unused: list[object]` takes `val, *unused = (1, "a", b"")`, and
+    an item that does not fit is a `list-item` error (mypy's message)."""
     declared = mc._declared_for_target(target) if isinstance(target, ast.Name) else None
-    if isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
-        if is_subtype(mc.ev, item, declared.args[0]):
-            return declared
-    return mc.ev.builtin("list", item)
+    if middle is not None and isinstance(declared, Instance) and declared.info.fullname == "builtins.list" and len(declared.args) == 1:
+        want = declared.args[0]
+        for i, m in enumerate(middle):
+            if not is_subtype(mc.ev, m, want):
+                got, exp = format_pair(m, want)
+                mc.error(target, f'List item {i} has incompatible type "{got}"; expected "{exp}"', "list-item")
+        return declared
+    return mc.ev.builtin("list", _widen_lit(item))
 
 
 def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, value: ast.expr | None) -> None:
@@ -388,7 +423,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
-    declared = mc.ev.type_exprs.eval(stmt.annotation, ctx)
+    from veritype.evaluate.declarations import bind_in_callables
+
+    declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
     if "TypeAlias" not in ctx.qualifiers:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
@@ -511,11 +548,30 @@ def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped
     if not isinstance(node, ast.arg) or func is None:
         return None
     if node.annotation is None and getattr(func, "type_comment", None) is None:
-        return None
+        return _implicit_self_type(sym, scope)
     t = scope.param_types.get(sym.name)
     if isinstance(t, AnyType):
         return t if t.reason == "explicit" else None
     return t if isinstance(t, Type) else None
+
+
+def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
+    """A method's unannotated `self` / `cls`: mypy declares it the type it gives it
+    (`P`, `type[P]`, or `Self` / `type[Self]` in a method using Self), so `cls = Q`
+    in a `-> Self` method is `Incompatible types in assignment (expression has
+    type "type[Q]", variable has type "type[Self]")` (mypy 2.4.1; trio's
+    `Path.__new__`)."""
+    func = scope.function
+    parent = scope.parent
+    if parent is None or parent.kind != "class" or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    params = [*func.args.posonlyargs, *func.args.args]
+    if not params or params[0] is not sym.node:
+        return None
+    t = scope.param_types.get(sym.name)
+    if isinstance(t, TypeType):
+        return t if isinstance(t.item, (Instance, TypeVarType)) else None
+    return t if isinstance(t, (Instance, TypeVarType)) else None
 
 
 def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
@@ -523,6 +579,10 @@ def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-unty
 
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    if isinstance(declared, CallableType) and declared.type_vars and isinstance(value, CallableType) and not value.type_vars:
+        # A generic callable declared (`x: Callable[[T], T] = lambda a: a`): the
+        # lambda's own signature would only hold the variables unsolved.
+        return declared
     if isinstance(value, AnyType):
         # mypy's rule (binder.assign_type): an Any value does not narrow a declared
         # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None

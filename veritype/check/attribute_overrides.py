@@ -142,6 +142,32 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
         if isinstance(stmt, ast.Assign) and (not isinstance(stmt.value, ast.Constant) or stmt.value.value is Ellipsis):
             continue  # an inferred type we might get wrong without the base as context
         _check_variable(checker, stmt, info, sym, name)
+    _check_annotated_self_attributes(checker, info, seen)
+
+
+def _check_annotated_self_attributes(checker: "ModuleChecker", info: "ClassInfo", seen: set[str]) -> None:
+    """`self.partial: int = ...` in a method, where a base declares `partial: bytes`:
+    mypy compares it as a class-body declaration (`Incompatible types in assignment
+    (expression has type "int", base class "IncompleteRead" defined the type as
+    "bytes")`, checked against mypy 2.4.1; urllib3's InvalidChunkLength)."""
+    for name, sym in info.symbols.items():
+        if name in seen or _skipped_name(name) or not sym.is_instance_attr or sym.kind != S.VAR:
+            continue
+        stmt = sym.annotation_node
+        if not isinstance(stmt, ast.AnnAssign) or sym.annotation is None or stmt not in sym.decls:
+            continue
+        if _qualified_in_base(checker, info, name):
+            continue  # assigning a base's Final or ClassVar: the attribute-write rules say so
+        _check_variable(checker, stmt, info, sym, name)
+
+
+def _qualified_in_base(checker: "ModuleChecker", info: "ClassInfo", name: str) -> bool:
+    from veritype.evaluate.declarations import qualifiers
+
+    for cls, base_sym in _bases_declaring(info, name):
+        if base_sym.kind == S.VAR and ({"Final", "ClassVar"} & set(qualifiers(checker.ev, base_sym, cls.scope))):
+            return True
+    return False
 
 
 def _check_final_and_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> bool:

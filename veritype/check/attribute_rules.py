@@ -100,9 +100,10 @@ def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
         if cls.has_any_base or cls.node is None:
             return None
         if not isinstance(dc, DataclassInfo) or dc.unknown or not dc.slots:
-            # A plain class with literal `__slots__` (Python data model, "__slots__").
+            # A plain class with literal `__slots__` (Python data model, "__slots__"),
+            # or a `slots=False` dataclass spelling them out itself (as mypy).
             names = _literal_slots(cls)
-            if names is None or name in names or "__dict__" in names or dc is not None:
+            if names is None or name in names or "__dict__" in names or (dc is not None and not isinstance(dc, DataclassInfo)) or (isinstance(dc, DataclassInfo) and dc.unknown):
                 return None
             if "__setattr__" in cls.symbols or "__getattr__" in cls.symbols:
                 return None

@@ -151,29 +151,9 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
 
 def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
-    """A parameter or a variable with an annotation (not `TypeAlias`), whose declared
-    type is not Any: mypy's Var, never a type alias."""
-    if sym.kind not in (S.PARAM, S.VAR) or sym.is_instance_attr:
-        return False
-    if sym.kind == S.VAR and (sym.annotation is None or len(sym.decls) != 1):
-        return False
-    if sym.kind == S.PARAM and not _annotated_param(sym):
-        return False
-    if sym.kind == S.VAR:
-        from veritype.evaluate.declarations import qualifiers
+    from veritype.evaluate.class_bases import declared_variable
 
-        if qualifiers(checker.ev, sym, scope) & {"TypeAlias", "Final"}:
-            return False
-    try:
-        t = checker.ev.declared_type(sym, scope) if sym.kind == S.VAR else checker.ev.symbol_type(sym, scope)
-    except RecursionError:
-        return False
-    return t is not None and not isinstance(t, AnyType)
-
-
-def _annotated_param(sym: "Symbol") -> bool:
-    node = sym.node
-    return isinstance(node, ast.arg) and node.annotation is not None
+    return declared_variable(checker.ev, sym, scope)
 
 
 def _is_alias_object(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:

@@ -58,6 +58,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             checker.error(node, f'Cannot determine consistent method resolution order (MRO) for "{info.name}"', "misc")
     with checker.in_scope(info.scope, None):
         checker.block(node.body)
+    from veritype.check.runtime_annotations import check_class_body
+
+    check_class_body(checker, node, info)
     from veritype.check.typevar_scope_rules import check_class_type_var_scope
 
     check_class_type_var_scope(checker, node, info)

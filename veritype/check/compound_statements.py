@@ -29,15 +29,20 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
     node = stmt
     while True:
         static = binder.static_branch(node.test)
+        literal = static is not None and _literal_condition(node.test)
         if static is True:
             mc.type_checking_depth += 1
             try:
                 mc.block(node.body)
             finally:
                 mc.type_checking_depth -= 1
+            if literal and node.orelse:
+                _unreachable_block(mc, node.orelse)
             break
         nxt = elif_branch(node)
         if static is False:
+            if literal:
+                _unreachable_block(mc, node.body)
             if nxt is None:
                 mc.block(node.orelse)
                 break
@@ -45,7 +50,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
                 break
             node = nxt
             continue
-        mc.infer(node.test)
+        mc.infer(node.test, condition=True)
         exprs = mc.exprs()
         before = mc.flow.fork()
         # One narrowing, applied and tested: asked again after it is applied, the
@@ -71,6 +76,24 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
     if ends:
         ends.append(mc.flow.fork())
         mc.flow.set(merge(ends, mc.any_declared))
+
+
+def _literal_condition(test: ast.expr) -> bool:
+    """`if False:`, `if 0:`, `if not True:`: for mypy a condition on a literal is no
+    version or platform check; the branch it rules out is unreachable code that
+    `--warn-unreachable` reports (mypy 2.4.1: `if False: pass` is "Statement is
+    unreachable"), not a block skipped on purpose."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    return isinstance(test, ast.Constant)
+
+
+def _unreachable_block(mc: "ModuleChecker", body: list[ast.stmt]) -> None:
+    """Walk `body` as unreachable (reported if asked), leaving the flow state as it was."""
+    saved = mc.flow.fork()
+    mc.flow.state.unreachable = True
+    mc.block(body)
+    mc.flow.set(saved)
 
 
 def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
@@ -130,7 +153,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
-    mc.infer(stmt.test)
+    mc.infer(stmt.test, condition=True)
     infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
     mc._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
 

@@ -37,6 +37,7 @@ def check_dataclass(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassIn
         _field_order(checker, dc)
         _frozen_inheritance(checker, node, info, dc)
         _post_init(checker, info, dc)
+        _own_slots(checker, node, dc)
     except RecursionError:
         pass
 
@@ -117,3 +118,17 @@ def _post_init(checker: "ModuleChecker", info: "ClassInfo", dc: DataclassInfo) -
                 checker.error(where, f'Argument {i + 2} of "__post_init__" is incompatible with supertype "dataclass"; supertype defines the argument type as "{b}"', "override")
                 return
     checker.error(where, 'Signature of "__post_init__" incompatible with supertype "dataclass"', "override")
+
+
+def _own_slots(checker: "ModuleChecker", node: ast.ClassDef, dc: DataclassInfo) -> None:
+    """`@dataclass(slots=True)` makes `__slots__` itself and raises TypeError
+    ("already specifies __slots__") when the class body defines it (Python's
+    dataclasses documentation: slots=True "will generate a __slots__ attribute";
+    the class is re-created with it). mypy's dataclasses plugin words it so."""
+    if not dc.slots or not dc.stdlib:
+        return
+    for stmt in node.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else []
+        if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets):
+            checker.error(node, f'"{node.name}" both defines "__slots__" and is used with "slots=True"', "misc")
+            return

@@ -63,6 +63,11 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
     if checker.options.disallow_untyped_decorators and not sig.is_untyped and untyped_dec is not None:
         checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
+    if opts.disallow_any_decorated and untyped_dec is not None and not checker.info.is_stub:
+        # mypy's --disallow-any-decorated: the decorated function is Any once an
+        # untyped decorator applies, reported at the `def`. (Its other message,
+        # an Any inside the decorated type, is not checked.)
+        checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
     _check_defaults(checker, node, sig, stubby)
     if sig.is_untyped and not opts.check_untyped_defs:
@@ -198,10 +203,25 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
     """mypy's note at each annotated assignment of a body that is not checked.
 
     Nested untyped functions are not checked either; typed ones and classes are left alone.
+    Its imports are resolved all the same (mypy's semantic analysis reports a
+    missing module there too), but not in a branch a platform or version check
+    rules out.
     """
     todo: list[ast.AST] = list(reversed(body))
+    binder = checker.program.binder_for(checker.info)
     while todo:
         n = todo.pop()
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                checker._check_import(n, alias.name)
+            continue
+        if isinstance(n, ast.ImportFrom):
+            if n.module != "__future__":
+                checker._check_import(n, binder.resolve_relative(n.module, n.level))
+            continue
+        if isinstance(n, ast.If) and binder.static_branch(n.test) is not None:
+            todo.extend(reversed(n.body if binder.static_branch(n.test) else n.orelse))
+            continue
         if isinstance(n, ast.AnnAssign):
             msg = "By default the bodies of untyped functions are not checked, consider using --check-untyped-defs"
             checker.report(n, msg, "annotation-unchecked", "note")
@@ -210,7 +230,22 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
             continue
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (n.returns is not None or n.type_comment or any(a.annotation is not None for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs])):
             continue
-        todo.extend(reversed([c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt)]))
+        children: list[ast.AST] = []
+        for c in ast.iter_child_nodes(n):
+            if isinstance(c, ast.stmt):
+                children.append(c)
+            elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
+                children.extend(c.body)  # `except` and `case` bodies
+        todo.extend(reversed(children))
+
+
+def _def_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """Where mypy puts an error about the function itself: its `def` line (the
+    node's own position), not the first decorator's."""
+    marker = ast.Pass()
+    marker.lineno, marker.col_offset = node.lineno, node.col_offset
+    marker.end_lineno, marker.end_col_offset = node.lineno, node.col_offset
+    return marker
 
 
 def _is_untyped_decorator(t: Type) -> bool:

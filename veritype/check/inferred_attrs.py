@@ -25,7 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, Type
+from veritype.types.model import AnyType, Instance, NoneType, Type
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -58,7 +58,11 @@ def inferred_attribute_type(checker: "ModuleChecker", target: ast.Attribute, bas
             return _inherited(checker, definers[-1], name)
     if checker.ev.declared_type(sym, cls.scope) is not None:
         return None
-    if not _declares(checker, sym) or _is_declaration(sym, target):
+    if _is_declaration(sym, target):
+        return None
+    if is_partial_none(checker, sym):
+        return NoneType()
+    if not _declares(checker, sym):
         return None
     t = checker.ev.members.get(base, name)
     return None if t is None or isinstance(t, AnyType) else t
@@ -70,6 +74,8 @@ def _inherited(checker: "ModuleChecker", cls: "ClassInfo", name: str) -> Type | 
         return None
     if sym.annotation is not None:
         return None  # an annotated base attribute: members and override rules own it
+    if is_partial_none(checker, sym):
+        return NoneType()
     if not _declares(checker, sym):
         return None
     t = checker.ev.symbol_type(sym, cls.scope)
@@ -101,6 +107,37 @@ def _declares(checker: "ModuleChecker", sym: "Symbol") -> bool:
     method = sym.decl_methods.get(id(node)) or (sym.method if sym.is_instance_attr else None)
     if method is not None and _is_untyped(method) and not checker.options.check_untyped_defs:
         return False
+    return True
+
+
+def is_partial_none(checker: "ModuleChecker", sym: "Symbol") -> bool:
+    """`self.x = None` in a checked method, as the attribute's first declaration,
+    with no other assignment to it in that method: mypy's partial None type is
+    not completed in its scope, so the attribute's type is `None` and any other
+    value assigned elsewhere (another method, a subclass, `obj.x = v` outside
+    the class) is an `[assignment]` error ("variable has type "None"").
+    Checked against mypy 2.4.1 (trio's `FakeNet.route_packet`). A partial None
+    completed in the same method (`T | None`) is not modelled: not enforced."""
+    node = sym.node
+    if not sym.is_instance_attr or node is None or _first_in_text(sym) is not node:
+        return False
+    if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None):
+        return False
+    method = sym.decl_methods.get(id(node)) or sym.method
+    if method is None or (_is_untyped(method) and not checker.options.check_untyped_defs):
+        return False
+    for d in sym.decls:
+        if d is node or sym.decl_methods.get(id(d)) is not method:
+            continue
+        if not (isinstance(d, ast.Assign) and isinstance(d.value, ast.Constant) and d.value.value is None):
+            return False  # completed (or touched otherwise) in its own scope
+    # A nested function or class of the method assigning the attribute: another
+    # scope, whose completion rules are not modelled.
+    for sub in ast.walk(method):
+        if sub is not method and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            for n in ast.walk(sub):
+                if isinstance(n, ast.Attribute) and n.attr == sym.name and isinstance(n.ctx, ast.Store):
+                    return False
     return True
 
 

@@ -36,7 +36,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NoneType, Overloaded, Type, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NoneType, Overloaded, Type, TypeType, UnionType, make_union
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -126,18 +126,42 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
     - a function's local assigned in another branch of the `if`/`try` that
       holds its declaration: mypy does report a real clash there, but on real
       code (pytest, cattrs) every one was a narrowing veritype missed in that
-      branch (`id is HIDDEN_PARAM`), so the branches are left alone."""
+      branch (`id is HIDDEN_PARAM`), so the branches are left alone, unless
+      the value cannot depend on a narrowing (`Response(status_code=200)`:
+      literals, and names of classes, functions and modules only; h11)."""
     if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
         return True
     if any(isinstance(i, (CallableType, Overloaded)) for i in (declared.items if isinstance(declared, UnionType) else (declared,))):
         return True  # callable types (a lambda's named parameters, ...) are not matched to mypy's
     if isinstance(target, ast.Name):
         sym = _symbol(checker, target)
-        if sym is not None and checker.scope.kind == "function" and _in_other_branch(checker, sym, target):
+        if sym is not None and checker.scope.kind == "function" and _in_other_branch(checker, sym, target) and not _narrowing_free(checker, value):
             return True
     if isinstance(value, ast.Call) and isinstance(t, Instance) and isinstance(declared, Instance) and t.info is declared.info and t.args != declared.args:
         return True
     return _in_import_fallback(checker, target)
+
+
+def _narrowing_free(checker: "ModuleChecker", value: ast.expr | None) -> bool:
+    """Whether `value`'s type cannot depend on a narrowing: every name it reads is a
+    builtin, a class, a function or a module (no variable, parameter or `self`),
+    and it holds no lambda or comprehension (their own names)."""
+    if value is None:
+        return False
+    for n in ast.walk(value):
+        if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Await)):
+            return False
+        if isinstance(n, ast.Name):
+            hit = checker.scope.lookup(n.id)
+            if hit is None:
+                continue  # a builtin
+            sym, scope = hit
+            if sym.kind in (S.CLASS, S.FUNC, S.MODULE_REF):
+                continue
+            if sym.kind == S.FROM_IMPORT and isinstance(checker.ev.symbol_type(sym, scope), (TypeType, ModuleType, CallableType, Overloaded)):
+                continue
+            return False
+    return True
 
 
 def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
@@ -145,8 +169,9 @@ def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
     body = getattr(fn, "body", None) if fn is not None else (checker.info.tree.body if checker.info.tree is not None else None)
     if not isinstance(body, list):
         return False
-    path = _path(checker, body, target)
-    for stmt, block in path or []:
+    cell = _path_cell(checker, body, target)
+    while cell is not None:
+        (stmt, block), cell = cell
         if block.startswith("handler") and isinstance(stmt, ast.Try):
             handler = stmt.handlers[int(block[len("handler"):])]
             names = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(handler.type) if isinstance(n, (ast.Name, ast.Attribute))} if handler.type is not None else set()
@@ -189,7 +214,7 @@ def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value
     a name an import bound to a module ("variable has type Module", unquoted).
     True when reported."""
     hit = checker._local_symbol(target.id)
-    if hit is None or hit[0].kind != S.MODULE_REF or checker.info.is_stub:
+    if hit is None or hit[0].kind not in (S.MODULE_REF, S.FROM_IMPORT) or checker.info.is_stub:
         return False
     mod = checker.ev.symbol_type(*hit)
     if not isinstance(mod, ModuleType) or isinstance(t, (ModuleType, AnyType)):
@@ -290,29 +315,49 @@ def _blocks(stmt: ast.stmt) -> list[tuple[str, list[ast.stmt]]]:
     return out
 
 
+# A path from a body down to a node, as linked cells from the node up: the
+# (statement, block) pair and the cell of the enclosing block. Nested blocks
+# share their parents' cells, so indexing a body takes memory linear in its
+# size; whole tuples per node took memory quadratic in the nesting depth
+# (issue #19: an elif chain of 4,000 branches peaked at 210 MiB).
+_Cell = tuple[tuple[ast.stmt, str], "_Cell | None"]
+
+
 def _path(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) -> "tuple[tuple[ast.stmt, str], ...] | None":
     """The (statement, block) pairs from `body` down to the statement holding `node`;
     the last pair names that statement with an empty block name. Nodes inside a
-    nested def or class body, or in a handler's type or a case's pattern, have none.
+    nested def or class body, or in a handler's type or a case's pattern, have none."""
+    cell = _path_cell(checker, body, node)
+    if cell is None:
+        return None
+    pairs: list[tuple[ast.stmt, str]] = []
+    while cell is not None:
+        pairs.append(cell[0])
+        cell = cell[1]
+    return tuple(reversed(pairs))
+
+
+def _path_cell(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) -> "_Cell | None":
+    """The innermost cell of `node`'s path (see `_path`).
 
     Asked for every assignment of a function: the paths of all the body's nodes
     are indexed in one walk, kept on the checker per body (a search per
     question walked the whole body each time, quadratic in its length)."""
-    memo: dict[int, tuple[list[ast.stmt], dict[int, tuple[tuple[ast.stmt, str], ...]]]] = checker.__dict__.setdefault("_decl_paths", {})
+    memo: dict[int, tuple[list[ast.stmt], dict[int, _Cell]]] = checker.__dict__.setdefault("_decl_paths", {})
     hit = memo.get(id(body))
     if hit is None or hit[0] is not body:
-        index: dict[int, tuple[tuple[ast.stmt, str], ...]] = {}
-        _index_paths(body, (), index)
+        index: dict[int, _Cell] = {}
+        _index_paths(body, None, index)
         hit = memo[id(body)] = (body, index)
     return hit[1].get(id(node))
 
 
-def _index_paths(body: list[ast.stmt], prefix: "tuple[tuple[ast.stmt, str], ...]", index: "dict[int, tuple[tuple[ast.stmt, str], ...]]") -> None:
+def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int, _Cell]") -> None:
     for stmt in body:
-        here = prefix + ((stmt, ""),)
+        here: _Cell = ((stmt, ""), parent)
         index[id(stmt)] = here
         for name, block in _blocks(stmt):
-            _index_paths(block, prefix + ((stmt, name),), index)
+            _index_paths(block, ((stmt, name), parent), index)
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for n in ast.iter_child_nodes(stmt):
                 if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case)):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 from veritype.check.flow import Flow, State
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.check.display_items import report_display_items
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -101,8 +102,14 @@ class ModuleChecker:
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
 
-    def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
-        t = self.exprs().infer(node, expected)
+    def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False) -> Type:
+        """The type of `node`; `condition`: its value is tested for truth (if, while, assert)."""
+        if condition:
+            from veritype.evaluate.truthy_function import infer_condition
+
+            t = infer_condition(self.exprs(), node)
+        else:
+            t = self.exprs().infer(node, expected)
         # A call, or an await of one, that returns Never ends the flow (mypy marks
         # both unreachable: `await serve_forever()` in a NoReturn coroutine).
         if isinstance(node, (ast.Call, ast.Await)) and isinstance(t, NeverType):
@@ -120,16 +127,25 @@ class ModuleChecker:
     def run(self) -> None:
         tree = self.info.tree
         assert tree is not None
+        from veritype.check.redefinitions import check_redefinitions
+
+        check_redefinitions(self, tree)
         self.block(tree.body)
+        from veritype.check.module_use_before_def import check_module_uses
+
+        check_module_uses(self)
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
-        for stmt in body:
+        for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip and not is_noop_for_reachability(self, stmt):
-                    self.error(stmt, "Statement is unreachable", "unreachable")
+                if self.options.warn_unreachable and not platform_skip:
+                    # mypy passes over no-ops (`raise`, a NoReturn call) and reports the first other statement.
+                    first = next((s for s in body[i:] if not is_noop_for_reachability(self, s)), None)
+                    if first is not None:
+                        self.error(first, "Statement is unreachable", "unreachable")
                 return
             self.stmt(stmt)
             if after_each is not None:
@@ -150,6 +166,10 @@ class ModuleChecker:
             from veritype.check import unimported_any
 
             unimported_any.check_statement(self, stmt)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
+            from veritype.check.runtime_annotations import check_statement as check_run_annotations
+
+            check_run_annotations(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is not None:
             method(stmt)
@@ -161,7 +181,8 @@ class ModuleChecker:
             return
         t = self.infer(stmt.value)
         is_reveal = isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in ("reveal_type", "assert_type")
-        if isinstance(stmt.value, ast.Call) and not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
+        # Any expression statement (mypy's type_requires_usage): `await run(async_fn)` too.
+        if not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
         # Calls do not forget narrowed attributes: mypy and pyright keep them
@@ -197,10 +218,19 @@ class ModuleChecker:
         for target in stmt.targets:
             if isinstance(target, ast.Subscript):
                 base = self.infer(target.value)
-                self.infer(target.slice)
-                if not isinstance(base, AnyType) and self.ev.bound_member(base, "__delitem__") is None and not isinstance(base, UnionType):
+                delitem = self.ev.bound_member(base, "__delitem__") if not isinstance(base, (AnyType, UnionType)) else None
+                if not isinstance(base, AnyType) and delitem is None and not isinstance(base, UnionType):
+                    self.infer(target.slice)
                     self.error(target, f'"{format_type(base)}" has no attribute "__delitem__"', "attr-defined")
-                elif isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                elif delitem is not None and not isinstance(base, TypedDictType):
+                    # `del d[k]` is `d.__delitem__(k)`: mypy reports a wrong key as
+                    # that call's `Argument 1 to "__delitem__" of "D"`  [arg-type].
+                    from veritype.evaluate.calls import ARG_POS, Arg
+
+                    self.exprs()._call_node(delitem, [Arg(ARG_POS, node=target.slice)], target, method="__delitem__", receiver=base)
+                else:
+                    self.infer(target.slice)
+                if isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
                     # Typing spec ("Typed dictionaries"): a required or read-only key cannot be deleted.
                     name = target.slice.value
                     if name in base.required or name in base.readonly:
@@ -229,7 +259,7 @@ class ModuleChecker:
             # Checking"): what follows is not checked, like a skipped `if` branch.
             self.flow.state.unreachable = True
             return
-        self.infer(stmt.test)
+        self.infer(stmt.test, condition=True)
         if stmt.msg is not None:
             self.infer(stmt.msg)
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
@@ -294,6 +324,7 @@ class ModuleChecker:
             if expected is not None and not _accepts_none(self.ev, expected) and not func.is_generator:
                 self.error(stmt, "Return value expected", "return-value")
         else:
+            mark = len(self.diags)
             t = self.infer(stmt.value, expected)
             if expected is not None and not isinstance(expected, AnyType):
                 if isinstance(expected, NeverType):
@@ -301,11 +332,13 @@ class ModuleChecker:
                 elif not is_subtype(self.ev, t, expected) and not _fits_a_constraint(self.ev, t, expected):
                     if isinstance(expected, NoneType):
                         self.error(stmt, "No return value expected", "return-value")
+                    elif report_display_items(self, stmt.value, expected):
+                        pass  # mypy: a returned display's bad items (`Dict entry 0 ...` [dict-item])
                     else:
                         got, exp = format_pair(t, expected)
                         self.error(stmt.value, f'Incompatible return value type (got "{got}", expected "{exp}")', "return-value")
                         self.explain_protocol(stmt.value, t, expected)
-                elif isinstance(t, AnyType) and self.options.warn_return_any and t.reason not in ("error",) and not _is_object(expected) and not _declares_any(expected):
+                elif isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]) and not _is_object(expected) and not _declares_any(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
         self.flow.state.unreachable = True
 
@@ -463,6 +496,20 @@ def _fits_a_constraint(ev, t: Type, expected: Type) -> bool:  # type: ignore[no-
     if len(tvs) == 1:
         tries += [{tv_key(tvs[0]): value} for value in tvs[0].values]
     return any(is_subtype(ev, t, substitute(expected, m)) for m in tries)
+
+
+def _returned_any(t: AnyType, reported: list[Diagnostic]) -> bool:
+    """mypy's no-any-return counts an Any from an error too (`return o.__code__`
+    on an `object`); veritype's error Any counts only when the returned
+    expression reported an error here (else it may be an Any for a construct
+    veritype does not understand: silent). Only the errors after which mypy
+    has an Any count: an unknown attribute or name, no matching overload, a
+    value that cannot be called or indexed; not a failed binary operator
+    (typed by its method's return type in mypy) nor an argument or type
+    variable error (the declared return type stays)."""
+    binary = ("Unsupported operand types for", "Unsupported left operand type for")
+    codes = ("attr-defined", "name-defined", "call-overload", "operator", "index")
+    return t.reason != "error" or any(d.severity == "error" and d.code in codes and not d.message.startswith(binary) for d in reported)
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]

@@ -101,6 +101,7 @@ def _check_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: l
     sure = [_certain(ev, s) for s in sigs]
     for i, first in enumerate(sigs):
         if not sure[i]:
+            _check_generic_overlaps(checker, sigs, nodes, i, sure)
             continue
         for j in range(i + 1, len(sigs)):
             second = sigs[j]
@@ -115,6 +116,70 @@ def _check_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: l
                 )
             elif _accepts_all(ev, second, first, promotions=False) and not _ret_compatible(ev, first.ret, second.ret):
                 checker.error(nodes[i], f"Overloaded function signatures {i + 1} and {j + 1} overlap with incompatible return types", "overload-overlap")
+
+
+def _check_generic_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: list[FuncDef], i: int, sure: list[bool]) -> None:
+    """A generic overload before plain ones (pytest's `(arg: Markable) -> Markable`
+    before `(*args: object, **kwargs: object) -> MarkDecorator`): its variables
+    may be their bounds, so it overlaps a later overload unsafely when, with the
+    bounds in, the later one takes every call it takes and the returns are
+    unrelated (mypy reports that too). Only where that is sure: a later
+    overload we are sure about, parameters simple or taken by `object`."""
+    ev = checker.ev
+    first = _at_bounds(sigs[i])
+    if first is None:
+        return
+    for j in range(i + 1, len(sigs)):
+        second = sigs[j]
+        if not sure[j] or not isinstance(second.ret, Instance) or second.ret.info.is_protocol:
+            continue
+        if second.ret.info.fullname in ("builtins.object", "builtins.function"):
+            continue
+        if not _sure_against(ev, first, second):
+            continue
+        if _accepts_all(ev, second, first, promotions=False) and not _ret_compatible(ev, first.ret, second.ret):
+            checker.error(nodes[i], f"Overloaded function signatures {i + 1} and {j + 1} overlap with incompatible return types", "overload-overlap")
+            return
+
+
+def _at_bounds(sig: CallableType) -> CallableType | None:
+    """`sig` with each type variable replaced by its upper bound (object when
+    unbounded); None for other kinds of variables or constrained ones."""
+    import dataclasses
+
+    from veritype.types.substitute import substitute, tv_key
+
+    if not sig.type_vars or any(v.kind not in ("typevar", "self") or v.values for v in sig.type_vars):
+        return None
+    mapping = {tv_key(v): v.upper_bound if v.upper_bound is not None else _OBJECT for v in sig.type_vars if v.kind == "typevar"}
+    if any(t is _OBJECT for t in mapping.values()):
+        return None  # unbounded: `object` needs the evaluator; not decided here
+    out = substitute(dataclasses.replace(sig, type_vars=()), mapping)
+    if not isinstance(out, CallableType) or _has_type_vars(out) or out.is_ellipsis:
+        return None
+    return out
+
+
+_OBJECT = NeverType()  # a marker for "no bound"
+
+
+def _sure_against(ev: "Evaluator", narrow: CallableType, wide: CallableType) -> bool:
+    """Each of `narrow`'s parameter types is simple, or `wide` takes it as
+    `object` (any type fits that); its return is a union of simple types and
+    callables (a callable is surely no instance of a class that is no protocol)."""
+    wpos = [p for p in wide.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    wstar = next((p for p in wide.params if p.kind == VAR_POS), None)
+    npos = [p for p in narrow.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    if len(npos) != len(narrow.params):
+        return False
+    for k, n in enumerate(npos):
+        w = wpos[k] if k < len(wpos) else wstar
+        if _simple(n.type):
+            continue
+        if w is None or not (isinstance(w.type, Instance) and w.type.info.fullname == "builtins.object"):
+            return False
+    rets = narrow.ret.items if isinstance(narrow.ret, UnionType) else (narrow.ret,)
+    return all(_simple(r, ret=True) or isinstance(r, CallableType) for r in rets)
 
 
 def _accepts_all(ev: "Evaluator", wide: CallableType, narrow: CallableType, promotions: bool = True) -> bool:

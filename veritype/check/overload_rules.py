@@ -55,8 +55,8 @@ def check_overload_definition(checker: "ModuleChecker", node: FuncDef) -> None:
         return
     if any("abc.abstractmethod" in decorator_names(ev, d, scope) for d in overloads):
         return
-    if checker.type_checking_depth:
-        return
+    # No exemption under `if TYPE_CHECKING:`: mypy reports there too (unlike
+    # empty-body), even when an `else:` branch defines the function.
     checker.error(_at(overloads[0]), "An overloaded function outside a stub file must have an implementation", "no-overload-impl")
 
 

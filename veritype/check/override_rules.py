@@ -18,7 +18,7 @@ from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARE
 from veritype.evaluate.members import bind_self
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Overloaded, TypeType
+from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Overloaded, TypeType, make_union
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -137,31 +137,48 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
     name = fn.name
     base_overloaded = any(is_overload(ev, d, base_cls.scope) for d in base_defs)
     kinds = (*CLASSMETHOD, *STATIC)
-    if not _plain([n for n in names if n not in kinds]) or not _plain([n for n in base_names if n not in OVERLOAD and n not in kinds]):
+    if not _plain([n for n in names if n not in kinds and n not in OVERLOAD]) or not _plain([n for n in base_names if n not in OVERLOAD and n not in kinds]):
         return
-    if any(is_overload(ev, d, info.scope) for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        return
+    sub_overloaded = any(is_overload(ev, d, info.scope) for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    # An overloaded definition starts at its first decorator (mypy's line).
+    at = fn.decorator_list[0] if sub_overloaded and fn.decorator_list else fn
     kind = method_kind(ev, fn, info.scope)
-    if kind not in ("instance", "class", "static") or method_kind(ev, base_defs[0], base_cls.scope) != kind:
-        return
+    base_kind = method_kind(ev, base_defs[0], base_cls.scope)
     sub_t = ev.symbol_type(sym, info.scope)
     base_t = ev.symbol_type(base_sym, base_cls.scope)
-    if not isinstance(sub_t, CallableType) or sub_t.is_untyped:
+    if isinstance(sub_t, CallableType) and sub_t.is_untyped and not checker.options.check_untyped_defs:
+        return  # mypy checks an unannotated override only with check_untyped_defs
+    sup = _supertype_name(checker, base_cls)
+    if kind == "instance" and base_kind in ("class", "static") and isinstance(sub_t, (CallableType, Overloaded)):
+        # mypy: a class or static method overridden by an instance method is
+        # incompatible whatever the signatures (not the other way round).
+        checker.error(at, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+        return
+    if kind not in ("instance", "class", "static") or base_kind != kind:
         return
     receiver = info.self_instance()
-    if base_overloaded:
-        # mypy: an override of an overloaded method must be a subtype of it (of every item).
-        if not isinstance(base_t, Overloaded) or any(i.is_untyped or i.type_vars for i in base_t.items):
+    if sub_overloaded or base_overloaded:
+        # mypy: the override must be a subtype of the overridden method: of
+        # every item of an overloaded one; an overloaded override through
+        # one of its items (veritype ignores the order of the items: lenient).
+        if not isinstance(sub_t, (CallableType, Overloaded)) or not isinstance(base_t, (CallableType, Overloaded)):
             return
-        base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
+        if any(i.is_untyped for i in _items(sub_t)) or (sub_overloaded and any(i.is_untyped for i in _items(base_t))):
+            return
+        base_t = _unrestricted(ev.members._map_to(receiver, base_cls, base_t, receiver))
+        if base_t is None:
+            return
         sub_b, base_o = _bound(ev, sub_t, kind, receiver), _bound(ev, base_t, kind, receiver)
-        if not isinstance(sub_b, CallableType) or sub_b.type_vars:
+        if not isinstance(sub_b, (CallableType, Overloaded)) or not isinstance(base_o, (CallableType, Overloaded)):
             return
-        items = base_o.items if isinstance(base_o, Overloaded) else (base_o,)
-        if not all(isinstance(i, CallableType) and _override_ok(ev, sub_b, i) for i in items):
-            checker.error(fn, f'Signature of "{name}" incompatible with supertype "{_supertype_name(checker, base_cls)}"', "override")
+        if isinstance(sub_b, CallableType) and sub_b.type_vars:
+            return
+        if not _override_ok_any(ev, sub_b, base_o):
+            checker.error(at, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
         return
-    if not isinstance(base_t, CallableType) or base_t.is_untyped:
+    if not isinstance(sub_t, CallableType):
+        return
+    if not isinstance(base_t, CallableType):
         return
     base_t = ev.members._map_to(receiver, base_cls, base_t, receiver)
     sub_b = _bound(ev, sub_t, kind, receiver)
@@ -172,7 +189,6 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
         return
     if sub_b.type_vars or base_b.type_vars:
         return  # generic methods we could not match: silent
-    sup = _supertype_name(checker, base_cls)
     if len(sub_b.params) != len(base_b.params) or _min_args(sub_b) != _min_args(base_b):
         # mypy details argument and return types only for signatures of the same
         # length and the same number of required parameters.
@@ -224,6 +240,63 @@ def liskov_notes(checker: "ModuleChecker", where: ast.AST, name: str, class_name
             f"        return <logic to compare two {class_name} instances>",
         ):
             checker.note(where, line)
+
+
+def _unrestricted(t):  # type: ignore[no-untyped-def]
+    """An overloaded base without its items whose `self` is annotated with the
+    item's own type variables (typeshed's `MutableMapping.setdefault(self:
+    MutableMapping[_KT, _T | None], ...)`): mypy drops such an item when the
+    receiver does not fit, which veritype cannot always decide: not compared."""
+    from veritype.types.substitute import tv_key, type_vars_in
+
+    if not isinstance(t, Overloaded):
+        return t
+    keep = []
+    for item in t.items:
+        own = {tv_key(v) for v in item.type_vars if v.kind != "self"}
+        first = item.params[0].type if item.params else None
+        if first is not None and own & set(type_vars_in(first)):
+            continue
+        keep.append(item)
+    if not keep:
+        return None
+    return keep[0] if len(keep) == 1 else Overloaded(tuple(keep), t.name)
+
+
+def _items(t: "CallableType | Overloaded") -> tuple[CallableType, ...]:
+    return t.items if isinstance(t, Overloaded) else (t,)
+
+
+def _override_ok_any(ev, sub: "CallableType | Overloaded", base: "CallableType | Overloaded") -> bool:  # type: ignore[no-untyped-def]
+    """`sub` is a subtype of `base`, overloads item by item (every item of the
+    base by some item of the override), positional names as `_override_ok`."""
+    for b in _items(base):
+        if any(_override_ok(ev, s, b) for s in _items(sub)):
+            continue
+        # mypy accepts overloads that together cover a plain method taking a
+        # union (`(int) -> int` and `(str) -> str` over `(int | str) -> int |
+        # str`): items of one shape are compared as one, their types joined.
+        # Items of different shapes: not decided here, silent.
+        merged = _merged(sub) if isinstance(sub, Overloaded) and not isinstance(base, Overloaded) else None
+        if isinstance(sub, Overloaded) and not isinstance(base, Overloaded) and (merged is None or _override_ok(ev, merged, b)):
+            continue
+        return False
+    return True
+
+
+def _merged(t: Overloaded) -> CallableType | None:
+    """The items of `t` as one callable with each parameter's and the return's
+    types joined, when all items have the same parameters but for their
+    types (no type variables); else None."""
+    import dataclasses
+
+    items = t.items
+    first = items[0]
+    shape = [(p.name, p.kind, p.has_default) for p in first.params]
+    if any(i.type_vars for i in items) or any([(p.name, p.kind, p.has_default) for p in i.params] != shape for i in items):
+        return None
+    params = tuple(dataclasses.replace(p, type=make_union([i.params[k].type for i in items])) for k, p in enumerate(first.params))
+    return dataclasses.replace(first, params=params, ret=make_union([i.ret for i in items]))
 
 
 def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]

@@ -26,10 +26,36 @@ if TYPE_CHECKING:
 def check_unbound_in_annotation(checker: "ModuleChecker", node: ast.expr, declared: Type) -> None:
     if checker.info.is_stub:
         return
-    for tv in type_vars_in(declared).values():
+    for tv in _outside_callables(declared).values():
         if tv.kind in ("typevar", "paramspec", "typevartuple") and tv.scope == "":
             checker.error(node, f'Type variable "{tv.fullname}" is unbound', "valid-type")
             return
+
+
+def _outside_callables(t: Type) -> dict:  # type: ignore[type-arg]
+    """The type variables `t` names outside any callable type: one inside a
+    callable (`dict[Any, Callable[[Any, type[T]], T]]`) is bound by it, as
+    mypy makes such a callable generic in it (cattrs' handler registries)."""
+    from veritype.types.model import CallableType, Instance, Overloaded, TupleType, TypeType, UnionType
+
+    out: dict = {}  # type: ignore[type-arg]
+
+    def walk(x: Type) -> None:
+        if isinstance(x, (CallableType, Overloaded)):
+            return
+        if isinstance(x, Instance):
+            for a in x.args:
+                walk(a)
+        elif isinstance(x, (UnionType, TupleType)):
+            for i in x.items:
+                walk(i)
+        elif isinstance(x, TypeType):
+            walk(x.item)
+        else:
+            out.update(type_vars_in(x))
+
+    walk(t)
+    return out
 
 
 def check_class_type_var_scope(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:

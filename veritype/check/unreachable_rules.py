@@ -1,12 +1,13 @@
 """Which unreachable statements `--warn-unreachable` reports.
 
-mypy reports the first statement of an unreachable block unless it is a
-"no-op for reachability" (mypy's docs, `--warn-unreachable`: a block holding
-just `pass`, `...`, `raise` or `assert False` is left alone, being written on
-purpose). mypy counts a call whose type is `NoReturn` among them too: the
-`fail("...")` that ends a branch a type checker already knows is impossible
-(`if not isinstance(x, str): fail(...)`), or `pytest.fail(...)` after a
-`raise`, and `return NotImplemented`.
+mypy 2.4.1 reports the first statement of an unreachable block that is not
+a "no-op for reachability": a `raise`, an `assert False` (or `assert 0`),
+`return NotImplemented`, or a call whose type is `NoReturn` (the
+`fail("...")` that ends a branch a type checker already knows is
+impossible, `pytest.fail(...)` after a `raise`, `assert_never(x)`). Those
+are passed over and the next statement is considered. A `pass`, a `...` or
+a docstring is reported as any statement (checked against mypy 2.4.1:
+`if x is None: pass` for `x: int` is "Statement is unreachable").
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ if TYPE_CHECKING:
 
 
 def is_noop_for_reachability(checker: "ModuleChecker", stmt: ast.stmt) -> bool:
-    if isinstance(stmt, (ast.Pass, ast.Raise, ast.Assert)):
+    if isinstance(stmt, ast.Raise):
         return True
+    if isinstance(stmt, ast.Assert):
+        t = stmt.test
+        return isinstance(t, ast.Constant) and (t.value is False or (type(t.value) is int and t.value == 0))
     if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name) and stmt.value.id == "NotImplemented":
         return True  # `if not isinstance(other, C): return NotImplemented` in a dunder
     if not isinstance(stmt, ast.Expr):
         return False
-    if isinstance(stmt.value, ast.Constant):
-        return True
     if not isinstance(stmt.value, ast.Call):
         return False
     f = stmt.value.func

@@ -129,3 +129,91 @@ def _only_plain_reads(fn: ast.AST, self_name: str, attr: str, target: ast.Attrib
                 return False  # in a nested scope
             p = parents.get(id(p))
     return True
+
+
+# -- read before anything completes it ------------------------------------------------
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def read_before_completion(body: list[ast.stmt], name: str, assign: ast.Assign, params: "set[str]") -> bool:
+    """`x = {}` whose first use, in evaluation order, is a plain read (`f(x)`,
+    `return x`, `if x:`, `for k in x`): mypy reads the partial type there and asks
+    for an annotation (`mapping = {}` then `mapping = generate_mapping(cl, mapping)`,
+    cattrs; checked against mypy 2.4.1). The first use being a store, a `del`, an
+    attribute or subscript of `x` (a method that may complete it), an augmented
+    assignment, or anything in a nested function, class, lambda or comprehension
+    keeps us silent, as does an earlier binding of the name."""
+    if name in params:
+        return False
+    started = False
+    inside: set[int] = set()
+    for kind, node, parent in _events(body):
+        if not started:
+            if node is assign:
+                started = True
+                inside = {id(n) for n in ast.walk(assign)}
+            elif _binds(node, name):
+                return False  # bound before: `x = []` re-assigns it
+            continue
+        if id(node) in inside:
+            continue
+        if kind == "nested":
+            if any(_mentions(n, name) for n in ast.walk(node)):
+                return False
+            continue
+        if isinstance(node, ast.Name) and node.id == name:
+            if not isinstance(node.ctx, ast.Load):
+                return False
+            if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)):
+                return False
+            if isinstance(parent, ast.Compare) and any(c is node and isinstance(op, (ast.In, ast.NotIn)) for c, op in zip(parent.comparators, parent.ops)):
+                continue  # mypy looks a partial `in` operand up without reading it
+            return True
+        if _binds(node, name):
+            return False
+    return False
+
+
+def _mentions(node: ast.AST, name: str) -> bool:
+    return (isinstance(node, ast.Name) and node.id == name) or _binds(node, name)
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    """A binding of `name` other than an assignment to a plain name."""
+    if isinstance(node, ast.Name):
+        return node.id == name and not isinstance(node.ctx, ast.Load)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return name in node.names
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name).split(".")[0] == name for a in node.names)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    return getattr(node, "name", None) == name or getattr(node, "rest", None) == name or getattr(node, "arg", None) == name
+
+
+def _events(body: list[ast.stmt]) -> "list[tuple[str, ast.AST, ast.AST | None]]":
+    """The nodes of `body` in evaluation order (an assignment's value before its
+    targets, a loop's iterable before its target), each with its parent; a nested
+    scope is one ("nested", node) event."""
+    out: list[tuple[str, ast.AST, ast.AST | None]] = []
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(s, None) for s in reversed(body)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, _NESTED):
+            out.append(("nested", node, parent))
+            continue
+        out.append(("node", node, parent))
+        children: list[ast.AST]
+        if isinstance(node, ast.Assign):
+            children = [node.value, *node.targets]
+        elif isinstance(node, ast.AnnAssign):
+            children = [node.value, node.target] if node.value is not None else [node.target]
+        elif isinstance(node, ast.AugAssign):
+            children = [node.target, node.value]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            children = [node.iter, node.target, *node.body, *node.orelse]
+        else:
+            children = list(ast.iter_child_nodes(node))
+        stack.extend((c, node) for c in reversed(children))
+    return out

@@ -68,6 +68,12 @@ BOOL_FLAGS: list[tuple[str, str | None, str, str]] = [
         "report annotations whose types become Any through an unfollowed import (no-any-unimported)",
     ),
     (
+        "--disallow-any-decorated",
+        None,
+        "disallow_any_decorated",
+        "report functions that an untyped decorator makes untyped (misc)",
+    ),
+    (
         "--disallow-any-explicit",
         None,
         "disallow_any_explicit",

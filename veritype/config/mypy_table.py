@@ -77,7 +77,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     _v("always_false", "--always-false", I, [], kind="list", per_module=True),
     # -- dynamic typing ------------------------------------------------------
     _b("disallow_any_expr", False, "--disallow-any-expr", None, per_module=True),
-    _b("disallow_any_decorated", False, "--disallow-any-decorated", None, per_module=True),
+    _b("disallow_any_decorated", False, "--disallow-any-decorated", None, I, per_module=True),
     _b("disallow_any_explicit", False, "--disallow-any-explicit", None, I, per_module=True),
     _b("disallow_any_generics", False, "--disallow-any-generics", "--allow-any-generics", I, per_module=True),
     _b("disallow_any_unimported", False, "--disallow-any-unimported", "--allow-any-unimported", I, per_module=True),

@@ -91,6 +91,7 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
         'm: Movie = {"title": "Up", "year": 2009}  # E\n',
     ),
+    "used-before-def": ((), "print(greeting)  # E\ngreeting = \"hello\"\n"),
     "has-type": (
         (),
         "class A:\n    def f(self) -> None:\n        self.x = self.y  # E (mypy: a cycle it cannot resolve)\n"
@@ -132,6 +133,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "class Resource:\n    def __enter__(self) -> None: ...\n"
         "    def __exit__(self, *args: object) -> bool:  # E\n        return False\n",
+    ),
+    "truthy-function": (
+        (),
+        "def ready() -> bool: ...\n\nif ready:  # E\n    pass\n",
     ),
     "truthy-bool": (
         ("--enable-error-code", "truthy-bool"),

@@ -77,6 +77,7 @@ LIST_ITEM = _code("list-item", "An item of a list or set display has the wrong t
 DICT_ITEM = _code("dict-item", "A key or value of a dict display has the wrong type.")
 TYPEDDICT_ITEM = _code("typeddict-item", "A TypedDict key is missing, unknown or mistyped.")
 TYPEDDICT_UNKNOWN_KEY = _code("typeddict-unknown-key", "A TypedDict display or call has a key the TypedDict does not define.", parent="typeddict-item")
+USED_BEFORE_DEF = _code("used-before-def", "A name is read before the statement that binds it has run.", implemented=False)  # module level only so far
 HAS_TYPE = _code("has-type", "The type of the name cannot be determined.", implemented=False)
 OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatible return types.")
 OVERLOAD_CANNOT_MATCH = _code("overload-cannot-match", "An overload can never be matched: an earlier one accepts all its arguments.")
@@ -87,11 +88,14 @@ UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabl
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)
 FUNC_RETURNS_VALUE = _code("func-returns-value", "A function returning None is used as a value.", implemented=False)
 EXIT_RETURN = _code("exit-return", "__exit__ return type does not match its behaviour.", implemented=False)
+# Not `implemented`: a class object tested for truth (mypy reports it) is not,
+# so an ignore naming it is never reported as unused.
+TRUTHY_FUNCTION = _code("truthy-function", "A function is tested for truth (it is always true).", implemented=False)
 TRUTHY_BOOL = _code("truthy-bool", "A value is always true in a boolean context.", default_enabled=False, implemented=False)
-NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `type` statement).")
+NO_REDEF = _code("no-redef", "A name is defined again where that is not allowed (a second `def`, `class` or `type` statement for it).")
 TYPE_ABSTRACT = _code("type-abstract", "An abstract class or protocol is given where a concrete type[X] is expected.")
 NARROWED_TYPE_NOT_SUBTYPE = _code("narrowed-type-not-subtype", "A TypeIs function narrows to a type that is not a subtype of its input.")
-# Not `implemented`: casts, bases and NamedTuple types are not checked yet.
+# Not `implemented`: NamedTuple field types (and other places mypy checks) are not checked yet.
 NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an unfollowed import (--disallow-any-unimported).", implemented=False)
 # Not `implemented`: the methods a plugin generates (attrs' __init__, reported by mypy on
 # the class line) are not checked, so an ignore naming it is never reported as unused.

@@ -180,8 +180,11 @@ def _covers(ignore: Ignore, code: str | None) -> bool:
     return code is not None and silenced_by(code, ignore.codes)
 
 
-def unused_ignore_message(codes: frozenset[str] | None) -> str:
-    if codes is None:
+def unused_ignore_message(codes: frozenset[str] | None, written: frozenset[str] | None = None) -> str:
+    """mypy's message: the unused codes are named only when the comment names more
+    than one code (`# type: ignore[attr-defined]` unused is `Unused "type: ignore"
+    comment`; checked against mypy 2.4.1). `written`: the codes the comment names."""
+    if codes is None or (written is not None and len(written) <= 1):
         return 'Unused "type: ignore" comment'
     return f'Unused "type: ignore[{", ".join(sorted(codes))}]" comment'
 
@@ -191,12 +194,18 @@ def apply_ignores(
     diagnostics: list[Diagnostic],
     ignore_map: IgnoreMap,
     options: Options,
+    skipped: "set[int] | frozenset[int]" = frozenset(),
 ) -> list[Diagnostic]:
     """Drop silenced diagnostics of one file; add unused-ignore errors if asked.
+
+    `skipped`: lines of statically skipped branches (semantic.static_skips),
+    where an ignore is for another platform or version, never unused (mypy).
 
     `options` are the file's own options (`options.for_module(module)`): they
     decide which codes are enabled and whether `ignore_errors` is set.
     A note is dropped together with the error it follows on the same line.
+    `skipped`: lines of blocks a version/platform condition rules out, whose
+    ignores are never reported unused (mypy does not check those blocks).
     """
     kept: list[Diagnostic] = []
     used: dict[int, set[str | None]] = {}  # ignore line -> codes it silenced
@@ -218,6 +227,8 @@ def apply_ignores(
 
     if options.warn_unused_ignores and not options.ignore_errors and code_enabled(options, "unused-ignore"):
         for line, ignore in sorted(ignore_map.lines.items()):
+            if line in skipped:
+                continue
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
             if ignore.codes is None or not all(implemented(c) for c in ignore.codes):
@@ -227,13 +238,13 @@ def apply_ignores(
                 continue
             silenced = used.get(line)
             if silenced is None:
-                message = unused_ignore_message(ignore.codes)
+                message = unused_ignore_message(ignore.codes, ignore.codes)
             elif ignore.codes is not None:
                 # Each named code must have silenced something (a parent via a sub-code).
                 unused = frozenset(c for c in ignore.codes if not any(_named_covers(c, s) for s in silenced))
                 if not unused:
                     continue
-                message = unused_ignore_message(unused)
+                message = unused_ignore_message(unused, ignore.codes)
             else:
                 continue
             kept.append(Diagnostic(path, line, ignore.column, "error", message, "unused-ignore"))

@@ -159,7 +159,9 @@ def recheck(program: "Program", loaded: "ModuleInfo", edit: BodyEdit, old_diags:
     new_start, new_end = edit.new.body[0].lineno, edit.new.end_lineno or edit.new.lineno
     fresh = [d for d in checker.diags if new_start <= d.line <= new_end]
     # The new text's ignore comments (the loaded module's are the old text's).
-    fresh = ignores.apply_ignores(loaded.path, fresh, ignores.parse_ignores(new_tree, new_source), opts)
+    from veritype.engine.checking import skipped_lines
+
+    fresh = ignores.apply_ignores(loaded.path, fresh, ignores.parse_ignores(new_tree, new_source), opts, skipped_lines(program, loaded.name, new_tree))
     return sorted_unique(kept + fresh)
 
 

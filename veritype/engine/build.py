@@ -7,12 +7,17 @@ Drivers (cli, tests, server) call `run`; nothing here prints.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.checking import BuildResult, CheckMany, check_sources
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
+
+if TYPE_CHECKING:
+    from veritype.cache import CacheStore
+    from veritype.evaluate.program import Program
 
 __all__ = ["BuildResult", "run"]
 
@@ -42,21 +47,43 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
               on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
         return check_sources(program, srcs, reuse, on_checked, check_many)
 
-    # mypy's follow_imports=normal: the project modules the sources import are
-    # checked and reported too, without counting as sources (engine.followed_imports).
-    from veritype.engine.followed_imports import followed_sources
-
-    followed = followed_sources(program, sources) if options.follow_imports == "normal" or options.overrides else []
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.
+    store = None
     if options.incremental and options.cache_dir:
-        from veritype.cache import CacheStore, check_incrementally
+        from veritype.cache import CacheStore
 
-        result = check_incrementally(program, sources + followed, CacheStore(options.cache_dir), check)
+        store = CacheStore(options.cache_dir)
+    # mypy's follow_imports=normal: the project modules the sources import are
+    # checked and reported too, without counting as sources (engine.followed_imports).
+    followed: list[BuildSource] = []
+    if options.follow_imports == "normal" or options.overrides:
+        followed = _followed(program, sources, store)
+    if store is not None:
+        from veritype.cache import check_incrementally
+
+        result = check_incrementally(program, sources + followed, store, check)
     else:
         result = check(sources + followed)
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
     return result
+
+
+def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None") -> list[BuildSource]:
+    """followed_sources, with the cache's import memo when there is a cache."""
+    from veritype.engine.followed_imports import followed_sources
+
+    if store is None:
+        return followed_sources(program, sources)
+    from veritype.cache.fingerprint import veritype_key
+
+    key = veritype_key()
+    memo = store.load_imports(key)
+    before = dict(memo)
+    found = followed_sources(program, sources, memo)
+    if memo != before:
+        store.save_imports(key, memo)
+    return found

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from veritype.diagnostics.diagnostic import Diagnostic
 
 if TYPE_CHECKING:
+    import ast
+
     from veritype.evaluate.program import ModuleInfo, Program
     from veritype.modules.sources import BuildSource
 
@@ -112,7 +114,20 @@ def _filter(program: "Program", info: "ModuleInfo", diags: list[Diagnostic]) -> 
         return []
     assert info.parsed is not None
     ignore_map = ignores.parse_ignores(info.tree, info.parsed.source)
-    return ignores.apply_ignores(info.path, diags, ignore_map, opts)
+    return ignores.apply_ignores(info.path, diags, ignore_map, opts, skipped_lines(program, info.name, info.tree))
+
+
+def skipped_lines(program: "Program", module: str, tree: "ast.Module | None") -> frozenset[int]:
+    """Lines a version/platform condition rules out, for the unused-ignore report."""
+    from veritype.semantic.conditions import evaluate_condition
+    from veritype.semantic.static_skips import skipped_lines as static_skipped
+
+    opts = program.options.for_module(module)
+    if tree is None or not opts.warn_unused_ignores:
+        return frozenset()
+    always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
+    version, platform = program.options.python_version, program.options.platform
+    return frozenset(static_skipped(tree, lambda test: evaluate_condition(test, version, platform, always)))
 
 
 def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -228,6 +228,7 @@ class Snapshot:
                 del named[key]
         ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
         ev.members._mapped.clear()  # (so does this one, and it would keep them alive)
+        ev.members.found.clear()
 
     def warm(self, path: str) -> None:
         """Load an open document's module and what it imports (the parsing a

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.type_forms import expects_type_form
+from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_generic
+from veritype.evaluate.typevar_values import fits_type_var
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -269,19 +271,17 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     # (`run_sync(tempfile.mkdtemp, suffix, prefix, dir)`).
                     overloads.append((ai, p))
                     continue
-                if arg.node is not None and _context_sensitive(arg.node) and arg.type is None:
+                if arg.node is not None and _context_sensitive(arg.node) and arg.type is None and arg.kind in (ARG_POS, ARG_KW):
                     # Infer with the parameter's type as context where it has no variables.
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
                 actual = _arg_actual(site, arg, t, p)
-                if isinstance(actual, CallableType) and actual.type_vars and isinstance(p.type, CallableType) and _spec_args_here(callee, paramspec_tail(p.type)):
-                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`):
-                    # nothing here solves its own variables, so they are Any rather than
-                    # leaking into the result as variables of another scope.
-                    erased = substitute(actual.with_params(actual.params), {tv_key(v): AnyType("special") for v in actual.type_vars})
-                    if isinstance(erased, CallableType):
-                        actual = _replace_tvs(erased)
+                slots = forwarding_slots(callee, p.type) if isinstance(actual, CallableType) and actual.type_vars else []
+                if slots:
+                    # A generic function passed for `Callable[P, R]` (`ctx.run(self._spawn, coro)`)
+                    # or `Callable[[*Ts], R]`, its arguments passed on by this call.
+                    actual = solve_passed_generic(site, args, arg_types, matching, slots, actual)  # type: ignore[arg-type]
                 cons += infer_constraints(ev, p.type, actual, SUBTYPE, targets)
         if lambdas or overloads:
             partial = solve(ev, callee.type_vars, cons) if cons else {}
@@ -334,18 +334,19 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         free = _free_in_returned_callable(callee, cons)
         for tv in free:
             mapping.pop(tv_key(tv), None)
+        ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
-            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar":
+            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or fits_type_var(ev, sol, tv, targets):
                 continue
-            if isinstance(sol, TypeVarType) and sol.values and tv.values and all(any(is_subtype(ev, v, c) for c in tv.values) for v in sol.values):
-                continue  # the caller's own constrained variable (AnyStr passed on as AnyStr)
-            if tv.upper_bound is not None and not is_subtype(ev, sol, tv.upper_bound):
-                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
-                mapping[tv_key(tv)] = AnyType("error")
-            elif tv.values and not any(is_subtype(ev, sol, v) for v in tv.values):
-                report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
-                mapping[tv_key(tv)] = AnyType("error")
+            ctx_sol = ctx_sols.get(tv_key(tv))
+            if ctx_sol is not None and not isinstance(ctx_sol, AnyType) and fits_type_var(ev, ctx_sol, tv, targets):
+                # mypy solves from the return context first: the arguments are then
+                # checked against that solution (arg-type), not the variable (type-var).
+                mapping[tv_key(tv)] = ctx_sol
+                continue
+            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+            mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
         if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
             # `*args: P.args`: P stands for a whole signature, not an argument's
@@ -362,7 +363,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             t = arg_types[ai]
             if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
-            if arg.node is not None and arg.type is None and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
+            # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
+            if arg.node is not None and arg.type is None and arg.kind in (ARG_POS, ARG_KW) and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(arg.node, expected)
                 arg_types[ai] = t
@@ -422,18 +424,6 @@ def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVar
 
 def _params_mention(t: CallableType, targets: set) -> bool:  # type: ignore[type-arg]
     return any(type_vars_in(p.type).keys() & targets for p in t.params)
-
-
-def _spec_args_here(callee: CallableType, spec: TypeVarType | None) -> bool:
-    """The call itself passes P's arguments (`*args: P.args` of `callee`), so the
-    function for `Callable[P, R]` is called here and not handed back generic."""
-    return spec is not None and any(p.kind == VAR_POS and p.type == spec for p in callee.params)
-
-
-def _replace_tvs(t: CallableType) -> CallableType:
-    import dataclasses
-
-    return dataclasses.replace(t, type_vars=())
 
 
 def initial_type(site: CallSite, arg: Arg) -> Type:

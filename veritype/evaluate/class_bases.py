@@ -17,6 +17,7 @@ from veritype.types.substitute import type_vars_in
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
     from veritype.semantic.symbols import Symbol
 
 
@@ -94,6 +95,13 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
             if name == "Any":
                 info.has_any_base = True
                 continue
+        if isinstance(base, ast.Name):
+            hit = ev.lookup(base.id, scope)
+            if hit is not None and declared_variable(ev, *hit):
+                # `class Dummy(cls_param)`: a variable is no type (valid-type, misc
+                # in check.class_base_rules); mypy then reads the base as Any.
+                info.has_any_base = True
+                continue
         t = ev.type_exprs.eval(base, ctx)
         if isinstance(t, TupleType):
             info.tuple_type = t
@@ -135,6 +143,30 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     if any(n.endswith(".runtime_checkable") for n in info.decorators):
         info.is_runtime_checkable = True
     return tuple(bases), tvs
+
+
+def declared_variable(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> bool:
+    """A parameter or a variable with an annotation (not `TypeAlias`), whose declared
+    type is not Any: mypy's Var, never a type alias."""
+    from veritype.semantic import symbols as S
+    from veritype.types.model import AnyType
+
+    if sym.kind not in (S.PARAM, S.VAR) or sym.is_instance_attr:
+        return False
+    if sym.kind == S.VAR and (sym.annotation is None or len(sym.decls) != 1):
+        return False
+    if sym.kind == S.PARAM and not (isinstance(sym.node, ast.arg) and sym.node.annotation is not None):
+        return False
+    if sym.kind == S.VAR:
+        from veritype.evaluate.declarations import qualifiers
+
+        if qualifiers(ev, sym, scope) & {"TypeAlias", "Final"}:
+            return False
+    try:
+        t = ev.declared_type(sym, scope) if sym.kind == S.VAR else ev.symbol_type(sym, scope)
+    except RecursionError:
+        return False
+    return t is not None and not isinstance(t, AnyType)
 
 
 def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:

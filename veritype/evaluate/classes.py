@@ -108,10 +108,13 @@ class ClassInfo:
         self._ensure_bases()
         from veritype.evaluate.special_classes import synthesize
 
+        self.ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
         try:
             synthesize(self.ev, self)
         except RecursionError:
             self._synthesized.clear()
+        finally:
+            self.ev.lazy_depth -= 1
 
     # -- lazily computed ----------------------------------------------------
 
@@ -162,17 +165,23 @@ class ClassInfo:
             self._bases, self._type_vars = (), ()
             return
         self._resolving = True
+        self.ev.lazy_depth += 1
         try:
             bases, tvs = self.ev.class_bases(self)
         finally:
             self._resolving = False
+            self.ev.lazy_depth -= 1
         self._bases, self._type_vars = bases, tvs
 
     @property
     def mro(self) -> tuple["ClassInfo", ...]:
         if self._mro is None:
             self._mro = (self,)  # guards against cycles while computing
-            self._mro = compute_mro(self)
+            self.ev.lazy_depth += 1
+            try:
+                self._mro = compute_mro(self)
+            finally:
+                self.ev.lazy_depth -= 1
         return self._mro
 
     def is_enum_class(self) -> bool:
@@ -187,7 +196,11 @@ class ClassInfo:
         self._enum_meta = False  # also the answer while the metaclass is evaluated
         if self.node is None or not any(c.metaclass_expr is not None for c in self.mro):
             return False
-        meta = self.ev.metaclass_instance(self)
+        self.ev.lazy_depth += 1
+        try:
+            meta = self.ev.metaclass_instance(self)
+        finally:
+            self.ev.lazy_depth -= 1
         self._enum_meta = meta is not None and meta.info.has_base("enum.EnumMeta")
         return self._enum_meta
 

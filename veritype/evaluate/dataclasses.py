@@ -259,6 +259,12 @@ def process(ev: "Evaluator", info: "ClassInfo") -> DataclassInfo | None:
         info._synthesized["__slots__"] = ev.instance("builtins.tuple", (ev.builtin("str"),))
     fields_dict = ev.instance("builtins.dict", (ev.builtin("str"), ev.instance("dataclasses.Field", (AnyType("explicit"),))))
     info._synthesized.setdefault("__dataclass_fields__", fields_dict)
+    if dc.attrs and "__attrs_attrs__" not in info.symbols:
+        # The attribute attrs sets on the class, and the member of its
+        # `AttrsInstance` protocol that `attrs.fields(cls)` takes (mypy's attrs
+        # plugin adds it too): a tuple of `attrs.Attribute`s.
+        attribute = ev.instance("attr.Attribute", (AnyType("explicit"),))
+        info._synthesized["__attrs_attrs__"] = ev.instance("builtins.tuple", (attribute if isinstance(attribute, Instance) else AnyType("special"),))
     return dc
 
 

@@ -7,13 +7,15 @@ These are the lazily evaluated answers behind `Evaluator.symbol_type` and
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    AnyType, Instance, ModuleType, NoneType, Type, TypeType, TypeVarType, UnionType,
+    AnyType, CallableType, Instance, ModuleType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType,
+    make_union,
 )
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import widen_literals
@@ -98,6 +100,7 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
             return None
         if ("Final" in ctx.qualifiers or "ClassVar" in ctx.qualifiers) and _is_bare_qualifier(sym.annotation):
             return None  # `x: Final = 3`: the type comes from the value
+        t = bind_in_callables(t)
         if scope.kind == "class":
             t = _unbound_to_any(t)
         return t
@@ -115,11 +118,43 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
 def _unbound_to_any(t: Type) -> Type:
     """A class attribute's type naming a type variable nothing binds (reported where
     it is declared, `Type variable "T" is unbound`) is Any there, as in mypy, so
-    each use is not a second error."""
+    each use is not a second error. (One a callable binds is not free.)"""
     from veritype.types.substitute import substitute, tv_key, type_vars_in
 
+    if isinstance(t, CallableType):
+        return t
+    if isinstance(t, (Instance, UnionType, TupleType)):
+        parts = t.args if isinstance(t, Instance) else t.items
+        new = tuple(_unbound_to_any(p) for p in parts)
+        if new == parts:
+            return t
+        if isinstance(t, Instance):
+            return Instance(t.info, new)
+        return make_union(list(new)) if isinstance(t, UnionType) else TupleType(new, t.fallback)
     free = {tv_key(v): AnyType("error") for v in type_vars_in(t).values() if v.scope == "" and v.kind in ("typevar", "paramspec", "typevartuple")}
     return substitute(t, free) if free else t
+
+
+def bind_in_callables(t: Type) -> Type:
+    """A callable type in a variable's annotation naming a type variable nothing
+    binds is generic in it (`x: Callable[[T], T]`, `dict[Any, Callable[[Any,
+    type[T]], T]]`), as mypy reads it: the variable is bound by the callable."""
+    from veritype.types.substitute import tv_key, type_vars_in
+
+    if isinstance(t, CallableType):
+        own = {tv_key(v) for v in t.type_vars}
+        free = [v for k, v in type_vars_in(t).items() if k not in own and v.scope == "" and v.kind in ("typevar", "paramspec", "typevartuple")]
+        return dataclasses.replace(t, type_vars=t.type_vars + tuple(free)) if free else t
+    if isinstance(t, Instance) and t.args:
+        new = tuple(bind_in_callables(a) for a in t.args)
+        return t if new == t.args else Instance(t.info, new)
+    if isinstance(t, UnionType):
+        items = [bind_in_callables(i) for i in t.items]
+        return t if tuple(items) == t.items else make_union(items)
+    if isinstance(t, TupleType):
+        new = tuple(bind_in_callables(i) for i in t.items)
+        return t if new == t.items else TupleType(new, t.fallback)
+    return t
 
 
 def _is_bare_qualifier(node: ast.expr) -> bool:
@@ -233,7 +268,9 @@ def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.A
 def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]
     if _target_is(target, sym):
         t = exprs.infer(value)
-        return t if final else widen_literals(t)
+        # A tuple display's items keep declared literal types (see
+        # check.assignment_statements.assign); literal expressions widen.
+        return t if final else widen_literals(t, keep_declared=isinstance(value, ast.Tuple))
     if isinstance(target, (ast.Tuple, ast.List)):
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts):
             for sub_t, sub_v in zip(target.elts, value.elts):
@@ -278,6 +315,17 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
     if "typevar" in sym.cache:
         return sym.cache["typevar"]  # type: ignore[return-value]
     sym.cache["typevar"] = None
+    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
+    try:
+        tv = _typevar_declaration(ev, sym, scope)
+    finally:
+        ev.lazy_depth -= 1
+    if tv is not None:
+        sym.cache["typevar"] = tv
+    return tv
+
+
+def _typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarType | None:
     node = sym.node
     if sym.kind != S.VAR or not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(node.value, ast.Call):
         return None
@@ -309,9 +357,7 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
             variance = "infer"
         elif kw.arg == "default":
             default = ev.type_exprs.evaluate_default(kw.value, scope, kind)
-    tv = TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
-    sym.cache["typevar"] = tv
-    return tv
+    return TypeVarType(sym.name, fullname, "", bound, values, variance, default, kind)
 
 
 def _is_true(node: ast.expr) -> bool:
@@ -329,10 +375,12 @@ def alias_info(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[
     # AliasRef (see `alias_ref`); other askers see Any.
     sym.cache["alias"] = (AnyType("special"), ())
     sym.cache["alias_busy"] = True
+    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
     try:
         result = _compute_alias(ev, sym, scope)
     finally:
         sym.cache.pop("alias_busy", None)
+        ev.lazy_depth -= 1
     if result is not None and reaches_itself(result[0], alias_fullname(sym, scope)):
         # `type A = A`, `A: TypeAlias = Union["A", int]`: no value at all (reported
         # where the alias is defined, see `alias_is_circular`).

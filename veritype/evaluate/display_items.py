@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.format import format_pair, format_type
 from veritype.types.alias_ref import expand_top
-from veritype.types.model import Instance, Type, UnionType
+from veritype.types.model import AnyType, Instance, Type, UnionType
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -123,7 +123,17 @@ def _container_member(ev: "Evaluator", declared: object, value: ast.expr) -> obj
         return declared
     want = "builtins.dict" if isinstance(value, ast.Dict) else _SEQ.get(type(value), ("",))[0]
     members = [i for i in declared.items if isinstance(i, Instance) and _item_types(ev, i, want) is not None]
-    return members[0] if len(members) == 1 else declared
+    if len(members) != 1:
+        return declared
+    # Another member the display could be too, saying something else of its items
+    # (`Mapping[str, str] | Iterable[tuple[str, str]]` for a dict): mypy learns no
+    # context from such a union and reports the whole value, not its items.
+    info = ev.named_class(want)
+    if info is not None:
+        anything = Instance(info, tuple(AnyType("special") for _ in info.type_vars))
+        if any(i is not members[0] and not isinstance(i, AnyType) and is_subtype(ev, anything, i) for i in declared.items):
+            return declared
+    return members[0]
 
 
 def _pair(a: object, b: object, is_subtype_plain: bool) -> tuple[str, str]:

@@ -8,6 +8,7 @@ cycle) gets Any rather than recursing forever (DESIGN.md principle 2).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -61,6 +62,12 @@ class Evaluator:
         # Set by the check stage: walks a method body silently so that the
         # types assigned to `self.x` (with narrowing) are recorded on symbols.
         self.method_walker: Callable[[ast.FunctionDef | ast.AsyncFunctionDef, Scope], None] | None = None
+        # Lazy evaluations in progress. Each guards against cycles with a placeholder
+        # answer (Any for a symbol being evaluated, no bases, an MRO of the class
+        # alone...): an answer derived while one is in progress may have seen one,
+        # while none is, it is final. Caches of derived answers (members.Members)
+        # keep only final ones.
+        self.lazy_depth = 0
 
     # -- delegations used by the type algebra -----------------------------------
 
@@ -156,6 +163,11 @@ class Evaluator:
                 outer = self.lookup(name, outer_scope, for_type)
                 if outer is not None:
                     return outer
+                if _declares_itself(sym):
+                    # `ClassF: "ClassF"` with no ClassF outside: the annotation names
+                    # the variable it declares, which is no type and is not bound
+                    # yet (a circular reference; mypy: name not defined).
+                    return None
         if hit is not None:
             return hit
         mod_scope = scope
@@ -382,6 +394,7 @@ class Evaluator:
             return cached  # type: ignore[return-value]
         sym.cache["type"] = _IN_PROGRESS
         self.program.stats["symbols_evaluated"] += 1
+        self.lazy_depth += 1
         try:
             from veritype.evaluate.declarations import compute_symbol_type
 
@@ -391,6 +404,8 @@ class Evaluator:
 
             bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
             result = AnyType("special")
+        finally:
+            self.lazy_depth -= 1
         sym.cache["type"] = result
         return result
 
@@ -401,7 +416,11 @@ class Evaluator:
         sym.cache["declared"] = None
         from veritype.evaluate.declarations import compute_declared_type
 
-        result = compute_declared_type(self, sym, scope)
+        self.lazy_depth += 1
+        try:
+            result = compute_declared_type(self, sym, scope)
+        finally:
+            self.lazy_depth -= 1
         sym.cache["declared"] = result
         return result
 
@@ -442,3 +461,19 @@ def class_object_type(info: ClassInfo) -> TypeType:
 
 def none_or(t: Type | None) -> Type:
     return t if t is not None else NoneType()
+
+
+def _declares_itself(sym: Symbol) -> bool:
+    """Whether a class-level variable is only declared (`x: "x"`, no value
+    anywhere) and its own annotation mentions its name."""
+    if not sym.decls or not all(isinstance(d, ast.AnnAssign) and d.value is None for d in sym.decls):
+        return False
+    ann = sym.annotation
+    if ann is None:
+        return False
+    for n in ast.walk(ann):
+        if isinstance(n, ast.Name) and n.id == sym.name:
+            return True
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and re.search(rf"(?<![\w.]){re.escape(sym.name)}(?!\w)", n.value):
+            return True
+    return False

@@ -13,6 +13,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.model import AnyType, Instance, NeverType, TupleType, Type, TypedDictType, union_items, NONE
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.evaluate.truthy_function import infer_condition
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -56,7 +57,7 @@ def seq_display(ex: "ExprEvaluator", elts: list[ast.expr], expected: Type | None
         return ex.ev.builtin(cls, ctx)
     if not types:
         return ex.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
-    return ex.ev.builtin(cls, widen_literals(join_display(ex.ev, [widen_literals(t) for t in types])))
+    return ex.ev.builtin(cls, widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in types]), keep_declared=True))
 
 
 def infer_list(ex: "ExprEvaluator", node: ast.List, expected: Type | None) -> Type:
@@ -69,6 +70,7 @@ def infer_set(ex: "ExprEvaluator", node: ast.Set, expected: Type | None) -> Type
 
 def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> Type:
     item_ctx: list[Type | None] = [None] * len(node.elts)
+    seq_ctx: Type | None = None
     for candidate in union_items(expected) if expected is not None else []:
         if isinstance(candidate, TupleType) and len(candidate.items) == len(node.elts):
             item_ctx = list(candidate.items)
@@ -77,6 +79,7 @@ def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> 
         seq_item = ex._container_item_context(candidate, ("builtins.tuple", "typing.Sequence", "typing.Iterable", "typing.Collection", "typing.Container"))
         if seq_item is not None:
             item_ctx = [seq_item] * len(node.elts)
+            seq_ctx = seq_item
             break
     items: list[Type] = []
     for e, c in zip(node.elts, item_ctx):
@@ -87,14 +90,19 @@ def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> 
             else:
                 item = ex.iterate(t, e.value)
                 idx = node.elts.index(e)
+                # A homogeneous context (`tuple[X, ...]`) is every item's context.
+                homogeneous = seq_ctx if seq_ctx is not None and not isinstance(seq_ctx, AnyType) else None
                 tail: list[Type] = []
                 for rest in node.elts[idx + 1:]:
                     # The items after the unpacking join in too (`(*[1], "a")`).
                     if isinstance(rest, ast.Starred):
                         tail.append(ex.iterate(ex.infer(rest.value), rest.value))
                     else:
-                        tail.append(ex.infer(rest))
-                return ex.ev.builtin("tuple", widen_literals(join_all(ex.ev, [widen_literals(i) for i in items + [item] + tail])))
+                        tail.append(ex.infer(rest, homogeneous))
+                every = items + [item] + tail
+                if homogeneous is not None and all(is_subtype(ex.ev, i, homogeneous) for i in every):
+                    return ex.ev.builtin("tuple", homogeneous)
+                return ex.ev.builtin("tuple", widen_literals(join_all(ex.ev, [widen_literals(i) for i in every])))
         else:
             items.append(ex.infer(e, c))
     return ex.ev.tuple_of(items)
@@ -117,7 +125,7 @@ def infer_dict(ex: "ExprEvaluator", node: ast.Dict, expected: Type | None) -> Ty
                 return ex._Dict(node, None)
         if tds:
             return ex._typeddict_display(node, tds[0])
-        for item in union_items(expected):
+        for item in union_items(expected) if _ambiguous_union_context(ex, expected) is False else ():
             if isinstance(item, TypedDictType):
                 return ex._typeddict_display(node, item)
             if isinstance(item, Instance):
@@ -143,8 +151,8 @@ def infer_dict(ex: "ExprEvaluator", node: ast.Dict, expected: Type | None) -> Ty
         return ex.ev.builtin("dict", kctx, vctx)
     if not keys:
         return ex.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
-    kt = widen_literals(join_display(ex.ev, [widen_literals(t) for t in keys]))
-    vt = widen_literals(join_display(ex.ev, [widen_literals(t) for t in values]))
+    kt = widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in keys]), keep_declared=True)
+    vt = widen_literals(join_display(ex.ev, [widen_literals(t, keep_declared=True) for t in values]), keep_declared=True)
     return ex.ev.builtin("dict", kt, vt)
 
 
@@ -221,7 +229,7 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer)
             for cond in gen.ifs:
-                ex.infer(cond)
+                infer_condition(ex, cond)
                 narrowed = ex.narrow_for(cond, True)
                 layer.update(narrowed)
         yield
@@ -246,7 +254,7 @@ def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expe
         elt = ex.infer(node.elt, ctx)
     if ctx is not None and is_subtype(ex.ev, elt, ctx):
         return ex.ev.builtin(cls, ctx)
-    return ex.ev.builtin(cls, widen_literals(elt))
+    return ex.ev.builtin(cls, widen_literals(elt, keep_declared=True))
 
 
 def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | None) -> Type:
@@ -257,7 +265,31 @@ def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | No
         ctx = ex._dict_context(expected)
         if ctx is not None and is_subtype(ex.ev, k, ctx[0]) and is_subtype(ex.ev, v, ctx[1]):
             return ex.ev.builtin("dict", *ctx)
-    return ex.ev.builtin("dict", widen_literals(k), widen_literals(v))
+    return ex.ev.builtin("dict", widen_literals(k, keep_declared=True), widen_literals(v, keep_declared=True))
+
+
+def _ambiguous_union_context(ex: "ExprEvaluator", expected: Type) -> bool:
+    """Whether a union context holds several members a dict could be that say
+    different things of its key and value types (`Mapping[str, str] |
+    Iterable[tuple[str, str]]`): mypy then learns nothing from the context
+    (its any_constraints over the members), infers the display from its items
+    and reports the argument or assignment as a whole, not its entries."""
+    items = union_items(expected)
+    if len(items) < 2:
+        return False
+    any_dict = ex.ev.builtin("dict", AnyType("special"), AnyType("special"))
+    mapping = ex.ev.named_class("typing.Mapping")
+    seen: set[tuple[Type, Type] | None] = set()
+    for item in items:
+        if isinstance(item, AnyType) or not is_subtype(ex.ev, any_dict, item):
+            continue
+        kv = None
+        if isinstance(item, Instance) and mapping is not None and mapping in item.info.mro:
+            mapped = map_instance_to_supertype(item, mapping)
+            if mapped is not None and len(mapped.args) == 2:
+                kv = (mapped.args[0], mapped.args[1])
+        seen.add(kv)
+    return len(seen) > 1
 
 
 def dict_context(ex: "ExprEvaluator", expected: Type) -> tuple[Type, Type] | None:

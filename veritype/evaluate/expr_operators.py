@@ -39,14 +39,22 @@ UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Inv
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
     from veritype.evaluate.truthiness import falsy_part, truthy_part
+    from veritype.evaluate.truthy_function import check_truthy_function, in_condition, mark_condition
 
     results: list[Type] = []
     positive = isinstance(node.op, ast.And)
     pushed = 0
     try:
         for i, value in enumerate(node.values):
-            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
             last = i == len(node.values) - 1
+            # mypy tests every operand but the last for truth; the last one too
+            # when the whole expression is a condition.
+            tested = not last or in_condition(ex, node)
+            if tested:
+                mark_condition(ex, value)
+            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
+            if tested:
+                check_truthy_function(ex, value, t)
             if last:
                 results.append(t)
             else:
@@ -67,9 +75,12 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
 
 
 def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:
-    operand = ex.infer(node.operand)
     if isinstance(node.op, ast.Not):
+        from veritype.evaluate.truthy_function import infer_condition
+
+        infer_condition(ex, node.operand)
         return ex.ev.builtin("bool")
+    operand = ex.infer(node.operand)
     if isinstance(operand, LiteralType) and isinstance(operand.value, int) and not isinstance(operand.value, bool):
         if isinstance(node.op, ast.USub):
             return ex.ev.literal(-operand.value)
@@ -251,8 +262,14 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
     left = ex.infer(node.left)
     result: Type = ex.ev.builtin("bool")
     strict_equality = ex._strict_equality()
+    any_result: AnyType | None = None
     for op, comp in zip(node.ops, node.comparators):
         right = ex.infer(comp)
+        if not isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) and any_result is None:
+            # mypy: an operator method with an Any operand gives Any (the Any may
+            # define it any way), and so does a chain with such a part; `in`
+            # and `is` give bool.
+            any_result = left if isinstance(left, AnyType) else right if isinstance(right, AnyType) else None
         if strict_equality:
             from veritype.evaluate.strict_equality import comparison_overlap_message
 
@@ -282,10 +299,73 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                 if isinstance(ritem, AnyType):
                     continue
                 contains = ex.ev.bound_member(ritem, "__contains__")
-                if contains is None and ex.ev.bound_member(ritem, "__iter__") is None and ex.ev.bound_member(ritem, "__getitem__") is None:
+                # Not `__getitem__`: mypy asks for an Iterable (old-style iteration does not count).
+                if contains is None and ex.ev.bound_member(ritem, "__iter__") is None and not ex._has_any_base(ritem):
                     ex.error(node, f'Unsupported right operand type for in ("{format_type(widen_literals(ritem))}")', "operator")
+            if not isinstance(left, AnyType) and not contains_ok(ex, left, right):
+                ex.error(node, f'Unsupported operand types for in ("{format_type(widen_literals(left))}" and "{format_type(widen_literals(right))}")', "operator")
         left = right
-    return result
+    return any_result if any_result is not None else result
+
+
+def contains_ok(ex: "ExprEvaluator", left: Type, right: Type) -> bool:
+    """Whether `left in right` type-checks, as mypy decides it: the right
+    operand's `__contains__` accepts the left one; failing that, when the right
+    operand is iterable, the left one is a subtype of its item type (mypy
+    falls back to the items then: `42 in d.items()` is an error, since
+    typeshed's `dict_items.__contains__` takes `tuple[object, object]`).
+    A right operand without `__contains__` is tested through its items too.
+    Unsure (Any, an item type not found) counts as fine."""
+    from veritype.types.subtype import is_subtype
+
+    items = [r for r in union_items(right) if not isinstance(r, AnyType)]
+    if len(items) != len(union_items(right)) or not items:
+        return True
+    if any(_contains_from_container(r) for r in items):
+        return True
+    methods = [ex.ev.bound_member(r, "__contains__") for r in items]
+    if any(isinstance(m, AnyType) for m in methods) or any(ex._has_any_base(r) for r in items):
+        return True
+    if any(m is None and ex.ev.bound_member(r, "__iter__") is None for m, r in zip(methods, items)):
+        return True  # another rule reports a right operand that has neither
+    lefts = union_items(left)
+    if all(m is not None and (ex._try_call(m, left) is not None or all(ex._try_call(m, li) is not None for li in lefts)) for m in methods):
+        return True
+    item_types = [_iter_item(ex, r) for r in items]
+    if any(t is None for t in item_types):
+        # Not iterable: mypy reports the failed `__contains__` call, in these words.
+        return False
+    return is_subtype(ex.ev, left, make_union([t for t in item_types if t is not None]))
+
+
+def _contains_from_container(t: Type) -> bool:
+    """`__contains__` is `typing.Container`'s: the typeshed veritype bundles types
+    its parameter by the (contravariant) type argument, mypy 2.4.1's takes
+    `object`; a `Container[Task]` accepts anything under mypy."""
+    if not isinstance(t, Instance):
+        return False
+    for cls in t.info.mro:
+        if "__contains__" in cls.symbols:
+            return cls.fullname == "typing.Container"
+    return False
+
+
+def _iter_item(ex: "ExprEvaluator", t: Type) -> Type | None:
+    """The type `iter(t)` yields, found without reporting anything; None if
+    `t` has no `__iter__` (mypy's fallback needs an Iterable)."""
+    from veritype.evaluate.call_dispatch import call_types
+
+    if isinstance(t, TupleType):
+        from veritype.types.tuples import value_items
+
+        return make_union(value_items(t)) if t.items else AnyType("special")
+    it = ex.ev.bound_member(t, "__iter__")
+    if it is None:
+        return None
+    iterator = call_types(ex.ev, it, [])
+    nxt = ex.ev.bound_member(iterator, "__next__") if iterator is not None else None
+    value = call_types(ex.ev, nxt, []) if nxt is not None else None
+    return value if value is not None else AnyType("special")
 
 
 def sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None) -> Type | None:

@@ -76,6 +76,7 @@ class ExprEvaluator:
         self.flow: FlowView = flow if flow is not None else NullFlow()
         self._report = report
         self.overlay: list[dict[str, Type]] = []  # comprehension and lambda variables
+        self.conditions: set[int] = set()  # ids of expressions tested for truth (truthy_function)
         # Inside a lambda or comprehension (past its first iterable): a class body's
         # names are not visible there (Python's scoping), so lookups skip the class.
         self.nested_in_class = 0
@@ -371,7 +372,9 @@ class ExprEvaluator:
     # -- conditional, walrus, await -------------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
-        self.infer(node.test)
+        from veritype.evaluate.truthy_function import infer_condition
+
+        infer_condition(self, node.test)
         self.overlay.append(self.narrow_for(node.test, True))
         try:
             a = self.infer(node.body, expected)
@@ -464,7 +467,26 @@ class ExprEvaluator:
             if not is_subtype(self.ev, item, declared[0]):
                 got, exp = format_pair(item, declared[0])
                 self.error(node, f'Incompatible types in "yield from" (actual type "{got}", expected type "{exp}")', "misc")
+            self._check_send_type(node, t, declared[1])
         return self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
+
+    def _check_send_type(self, node: ast.YieldFrom, delegate: Type, send: Type) -> None:
+        """`yield from g` forwards what is sent to this generator on to `g`: the
+        declared send type must be assignable to `g`'s (spec, "Generators"). A send
+        type of None (also `Iterator[X]`) is left alone: such a generator is only
+        advanced with next(), and every generator takes None on its first step; so is
+        a delegate whose send type is None (`Generator[X, None, None]` is the usual
+        spelling of an iterator, which ignores what it is sent)."""
+        if isinstance(send, (NoneType, AnyType)) or not isinstance(delegate, Instance):
+            return
+        info = self.ev.named_class("typing.Generator")
+        if info is None or info not in delegate.info.mro:
+            return
+        mapped = map_instance_to_supertype(delegate, info)
+        if mapped is None or len(mapped.args) != 3 or isinstance(mapped.args[1], NoneType) or is_subtype(self.ev, send, mapped.args[1]):
+            return
+        got, exp = format_pair(send, mapped.args[1])
+        self.error(node, f'Incompatible send type in "yield from" (this generator is sent "{got}", the delegate expects "{exp}")', "misc")
 
     # -- calls -------------------------------------------------------------------------
 

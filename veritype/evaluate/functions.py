@@ -293,6 +293,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         if a.annotation is not None:
             annotated_any = True
         params.append(Param(a.arg, t if t is not None else AnyType("unannotated"), KW_ONLY, default is not None))
+    kwargs_unpacked = False
     if args.kwarg is not None:
         unpacked = _unpacked_kwargs(ev, args.kwarg.annotation, ctx) if comment_sig is None else None
         t = comment_sig.star2_type() if comment_sig is not None else ann(args.kwarg.annotation, "**") if unpacked is None else None
@@ -300,6 +301,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
             annotated_any = True
         if unpacked is None and report is not None and comment_sig is None and _unpack_inner(ev, args.kwarg.annotation, ctx) is not None:
             report(args.kwarg.annotation, 'Unpack item in ** argument must be a TypedDict', "misc")  # type: ignore[arg-type]
+        kwargs_unpacked = unpacked is not None
         if unpacked is not None:
             # `**kwargs: Unpack[TD]` (spec, "Unpack for keyword arguments"): one
             # keyword-only parameter per item, with a default when not required.
@@ -342,6 +344,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         type_guard=guard[1] if guard and guard[0] == "TypeGuard" else None,
         type_is=guard[1] if guard and guard[0] == "TypeIs" else None,
         is_untyped=not annotated_any, is_async=isinstance(node, ast.AsyncFunctionDef),
+        kwargs_unpacked=kwargs_unpacked,
     )
 
 

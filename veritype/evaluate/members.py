@@ -18,6 +18,7 @@ from veritype.types.model import (
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.evaluate.found_members import FoundMembers
 from veritype.evaluate import protocol_membership
 from veritype.evaluate import enum_membership
 
@@ -47,6 +48,7 @@ class Members:
         # is never reused while the entry lives. Every generic member access asked
         # this (a supertype walk and a substitution each time) before.
         self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
+        self.found = FoundMembers()
 
     # -- entry point ------------------------------------------------------------
 
@@ -122,6 +124,13 @@ class Members:
     # -- instances ----------------------------------------------------------------
 
     def instance_member(self, inst: Instance, name: str, receiver: Type) -> Type | None:
+        """`name` looked up on `inst`'s class and bound to `receiver` (final
+        answers are kept: evaluate.found_members)."""
+        if self.ev.lazy_depth:
+            return self._instance_member(inst, name, receiver)
+        return self.found.answer(inst, name, receiver, self._instance_member)
+
+    def _instance_member(self, inst: Instance, name: str, receiver: Type) -> Type | None:
         ev = self.ev
         info = inst.info
         for cls in info.mro:
@@ -624,7 +633,10 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
         from veritype.types.solve import SUBTYPE, infer_constraints, solve
 
         cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
-        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars], cons)
+        # Variables the receiver says nothing of stay the call's to solve: a
+        # constructor's `self: H[list[T]]` against `H[T_co]` leaves T to the arguments.
+        learnt = {c.key for c in cons}
+        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars and tv_key(v) in learnt], cons)
         mapping.update(solved)
     for v in t.type_vars:
         if v.kind == "self":
@@ -632,7 +644,7 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             if isinstance(self_value, (LiteralType,)):
                 self_value = self_value.fallback
             mapping[tv_key(v)] = self_value
-    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async)
+    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked)
     if mapping:
         substituted = substitute(rest, mapping)
         # Substitution keeps a callable a callable (it maps inside params and return).

@@ -50,15 +50,23 @@ def newtype_info(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo | N
     sym.cache["newtype"] = None  # guards against a definition that refers to itself
     if sym.kind != S.VAR or len(sym.decls) != 1:
         return None
+    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
+    try:
+        info = _newtype_info(ev, sym, scope)
+    finally:
+        ev.lazy_depth -= 1
+    sym.cache["newtype"] = info
+    return info
+
+
+def _newtype_info(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo | None":
     call = newtype_call(ev, sym.node, scope)
     if call is None:
         return None
     base = _checked_base(ev, call, sym.name, scope)
     if base is None:
         return None
-    info = _make_class(ev, sym.name, scope, base)
-    sym.cache["newtype"] = info
-    return info
+    return _make_class(ev, sym.name, scope, base)
 
 
 def _checked_base(ev: "Evaluator", call: ast.Call, name: str, scope: "Scope") -> Type | None:

@@ -56,7 +56,8 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # for the `*args`/`**kwargs` argument of indeterminate length.
         kept = [m for m in matches if _takes_variadic(site, m[0], args, arg_types, variadic_args)]
         matches = kept or matches
-    if len(matches) > 1 and any_args and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
+    if len(matches) > 1 and any_args and not _any_solves_variables(site, matches[0][0], matches[0][1], args, arg_types, any_args) \
+            and _all_materializations_fit(site, matches[0][0], args, arg_types, any_args):
         # Step 5: every materialization of the Any-holding arguments fits the
         # first remaining overload, so "eliminate all of the subsequent" ones.
         matches = matches[:1]
@@ -65,6 +66,11 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         if len(matches) > 1:
             # Any-ambiguity (spec step 5): different returns make the result Any.
             if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
+                # mypy: returns that differ only in type arguments give the class
+                # with Any arguments (`S[Any]`), others Any.
+                erased = _erased(first_ret)
+                if erased is not None and all(_erased(r) == erased for _, r in matches[1:]):
+                    return erased
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
         check_signature(site, matches[0][0], args, site.report)
@@ -106,7 +112,17 @@ def _failed(site: CallSite, callee: Overloaded, candidates: list[CallableType], 
 
 
 def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
-    return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not isinstance(a, AnyType) and not isinstance(b, AnyType))
+    # Mutual subtypes, but Any is compatible both ways with anything: a type
+    # holding Any is the same only as itself (mypy's is_same_type), `S[Any]` is
+    # not `S[int]`.
+    return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not holds_any(a) and not holds_any(b))
+
+
+def _erased(t: Type) -> Type | None:
+    """An instance with Any for each type argument (mypy's erase_type), or None."""
+    if isinstance(t, Instance):
+        return Instance(t.info, tuple(AnyType("special") for _ in t.args)) if t.args else t
+    return None
 
 
 def _takes_variadic(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], variadic_args: list[int]) -> bool:
@@ -132,6 +148,28 @@ def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[A
         if collect.errors:
             return False
     return True
+
+
+def _any_solves_variables(site: CallSite, callee: CallableType, ret: Type, args: list[Arg], arg_types: list[Type], any_args: list[int]) -> bool:
+    """Whether an Any-holding argument goes to a parameter that mentions the
+    item's own type variables and its Any reaches the item's return through
+    them (`one_of(a1: S[Ex], a2: S[T])` given `S[list[Any]]` is `S[Ex | list[Any]]`).
+    Every materialization fits such an item only because the variables follow
+    it, so its return is no more certain than Any: mypy finds the call
+    ambiguous (its any_causes_overload_ambiguity) and gives Any when the other
+    items return something else; veritype does the same rather than keep
+    the first item's return. (`gather(one(), two())` with coroutines, whose
+    Any parts solve nothing returned, keeps its first item.)"""
+    from veritype.types.substitute import tv_key, type_vars_in
+
+    if not callee.type_vars or not holds_any(ret) or holds_any(callee.ret):
+        return False
+    own = {tv_key(v) for v in callee.type_vars}
+    matching = match_arguments(site, callee, args, arg_types)
+    for pi, slot in enumerate(matching.slots):
+        if any(ai in any_args for ai in slot) and type_vars_in(callee.params[pi].type).keys() & own:
+            return True
+    return False
 
 
 def _fill_any(t: Type, fill: Type) -> Type:

@@ -141,3 +141,4 @@ def _message(callee: CallableType, args: "list[Arg]", ai: int, shown: str, expec
     if arg.kind == ARG_KW:
         return f'Argument "{arg.name}"{where} has incompatible type "{shown}"; expected "{se}"'
     return f'Argument {ai + 1}{where} has incompatible type "{shown}"; expected "{se}"'
+

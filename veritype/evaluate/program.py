@@ -89,7 +89,12 @@ class Program:
         found = self.find(name)
         if isinstance(found, MissingModule):
             return None
-        info = self._load(found)
+        ev = self.evaluator
+        ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
+        try:
+            info = self._load(found)
+        finally:
+            ev.lazy_depth -= 1
         self.modules[name] = info
         return info
 

@@ -21,7 +21,9 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
-from veritype.types.model import Instance, LiteralType, NoneType, Type, union_items
+from veritype.types.join import widen_literals
+from veritype.types.model import Instance, LiteralType, NoneType, Type, TypeType, union_items
+from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -88,14 +90,17 @@ def _disjoint(left: Type, right: Type, promotions: set[tuple[str, str]], check_e
     lefts, rights = union_items(left), union_items(right)
     if not all(_plain(t) for t in lefts + rights):
         return False
-    if check_eq and any(_custom_eq(t) for t in lefts + rights):
-        return False
-    return not any(_overlap(a, b, promotions) for a in lefts for b in rights)
+    if check_eq and any(_custom_eq(t) or isinstance(t, TypeType) for t in lefts + rights):
+        return False  # (a metaclass may define `__eq__`: class objects by `is` only)
+    direct = len(lefts) == 1 and len(rights) == 1
+    return not any(_overlap(a, b, promotions, direct) for a in lefts for b in rights)
 
 
 def _plain(t: Type) -> bool:
     if isinstance(t, NoneType):
         return True
+    if isinstance(t, TypeType):
+        return isinstance(t.item, Instance) and _plain(t.item)
     info = _info(t)
     return info is not None and not info.is_protocol and not any(c.has_any_base for c in info.mro)
 
@@ -118,18 +123,21 @@ def _custom_eq(t: Type) -> bool:
     return False
 
 
-def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]]) -> bool:
+def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool = False) -> bool:
     if isinstance(a, NoneType) or isinstance(b, NoneType):
         return isinstance(a, NoneType) and isinstance(b, NoneType)
     if isinstance(a, LiteralType) and isinstance(b, LiteralType):
         if a.is_enum or b.is_enum:
             return a.is_enum and b.is_enum and a.fallback.info is b.fallback.info and a.value == b.value
         return bool(a.value == b.value)
+    if isinstance(a, TypeType) or isinstance(b, TypeType):
+        # `type[A] is type[B]`: class objects overlap as their classes do (mypy).
+        return not (isinstance(a, TypeType) and isinstance(b, TypeType)) or _overlap(a.item, b.item, promotions)
     ia, ib = _info(a), _info(b)
     if ia is None or ib is None:
         return True
     if ia in ib.mro or ib in ia.mro:
-        return True
+        return _args_overlap(a, b, promotions, direct)
     return (ia.fullname, ib.fullname) in promotions or (ib.fullname, ia.fullname) in promotions
 
 
@@ -150,3 +158,33 @@ def may_be_equal(a: Type, b: Type) -> bool:
     if not _plain(a) or not _plain(b) or _custom_eq(a) or _custom_eq(b) or _bytes_pair(a, b):
         return True
     return _overlap(a, b, _PROMOTIONS | _BYTES_PROMOTIONS)
+
+
+def _args_overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool) -> bool:
+    """mypy's is_overlapping_types for related classes: they overlap when each
+    pair of type arguments (seen as the same class) does: `list[int]` and
+    `list[str]` do not. An argument that is None, has its own `__eq__` or is
+    anything but a plain class counts as overlapping. `direct`: neither operand
+    is a union, where mypy compares the items as operands (two bytes-like ones
+    may be equal: `list[bytes] == list[bytearray]` is no error, but `list[bytes]
+    | None == list[bytearray]` is)."""
+    if not (isinstance(a, Instance) and isinstance(b, Instance) and a.args and b.args):
+        return True
+    if b.info in a.info.mro:
+        mapped = map_instance_to_supertype(a, b.info)
+        a = mapped if mapped is not None else a
+    else:
+        mapped = map_instance_to_supertype(b, a.info)
+        b = mapped if mapped is not None else b
+    if a.info is not b.info or len(a.args) != len(b.args):
+        return True
+    for x, y in zip(a.args, b.args):
+        xs, ys = union_items(widen_literals(x)), union_items(widen_literals(y))
+        if not all(_plain(t) and not isinstance(t, (NoneType, TypeType)) and not _custom_eq(t) for t in xs + ys):
+            continue
+        single = direct and len(xs) == 1 and len(ys) == 1
+        if single and _bytes_pair(xs[0], ys[0]):
+            continue
+        if not any(_overlap(p, q, promotions, single) for p in xs for q in ys):
+            return False
+    return True

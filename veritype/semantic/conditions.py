@@ -97,6 +97,11 @@ def _compare(node: ast.Compare, version: tuple[int, int], platform: str) -> bool
         return None
     if isinstance(right, ast.Tuple) and all(isinstance(e, ast.Constant) and isinstance(e.value, int) for e in right.elts):
         other = tuple(e.value for e in right.elts)  # type: ignore[attr-defined]
-        # Compare only as many parts as the target version knows (major, minor).
-        return fn(tuple(target)[: len(other)] if len(other) <= 2 else tuple(target), other[:2] if len(other) > 2 else other)
+        # The target version knows (major, minor) only: as mypy (its
+        # consider_sys_version_info), a longer tuple (`< (3, 11, 16)`) is
+        # undecided, and so is `==`/`!=` against a shorter one; else the
+        # tuples compare as Python compares them ((3, 11) > (3,)).
+        if len(other) > len(target) or (len(other) < len(target) and isinstance(op, (ast.Eq, ast.NotEq))):
+            return None
+        return fn(tuple(target), other)
     return None

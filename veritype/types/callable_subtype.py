@@ -134,12 +134,18 @@ def gradual_prefix_ok(sc: "SubtypeChecker", left: CallableType, prefix: tuple[Pa
 def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> bool:
     """Every call valid for `right` must be valid for `left` (spec, "Callables")."""
     lp, rp = list(left.params), list(right.params)
+    if right.kwargs_unpacked and not left.kwargs_unpacked and not any(p.kind == VAR_KW for p in lp):
+        # Spec ("Unpack for keyword arguments", "Assignment"): "The situation where the
+        # destination callable contains **kwargs: Unpack[TypedDict] and the source callable
+        # doesn't contain **kwargs should be disallowed" (a subclass of the TypedDict
+        # may carry more keys).
+        return False
     l_star = next((p for p in lp if p.kind == VAR_POS), None)
     l_kw = next((p for p in lp if p.kind == VAR_KW), None)
     r_star = next((p for p in rp if p.kind == VAR_POS), None)
     r_kw = next((p for p in rp if p.kind == VAR_KW), None)
     # *args: Any, **kwargs: Any on the left accepts anything (gradual form).
-    if l_star is not None and l_kw is not None and isinstance(l_star.type, AnyType) and isinstance(l_kw.type, AnyType):
+    if _gradual_star(left):
         return True
     l_pos = [p for p in lp if p.kind in (POS_ONLY, POS_OR_KW)]
     r_pos = [p for p in rp if p.kind in (POS_ONLY, POS_OR_KW)]
@@ -198,7 +204,9 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
             return False
     for l in lp:
         if l.kind == KW_ONLY and not l.has_default:
-            if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp) and r_kw is None:
+            # A keyword `right` may be called without: `**kwargs` on the right
+            # does not make it passed (spec, "Assignability of callables").
+            if not any(p.name == l.name and p.kind in (KW_ONLY, POS_OR_KW) for p in rp):
                 return False
     if r_kw is not None:
         if l_kw is None:
@@ -218,4 +226,10 @@ def _gradual_star(c: CallableType) -> bool:
     signature are unaffected and are retained as part of the signature"."""
     a = next((p for p in c.params if p.kind == VAR_POS), None)
     k = next((p for p in c.params if p.kind == VAR_KW), None)
-    return a is not None and k is not None and isinstance(a.type, AnyType) and isinstance(k.type, AnyType)
+    return a is not None and k is not None and _written_any(a.type) and _written_any(k.type)
+
+
+def _written_any(t: Type) -> bool:
+    # Not an Any that a type variable was specialized to (substitute._sub_param_type).
+    return isinstance(t, AnyType) and t.reason != "specialized"
+

@@ -12,6 +12,8 @@ comments) behaves the same, veritype joins display items the same way:
   both, without the items that are subtypes of others (`[x, None]` is
   `list[int | None]`, `[1, "a", None]` stays `object`);
 * one a subtype of the other: the wider;
+* different literal types join their classes (`Literal["a"]` and
+  `Literal["b"]`: `str`), enum members keep their union;
 * fixed-length tuples of one length join item by item, of different lengths
   make `tuple[X | Y, ...]`; a tuple with an instance joins its fallback;
 * instances of one class join their type arguments: covariant ones are
@@ -21,7 +23,9 @@ comments) behaves the same, veritype joins display items the same way:
   with its arguments joined; a base that is not a protocol beats a protocol,
   then the one with the longer MRO (`["a", b"b"]` is
   `list[Sequence[object]]`); nothing in common but object: `object`;
-* class objects join to their common base other than object, else `type`.
+* class objects join as mypy joins their constructors: the wider where one
+  constructor is a subtype of the other, the common base (other than object)
+  where they have the same shape (is_similar_callables), else `type`.
 
 Other kinds (callables, TypedDicts, type variables) are not modelled here
 and keep a union, which is never less precise than mypy's join.
@@ -32,7 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    NEVER, AnyType, Instance, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
+    NEVER, AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +69,12 @@ def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
         return t
     if is_subtype(ev, t, s):
         return s
+    if isinstance(s, LiteralType) or isinstance(t, LiteralType):
+        # mypy's join of literal types: enum members keep their union, other
+        # literals join their classes (`Literal["v4"]` and `Literal["v6"]`: str).
+        if isinstance(s, LiteralType) and isinstance(t, LiteralType) and s.is_enum and t.is_enum:
+            return _simplified_union(ev, [s, t])
+        return join_items(ev, s.fallback if isinstance(s, LiteralType) else s, t.fallback if isinstance(t, LiteralType) else t)
     if isinstance(s, TupleType) and isinstance(t, TupleType):
         if len(s.items) == len(t.items):
             return ev.tuple_of([join_items(ev, a, b) for a, b in zip(s.items, t.items)])
@@ -87,6 +97,20 @@ def _join_class_objects(ev: "Evaluator", s: Type, t: Type) -> Type:
     (or plain `type`, which is `type[Any]`) join to plain `type`, as mypy joins
     class objects, not to one of them."""
     if isinstance(s, TypeType) and isinstance(t, TypeType) and isinstance(s.item, Instance) and isinstance(t.item, Instance):
+        # mypy joins class objects as their constructors: the wider where one
+        # constructor is a subtype of the other, a callable returning their
+        # common base where the two have the same shape, else their fallback,
+        # `type` (urllib3's HTTP and HTTPS pool classes).
+        from veritype.types.subtype import is_subtype
+
+        a, b = ev.constructor_type(s), ev.constructor_type(t)
+        if a is not None and b is not None:
+            if is_subtype(ev, a, b):
+                return t
+            if is_subtype(ev, b, a):
+                return s
+            if not _similar_constructors(a, b):
+                return ev.builtin("type")
         if s.item.info in t.item.info.mro:
             return s
         if t.item.info in s.item.info.mro:
@@ -95,6 +119,23 @@ def _join_class_objects(ev: "Evaluator", s: Type, t: Type) -> Type:
         if base is not None:
             return TypeType(Instance(base))
     return ev.builtin("type")
+
+
+def _similar_constructors(a: Type, b: Type) -> bool:
+    """mypy's is_similar_callables on the two constructors: as many parameters,
+    as many required positional ones, and `*args` in both or neither."""
+    from veritype.types.model import POS_ONLY, POS_OR_KW, VAR_POS, CallableType
+
+    if not isinstance(a, CallableType) or not isinstance(b, CallableType):
+        return False
+    if a.is_ellipsis or b.is_ellipsis:
+        return a.is_ellipsis and b.is_ellipsis
+
+    def shape(c: CallableType) -> tuple[int, int, bool]:
+        required = sum(1 for p in c.params if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default)
+        return len(c.params), required, any(p.kind == VAR_POS for p in c.params)
+
+    return shape(a) == shape(b)
 
 
 def simplified_union(ev: "Evaluator", items: list[Type]) -> Type:

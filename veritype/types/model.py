@@ -24,7 +24,8 @@ class Type:
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
     # reported error), "special" (a construct we do not model yet), "implicit",
-    # "unimported" (a name from a module that could not be followed).
+    # "unimported" (a name from a module that could not be followed),
+    # "specialized" (a `*args: T`/`**kwargs: T` whose T was specialized to Any).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
 
@@ -147,6 +148,9 @@ class CallableType(Type):
     # A function whose body is not annotated at all: its signature is all Any.
     is_untyped: bool = field(default=False, compare=False)
     is_async: bool = field(default=False, compare=False)
+    # Its keyword parameters came from `**kwargs: Unpack[TD]` (the TypedDict's
+    # items are in `params`): a callable without **kwargs is not assignable to it.
+    kwargs_unpacked: bool = False
 
     def with_params(self, params: tuple[Param, ...]) -> "CallableType":
         return _replace(self, params=params)

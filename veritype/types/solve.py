@@ -91,8 +91,18 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
         if spec is not None and tv_key(spec) in targets and _is_overloaded(ev, a):
             # P of an overloaded signature would be the overloads themselves, which
             # a parameter list cannot hold: unknown (Any) rather than the first item.
+            # The return is known where every item agrees on it (`socket.sendto`'s
+            # overloads all return int), as mypy infers it.
+            items = _overload_items(ev, a)
+            rets = {i.ret for i in items.items} if items is not None else set()
+            learnt: set[TVKey] = set()
+            if len(rets) == 1 and not any(i.type_vars for i in items.items):  # type: ignore[union-attr]
+                found: list[Constraint] = []
+                _infer(ev, t.ret, next(iter(rets)), d, targets, found, depth + 1)
+                out.extend(found)
+                learnt = {c.key for c in found}
             for key in type_vars_in(t):
-                if key in targets:
+                if key in targets and key not in learnt:
                     out.append(Constraint(key, d, AnyType("special")))
             return
         variadic = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params)
@@ -283,6 +293,11 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 matched = True
                 break
             if isinstance(g, Instance) and isinstance(item, TupleType) and g.info.fullname == "builtins.tuple":
+                if not is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+                    # As mypy's infer_constraints_if_possible: a union member the item
+                    # cannot fit whatever the variables (`("hello", E1)` for
+                    # `tuple[type[E], ...]`) teaches nothing; the argument is reported.
+                    continue
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
@@ -292,6 +307,8 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 _infer(ev, g, item, d, targets, out, depth + 1)
                 matched = True
                 break
+        if not matched and not bare and len(generic) > 1:
+            matched = _infer_any_member(ev, generic, item, d, targets, out, depth)
         if not matched:
             leftover.append(item)
     if leftover:
@@ -301,6 +318,29 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
             generic = [r for r in rest if type_vars_in(r)]
             if len(generic) == 1:
                 _infer(ev, generic[0], make_union(leftover), d, targets, out, depth + 1)
+
+
+def _infer_any_member(ev: "Evaluator", generic: list[Type], item: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> bool:
+    """An actual item for one of several generic members of a union template
+    (`def () -> V'` for `Callable[..., V] | Callable[..., Generator[V]]`): as
+    mypy's any_constraints, the members it fits (with the variables erased) are
+    the options; one option, or several that agree, is what is learnt, and
+    options that disagree teach nothing. False when it fits no member."""
+    from veritype.types.subtype import is_subtype
+
+    if d != SUBTYPE:
+        return False
+    options: list[list[Constraint]] = []
+    for g in generic:
+        if is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+            found: list[Constraint] = []
+            _infer(ev, g, item, d, targets, found, depth + 1)
+            options.append(found)
+    if not options:
+        return False
+    if all(o == options[0] for o in options[1:]):
+        out.extend(options[0])
+    return True
 
 
 def _bind_own_vars(ev: "Evaluator", call: CallableType, t: CallableType, targets: set[TVKey]) -> CallableType:

@@ -55,7 +55,7 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, UnpackType):
         return _sub_unpack(t, m, None)
     if isinstance(t, CallableType):
-        params = tuple(Param(p.name, _sub_star(p.type, m) if p.kind == VAR_POS else _sub(p.type, m), p.kind, p.has_default) for p in t.params)
+        params = tuple(Param(p.name, _sub_param_type(p, m), p.kind, p.has_default) for p in t.params)
         if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(q.type, AnyType) for p, q in zip(t.params, params)) and not any(p.kind == VAR_KW for p in params):
             # `*args: *Ts` with Ts unknown (Any): any positional arguments, which the
             # gradual `*args: Any, **kwargs: Any` tail expresses (spec, "Meaning of ...").
@@ -68,7 +68,7 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
         out = CallableType(
             params, _sub(t.ret, m), tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
-            guard, is_, t.is_untyped, t.is_async,
+            guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked,
         )
         if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params):
             from veritype.types.tuples import expand_star_params
@@ -113,6 +113,19 @@ def _sub_unpack(u: UnpackType, m: Mapping[TVKey, Type], around: TupleType | None
         return AnyType("special")
     new = _sub(inner, m)
     return UnpackType(new) if isinstance(new, (TupleType, Instance, TypeVarType)) else AnyType("special")
+
+
+def _sub_param_type(p: Param, m: Mapping[TVKey, Type]) -> Type:
+    """A parameter's type after substitution. `*args: T, **kwargs: T` with T
+    specialized to Any is not the gradual `...` form: the spec reads that form
+    off "the input signature in a function definition" ("Meaning of ... in
+    Callable"), and `Proto[Any]`'s definition has T there. Such an Any is marked
+    `specialized` so that the callable rules do not read it as `...`."""
+    new = _sub_star(p.type, m) if p.kind == VAR_POS else _sub(p.type, m)
+    if (p.kind in (VAR_POS, VAR_KW) and isinstance(new, AnyType) and isinstance(p.type, TypeVarType)
+            and p.type.kind == "typevar"):
+        return AnyType("specialized")
+    return new
 
 
 def _sub_star(t: Type, m: Mapping[TVKey, Type]) -> Type:
@@ -160,7 +173,7 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
         tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
     return CallableType(
         prefix + tail, ret, tvs, t.name, t.definition, ellipsis, t.is_type_obj,
-        guard, is_, t.is_untyped, t.is_async,
+        guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked,
     )
 
 

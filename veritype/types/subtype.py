@@ -536,7 +536,7 @@ class SubtypeChecker:
 
     def _type_left(self, left: TypeType, right: Type) -> bool:
         if isinstance(right, TypeType):
-            return self._check(left.item, right.item)
+            return self._check(_bare_with_defaults(left.item), right.item)
         if isinstance(right, Instance) and right.info.fullname == "types.GenericAlias":
             # `list[int]` used as a value is a GenericAlias at run time: a class
             # object with explicit type arguments (not the bare class `list`).
@@ -620,3 +620,29 @@ def is_same_type(ev: "Evaluator", a: Type, b: Type) -> bool:
     return is_subtype(ev, a, b) and is_subtype(ev, b, a)
 
 
+def _bare_with_defaults(item: Type) -> Type:
+    """The class named bare as a value (`Bar`, arguments Any marked "bare") with
+    its defaulted type parameters filled in: the spec ("Defaults for type
+    parameters") says of generic classes that "non-overridden defaults should be
+    substituted", so `Bar` is `type[Bar[str]]` when its parameter defaults to
+    str. Parameters without a default stay Any; so does every parameter when
+    the class has no defaults at all (mypy's bare class object)."""
+    if not isinstance(item, Instance) or not item.args or len(item.args) != len(item.info.type_vars):
+        return item
+    tvs = item.info.type_vars
+    if not any(tv.default is not None for tv in tvs):
+        return item
+    if not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args):
+        return item
+    out: list[Type] = []
+    for tv, arg in zip(tvs, item.args):
+        if tv.default is None or tv.kind != "typevar":
+            out.append(arg)
+            continue
+        # A default may name earlier parameters (`S = TypeVar(default=T)`).
+        mapping = {}
+        for earlier, value in zip(tvs, out):
+            mapping[(earlier.fullname, "")] = value
+            mapping[tv_key(earlier)] = value
+        out.append(substitute(tv.default, mapping))
+    return Instance(item.info, tuple(out))

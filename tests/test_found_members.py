@@ -1,0 +1,103 @@
+"""Member lookups on instances keep their final answers (evaluate/found_members.py):
+asked again, the same question is answered from the table; a question asked
+while a lazy evaluation is in progress is not kept; and types that compare equal
+while differing in a field outside their equality (an Any's reason) are not
+taken for one another."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from veritype.cli.main import run
+from veritype.evaluate.found_members import FoundMembers
+from veritype.evaluate.members import Members
+from veritype.types.model import AnyType, Instance
+
+
+class _Info:
+    fullname = "builtins.list"
+
+
+def _counting() -> tuple[list[tuple[object, str, object]], object]:
+    asked: list[tuple[object, str, object]] = []
+
+    def lookup(inst, name, receiver):  # type: ignore[no-untyped-def]
+        asked.append((inst, name, receiver))
+        return AnyType("special")
+
+    return asked, lookup
+
+
+def test_a_plain_instance_is_answered_from_the_table() -> None:
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    a = Instance(info, (Instance(info),))  # type: ignore[arg-type]
+    b = Instance(info, (Instance(info),))  # type: ignore[arg-type]  # equal, not the same object
+    assert found.answer(a, "pop", a, lookup) is found.answer(b, "pop", b, lookup)  # type: ignore[arg-type]
+    assert len(asked) == 1
+    found.answer(a, "append", a, lookup)  # type: ignore[arg-type]
+    assert len(asked) == 2
+
+
+def test_equal_types_with_different_any_reasons_are_asked_separately() -> None:
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    explicit = Instance(info, (AnyType("explicit"),))  # type: ignore[arg-type]
+    unannotated = Instance(info, (AnyType("unannotated"),))  # type: ignore[arg-type]
+    assert explicit == unannotated  # the reason takes no part in equality
+    found.answer(explicit, "pop", explicit, lookup)  # type: ignore[arg-type]
+    found.answer(unannotated, "pop", unannotated, lookup)  # type: ignore[arg-type]
+    assert [a[0] for a in asked] == [explicit, unannotated]
+    assert asked[1][0] is unannotated
+    found.answer(unannotated, "pop", unannotated, lookup)  # type: ignore[arg-type]  # the same object: kept
+    assert len(asked) == 2
+
+
+def test_nothing_is_kept_while_a_lazy_evaluation_is_in_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Ev:
+        lazy_depth = 1
+
+    members = Members(Ev())  # type: ignore[arg-type]
+    asked, lookup = _counting()
+    monkeypatch.setattr(members, "_instance_member", lookup)
+    inst = Instance(_Info())  # type: ignore[arg-type]
+    members.instance_member(inst, "x", inst)
+    members.instance_member(inst, "x", inst)
+    assert len(asked) == 2
+    Ev.lazy_depth = 0
+    members.instance_member(inst, "x", inst)
+    members.instance_member(inst, "x", inst)
+    assert len(asked) == 3
+
+
+def test_a_repeated_member_is_looked_up_once_in_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(
+        "class Box:\n"
+        "    def size(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "b = Box()\n"
+        + "".join(f"n{i} = b.size()\n" for i in range(20))
+        + "reveal_type(n19)\n"
+    )
+    calls: list[str] = []
+    original = Members._instance_member
+
+    def spy(self, inst, name, receiver):  # type: ignore[no-untyped-def]
+        if name == "size":
+            calls.append(name)
+        return original(self, inst, name, receiver)
+
+    monkeypatch.setattr(Members, "_instance_member", spy)
+    out = io.StringIO()
+    run(["check", "m.py", "--no-incremental"], out, str(tmp_path))
+    assert 'Revealed type is "int"' in out.getvalue()
+    assert len(calls) == 1

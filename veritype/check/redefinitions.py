@@ -1,0 +1,208 @@
+"""A function or class defined again in its scope: mypy's `[no-redef]`.
+
+mypy's semantic analysis rejects `def f` or `class C` where the scope (the
+module, a class body, a function body) already binds the name: `Name "f"
+already defined on line 4` [no-redef] (checked against mypy 2.4.1; urllib3's
+`class BaseSSLError(BaseException)` in an `except ImportError` after
+`BaseSSLError = ssl.SSLError`). The line is the earlier definition's (a
+decorated function's first decorator, a class's `class` line, a variable's
+first assignment); an earlier binding by an import says `(by an import)` for
+a module and `(possibly by an import)` for anything else.
+
+mypy's exceptions, each kept: a function defined inside a block (an `if`,
+`try`, `for`, `with`...) may redefine an earlier function or variable (a
+conditional variant, whose signature mypy compares elsewhere); functions
+named `_` (singledispatch's `@f.register`) may repeat; an overload group
+and a property's setter/deleter are one definition; a branch a version,
+platform or `TYPE_CHECKING` condition rules out binds nothing. Left alone
+(a missed error rather than a false one): scopes with `global`/`nonlocal`
+or `del` of the name, and names bound by anything but a plain assignment,
+`for`/`with` target, import, `def` or `class`.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.semantic.conditions import evaluate_condition
+
+if TYPE_CHECKING:
+    from veritype.check.module_checker import ModuleChecker
+
+_FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
+# (kind, node): kind is "def", "class", "var", "module" (import of a module) or "import".
+_Binding = tuple[str, ast.AST]
+
+
+def check_redefinitions(checker: "ModuleChecker", tree: ast.Module) -> None:
+    _Scope(checker).run(tree.body)
+
+
+class _Scope:
+    def __init__(self, checker: "ModuleChecker") -> None:
+        self.checker = checker
+        opts = checker.options
+        self.version = checker.program.options.python_version
+        self.platform = checker.program.options.platform
+        self.always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
+
+    def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
+        excluded = _unsafe_names(body)
+        bound: dict[str, _Binding] = {}
+        nested: list[list[ast.stmt]] = []
+        self.module_level = module_level
+        self._block(body, 0, bound, excluded, nested)
+        for inner in nested:
+            self.run(inner, module_level=False)
+
+    def _block(self, body: list[ast.stmt], depth: int, bound: dict[str, _Binding], excluded: set[str], nested: list[list[ast.stmt]]) -> None:
+        for stmt in body:
+            if isinstance(stmt, _FUNC) or isinstance(stmt, ast.ClassDef):
+                if isinstance(stmt, ast.ClassDef) or self.checker.options.check_untyped_defs or not _is_untyped(stmt):
+                    nested.append(stmt.body)  # (mypy reports nothing inside an unchecked function)
+                self._definition(stmt, depth, bound, excluded)
+                continue
+            if isinstance(stmt, ast.If):
+                taken = self._static(stmt.test)
+                if taken is not False:
+                    self._block(stmt.body, depth + 1, bound, excluded, nested)
+                if taken is not True:
+                    self._block(stmt.orelse, depth + 1, bound, excluded, nested)
+                continue
+            self._bindings(stmt, bound)
+            for name in ("body", "orelse", "finalbody"):
+                sub = getattr(stmt, name, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    self._block(sub, depth + 1, bound, excluded, nested)
+            for h in getattr(stmt, "handlers", None) or []:
+                self._block(h.body, depth + 1, bound, excluded, nested)
+            for c in getattr(stmt, "cases", None) or []:
+                self._block(c.body, depth + 1, bound, excluded, nested)
+
+    def _static(self, test: ast.expr) -> bool | None:
+        """A version/platform/TYPE_CHECKING condition's value; None for anything else
+        (a literal `if False:` too: mypy analyzes both its branches)."""
+        inner = test
+        while isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
+            inner = inner.operand
+        if isinstance(inner, ast.Constant):
+            return None
+        return evaluate_condition(test, self.version, self.platform, self.always)
+
+    def _bindings(self, stmt: ast.stmt, bound: dict[str, _Binding]) -> None:
+        targets: list[ast.expr] = []
+        if isinstance(stmt, ast.Assign):
+            targets = list(stmt.targets)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            targets = [stmt.target]
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+        elif isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                name = a.asname or a.name.split(".")[0]
+                bound.setdefault(name, ("module", stmt))
+            return
+        elif isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                if a.name != "*":
+                    bound.setdefault(a.asname or a.name, ("import", stmt))
+            return
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    bound.setdefault(n.id, ("var", stmt))
+
+    def _definition(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, depth: int, bound: dict[str, _Binding], excluded: set[str]) -> None:
+        name = stmt.name
+        prev = bound.get(name)
+        if prev is None:
+            bound[name] = ("class" if isinstance(stmt, ast.ClassDef) else "def", stmt)
+            return
+        if name in excluded:
+            return
+        kind, node = prev
+        if isinstance(stmt, _FUNC):
+            if kind == "def" and name == "_":
+                return  # singledispatch's `@f.register def _(...)`
+            if _one_definition(stmt, node, name):
+                return
+            if depth > 0 and kind in ("def", "var", "import"):
+                return  # a conditional variant (mypy compares the signatures)
+        if kind == "import":
+            if self._imports_module(node, name):
+                where = " (by an import)"
+            else:
+                where = " (possibly by an import)"
+        elif kind == "module":
+            where = " (by an import)"
+        else:
+            where = f" on line {_line(node)}"
+        at: ast.AST = stmt.decorator_list[0] if isinstance(stmt, _FUNC) and stmt.decorator_list else stmt
+        self.checker.error(at, f'Name "{name}" already defined{where}', "no-redef")
+
+    def _imports_module(self, node: ast.AST, name: str) -> bool:
+        """Whether `from m import name` (in `node`) binds a module."""
+        if not isinstance(node, ast.ImportFrom) or not self.module_level:
+            return False
+        hit = self.checker.scope.lookup(name)
+        if hit is None:
+            return False
+        from veritype.types.model import ModuleType
+
+        return isinstance(self.checker.ev.symbol_type(*hit), ModuleType)
+
+
+def _is_untyped(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    a = fn.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
+    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
+
+
+def _line(node: ast.AST) -> int:
+    if isinstance(node, _FUNC) and node.decorator_list:
+        return node.decorator_list[0].lineno
+    return getattr(node, "lineno", 0)
+
+
+def _decorator_names(fn: ast.AST) -> list[str]:
+    out: list[str] = []
+    for d in getattr(fn, "decorator_list", []):
+        if isinstance(d, ast.Call):
+            d = d.func
+        if isinstance(d, ast.Name):
+            out.append(d.id)
+        elif isinstance(d, ast.Attribute):
+            out.append(d.attr)
+            if isinstance(d.value, ast.Name):
+                out.append(f"{d.value.id}.{d.attr}")
+    return out
+
+
+def _one_definition(new: ast.FunctionDef | ast.AsyncFunctionDef, prev: ast.AST, name: str) -> bool:
+    """An overload group, or a property's getter/setter/deleter: one definition for mypy.
+    Any decorator we do not know on either side keeps us quiet too."""
+    names = _decorator_names(new) + _decorator_names(prev)
+    if any(n.rsplit(".", 1)[-1] == "overload" for n in names):
+        return True
+    if any(n in (f"{name}.setter", f"{name}.deleter", f"{name}.getter") for n in names):
+        return True
+    return False
+
+
+def _unsafe_names(body: list[ast.stmt]) -> set[str]:
+    """Names this scope declares `global`/`nonlocal` or deletes: their bindings are not modelled."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        elif isinstance(node, ast.Delete):
+            out.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        if isinstance(node, (*_FUNC, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out

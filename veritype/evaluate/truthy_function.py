@@ -1,0 +1,53 @@
+"""mypy's `truthy-function` (on by default): a function tested for truth.
+
+A function object is always true, so `if callback:` with a `callback` that
+cannot be None is most likely a missing call or a missing `Optional`. mypy
+reports `Function "callback" could always be true in boolean context
+[truthy-function]` for a name or attribute of a callable type in a boolean
+context: the test of `if`, `while`, `assert`, a conditional expression and a
+comprehension's `if`, the operand of `not`, every operand of `and`/`or` but
+the last (which is boolean only when the whole expression is).
+
+Reported only for a name or an attribute (mypy names them in the message)
+whose type is a function or an overloaded function; a class object (mypy
+reports it too) and anything else is left alone: a missed error, never a
+false one. A union with None is not always true and is never reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.types.model import CallableType, Overloaded, Type
+
+if TYPE_CHECKING:
+    from veritype.evaluate.expressions import ExprEvaluator
+
+
+def infer_condition(ex: "ExprEvaluator", node: ast.expr) -> Type:
+    """Infer `node` where its value is tested for truth."""
+    mark_condition(ex, node)
+    t = ex.infer(node)
+    check_truthy_function(ex, node, t)
+    return t
+
+
+def mark_condition(ex: "ExprEvaluator", node: ast.expr) -> None:
+    """`node` is tested for truth: an `and`/`or` there checks its last operand too."""
+    ex.conditions.add(id(node))
+
+
+def in_condition(ex: "ExprEvaluator", node: ast.expr) -> bool:
+    return id(node) in ex.conditions
+
+
+def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
+    if isinstance(node, ast.Name):
+        name = node.id
+    elif isinstance(node, ast.Attribute):
+        name = node.attr
+    else:
+        return
+    if isinstance(t, Overloaded) or (isinstance(t, CallableType) and not t.is_type_obj):
+        ex.error(node, f'Function "{name}" could always be true in boolean context', "truthy-function")
