@@ -170,7 +170,7 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
                 continue
             at = silent.infer(a)
             bt = silent.infer(b)
-            narrowed = _narrow_equal(ev, at, bt, is_positive, identity)
+            narrowed = _narrow_equal(ev, at, bt, is_positive, identity, name_key="." not in key and "[" not in key)
             if narrowed is None and not identity and is_positive:
                 narrowed = away_none(ev, at, bt)
                 if narrowed is None:
@@ -259,7 +259,7 @@ def _literal_items(t: Type) -> list[Type] | None:
     return None
 
 
-def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool) -> Type | None:
+def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool, name_key: bool = False) -> Type | None:
     if identity and isinstance(other, Instance) and (getattr(other.info, "is_sentinel", False) or other.info.fullname in ("builtins.ellipsis", "types.EllipsisType")):
         # `...` is the only value of its class too (mypy's singleton types):
         # `v is not infer` with `infer = ...` rules `EllipsisType` out (hypothesis).
@@ -286,10 +286,13 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                     if i == other:
                         kept.append(i)
                 elif isinstance(i, Instance) and is_subtype(ev, other, i):
-                    # `x == 0` keeps an `int` (mypy narrows to the literal only in a
+                    # `A.x == 0` keeps an `int` (mypy narrows to the literal only in a
                     # literal context: bool, an enum, or `is`), so `assert A.x == 2`,
-                    # a call that changes it, then `assert A.x == 3` is no Never.
-                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity) else i)
+                    # a call that changes it, then `assert A.x == 3` is no Never. A
+                    # bare name still takes the literal: veritype widens `f() or ""`
+                    # to `str` where mypy keeps the literals (isort's `type_of_import`).
+                    literal_ok = name_key and i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")
+                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or literal_ok) else i)
                 elif isinstance(i, AnyType):
                     return None
                 elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
