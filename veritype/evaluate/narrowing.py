@@ -288,11 +288,11 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
                 elif isinstance(i, Instance) and is_subtype(ev, other, i):
                     # `A.x == 0` keeps an `int` (mypy narrows to the literal only in a
                     # literal context: bool, an enum, or `is`), so `assert A.x == 2`,
-                    # a call that changes it, then `assert A.x == 3` is no Never. A
-                    # bare name still takes the literal: veritype widens `f() or ""`
-                    # to `str` where mypy keeps the literals (isort's `type_of_import`).
-                    literal_ok = name_key and i.info.fullname in ("builtins.str", "builtins.int", "builtins.bytes")
-                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity or literal_ok) else i)
+                    # a call that changes it, then `assert A.x == 3` is no Never; a
+                    # name too (`ncalls == 0`, a nested function's `nonlocal ncalls
+                    # += 1`, then `ncalls == 1`). A variable declared a union of
+                    # literals (`kind() or ""`) narrows through its literal items.
+                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity) else i)
                 elif isinstance(i, AnyType):
                     return None
                 elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
