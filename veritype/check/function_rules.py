@@ -283,12 +283,26 @@ def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, 
             continue
         p = params.get(arg.arg)
         expected = p.type if p is not None and (arg.annotation is not None or node.type_comment) else None
-        t = checker.infer(default, expected)
+        t = _infer_default(checker, node, default, expected)
         if expected is None or isinstance(expected, AnyType):
             continue
         if not is_subtype(checker.ev, t, expected):
             got, exp = format_pair(t, expected)
             checker.error(default, f'Incompatible default for parameter "{arg.arg}" (default has type "{got}", parameter has type "{exp}")', "assignment")
+
+
+def _infer_default(checker: "ModuleChecker", node: FuncDef, default: ast.expr, expected: "Type | None") -> "Type":
+    """A default is evaluated where the `def` runs, before the def binds its name:
+    in a class body, `def socket(self, family=socket.AF_INET)` reads the module
+    `socket`, not the method (trio's SocketFactory). Such a default, naming the
+    function it belongs to, is inferred in the scope around the class."""
+    scope = checker.scope
+    if scope.kind == "class" and scope.parent is not None and any(
+            isinstance(n, ast.Name) and n.id == node.name for n in ast.walk(default)):
+        from veritype.evaluate.expressions import ExprEvaluator
+
+        return ExprEvaluator(checker.ev, scope.parent, None, checker.report).infer(default, expected)
+    return checker.infer(default, expected)
 
 
 def _is_empty_body(body: list[ast.stmt]) -> bool:

@@ -180,7 +180,15 @@ def _all_materializations_fit(site: CallSite, callee: CallableType, args: list[A
     for fill in (site.ev.builtin("object"), NEVER):
         fixed = list(args)
         for ai in any_args:
-            fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(arg_types[ai], fill))
+            t = arg_types[ai]
+            # A `*x` or `**x` of type Any is some iterable or mapping: its
+            # materializations are those, never a bare `object` (which would
+            # report "not iterable" from the iteration of the argument).
+            if isinstance(t, AnyType) and args[ai].kind == ARG_STAR:
+                t = site.ev.builtin("tuple", t)
+            elif isinstance(t, AnyType) and args[ai].kind == ARG_STAR2:
+                t = site.ev.builtin("dict", site.ev.builtin("str"), t)
+            fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(t, fill))
         collect = Collect()
         check_signature(site, callee, fixed, collect)
         if collect.errors:
