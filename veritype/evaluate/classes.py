@@ -108,13 +108,11 @@ class ClassInfo:
         self._ensure_bases()
         from veritype.evaluate.special_classes import synthesize
 
-        self.ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-        try:
-            synthesize(self.ev, self)
-        except RecursionError:
-            self._synthesized.clear()
-        finally:
-            self.ev.lazy_depth -= 1
+        with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
+            try:
+                synthesize(self.ev, self)
+            except RecursionError:
+                self._synthesized.clear()
 
     # -- lazily computed ----------------------------------------------------
 
@@ -165,23 +163,19 @@ class ClassInfo:
             self._bases, self._type_vars = (), ()
             return
         self._resolving = True
-        self.ev.lazy_depth += 1
-        try:
-            bases, tvs = self.ev.class_bases(self)
-        finally:
-            self._resolving = False
-            self.ev.lazy_depth -= 1
+        with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
+            try:
+                bases, tvs = self.ev.class_bases(self)
+            finally:
+                self._resolving = False
         self._bases, self._type_vars = bases, tvs
 
     @property
     def mro(self) -> tuple["ClassInfo", ...]:
         if self._mro is None:
             self._mro = (self,)  # guards against cycles while computing
-            self.ev.lazy_depth += 1
-            try:
+            with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
                 self._mro = compute_mro(self)
-            finally:
-                self.ev.lazy_depth -= 1
         return self._mro
 
     def is_enum_class(self) -> bool:
@@ -196,11 +190,8 @@ class ClassInfo:
         self._enum_meta = False  # also the answer while the metaclass is evaluated
         if self.node is None or not any(c.metaclass_expr is not None for c in self.mro):
             return False
-        self.ev.lazy_depth += 1
-        try:
+        with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
             meta = self.ev.metaclass_instance(self)
-        finally:
-            self.ev.lazy_depth -= 1
         self._enum_meta = meta is not None and meta.info.has_base("enum.EnumMeta")
         return self._enum_meta
 

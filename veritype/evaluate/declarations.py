@@ -330,11 +330,8 @@ def typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarTy
     if "typevar" in sym.cache:
         return sym.cache["typevar"]  # type: ignore[return-value]
     sym.cache["typevar"] = None
-    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-    try:
+    with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
         tv = _typevar_declaration(ev, sym, scope)
-    finally:
-        ev.lazy_depth -= 1
     if tv is not None:
         sym.cache["typevar"] = tv
     return tv
@@ -390,12 +387,11 @@ def alias_info(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tuple[
     # AliasRef (see `alias_ref`); other askers see Any.
     sym.cache["alias"] = (AnyType("special"), ())
     sym.cache["alias_busy"] = True
-    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-    try:
-        result = _compute_alias(ev, sym, scope)
-    finally:
-        sym.cache.pop("alias_busy", None)
-        ev.lazy_depth -= 1
+    with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
+        try:
+            result = _compute_alias(ev, sym, scope)
+        finally:
+            sym.cache.pop("alias_busy", None)
     if result is not None and reaches_itself(result[0], alias_fullname(sym, scope)):
         # `type A = A`, `A: TypeAlias = Union["A", int]`: no value at all (reported
         # where the alias is defined, see `alias_is_circular`).

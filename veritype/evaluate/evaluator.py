@@ -45,6 +45,22 @@ class Ref:
 _IN_PROGRESS = object()
 
 
+
+class _LazyEvaluation:
+    """`with ev.lazy_evaluation:` counts one lazy evaluation in progress in
+    `Evaluator.lazy_depth` (re-entrant: it is a counter, one object serves)."""
+
+    __slots__ = ("ev",)
+
+    def __init__(self, ev: "Evaluator") -> None:
+        self.ev = ev
+
+    def __enter__(self) -> None:
+        self.ev.lazy_depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.ev.lazy_depth -= 1
+
 class Evaluator:
     def __init__(self, program: "Program") -> None:
         self.program = program
@@ -66,8 +82,9 @@ class Evaluator:
         # answer (Any for a symbol being evaluated, no bases, an MRO of the class
         # alone...): an answer derived while one is in progress may have seen one,
         # while none is, it is final. Caches of derived answers (members.Members)
-        # keep only final ones.
+        # keep only final ones. Counted by `with ev.lazy_evaluation:` around each.
         self.lazy_depth = 0
+        self.lazy_evaluation = _LazyEvaluation(self)
 
     # -- delegations used by the type algebra -----------------------------------
 
@@ -394,18 +411,16 @@ class Evaluator:
             return cached  # type: ignore[return-value]
         sym.cache["type"] = _IN_PROGRESS
         self.program.stats["symbols_evaluated"] += 1
-        self.lazy_depth += 1
-        try:
-            from veritype.evaluate.declarations import compute_symbol_type
+        with self.lazy_evaluation:  # (see Evaluator.lazy_depth)
+            try:
+                from veritype.evaluate.declarations import compute_symbol_type
 
-            result = compute_symbol_type(self, sym, scope)
-        except RecursionError:
-            from veritype.diagnostics import bounds
+                result = compute_symbol_type(self, sym, scope)
+            except RecursionError:
+                from veritype.diagnostics import bounds
 
-            bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
-            result = AnyType("special")
-        finally:
-            self.lazy_depth -= 1
+                bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
+                result = AnyType("special")
         sym.cache["type"] = result
         return result
 
@@ -416,11 +431,8 @@ class Evaluator:
         sym.cache["declared"] = None
         from veritype.evaluate.declarations import compute_declared_type
 
-        self.lazy_depth += 1
-        try:
+        with self.lazy_evaluation:  # (see Evaluator.lazy_depth)
             result = compute_declared_type(self, sym, scope)
-        finally:
-            self.lazy_depth -= 1
         sym.cache["declared"] = result
         return result
 

@@ -46,11 +46,8 @@ def functional_class(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo
     node = sym.node
     if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
         return None
-    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-    try:
+    with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
         info = _from_call(ev, node.value, sym.name, scope)
-    finally:
-        ev.lazy_depth -= 1
     sym.cache["functional_class"] = info
     return info
 

@@ -32,11 +32,8 @@ def assigned_function(ev: "Evaluator", sym: S.Symbol, scope: "Scope") -> bool:
     sym.cache["assigned_function"] = False  # also the answer while evaluating
     node = sym.node
     value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-    try:
+    with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
         result = value is not None and _plain_function_expr(ev, value, scope)
-    finally:
-        ev.lazy_depth -= 1
     sym.cache["assigned_function"] = result
     return result
 

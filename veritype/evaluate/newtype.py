@@ -50,11 +50,8 @@ def newtype_info(ev: "Evaluator", sym: Symbol, scope: "Scope") -> "ClassInfo | N
     sym.cache["newtype"] = None  # guards against a definition that refers to itself
     if sym.kind != S.VAR or len(sym.decls) != 1:
         return None
-    ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-    try:
+    with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
         info = _newtype_info(ev, sym, scope)
-    finally:
-        ev.lazy_depth -= 1
     sym.cache["newtype"] = info
     return info
 

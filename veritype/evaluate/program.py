@@ -90,11 +90,8 @@ class Program:
         if isinstance(found, MissingModule):
             return None
         ev = self.evaluator
-        ev.lazy_depth += 1  # (see Evaluator.lazy_depth)
-        try:
+        with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
             info = self._load(found)
-        finally:
-            ev.lazy_depth -= 1
         self.modules[name] = info
         return info
 
