@@ -254,7 +254,9 @@ def _widen_inferred_literals(t: Type) -> Type:
     if isinstance(t, UnionType) and any(isinstance(i, LiteralType) and not i.declared for i in t.items):
         # Beside a declared literal of their class they were inferred in its
         # literal context (`kind() or ""`) and stay.
-        context = {i.fallback.info.fullname for i in t.items if isinstance(i, LiteralType) and i.declared}
+        from veritype.types.join import declared_literal_classes
+
+        context = declared_literal_classes(t)
         return make_union([i if isinstance(i, LiteralType) and i.fallback.info.fullname in context
                            else _widen_inferred_literals(i) for i in t.items])
     return t

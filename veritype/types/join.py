@@ -77,12 +77,18 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
     return t
 
 
+def declared_literal_classes(t: UnionType) -> set[str]:
+    """The classes of the declared literal types in `t`: the literal context in
+    which the other literals of those classes beside them were inferred."""
+    return {i.fallback.info.fullname for i in t.items if isinstance(i, LiteralType) and i.declared}
+
+
 def keep_context_literals(t: Type) -> Type:
     """`t` with its declared literal types kept, and with them the literals of
     the same class beside them in a union: they were inferred in that literal
     context (mypy: `kind() or ""` is `Literal['from', 'straight', '']`)."""
     if isinstance(t, UnionType):
-        classes = {i.fallback.info.fullname for i in t.items if isinstance(i, LiteralType) and i.declared}
+        classes = declared_literal_classes(t)
         if classes:
             return make_union([i if isinstance(i, LiteralType) and i.fallback.info.fullname in classes
                                else widen_literals(i, keep_declared=True) for i in t.items])
