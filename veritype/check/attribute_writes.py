@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.reference_keys import expr_key
 from veritype.types.format import format_type
 from veritype.types.model import Instance, ModuleType, Type, TypeType
 
@@ -32,6 +33,9 @@ def unknown_write_message(checker: "ModuleChecker", target: ast.Attribute, base:
     """mypy's message when `target` (an assignment target) names no attribute of `base`."""
     name = target.attr
     ev = checker.ev
+    key = expr_key(target)
+    if key is not None and checker.flow.lookup(key) is not None:
+        return None  # known to exist here (`hasattr(x, "name")`: mypy's extra attribute)
     if isinstance(base, ModuleType):
         mod = ev.program.get_module(base.name)
         if mod is None or "__getattr__" in mod.symbols or mod.origin == "namespace":

@@ -490,24 +490,9 @@ def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, T
             return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
         return {key: narrow_isinstance(ev, current, classes, positive)}
     if fullname == "builtins.hasattr" and key is not None and len(test.args) == 2:
-        attr = test.args[1]
-        if positive and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
-            # After `hasattr(x, "a")`, `x.a` exists: members lacking it become Any
-            # (mypy and pyright synthesize an intersection; Any is the silent form).
-            current = silent.infer(test.args[0])
-            kept = [i if ev.bound_member(i, attr.value) is not None else AnyType("special") for i in union_items(current)]
-            return {key: make_union(kept)}
-        if isinstance(attr, ast.Constant) and isinstance(attr.value, str):
-            # After `not hasattr(x, "a")`: union members that surely have `a` are ruled
-            # out (mypy does the same). Only plain instances with the member declared
-            # on their class count; anything unsure (Any, __getattr__) stays.
-            current = silent.infer(test.args[0])
-            items = union_items(current)
-            if len(items) > 1:
-                kept = [i for i in items if not surely_has(ev, i, attr.value)]
-                if kept and len(kept) < len(items):
-                    return {key: make_union(kept)}
-        return {}
+        from veritype.evaluate.hasattr_narrowing import narrow_hasattr
+
+        return narrow_hasattr(ev, silent, key, test, positive)
     if fullname == "builtins.callable" and key is not None:
         current = silent.infer(test.args[0])
         items = union_items(current)
