@@ -203,8 +203,8 @@ def _member_names(cur: Cursor, t: Type) -> dict[str, int]:
                 out[name] = _kind_of(sym, in_class=False)
         return out
     on_class = isinstance(t, TypeType)
-    if on_class:
-        t = t.item  # type: ignore[union-attr]
+    if isinstance(t, TypeType):
+        t = t.item
     if not isinstance(t, Instance):
         return {}
     out = {}
