@@ -29,6 +29,7 @@ from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, U
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.expressions import ExprEvaluator
 
 # Completing methods per collection, with the argument's role: the item
 # itself ("item"), a collection of items ("iter") or a dict ("mapping").
@@ -198,7 +199,10 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
         return t  # no lookahead inside a lookahead: keep the cost linear
     found = find_completion(body, stmt, key, kind)
     if found is None:
-        return t
+        from veritype.check.partial_nested import nested_completion
+
+        nested = nested_completion(checker, body, stmt, key, kind)
+        return t if nested is None else _completed(checker, kind, nested[0], nested[1]) or t
     stmts, comp = found
     if _count(stmts) > _LOOKAHEAD_LIMIT:
         return t  # too far to walk twice
@@ -226,13 +230,16 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
 def _argument_type(checker: "ModuleChecker", kind: str, comp: Completion, seen: dict[int, Type | tuple[Type, Type]]) -> None:
     from veritype.evaluate.expressions import ExprEvaluator
 
-    exprs = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
+    seen[0] = argument_of(ExprEvaluator(checker.ev, checker.scope, checker.flow, None), kind, comp)
+
+
+def argument_of(exprs: "ExprEvaluator", kind: str, comp: Completion) -> Type | tuple[Type, Type]:
+    """What the completing statement adds: the item type, or a dict's key and value types."""
     if comp.role == "setitem":
         assert isinstance(comp.stmt, ast.Assign)
         target = comp.stmt.targets[0]
         assert isinstance(target, ast.Subscript)
-        seen[0] = (exprs.infer(target.slice), exprs.infer(comp.stmt.value))
-        return
+        return (exprs.infer(target.slice), exprs.infer(comp.stmt.value))
     if isinstance(comp.stmt, ast.AugAssign):
         arg = comp.stmt.value
     else:
@@ -245,10 +252,9 @@ def _argument_type(checker: "ModuleChecker", kind: str, comp: Completion, seen: 
         t = t.args[0] if isinstance(t, Instance) and t.info.fullname in sources and len(t.args) == 1 else AnyType("special")
     elif comp.role == "mapping":
         if isinstance(t, Instance) and t.info.fullname == "builtins.dict" and len(t.args) == 2:
-            seen[0] = (t.args[0], t.args[1])
-            return
+            return (t.args[0], t.args[1])
         t = AnyType("special")
-    seen[0] = t
+    return t
 
 
 def _usable(t: Type) -> bool:
@@ -318,4 +324,20 @@ def maybe_complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, declared
         return t
     if body is None:
         return t
-    return complete(checker, stmt, t, kind, key, body)
+    done = complete(checker, stmt, t, kind, key, body)
+    if done is not t and len(key) == 1 and scope.kind == "function":
+        _declare_completed(checker, stmt, key[0], done)
+    return done
+
+
+def _declare_completed(checker: "ModuleChecker", stmt: ast.Assign, name: str, done: Type) -> None:
+    """The completed type is the variable's type, as mypy gives a partial type's
+    variable its completion: what is inferred from it later (`r = rec.pop()`
+    assigned in one branch only, read after the branches) sees `list[int]`,
+    not `list[Any]`. Only a local whose first declaration this is."""
+    hit = checker.ev.lookup(name, checker.scope)
+    if hit is None or hit[1] is not checker.scope:
+        return
+    sym = hit[0]
+    if sym.node is stmt or (sym.node is not None and sym.node in stmt.targets):
+        sym.cache["type"] = done
