@@ -69,7 +69,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         first_ret = matches[0][1]
         if len(matches) > 1:
             # Any-ambiguity (spec step 5): different returns make the result Any.
-            if not all(_same(ev, first_ret, r) for _, r in matches[1:]):
+            if not all(_same(ev, first_ret, r) for _, r in matches[1:]) and not _same_with_empty_never(site, matches, args, arg_types):
                 # (mypy gives `list[Any]` where the returns differ only in type
                 # arguments; the spec says Any: "the resulting return type is Any".)
                 return AnyType("special")
@@ -156,6 +156,29 @@ def _same(ev: "Evaluator", a: Type, b: Type) -> bool:
     # holding Any is the same only as itself (mypy's is_same_type), `S[Any]` is
     # not `S[int]`.
     return a == b or (is_subtype(ev, a, b) and is_subtype(ev, b, a) and not holds_any(a) and not holds_any(b))
+
+
+def _same_with_empty_never(site: CallSite, matches: list[tuple[CallableType, Type]], args: list[Arg], arg_types: list[Type]) -> bool:
+    """Whether the matching items return the same once an empty display's item
+    types are Never, as mypy infers them (`{}` is `dict[Never, Never]`): then the
+    returns are all the same and mypy's any_causes_overload_ambiguity says no
+    ("if all_same_types(return_types): return False"). hypothesis's
+    `fixed_dictionaries({}, optional=kw)`: the item taking `Mapping[NoReturn,
+    NoReturn]` and the general one both return `S[dict[str, Any]]` (isort)."""
+    empty = [ai for ai, a in enumerate(args) if _empty_display(a.node) and holds_any(arg_types[ai])]
+    if not empty:
+        return False
+    fixed = list(args)
+    for ai in empty:
+        fixed[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, _fill_any(arg_types[ai], NEVER, keep=lambda a: a.reason != "empty"))
+    rets: list[Type] = []
+    for c, _ in matches:
+        collect = Collect()
+        with recording(site, False):
+            rets.append(check_signature(site, c, fixed, collect))
+        if collect.errors:
+            return False
+    return all(_same(site.ev, rets[0], r) for r in rets[1:])
 
 
 def _only_empty_any(t: Type) -> bool:
