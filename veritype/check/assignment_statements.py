@@ -550,14 +550,22 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
 def _annotated_param_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-def]
     """An annotated parameter's declared type: assigning to it must fit (spec,
     "Type annotations": a parameter annotation declares the name's type for the
-    whole body). Unannotated ones (and `self`/`cls`, whose type is inferred) are free.
-    An annotated `Any` is kept: mypy does not narrow it by assignment (binder.assign_type)."""
+    whole body). An unannotated `self`/`cls` has its inferred type, any other
+    unannotated one is Any. An annotated `Any` is kept: mypy does not narrow it by assignment (binder.assign_type)."""
     node = sym.node
     func = scope.function
     if not isinstance(node, ast.arg) or func is None:
         return None
     if node.annotation is None and getattr(func, "type_comment", None) is None:
-        return _implicit_self_type(sym, scope)
+        implicit = _implicit_self_type(sym, scope)
+        if implicit is not None:
+            return implicit
+        # Any other unannotated parameter is declared Any (implicitly): mypy's
+        # binder does not narrow it by an assignment either, as its Var is no
+        # inferred variable (`def test(self, schema): schema = MySchema()`
+        # leaves `schema` Any; marshmallow's tests).
+        t = scope.param_types.get(sym.name)
+        return t if isinstance(t, AnyType) else None
     t = scope.param_types.get(sym.name)
     if isinstance(t, AnyType):
         return t if t.reason == "explicit" else None
