@@ -29,7 +29,15 @@ def resembling_item(site: "CallSite", items: list[CallableType], args: "list[Arg
     """The first of `items` (each fitting the call's arity) that the arguments resemble."""
     from veritype.evaluate.calls import ARG_KW, ARG_POS, match_arguments
 
+    from veritype.types.substitute import paramspec_tail
+
     for item in items:
+        if paramspec_tail(item) is not None:
+            # An item taking `*args: P.args, **kwargs: P.kwargs` never resembles a
+            # call it rejects: mypy 2.4.1 reports `No overload variant` for every
+            # such call (pytest's `raises(TypeError, int, match="invalid")`,
+            # `raises(TypeError, f)` missing f's argument).
+            continue
         matching = match_arguments(site, item, args, arg_types)
         if matching.errors:
             continue

@@ -109,26 +109,75 @@ def _check_solved(site: "CallSite", callee: CallableType, args: "list[Arg]", arg
 
     spec = paramspec_tail(callee)
     assert spec is not None
-    value = mapping.get(tv_key(spec))
-    if not isinstance(value, CallableType) or value.is_ellipsis:
-        return
     in_tail = {ai for pi in tail for ai in matching.slots[pi]}
     elsewhere = {ai for pi, slot in enumerate(matching.slots) if pi not in tail for ai in slot}
-    if not in_tail or in_tail & elsewhere:
+    if in_tail & elsewhere:
         return  # a star argument spread over both: not judged (silence)
-    solved = substitute(dataclasses.replace(callee, type_vars=()), mapping)
-    if not isinstance(solved, CallableType):
-        return
     # The whole call again with the solved signature and the argument types already
     # inferred; only what concerns the arguments for P is reported (the others had
-    # their check).
+    # their check). No argument for P at all is checked too: `twice(f)` for
+    # `f(x: int)` is mypy's `Missing positional argument "x"`.
     fixed = [Arg(a.kind, a.name, a.node, arg_types[i]) for i, a in enumerate(args)]
-    collect = Collect()
-    check_signature(site, solved, fixed, collect)
     tail_nodes = {id(args[ai].node) for ai in in_tail if args[ai].node is not None}
-    for node, msg, code in collect.errors:
-        if (node is not None and id(node) in tail_nodes) or (node is site.node and code == "call-arg"):
+
+    def tail_errors(value: CallableType) -> list:  # type: ignore[type-arg]
+        solved = substitute(dataclasses.replace(callee, type_vars=()), {**mapping, tv_key(spec): value})
+        if not isinstance(solved, CallableType):
+            return []
+        collect = Collect()
+        check_signature(site, solved, fixed, collect)
+        return [(node, msg, code) for node, msg, code in collect.errors
+                if (node is not None and id(node) in tail_nodes) or (node is site.node and code == "call-arg")]
+
+    value = mapping.get(tv_key(spec))
+    if isinstance(value, CallableType) and not value.is_ellipsis:
+        for node, msg, code in tail_errors(value):
             report(node, msg, code)
+        return
+    _check_overloaded_source(site, callee, spec, args, arg_types, matching, tail_errors, report)
+
+
+def _check_overloaded_source(site: "CallSite", callee: CallableType, spec: TypeVarType, args: "list[Arg]", arg_types: list[Type],
+                             matching: "Matching", tail_errors, report: "Report") -> None:  # type: ignore[no-untyped-def]
+    """P taken from an overloaded function or a class object with an overloaded
+    constructor (`raises(TypeError, int, "3")`): mypy infers P from the
+    arguments given for it and then asks whether the function fits
+    `Callable[P, R]`, so the call is good when some item of the overload accepts
+    those arguments, and else the function's argument is an `arg-type` error."""
+    from veritype.types.model import Overloaded, TypeType
+
+    for pi, p in enumerate(callee.params):
+        if not (isinstance(p.type, CallableType) and paramspec_tail(p.type) == spec):
+            continue
+        for ai in matching.slots[pi]:
+            source = arg_types[ai]
+            if isinstance(source, TypeType):
+                source = site.ev.constructor_type(source) or source
+            if not isinstance(source, Overloaded):
+                continue
+            if any(not tail_errors(item) for item in source.items):
+                return
+            from veritype.types.format import format_type
+
+            shown = "overloaded function" if not isinstance(arg_types[ai], TypeType) else f'"{format_type(arg_types[ai])}"'
+            want = _wanted_callable(site, callee, args, arg_types, matching, spec, p.type)
+            n = f'"{args[ai].name}"' if args[ai].name else str(ai + 1)
+            from veritype.evaluate.calls import callable_name
+
+            where = f" to {callable_name(callee)}" if callee.name else ""
+            report(args[ai].node or site.node, f'Argument {n}{where} has incompatible type {shown}; expected "{format_type(want)}"', "arg-type")
+        return
+
+
+def _wanted_callable(site: "CallSite", callee: CallableType, args: "list[Arg]", arg_types: list[Type],
+                     matching: "Matching", spec: TypeVarType, formal: CallableType) -> Type:
+    """`Callable[P, R]` with P made of the types of the arguments given for it (mypy's expected type)."""
+    from veritype.types.join import widen_literals
+    from veritype.types.model import POS_ONLY, Param
+
+    tail = [i for i, q in enumerate(callee.params) if q.kind in (VAR_POS, VAR_KW) and q.type == spec]
+    params = tuple(Param(None, widen_literals(arg_types[ai]), POS_ONLY) for pi in tail for ai in matching.slots[pi])
+    return dataclasses.replace(formal, params=(*formal.params[:-2], *params), type_vars=())
 
 
 def _message(callee: CallableType, args: "list[Arg]", ai: int, shown: str, expected: Type | str) -> str:
