@@ -51,7 +51,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         if exprs.scope is None:
             return t
         expected_t = exprs.ev.type_exprs.evaluate(node.args[1], exprs.scope, report=_type_reporter(exprs))
-        if not _same_for_assert(exprs, t, expected_t):
+        if not _same_for_assert(exprs, t, expected_t) or _failed_lookup(node.args[0], t, expected_t):
             exprs.error(node, f'Expression is of type "{format_type(t)}", not "{format_type(expected_t)}"', "assert-type")
         return t
     if short == "cast" and len(node.args) == 2 and module != "builtins":
@@ -120,6 +120,16 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     if data:
         exprs.error(item, "Only protocols that don't have non-method members can be used with issubclass()", "misc")
         exprs.note(item, f'Protocol "{info.name}" has non-method member(s): {", ".join(sorted(data))}')
+
+
+def _failed_lookup(arg: ast.expr, t: Type, expected: Type) -> bool:
+    """`assert_type(raises.Exception, Failed)` where the name or attribute was
+    reported missing: its type is Any, and mypy 2.4.1 reports `Expression is of
+    type "Any"` as well (pytest's `# type: ignore[assert-type, attr-defined]`).
+    Only a failed lookup of the argument itself: an Any from an error elsewhere
+    stays silent."""
+    return isinstance(arg, (ast.Name, ast.Attribute)) and isinstance(t, AnyType) and t.reason == "error" \
+        and not isinstance(expected, AnyType)
 
 
 def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
