@@ -195,10 +195,10 @@ def find_completion(body: list[ast.stmt], assign: ast.stmt, key: tuple[str, ...]
 
 def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key: tuple[str, ...], body: list[ast.stmt]) -> Type:
     """`t` (an empty `list[Any]`, ...) completed from the first use, or `t` unchanged."""
-    if checker.partial_watch is not None:
-        return t  # no lookahead inside a lookahead: keep the cost linear
-    found = find_completion(body, stmt, key, kind)
+    found = find_completion(body, stmt, key, kind) if checker.partial_watch is None else None
     if found is None:
+        # A completion in a nested definition walks nothing, so it is made inside
+        # a lookahead too (whose walk may cache what is inferred from the variable).
         from veritype.check.partial_nested import nested_completion
 
         nested = nested_completion(checker, body, stmt, key, kind)

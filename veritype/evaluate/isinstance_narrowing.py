@@ -88,7 +88,7 @@ def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
     return out
 
 
-def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool) -> Type:
+def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool, intersect: bool = True) -> Type:
     if any(isinstance(c, AnyType) for c in classes):
         # An unknown class: the value may be anything in the positive branch.
         return AnyType("special") if positive else current
@@ -111,7 +111,7 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
                 for c in classes:
                     if is_subtype(ev, c, _erased(item) if isinstance(item, Instance) else item):
                         results.append(_specialize(ev, c, item))
-                    elif _could_overlap(ev, item, c):
+                    elif intersect and _could_overlap(ev, item, c):
                         results.append(c)
         return make_union(results) if results else NeverType()
     remaining: list[Type] = []
@@ -149,7 +149,12 @@ def _narrow_typevar(ev: "Evaluator", item: TypeVarType, classes: list[Type]) -> 
     bound = item.upper_bound if item.upper_bound is not None else ev.builtin("object")
     if any(is_subtype(ev, bound, _erased(c)) for c in classes):
         return item
-    met = narrow_isinstance(ev, bound, classes, True)
+    # No intersection with a class outside the bound: mypy makes `<subclass of
+    # "A" and "B">` for a plain value, but for a type variable whose bound and C
+    # are unrelated (neither a subtype of the other, a protocol bound that C does
+    # not satisfy) it finds the branch unreachable (mypy 2.4.1: "Statement is
+    # unreachable"), so what the branch does is not checked.
+    met = narrow_isinstance(ev, bound, classes, True, intersect=False)
     if isinstance(met, NeverType):
         return None
     return with_bound(item, met)
