@@ -65,9 +65,12 @@ def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
         return _simplified_union(ev, [s, t])
     if _is_class_object(s) and _is_class_object(t):
         return _join_class_objects(ev, s, t)
-    if is_subtype(ev, s, t):
+    # An empty display's item type stands for mypy's Never: `list[Never]` is
+    # no supertype of `list[str]` (invariant), so `[([], a), ([x], b)]` joins
+    # the lists' items, not to the empty one's `list[Any]` (h11's tests).
+    if is_subtype(ev, _empty_as_never(s), _empty_as_never(t)):
         return t
-    if is_subtype(ev, t, s):
+    if is_subtype(ev, _empty_as_never(t), _empty_as_never(s)):
         return s
     if isinstance(s, LiteralType) or isinstance(t, LiteralType):
         # mypy's join of literal types: enum members keep their union, other
@@ -86,6 +89,17 @@ def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
     if isinstance(s, Instance) and isinstance(t, Instance):
         return _join_instances(ev, s, t)
     return make_union([s, t])
+
+
+def _empty_as_never(t: Type) -> Type:
+    """`t` with an empty display's item types (Any, reason "empty") as Never."""
+    if isinstance(t, AnyType):
+        return NEVER if t.reason == "empty" else t
+    if isinstance(t, Instance) and t.args:
+        return Instance(t.info, tuple(_empty_as_never(a) for a in t.args))
+    if isinstance(t, TupleType):
+        return TupleType(tuple(_empty_as_never(i) for i in t.items), t.fallback)
+    return t
 
 
 def _is_class_object(t: Type) -> bool:
@@ -184,6 +198,10 @@ def _join_same_class(ev: "Evaluator", s: Instance, t: Instance) -> Type:
     for i, (tv, a, b) in enumerate(zip(s.info.type_vars, s.args, t.args)):
         variance = tv.variance if tv.variance != "infer" else ev.class_variance(s.info, i)
         if a == b:
+            args.append(a)
+        elif isinstance(a, AnyType) and a.reason == "empty":
+            args.append(b)  # Never joins to the other (mypy: `[[], [""]]` is `list[list[str]]`)
+        elif isinstance(b, AnyType) and b.reason == "empty":
             args.append(a)
         elif isinstance(a, AnyType) or isinstance(b, AnyType):
             args.append(AnyType("special"))
