@@ -11,8 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import AnyType, Instance, LiteralType, Type, TypeType, UnionType, make_union
-from veritype.types.subtype import map_instance_to_supertype
+from veritype.types.model import AnyType, Type, make_union
+from veritype.types.union_simplify import drop_covered_items
 
 if TYPE_CHECKING:
     import ast
@@ -143,40 +143,8 @@ def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = No
             # is Any after the `if`, not `str | Any` (pytest, hypothesis).
             out[k] = anys[0]
             continue
-        out[k] = _without_subclass_items(_bool_whole(make_union(types)))
+        out[k] = drop_covered_items(_bool_whole(make_union(types)))
     return State(out, False)
-
-
-def _nominal(t: Type) -> Instance | None:
-    if isinstance(t, LiteralType):
-        return t.fallback
-    return t if isinstance(t, Instance) else None
-
-
-def _without_subclass_items(t: Type) -> Type:
-    """mypy's binder joins the branches' types with make_simplified_union, which
-    drops an item that is a proper subtype of another: `TextIO | CaptureIO`
-    (a `TextIOWrapper` subclass) after `if f is None: f = CaptureIO()` is
-    `TextIO`, so `f.buffer` is `BinaryIO` (pytest capture.py). Only the sure
-    nominal case is modelled here: an instance (or literal, or class object)
-    whose class derives from another item's class with exactly its type
-    arguments; anything else stays in the union."""
-    if not isinstance(t, UnionType):
-        return t
-
-    def covered(item: Type, other: Type) -> bool:
-        if isinstance(item, TypeType) and isinstance(other, TypeType):
-            item, other = item.item, other.item
-            if not isinstance(item, Instance):
-                return False
-        i, o = _nominal(item), other
-        if i is None or not isinstance(o, Instance) or item == o:
-            return False
-        return o.info in i.info.mro and map_instance_to_supertype(i, o.info) == o
-
-    items = list(t.items)
-    kept = [i for i in items if not any(covered(i, o) for o in items if o is not i)]
-    return make_union(kept) if len(kept) < len(items) else t
 
 
 def _bool_whole(t: Type) -> Type:

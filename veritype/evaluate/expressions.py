@@ -385,7 +385,11 @@ class ExprEvaluator:
             b = self.infer(node.orelse, sibling_context(expected, node.orelse, a))
         finally:
             self.overlay.pop()
-        return make_union([a, b])
+        # mypy's make_simplified_union of the two: `v if isinstance(v, tuple) else
+        # (v,)` is `tuple[Any, ...]`, the 1-tuple covered (yarl's _query.py).
+        from veritype.types.union_simplify import drop_covered_items
+
+        return drop_covered_items(make_union([a, b]))
 
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
         t = self.infer(node.value, expected)

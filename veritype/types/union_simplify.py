@@ -1,0 +1,62 @@
+"""Dropping union items that another item already covers (mypy's make_simplified_union).
+
+mypy simplifies the union it makes where branches meet (the binder joining
+the branches of an `if`, a conditional expression's two types): an item that
+is a proper subtype of another item goes. veritype models the sure cases:
+
+* an instance (or literal, or class object) whose class derives from another
+  item's class with exactly its type arguments: `TextIO | CaptureIO` is
+  `TextIO` (CaptureIO derives from TextIOWrapper, a TextIO);
+* an instance of a class whose type parameters are all covariant, with Any
+  for each argument, covers every subclass instance (Any is the top of a
+  proper subtype check on the right): `tuple[Any, ...] | tuple[str]` is
+  `tuple[Any, ...]` (mypy 2.4.1). An invariant `list[Any]` does not cover
+  `list[int]`: both stay, as in mypy.
+
+Anything else (protocols matched structurally, callables, type variables)
+stays in the union, which is never less precise than mypy's.
+"""
+
+from __future__ import annotations
+
+from veritype.types.model import AnyType, Instance, LiteralType, TupleType, Type, TypeType, UnionType, make_union
+from veritype.types.subtype import map_instance_to_supertype
+
+
+def drop_covered_items(t: Type) -> Type:
+    """`t` without the union items another item covers (see the module docstring)."""
+    if not isinstance(t, UnionType):
+        return t
+    items = list(t.items)
+    kept = [i for i in items if not any(_covered(i, o) for o in items if o is not i)]
+    return make_union(kept) if len(kept) < len(items) else t
+
+
+def _nominal(t: Type) -> Instance | None:
+    if isinstance(t, LiteralType):
+        return t.fallback
+    if isinstance(t, TupleType):
+        return t.fallback
+    return t if isinstance(t, Instance) else None
+
+
+def _covered(item: Type, other: Type) -> bool:
+    if isinstance(item, TypeType) and isinstance(other, TypeType):
+        item, other = item.item, other.item
+        if not isinstance(item, Instance):
+            return False
+    if item == other or not isinstance(other, Instance):
+        return False
+    i = _nominal(item)
+    if i is None or other.info not in i.info.mro:
+        return False
+    if isinstance(item, TupleType) and not _all_any_covariant(other):
+        return False  # a fixed tuple's own items are not in its fallback's arguments
+    mapped = map_instance_to_supertype(i, other.info)
+    return mapped == other or _all_any_covariant(other)
+
+
+def _all_any_covariant(t: Instance) -> bool:
+    tvs = t.info.type_vars
+    return bool(t.args) and len(tvs) == len(t.args) and all(isinstance(a, AnyType) for a in t.args) \
+        and all(v.kind == "typevar" and v.variance == "covariant" for v in tvs)
