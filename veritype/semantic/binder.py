@@ -250,9 +250,7 @@ def _bind_walrus(expr: ast.expr, table: SymbolTable) -> None:
 
 def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
     """Add `self.x = ...` / `self.x: T = ...` of the class's methods to its table."""
-    for stmt in cls.body:
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
+    for stmt in _class_methods(cls.body):
         if not stmt.args.args and not stmt.args.posonlyargs:
             continue
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
@@ -286,6 +284,21 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                         elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and sym.type_comment is None:
                             sym.type_comment = (node.type_comment, node)
                             sym.method = stmt
+
+
+def _class_methods(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The methods of a class body, also those defined under a class-level
+    `if`/`else`, `try` or `with` (multidict's `if _FREE_THREADED: def
+    _incr_version(self)` ... `else: def _incr_version(self)`, each setting
+    `self._version`): mypy collects their `self.x` assignments too."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield stmt
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With)) or type(stmt).__name__ == "TryStar":
+            for field in ("body", "orelse", "finalbody"):
+                yield from _class_methods(getattr(stmt, field, None) or [])
+            for handler in getattr(stmt, "handlers", None) or []:
+                yield from _class_methods(handler.body)
 
 
 _STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
