@@ -117,7 +117,27 @@ def infer_bin_op(ex: "ExprEvaluator", node: ast.BinOp, expected: Type | None) ->
         # would join them into tuple[A | B, ...]); NamedTuples stay on __add__.
         assert isinstance(left, TupleType) and isinstance(right, TupleType)
         return ex.ev.tuple_of(left.items + right.items)
-    return ex.binary(node, left, right, node.op)
+    result = ex.binary(node, left, right, node.op)
+    if isinstance(node.op, ast.Pow):
+        return _int_pow(ex, node, left, result)
+    return result
+
+
+def _int_pow(ex: "ExprEvaluator", node: ast.BinOp, left: Type, result: Type) -> Type:
+    """`int ** <literal>`: mypy's default plugin (int_pow_callback) makes
+    `int.__pow__` with an integer literal exponent an `int`, or a `float` for a
+    negative literal, where typeshed's overloads give Any past the exponents
+    they list (`2**32 + 2` is an `int`; multidict's tests). The hook is found
+    by the receiver's class: a `bool` receiver keeps typeshed's answer."""
+    exp = node.right
+    sign = 1
+    if isinstance(exp, ast.UnaryOp) and isinstance(exp.op, ast.USub):
+        exp, sign = exp.operand, -1
+    if not (isinstance(exp, ast.Constant) and type(exp.value) is int):
+        return result
+    if not all(_fallback_name(i) == "builtins.int" for i in union_items(left)):
+        return result
+    return ex.ev.builtin("int" if sign * exp.value >= 0 else "float")
 
 
 def is_type_form(ex: "ExprEvaluator", t: Type) -> bool:
