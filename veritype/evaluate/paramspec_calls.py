@@ -155,7 +155,9 @@ def _check_overloaded_source(site: "CallSite", callee: CallableType, spec: TypeV
                 source = site.ev.constructor_type(source) or source
             if not isinstance(source, Overloaded):
                 continue
-            if any(not tail_errors(item) for item in source.items):
+            # `Callable[Concatenate[X, P], R]`: P is what follows the prefix.
+            prefix = len(p.type.params) - 2
+            if any(len(item.params) >= prefix and not tail_errors(item.with_params(item.params[prefix:])) for item in source.items):
                 return
             from veritype.types.format import format_type
 
