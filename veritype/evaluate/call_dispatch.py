@@ -256,6 +256,10 @@ def _type_of_value(ev: "Evaluator", t: Type) -> Type:
         return TypeType(ev.instance("types.NoneType"))
     if isinstance(t, TypeVarType):
         return TypeType(t)
+    if isinstance(t, AnyType):
+        # mypy: `type(x)` of an Any value is `type[Any]`, whose attributes are
+        # looked up on `type` (members.class_member).
+        return TypeType(t)
     return AnyType("special")
 
 

@@ -289,7 +289,12 @@ class Members:
         ev = self.ev
         item = receiver.item
         if isinstance(item, AnyType):
-            return AnyType("implicit")
+            # `type[Any]`: an attribute of `type` itself is that (mypy:
+            # `t.__name__` is `str`, `t.__new__` is `type.__new__`); any other
+            # name is Any.
+            meta = ev.builtin("type")
+            found = self.instance_member(meta, name, receiver) if isinstance(meta, Instance) and name != "__call__" else None
+            return found if found is not None else AnyType("implicit")
         if isinstance(item, TypeVarType):
             bound = item.upper_bound or ev.builtin("object")
             if isinstance(bound, Instance):
