@@ -292,8 +292,8 @@ class Members:
             # `type[Any]`: an attribute of `type` itself is that (mypy:
             # `t.__name__` is `str`, `t.__new__` is `type.__new__`); any other
             # name is Any.
-            meta = ev.builtin("type")
-            found = self.instance_member(meta, name, receiver) if isinstance(meta, Instance) and name != "__call__" else None
+            type_inst = ev.builtin("type")
+            found = self.instance_member(type_inst, name, receiver) if isinstance(type_inst, Instance) and name != "__call__" else None
             return found if found is not None else AnyType("implicit")
         if isinstance(item, TypeVarType):
             bound = item.upper_bound or ev.builtin("object")
