@@ -378,10 +378,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     if abstract_class_given(ev, site.scope, arg.node, expected):
                         report(arg.node, call_message(expected), "type-abstract")
             else:
-                if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None:
+                if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None \
+                        and not _mentions_own_type_vars(callee, p.type):
                     # A display passed for a container parameter: its bad items are
                     # reported (`List item 0 has incompatible type ...` [list-item]),
-                    # as mypy does, not the whole argument.
+                    # as mypy does, not the whole argument. For a parameter typed with
+                    # the callee's own type variables mypy infers the display first and
+                    # reports the whole argument (`arg-type`: `MultiDict([probe])`).
                     from veritype.evaluate.display_items import report_display_items
 
                     if report_display_items(ev, site.infer, lambda n, m, c: report(n, m, c), arg.node, expected):
@@ -464,3 +467,11 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 # -- entry point used by expressions -----------------------------------------------------------
 
 
+def _mentions_own_type_vars(callee: CallableType, t: Type) -> bool:
+    """Whether the parameter type `t` uses a type variable `callee` binds."""
+    if not callee.type_vars:
+        return False
+    from veritype.types.substitute import tv_key, type_vars_in
+
+    own = {tv_key(v) for v in callee.type_vars}
+    return bool(type_vars_in(t).keys() & own)
