@@ -15,6 +15,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
+from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -267,6 +268,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
             else:
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            bound = reassigned_empty_display(mc, target, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -644,7 +646,7 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
 
     v = widen_literals(value)
     if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
-        return v
+        return any_where_declared_any(v, declared) if isinstance(v, Instance) else v
     if isinstance(v, UnionType) and all(isinstance(i, (Instance, TupleType)) for i in v.items) and is_subtype(ev, v, declared):
         # `event = cast(Union[Request, Response], event)` with `event: Event` (h11).
         return v
