@@ -122,6 +122,9 @@ def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "Clas
 
 def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     for base in node.bases:
+        if isinstance(base, ast.Attribute):
+            _attribute_of_variable(checker, base)
+            continue
         if not isinstance(base, ast.Name):
             continue
         hit = checker.ev.lookup(base.id, checker.scope)
@@ -148,6 +151,34 @@ def _invalid_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             )
         if bad:
             checker.error(base, f'Invalid base class "{base.id}"', "misc")
+
+
+def _attribute_of_variable(checker: "ModuleChecker", base: ast.Attribute) -> None:
+    """`class C(self.Schema)`: mypy resolves a base class as a static name, and a
+    dotted name through a variable (a parameter, a local or module variable not
+    declared Any) does not resolve: `Name "self.Schema" is not defined`
+    [name-defined] (semanal.lookup_qualified, "Lookup through invalid node")."""
+    parts: list[str] = []
+    node: ast.expr = base
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return
+    hit = checker.ev.lookup(node.id, checker.scope)
+    if hit is None:
+        return
+    sym, scope = hit
+    if sym.kind not in (S.PARAM, S.VAR) or sym.is_instance_attr:
+        return
+    if sym.kind == S.VAR and sym.annotation is None and not (isinstance(sym.node, ast.Assign) and scope.kind == "function"):
+        return  # a module or class variable may be a class alias or a module: left alone
+    if sym.annotation is not None or (isinstance(sym.node, ast.arg) and sym.node.annotation is not None):
+        t = checker.ev.declared_type(sym, scope) if sym.kind == S.VAR else checker.ev.symbol_type(sym, scope)
+        if isinstance(t, AnyType) and t.reason == "explicit":
+            return  # through a variable declared Any: mypy allows it
+    dotted = ".".join([node.id, *reversed(parts)])
+    checker.error(base, f'Name "{dotted}" is not defined', "name-defined")
 
 
 def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
