@@ -51,6 +51,10 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             node = nxt
             continue
         mc.infer(node.test, condition=True)
+        if mc.options.warn_unreachable and not mc.flow.state.unreachable:
+            from veritype.check.impossible_isinstance import report_impossible_isinstance
+
+            report_impossible_isinstance(mc, node.test)
         exprs = mc.exprs()
         before = mc.flow.fork()
         # One narrowing, applied and tested: asked again after it is applied, the
