@@ -21,13 +21,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.disjoint_bases import can_share_disjoint_base
 from veritype.types.format import format_pair
 from veritype.types.model import Instance, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
-    from veritype.evaluate.classes import ClassInfo
 
 
 def report_impossible_isinstance(mc: "ModuleChecker", test: ast.expr) -> None:
@@ -66,28 +66,9 @@ def _impossible(mc: "ModuleChecker", item: Instance, cls: Instance) -> str | Non
         return None
     if item.info.is_protocol or cls.info.is_protocol or item.info.has_any_base or cls.info.has_any_base:
         return None
-    if not _can_share_disjoint_base([item.info, cls.info]):
+    if not can_share_disjoint_base([item.info, cls.info]):
         return "have distinct disjoint bases"
     for info in (item.info, cls.info):
         if info.is_final:
             return f'"{info.name}" is final'
     return None
-
-
-def _can_share_disjoint_base(infos: "list[ClassInfo]") -> bool:
-    from veritype.check.disjoint_base_rules import disjoint_base
-
-    bases = [b for b in (disjoint_base(i) for i in infos) if b is not None]
-    if any(not hasattr(b, "mro") for b in bases):
-        return True  # an invalid disjoint base is reported at its own class
-    if not bases:
-        return True
-    candidate = bases[0]
-    for base in bases[1:]:
-        if base in candidate.mro:  # type: ignore[attr-defined]
-            continue
-        if candidate in base.mro:  # type: ignore[attr-defined]
-            candidate = base
-        else:
-            return False
-    return True

@@ -94,6 +94,7 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
         return AnyType("special") if positive else current
     if positive:
         results: list[Type] = []
+        plain_meet = False
         for item in union_items(current):
             if isinstance(item, AnyType):
                 results.extend(classes)
@@ -113,6 +114,15 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
                         results.append(_specialize(ev, c, item))
                     elif intersect and _could_overlap(ev, item, c):
                         results.append(c)
+                    elif intersect and _plain_intersection(item, c):
+                        plain_meet = True
+        if not results and plain_meet:
+            # Nothing narrows as such, but a class deriving from an item and a tested
+            # class can exist: mypy makes `<subclass of "A" and "C">` (only then,
+            # conditional_types_with_intersection) and the branch is reachable (a
+            # mixin tested on `self`); veritype has no such class: Any is its
+            # silent form.
+            return AnyType("special")
         return make_union(results) if results else NeverType()
     remaining: list[Type] = []
     for item in union_items(current):
@@ -200,6 +210,20 @@ def _could_overlap(ev: "Evaluator", item: Type, cls: Type) -> bool:
     if isinstance(item, TypeVarType):
         return True
     return False
+
+
+def _plain_intersection(item: Type, cls: Type) -> bool:
+    """Whether a class deriving from both of two unrelated classes can exist:
+    neither final, and their disjoint bases compatible (mypy's
+    intersect_instances; its MRO and method-signature conflicts are not
+    computed, so those pairs count as possible here, which is silent)."""
+    from veritype.evaluate.disjoint_bases import can_share_disjoint_base
+
+    if not (isinstance(item, Instance) and isinstance(cls, Instance)):
+        return False
+    if item.info.is_final or cls.info.is_final:
+        return False
+    return can_share_disjoint_base([item.info, cls.info])
 
 
 def is_callable(ev: "Evaluator", t: Type) -> bool:
