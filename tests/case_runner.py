@@ -137,9 +137,10 @@ def parse_case_file(md_path: str, text: str) -> list[Case]:
             i += 1  # closing fence
             lang = lang.lower()
             if current is None:
-                if lang in _PY_LANGS or pending_file is not None:
-                    # It would belong to no case and never run: a test that cannot fail.
-                    raise CaseSyntaxError(f"{md_path}:{start - 1}: code block before the first ## heading (it would never run)")
+                if (lang in _PY_LANGS or pending_file is not None) and any(re.search(r"#\s*(error|revealed):", b) for b in body):
+                    # An intro example is prose, but one with assertions was meant as a
+                    # case: it would belong to no case and never run (a test that cannot fail).
+                    raise CaseSyntaxError(f"{md_path}:{start - 1}: code block with assertions before the first ## heading (it would never run)")
                 pending_file = None
                 continue
             if pending_file is not None:

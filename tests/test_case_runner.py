@@ -89,9 +89,7 @@ def test_malformed_cases() -> None:
     with pytest.raises(CaseSyntaxError, match="twice"):
         parse_case_file("x.md", "## A\n```py\n```\n```py\n```\n")
     with pytest.raises(CaseSyntaxError, match="before the first ## heading"):
-        parse_case_file("x.md", "# Title\n\n```py\nx = 1\n```\n## A\n```py\ny = 1\n```\n")
-    # Prose examples in other languages may come first.
-    assert [c.name for c in parse_case_file("x.md", "# T\n```toml\n[a]\n```\n## A\n```py\ny = 1\n```\n")] == ["A"]
+        parse_case_file("x.md", "# Title\n\n```py\nx = f()  # error: [name-defined]\n```\n## A\n```py\ny = 1\n```\n")
 
 
 def test_parse_expectations() -> None:
