@@ -176,8 +176,8 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     """The type of an unannotated variable, from its first assignment.
 
     A variable first assigned None (`self.x = None` in `__init__`, set for
-    real elsewhere) takes the union with its other assignments, as mypy's
-    partial None types do.
+    real elsewhere) takes the union with its other assignments (not its
+    imports), as mypy's partial None types do.
     """
     first = _infer_one(ev, sym, scope, sym.node)
     if isinstance(first, ModuleType) and (sym.is_instance_attr or scope.kind == "class"):
@@ -190,6 +190,11 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
     others: list[Type] = [first]
     for node in sym.decls[1:9]:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            # mypy: an import over a variable is checked against its type (`Incompatible
+            # import of "X"`), it does not widen it (urllib3's `SSLContext = None`, then
+            # `from ssl import SSLContext` in a `try`).
+            continue
         t = _infer_one(ev, sym, scope, node)
         if isinstance(t, AnyType):
             return AnyType("special")
