@@ -240,8 +240,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             # Any; only an explicit annotation keeps its type (narrowing/assign_any_value.md).
             mc.flow.bind(target.id, t)
             return
+        lenient_over: Type | None = None
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
-            declared = None  # an inferred declaration mypy would not enforce here
+            lenient_over, declared = declared, None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):
                 from veritype.check.display_items import report_display_items
@@ -267,6 +268,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
             else:
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+            if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
+                bound = _keep_declared_over_any(mc.ev, lenient_over, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -624,9 +627,32 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
     return declared
 
 
+def _keep_declared_over_any(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    """mypy: a value holding Any that the declared type (or one of its union
+    items) fits into keeps that declared type: `x: list[int]` then `x =
+    list_of_any()` is still `list[int]` (and trio's `coro = wrapper(coro)`, a
+    `Coroutine[Any, Any, T]`, keeps the declared coroutine type); a value of
+    another class (`list[Any]` into `Sequence[int]`) narrows as usual."""
+    from veritype.types.model import TupleType, holds_any
+
+    out: list[Type] = []
+    for v in union_items(value):
+        if isinstance(v, (Instance, TupleType)) and holds_any(v):
+            fit = [d for d in union_items(declared) if isinstance(d, (Instance, TupleType)) and is_subtype(ev, d, v)]
+            if len(fit) == 1:
+                out.append(fit[0])
+                continue
+        out.append(v)
+    return make_union(out)
+
+
 def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
+    return _keep_declared_over_any(ev, declared, _narrow_to_class(ev, declared, value))
+
+
+def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     narrowed = _narrow_on_assign(ev, declared, value)
     if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
