@@ -251,6 +251,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
+                    from veritype.evaluate.lambda_returns import report_lambda_return
+
+                    report_lambda_return(mc.ev, value, t, declared, mc.error)
                 # mypy keeps the type the name had before a rejected assignment
                 # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
                 return
@@ -484,6 +487,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             got, exp = format_pair(t, declared)
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.explain_protocol(stmt.value, t, declared)
+            from veritype.evaluate.lambda_returns import report_lambda_return
+
+            report_lambda_return(mc.ev, stmt.value, t, declared, mc.error)
         return
     _concrete_class_assigned(mc, stmt.value, declared)
     if isinstance(stmt.target, ast.Name):
