@@ -11,6 +11,7 @@ from veritype.diagnostics.suggest import close_matches, quoted_choices
 from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
+from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unboxed_item
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE
@@ -113,6 +114,12 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             else:
                 results.append(t)
         return make_union(results)
+    if isinstance(base, Instance) and is_ctypes_array(base):
+        special = array_member(ex.ev, base, name)
+        if special is not None:
+            if special[1] is not None:
+                ex.error(node, special[1], "misc")
+            return special[0]
     t = ex.ev.bound_member(base, name)
     if t is None and _plain_type(base):
         # Spec, "type[]": a plain `type` is `type[Any]`, whose unknown
@@ -279,7 +286,13 @@ def subscript(ex: "ExprEvaluator", base: Type, index_node: ast.expr, node: ast.A
         ex.infer(index_node)
         ex.error(node, f'Value of type "{format_type(widen_literals(base))}" is not indexable', "index")
         return ANY_ERROR
-    return ex._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+    result = ex._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+    if isinstance(base, Instance) and is_ctypes_array(base) and isinstance(result, AnyType) and not isinstance(index_node, ast.Slice):
+        # typeshed's Any item: the element type, unboxed as ctypes does (ctypes_arrays).
+        item = unboxed_item(ex.ev, base)
+        if item is not None:
+            return item
+    return result
 
 
 def infer_slice(ex: "ExprEvaluator", node: ast.Slice, expected: Type | None) -> Type:
