@@ -84,10 +84,12 @@ def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
 def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
     """`module.name` where the module only imports `name` (--no-implicit-reexport)."""
     program = ex.ev.program
-    if program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
-        return False  # the default: every imported name is exported
     module = program.get_module(base.name)
-    return module is not None and program.hidden_reexport(module, name)
+    if module is None:
+        return False
+    if not module.is_stub and program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
+        return False  # the default: every imported name of a .py module is exported
+    return program.hidden_reexport(module, name)
 
 
 def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | None) -> Type:
