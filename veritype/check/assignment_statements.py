@@ -441,6 +441,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.declarations import bind_in_callables
 
     declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
+    if isinstance(stmt.target, ast.Attribute):
+        from veritype.check.self_attributes import through_annotated_self
+
+        declared = through_annotated_self(mc, stmt.target, declared)
     if "TypeAlias" not in ctx.qualifiers:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
