@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType
+from veritype.types.model import AnyType, NeverType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -61,6 +61,8 @@ def check_typeddict_delete(checker: "ModuleChecker", base: "TypedDictType", targ
     else:
         keys = literal_keys(key_type)
     if keys is None:
+        if base.extra is not None and not isinstance(base.extra, NeverType) and not base.extra_readonly:
+            return  # PEP 728: with writable extra items it is a `dict[str, VT]` here
         if not isinstance(key_type, AnyType) or key_type.reason != "error":
             checker.error(target.slice, NOT_LITERAL_KEY, "misc")
         return

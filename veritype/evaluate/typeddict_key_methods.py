@@ -65,6 +65,8 @@ def typeddict_key_method(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
     extra = receiver.extra if receiver.extra is not None and not isinstance(receiver.extra, NeverType) else None
     if method == "get" and (keys is None or any(k not in items for k in keys)):
         return None  # typeshed's `Mapping[str, object].get`: object (mypy: the same)
+    if keys is None and extra is not None:
+        return None  # PEP 728: with extra items, the dict[str, VT] methods (typeshed's)
     exprs.infer(func.value)
     key_type = exprs.infer(key_node)
     default_node = node.args[1] if len(node.args) == 2 else None
