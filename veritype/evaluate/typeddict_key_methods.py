@@ -65,11 +65,18 @@ def typeddict_key_method(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
     extra = receiver.extra if receiver.extra is not None and not isinstance(receiver.extra, NeverType) else None
     if method == "get" and (keys is None or any(k not in items for k in keys)):
         return None  # typeshed's `Mapping[str, object].get`: object (mypy: the same)
-    if keys is None and extra is not None:
-        return None  # PEP 728: with extra items, the dict[str, VT] methods (typeshed's)
+    if keys is None and extra is not None and receiver.extra_readonly:
+        return None
     exprs.infer(func.value)
     key_type = exprs.infer(key_node)
     default_node = node.args[1] if len(node.args) == 2 else None
+    if keys is None and extra is not None:
+        # PEP 728: with writable extra items, `dict[str, VT]`'s methods: any str key,
+        # the value of an extra item or of any key that may be missing.
+        value = make_union([extra, *(t for k, t in items.items() if k not in receiver.required)])
+        if default_node is None:
+            return value
+        return make_union([value, exprs.infer(default_node, value)])
     if keys is None:
         if not (isinstance(key_type, AnyType) and key_type.reason == "error"):  # reported already
             exprs.error(key_node, NOT_LITERAL_KEY, "misc")
