@@ -241,8 +241,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             # Any; only an explicit annotation keeps its type (narrowing/assign_any_value.md).
             mc.flow.bind(target.id, t)
             return
+        lenient_over: Type | None = None
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
-            declared = None  # an inferred declaration mypy would not enforce here
+            lenient_over, declared = declared, None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):
                 from veritype.check.display_items import report_display_items
@@ -251,6 +252,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
+                    from veritype.evaluate.lambda_returns import report_lambda_return
+
+                    report_lambda_return(mc.ev, value, t, declared, mc.error)
                 # mypy keeps the type the name had before a rejected assignment
                 # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
                 return
@@ -269,6 +273,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             else:
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             bound = reassigned_empty_display(mc, target, bound)
+            if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
+                bound = _keep_declared_over_any(mc.ev, lenient_over, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
@@ -437,6 +443,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     from veritype.evaluate.declarations import bind_in_callables
 
     declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
+    if isinstance(stmt.target, ast.Attribute):
+        from veritype.check.self_attributes import through_annotated_self
+
+        declared = through_annotated_self(mc, stmt.target, declared)
     if "TypeAlias" not in ctx.qualifiers:
         from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
@@ -483,6 +493,9 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
             got, exp = format_pair(t, declared)
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.explain_protocol(stmt.value, t, declared)
+            from veritype.evaluate.lambda_returns import report_lambda_return
+
+            report_lambda_return(mc.ev, stmt.value, t, declared, mc.error)
         return
     _concrete_class_assigned(mc, stmt.value, declared)
     if isinstance(stmt.target, ast.Name):
@@ -634,9 +647,32 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
     return declared
 
 
+def _keep_declared_over_any(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
+    """mypy: a value holding Any that the declared type (or one of its union
+    items) fits into keeps that declared type: `x: list[int]` then `x =
+    list_of_any()` is still `list[int]` (and trio's `coro = wrapper(coro)`, a
+    `Coroutine[Any, Any, T]`, keeps the declared coroutine type); a value of
+    another class (`list[Any]` into `Sequence[int]`) narrows as usual."""
+    from veritype.types.model import TupleType, holds_any
+
+    out: list[Type] = []
+    for v in union_items(value):
+        if isinstance(v, (Instance, TupleType)) and holds_any(v):
+            fit = [d for d in union_items(declared) if isinstance(d, (Instance, TupleType)) and is_subtype(ev, d, v)]
+            if len(fit) == 1:
+                out.append(fit[0])
+                continue
+        out.append(v)
+    return make_union(out)
+
+
 def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
+    return _keep_declared_over_any(ev, declared, _narrow_to_class(ev, declared, value))
+
+
+def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     narrowed = _narrow_on_assign(ev, declared, value)
     if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed

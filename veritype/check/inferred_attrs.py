@@ -124,8 +124,8 @@ def is_partial_none(checker: "ModuleChecker", sym: "Symbol") -> bool:
     if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None):
         return False
     method = sym.decl_methods.get(id(node)) or sym.method
-    if method is None or (_is_untyped(method) and not checker.options.check_untyped_defs):
-        return False
+    if method is None or _is_untyped(method):
+        return False  # mypy: `Any | None` there (under check_untyped_defs), which takes anything
     for d in sym.decls:
         if d is node or sym.decl_methods.get(id(d)) is not method:
             continue

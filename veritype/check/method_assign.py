@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, CallableType, Instance, Overloaded, Type, TypeType
+from veritype.types.model import AnyType, CallableType, Instance, Overloaded, Type, TypeType, TypeVarType
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -36,6 +36,16 @@ def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: T
     """Report `target` when it names a method of `base` (an instance or a class object);
     then, as mypy, a value that is not assignable to the method as accessed there
     (bound to an instance) is also an [assignment] error."""
+    # `decorated: type[T]` (trio's `decorated.__init_subclass__ = ...`): mypy looks
+    # the method up on T's upper bound.
+    if isinstance(base, TypeType) and isinstance(base.item, TypeVarType) and base.item.kind == "typevar" and not base.item.values:
+        bound = base.item.upper_bound or checker.ev.builtin("object")
+        if isinstance(bound, Instance):
+            base = TypeType(bound)
+    elif isinstance(base, TypeVarType) and base.kind == "typevar" and not base.values:
+        bound = base.upper_bound or checker.ev.builtin("object")
+        if isinstance(bound, Instance):
+            base = bound
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
     inst = base.item if isinstance(base, TypeType) else base
     if not isinstance(inst, Instance):

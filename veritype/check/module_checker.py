@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Callable
 from veritype.check.flow import Flow, State
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.check.display_items import report_display_items
+from veritype.check.typeddict_rules import check_typeddict_delete
+from veritype.check.import_over_variable import check_import_over_variable
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -229,12 +231,9 @@ class ModuleChecker:
 
                     self.exprs()._call_node(delitem, [Arg(ARG_POS, node=target.slice)], target, method="__delitem__", receiver=base)
                 else:
-                    self.infer(target.slice)
-                if isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
-                    # Typing spec ("Typed dictionaries"): a required or read-only key cannot be deleted.
-                    name = target.slice.value
-                    if name in base.required or name in base.readonly:
-                        self.error(target, f'Key "{name}" of TypedDict "{format_type(base)}" cannot be deleted', "misc")
+                    key_type = self.infer(target.slice)
+                    if isinstance(base, TypedDictType):
+                        check_typeddict_delete(self, base, target, key_type)
             elif isinstance(target, ast.Attribute):
                 owner = self.infer(target.value)
                 # mypy looks a deleted attribute up as a read (`__getattr__` counts), bypassing
@@ -380,6 +379,7 @@ class ModuleChecker:
         for alias in stmt.names:
             if alias.name == "*":
                 continue
+            check_import_over_variable(self, stmt, source, alias)
             sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
             if sym is not None:
                 if self.program.hidden_reexport(mod, alias.name):

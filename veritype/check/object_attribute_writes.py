@@ -69,6 +69,13 @@ def _module_variable(ev: "Evaluator", base: ModuleType, name: str) -> Type | Non
     if mod is None or mod.origin == "namespace" or "__getattr__" in mod.symbols:
         return None
     sym = ev.program.lookup_in_module(mod, name, from_import=True)
+    if sym is not None and sym.kind == S.FROM_IMPORT:
+        # A re-exported variable (`from .ssl_ import SSLContext` in a package's
+        # `__init__`): mypy checks the write against the variable it names.
+        ref = ev.resolve_symbol(sym, ev.module_scope_of_symbol(mod, sym))
+        if ref.kind != "symbol" or ref.sym is None or ref.scope is None or ref.scope.kind != "module":
+            return None
+        sym, mod, name = ref.sym, ref.scope.module, ref.sym.name
     if sym is None or sym.kind != S.VAR or sym.is_instance_attr:
         return None
     scope = ev.module_scope_of_symbol(mod, sym)
@@ -81,7 +88,26 @@ def _module_variable(ev: "Evaluator", base: ModuleType, name: str) -> Type | Non
         return declared if _plain(ev, declared) else None
     if scope.table.get(name) is not sym or mod.is_stub:
         return None
+    if _partial_none(sym, mod.tree):
+        # mypy: a module variable only ever assigned None (its imports do not count,
+        # they are checked against it) keeps the type None, so `mod.X = v` is checked
+        # against it (urllib3's `util.SSLContext = PyOpenSSLContext`). A function's
+        # `global X` assignment could complete it: then nothing is enforced.
+        return NoneType()
     return _unannotated(ev, sym, scope)
+
+
+def _partial_none(sym: "Symbol", tree: ast.Module | None) -> bool:
+    node = sym.node
+    if sym.annotation is not None or sym.type_comment is not None or tree is None:
+        return False
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+        return False
+    if not (isinstance(node.value, ast.Constant) and node.value.value is None):
+        return False
+    if not all(isinstance(d, (ast.Import, ast.ImportFrom)) for d in sym.decls[1:]):
+        return False
+    return not any(isinstance(n, ast.Global) and sym.name in n.names for n in ast.walk(tree))
 
 
 def _unannotated(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> Type | None:

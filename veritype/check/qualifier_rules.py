@@ -122,7 +122,8 @@ def _final_with_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign) -> None:
     if info is not None and _is_dataclass(info) and outer == "ClassVar":
         return  # a dataclass's final class variable (spec, "Dataclasses")
     if outer == "ClassVar":
-        checker.error(stmt.annotation, "Final can be only used as an outermost qualifier in a variable annotation", "valid-type")
+        # mypy reports it at the inner `Final` (its own line when the annotation spans lines).
+        checker.error(stmt.annotation.slice, "Final can be only used as an outermost qualifier in a variable annotation", "valid-type")
     else:
         checker.error(stmt, "Variable should not be annotated with both ClassVar and Final", "misc")
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.types.model import AnyType, NeverType
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.types.model import Type, TypedDictType
     from veritype.evaluate.classes import ClassInfo
 
 _KEYWORDS = ("total", "closed", "extra_items")
@@ -44,3 +47,26 @@ def _body(checker: "ModuleChecker", body: list[ast.stmt]) -> None:
         # "Methods are not allowed, since the runtime type of a TypedDict object
         # will always be just dict"; nor are other statements.
         checker.error(stmt, 'Invalid statement in TypedDict definition; expected "field_name: field_type"', "misc")
+
+
+def check_typeddict_delete(checker: "ModuleChecker", base: "TypedDictType", target: ast.Subscript, key_type: "Type") -> None:
+    """`del td[key]`: the key must be a string literal (or have a literal type;
+    mypy: `Expected TypedDict key to be string literal`  [misc]), and (typing
+    spec, "Typed dictionaries") a required or read-only key cannot be deleted."""
+    from veritype.evaluate.typeddict_key_methods import NOT_LITERAL_KEY, literal_keys
+    from veritype.types.format import format_type
+
+    if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+        keys: list[str] | None = [target.slice.value]
+    else:
+        keys = literal_keys(key_type)
+    if keys is None:
+        if base.extra is not None and not isinstance(base.extra, NeverType) and not base.extra_readonly:
+            return  # PEP 728: with writable extra items it is a `dict[str, VT]` here
+        if not isinstance(key_type, AnyType) or key_type.reason != "error":
+            checker.error(target.slice, NOT_LITERAL_KEY, "misc")
+        return
+    for name in keys:
+        if name in base.required or name in base.readonly:
+            checker.error(target, f'Key "{name}" of TypedDict "{format_type(base)}" cannot be deleted', "misc")
+            return

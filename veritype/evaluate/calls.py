@@ -396,6 +396,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
                 msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
                 report(arg.node or site.node, msg, code)
+                from veritype.evaluate.lambda_returns import report_lambda_return
+
+                report_lambda_return(ev, arg.node, actual, expected, report)
                 from veritype.evaluate.await_hint import subtype_notes
 
                 for n in subtype_notes(ev, actual, expected):

@@ -175,9 +175,9 @@ def qualifiers(ev: "Evaluator", sym: Symbol, scope: Scope) -> frozenset[str]:
 def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     """The type of an unannotated variable, from its first assignment.
 
-    A variable first assigned None (`self.x = None` in `__init__`, set for
-    real elsewhere) takes the union with its other assignments, as mypy's
-    partial None types do.
+    A variable first assigned None takes the union with its other
+    assignments (not its imports; for `self.x = None`, those of the same
+    method), as mypy's partial None types do.
     """
     first = _infer_one(ev, sym, scope, sym.node)
     if isinstance(first, ModuleType) and (sym.is_instance_attr or scope.kind == "class"):
@@ -189,12 +189,47 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     from veritype.types.model import make_union
 
     others: list[Type] = [first]
+    home = _partial_none_home(ev, sym, scope)
     for node in sym.decls[1:9]:
+        if home is not None and (sym.decl_methods.get(id(node)) or sym.method) is not home:
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            # mypy: an import over a variable is checked against its type (`Incompatible
+            # import of "X"`), it does not widen it (urllib3's `SSLContext = None`, then
+            # `from ssl import SSLContext` in a `try`).
+            continue
         t = _infer_one(ev, sym, scope, node)
         if isinstance(t, AnyType):
             return AnyType("special")
         others.append(t)
+    if home is not None and len(others) == 1 and _is_untyped(home):
+        # mypy: a partial None left uncompleted in an untyped method (checked under
+        # check_untyped_defs) is `Any | None`, which takes any later assignment.
+        others.append(AnyType("unannotated"))
     return make_union(others)
+
+
+def _partial_none_home(ev: "Evaluator", sym: Symbol, scope: Scope) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The method whose assignments complete `self.x = None`, an attribute's first
+    declaration there: mypy completes a partial None type in its own scope only,
+    so `self.x = v` in another method is checked against `None` and does not
+    widen it (urllib3's `self.current_buffer = None` in `__init__`, set in
+    `_get_next_buffer`). None (every assignment counts, as before) for a method
+    mypy does not check (untyped, without `check_untyped_defs`)."""
+    if not sym.is_instance_attr or scope.cls is None:
+        return None
+    method = sym.decl_methods.get(id(sym.node)) or sym.method
+    if method is None:
+        return None
+    if _is_untyped(method) and not ev.program.options.for_module(scope.module.name).check_untyped_defs:
+        return None
+    return method
+
+
+def _is_untyped(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    a = fn.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
+    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
 
 
 def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None) -> Type:

@@ -11,6 +11,7 @@ from veritype.diagnostics.suggest import close_matches, quoted_choices
 from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.evaluate.calls import ARG_POS, Arg
 from veritype.evaluate.reference_keys import expr_key
+from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unboxed_item
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE
@@ -46,6 +47,12 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
+    if isinstance(base, Instance) and base.info.fullname == "types.ModuleType" and isinstance(node.value, (ast.Name, ast.Attribute)) and ex.scope is not None:
+        # An imported module narrowed to `types.ModuleType` (`assert type(mod) is
+        # ModuleType`): mypy still looks `mod.x` up in the module itself.
+        ref = ex.ev.resolve_expr(node.value, ex.scope)
+        if ref is not None and ref.kind == "module":
+            base = ex.ev.ref_value_type(ref)
     if isinstance(base, TypeType) and ex.scope is not None:
         from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
@@ -77,10 +84,12 @@ def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
 def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
     """`module.name` where the module only imports `name` (--no-implicit-reexport)."""
     program = ex.ev.program
-    if program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
-        return False  # the default: every imported name is exported
     module = program.get_module(base.name)
-    return module is not None and program.hidden_reexport(module, name)
+    if module is None:
+        return False
+    if not module.is_stub and program.options.implicit_reexport and not program.options.overrides and not program.options.inline:
+        return False  # the default: every imported name of a .py module is exported
+    return program.hidden_reexport(module, name)
 
 
 def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | None) -> Type:
@@ -107,6 +116,12 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             else:
                 results.append(t)
         return make_union(results)
+    if isinstance(base, Instance) and is_ctypes_array(base):
+        special = array_member(ex.ev, base, name)
+        if special is not None:
+            if special[1] is not None:
+                ex.error(node, special[1], "misc")
+            return special[0]
     t = ex.ev.bound_member(base, name)
     if t is None and _plain_type(base):
         # Spec, "type[]": a plain `type` is `type[Any]`, whose unknown
@@ -273,7 +288,13 @@ def subscript(ex: "ExprEvaluator", base: Type, index_node: ast.expr, node: ast.A
         ex.infer(index_node)
         ex.error(node, f'Value of type "{format_type(widen_literals(base))}" is not indexable', "index")
         return ANY_ERROR
-    return ex._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+    result = ex._call_node(getitem, [Arg(ARG_POS, node=index_node)], node, method="__getitem__", receiver=base)
+    if isinstance(base, Instance) and is_ctypes_array(base) and isinstance(result, AnyType) and not isinstance(index_node, ast.Slice):
+        # typeshed's Any item: the element type, unboxed as ctypes does (ctypes_arrays).
+        item = unboxed_item(ex.ev, base)
+        if item is not None:
+            return item
+    return result
 
 
 def infer_slice(ex: "ExprEvaluator", node: ast.Slice, expected: Type | None) -> Type:

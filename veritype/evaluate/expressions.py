@@ -465,6 +465,11 @@ class ExprEvaluator:
 
     def _YieldFrom(self, node: ast.YieldFrom, expected: Type | None) -> Type:
         t = self.infer(node.value)
+        from veritype.evaluate.yield_from import not_iterable_yield_from
+
+        judged = not_iterable_yield_from(self, node, t)
+        if judged is not None:
+            return judged
         declared = self.yield_types
         if declared is not None and not isinstance(t, AnyType):
             item = self.iterate(t, node.value)

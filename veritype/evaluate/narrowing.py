@@ -241,10 +241,12 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             # `x not in ("a", None)`: not None (mypy removes the None only; the
             # other items are equal-compared values a str may still be).
             return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
-        if is_positive and isinstance(rt, Instance) and rt.args:
-            item_t = rt.args[0]
-            if not any(isinstance(i, NoneType) for i in union_items(item_t)) and any(isinstance(i, NoneType) for i in union_items(lt)):
-                return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
+        if is_positive:
+            from veritype.evaluate.in_narrowing import narrow_in_container
+
+            narrowed = narrow_in_container(ev, lt, rt)
+            if narrowed is not None:
+                return {key: narrowed}
         return {}
     return {}
 

@@ -176,8 +176,9 @@ class Program:
         --strict) for the .py module `module`: a name it only imports is not
         exported unless imported `as` the same name, listed in `__all__`, or
         taken from its own package (`from . import x`). Looked up for the
-        module that does the importing, as in mypy."""
-        if module.is_stub or self.options.for_module(module.name).implicit_reexport:
+        module that does the importing, as in mypy. A stub never re-exports
+        implicitly (typing spec, "Import conventions"), whatever the option."""
+        if not module.is_stub and self.options.for_module(module.name).implicit_reexport:
             return False
         sym = module.symbols.get(name)
         if sym is None or sym.kind not in (S.MODULE_REF, S.FROM_IMPORT) or sym.explicit_reexport:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.typeddict_key_methods import typeddict_key_method
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
@@ -30,7 +31,7 @@ def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
-    td_get = _typeddict_get(exprs, node)
+    td_get = typeddict_key_method(exprs, node)
     if td_get is not None:
         return td_get
     name = _callee_name(exprs, node)
@@ -215,51 +216,6 @@ def _super(exprs: "ExprEvaluator", node: ast.Call) -> Type:
         if mapped is not None:
             return mapped
     return AnyType("special")
-
-
-def _typeddict_get(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
-    """`td.get("key")` is the key's value type or None (or the default's type).
-
-    typeshed's TypedDict `get` returns `object`; mypy and pyright both give
-    the item's type for a literal key, as the spec's TypedDict chapter
-    implies ("the type of the value of a key is known").
-    """
-    func = node.func
-    if not (isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault") and node.args and not node.keywords):
-        return None
-    key = node.args[0]
-    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)) or len(node.args) > 2:
-        return None
-    from veritype.evaluate.expressions import ExprEvaluator
-    from veritype.types.model import NoneType, TypedDictType, make_union
-
-    silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
-    silent.overlay = exprs.overlay
-    receiver = silent.infer(func.value)
-    if not isinstance(receiver, TypedDictType):
-        return None
-    items = receiver.item_map()
-    if key.value not in items:
-        return None
-    exprs.infer(func.value)
-    value = items[key.value]
-    if func.attr == "setdefault":
-        if len(node.args) == 2:
-            exprs.infer(node.args[1], value)
-        return value
-    if len(node.args) == 2:
-        if isinstance(node.args[1], ast.Dict) and isinstance(value, TypedDictType):
-            # `td.get("options", {})`: a dict display default of a TypedDict item is a
-            # partial one (mypy accepts it); the result is the item's type.
-            for part in [*node.args[1].keys, *node.args[1].values]:
-                if part is not None:
-                    exprs.infer(part)
-            return value
-        default = exprs.infer(node.args[1], value)
-        return make_union([value, default])
-    if func.attr == "pop":
-        return value
-    return make_union([value, NoneType()])
 
 
 def _reveal_locals(exprs: "ExprEvaluator", node: ast.Call) -> None:

@@ -98,16 +98,21 @@ class Binder:
                 if stmt.target.id not in table:
                     self._define(table, stmt.target.id, S.VAR, stmt)
         elif isinstance(stmt, ast.Import):
+            # An import rebinding a name another import bound first (`try: import
+            # re._parser as p` / `except ImportError: import sre_parse as p`) names
+            # what the first one names: mypy's first binding decides the type.
             for alias in stmt.names:
                 if alias.asname:
                     sym = self._define(table, alias.asname, S.MODULE_REF, stmt, replace=True)
-                    sym.import_module = alias.name
-                    sym.explicit_reexport = alias.asname == alias.name
+                    if sym.decls[0] is stmt:
+                        sym.import_module = alias.name
+                        sym.explicit_reexport = alias.asname == alias.name
                 else:
                     top = alias.name.split(".")[0]
                     sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
-                    sym.import_module = top
-                    sym.submodules.add(alias.name)
+                    if sym.decls[0] is stmt or sym.import_module == top:
+                        sym.import_module = top
+                        sym.submodules.add(alias.name)
         elif isinstance(stmt, ast.ImportFrom):
             source = self.resolve_relative(stmt.module, stmt.level)
             for alias in stmt.names:
@@ -116,6 +121,8 @@ class Binder:
                     continue
                 local = alias.asname or alias.name
                 sym = self._define(table, local, S.FROM_IMPORT, stmt, replace=True)
+                if sym.decls[0] is not stmt and sym.import_module is not None:
+                    continue  # the first import decides (see above)
                 sym.import_module = source
                 sym.import_name = alias.name
                 # PEP 484: `from m import x as x` (and any from-import in a
