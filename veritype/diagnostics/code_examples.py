@@ -171,6 +171,7 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "ignore-without-code"),
         'x: int = "text"  # type: ignore  # E\n',
     ),
+    "nonetype-type": ((), "from types import NoneType\n\ndef f(x: int | NoneType) -> None: ...  # E\n"),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

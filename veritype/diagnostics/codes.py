@@ -105,6 +105,7 @@ REDUNDANT_SELF = _code("redundant-self", "A method's first argument is annotated
 PROP_DECORATOR = _code("prop-decorator", "A decorator is applied on top of @property (mypy cannot type it).")
 UNIMPORTED_REVEAL = _code("unimported-reveal", "reveal_type or reveal_locals is used without importing it.", default_enabled=False)
 IGNORE_WITHOUT_CODE = _code("ignore-without-code", "A `# type: ignore` comment names no error code.", default_enabled=False)
+NONETYPE_TYPE = _code("nonetype-type", "types.NoneType is used as a type; the type of None is spelled None.")
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 
