@@ -172,6 +172,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         'x: int = "text"  # type: ignore  # E\n',
     ),
     "nonetype-type": ((), "from types import NoneType\n\ndef f(x: int | NoneType) -> None: ...  # E\n"),
+    "exhaustive-match": (
+        ("--enable-error-code", "exhaustive-match"),
+        "def f(x: int | str) -> None:\n    match x:  # E\n        case int():\n            pass\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }
