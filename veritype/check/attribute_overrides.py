@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.diagnostics.enabled import code_enabled
 from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
@@ -246,6 +247,11 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
             s, b = format_pair(shown, base_t)
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
+        if kind in ("var", "rw") and code_enabled(checker.options, "mutable-override"):
+            from veritype.check.mutable_override import check_covariant_override
+
+            check_covariant_override(checker, stmt, cls.name, own, base_t)
+        return
 
 
 # Names whose type need not match the base's (mypy's ALLOW_INCOMPATIBLE_OVERRIDE).

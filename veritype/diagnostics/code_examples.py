@@ -176,6 +176,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "exhaustive-match"),
         "def f(x: int | str) -> None:\n    match x:  # E\n        case int():\n            pass\n",
     ),
+    "mutable-override": (
+        ("--enable-error-code", "mutable-override"),
+        "class Base:\n    limit: float\n\nclass Child(Base):\n    limit: int  # E\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -107,6 +107,7 @@ UNIMPORTED_REVEAL = _code("unimported-reveal", "reveal_type or reveal_locals is 
 IGNORE_WITHOUT_CODE = _code("ignore-without-code", "A `# type: ignore` comment names no error code.", default_enabled=False)
 NONETYPE_TYPE = _code("nonetype-type", "types.NoneType is used as a type; the type of None is spelled None.")
 EXHAUSTIVE_MATCH = _code("exhaustive-match", "A match statement leaves some values of its subject unhandled.", default_enabled=False)
+MUTABLE_OVERRIDE = _code("mutable-override", "A mutable attribute is overridden with a narrower (covariant) type.", default_enabled=False)
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 
