@@ -180,6 +180,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "mutable-override"),
         "class Base:\n    limit: float\n\nclass Child(Base):\n    limit: int  # E\n",
     ),
+    "truthy-iterable": (
+        ("--enable-error-code", "truthy-iterable"),
+        "from typing import Iterable\n\ndef f(items: Iterable[int]) -> None:\n    if items:  # E\n        pass\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }
