@@ -241,17 +241,21 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
             if isinstance(stmt, ast.Assign) and is_subtype(ev, raw, base_t):
                 # mypy infers the value in the base's declared type as context:
                 # `lifetime = "test_case"` fits `lifetime: ClassVar[Literal["test_case", ...]]`.
+                _check_mutable(checker, stmt, cls, name, kind, raw, base_t)
                 return
             # In a Literal context mypy shows the value's literal type.
             shown = raw if isinstance(stmt, ast.Assign) and any(isinstance(i, LiteralType) for i in union_items(base_t)) else own
             s, b = format_pair(shown, base_t)
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
-        if kind in ("var", "rw") and code_enabled(checker.options, "mutable-override"):
-            from veritype.check.mutable_override import check_covariant_override
+        _check_mutable(checker, stmt, cls, name, kind, own, base_t)
 
-            check_covariant_override(checker, stmt, cls.name, own, base_t)
-        return
+
+def _check_mutable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, cls: "ClassInfo", name: str, kind: str, own: Type, base_t: Type) -> None:
+    if kind in ("var", "rw") and code_enabled(checker.options, "mutable-override"):
+        from veritype.check.mutable_override import check_covariant_override
+
+        check_covariant_override(checker, stmt, cls, name, own, base_t)
 
 
 # Names whose type need not match the base's (mypy's ALLOW_INCOMPATIBLE_OVERRIDE).

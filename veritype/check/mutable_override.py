@@ -8,7 +8,8 @@ override whose type is a proper subtype of a writable base declaration (a
 variable that is not Final, or a property with a setter): `Covariant
 override of a mutable attribute (base class "A" defined the type as "float",
 expression has type "int")`, at the assigned value when there is one, else
-at the declaration. A read-only property in the base may be narrowed.
+at the declaration. A read-only property in the base, or a field of a frozen
+dataclass, may be narrowed.
 check.attribute_overrides finds the pairs it compares.
 """
 
@@ -23,12 +24,17 @@ from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.evaluate.classes import ClassInfo
 
 
-def check_covariant_override(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, base_name: str, own: Type, base_t: Type) -> None:
-    """`own` (assignable to `base_t`, the writable base declaration's type) must be equivalent to it."""
-    if is_subtype(checker.ev, base_t, own):
-        return
+def check_covariant_override(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, base: "ClassInfo", name: str, own: Type, base_t: Type) -> None:
+    """`own` (assignable to `base_t`, the type `base` declares `name` with) must be
+    equivalent to it where the base's attribute can be written."""
+    from veritype.evaluate.dataclasses import frozen_field_owner
+
+    if is_subtype(checker.ev, base_t, own) or frozen_field_owner(base, name) is not None:
+        return  # equivalent, or a frozen dataclass's field (read-only)
+    base_name = base.name
     at = stmt.value if stmt.value is not None else stmt
     b, s = format_pair(base_t, own)
     checker.error(at, f'Covariant override of a mutable attribute (base class "{base_name}" defined the type as "{b}", expression has type "{s}")', "mutable-override")

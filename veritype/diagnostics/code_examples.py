@@ -184,6 +184,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "truthy-iterable"),
         "from typing import Iterable\n\ndef f(items: Iterable[int]) -> None:\n    if items:  # E\n        pass\n",
     ),
+    "redundant-expr": (
+        ("--enable-error-code", "redundant-expr"),
+        "def f(x: int) -> int:\n    return x is not None and x  # E\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -374,7 +374,9 @@ class ExprEvaluator:
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
         from veritype.evaluate.truthy_function import infer_condition
 
-        infer_condition(self, node.test)
+        from veritype.evaluate.redundant_expr import check_condition
+
+        check_condition(self, node.test, infer_condition(self, node.test), "")
         self.overlay.append(self.narrow_for(node.test, True))
         try:
             a = self.infer(node.body, expected)
