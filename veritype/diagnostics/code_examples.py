@@ -188,6 +188,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         ("--enable-error-code", "redundant-expr"),
         "def f(x: int) -> int:\n    return x is not None and x  # E\n",
     ),
+    "possibly-undefined": (
+        ("--enable-error-code", "possibly-undefined"),
+        "def f(ready: bool) -> None:\n    if ready:\n        value = 1\n    print(value)  # E\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -110,6 +110,7 @@ EXHAUSTIVE_MATCH = _code("exhaustive-match", "A match statement leaves some valu
 MUTABLE_OVERRIDE = _code("mutable-override", "A mutable attribute is overridden with a narrower (covariant) type.", default_enabled=False)
 TRUTHY_ITERABLE = _code("truthy-iterable", "An Iterable (which may always be true) is tested for truth.", default_enabled=False)
 REDUNDANT_EXPR = _code("redundant-expr", "An and/or operand or a conditional expression's test always has the same outcome.", default_enabled=False)
+POSSIBLY_UNDEFINED = _code("possibly-undefined", "A name is read where some path to the read has not bound it.", default_enabled=False)
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 
