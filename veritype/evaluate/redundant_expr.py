@@ -66,7 +66,9 @@ def always(ex: "ExprEvaluator", node: ast.expr, t: Type, outcome: bool) -> bool:
     """Whether `node` (of type `t`) always tests `outcome` in mypy's judgement."""
     items = union_items(t)
     if items and not isinstance(t, NeverType) and all(_item_always(i, outcome) for i in items):
-        return True
+        # A `type[C]` value may be false for mypy (a metaclass may say so); a class
+        # named directly is a constructor, which is always true.
+        return not any(isinstance(i, TypeType) for i in items) or _names_class(ex, node)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         operand = node.operand
         if isinstance(operand, (ast.Name, ast.Attribute)):
@@ -94,6 +96,13 @@ def _item_always(t: Type, outcome: bool) -> bool:
     if isinstance(t, TupleType):
         return not t.items and t.fallback.info.fullname == "builtins.tuple"
     return isinstance(t, NoneType)
+
+
+def _names_class(ex: "ExprEvaluator", node: ast.expr) -> bool:
+    if ex.scope is None or not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    ref = ex.ev.resolve_expr(node, ex.scope)
+    return ref is not None and ref.kind == "class"
 
 
 def _narrowing_test(node: ast.expr) -> bool:
