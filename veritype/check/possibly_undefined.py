@@ -8,9 +8,8 @@ paths meet again is. Unreachable paths do not count (a branch ended by `return` 
 `raise`, or ruled out by narrowing), nor do reads in nested functions and
 lambdas (they run later). A name that no path binds yet is not this code's
 (mypy's `used-before-def`). As in mypy, a `for` loop's target and a bare
-annotation `x: int` count as bound. (mypy also checks the bodies of
-unannotated functions here; veritype, which does not check them without
---check-untyped-defs, does not.)
+annotation `x: int` count as bound. Unannotated functions are not looked
+at without --check-untyped-defs, in mypy (2.4.1) as here.
 
 The flow state (check.flow.State) carries a `Definedness`: the names every
 path so far binds (`must`) and those some path binds (`may`); branches merge
