@@ -25,6 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from veritype.check.flow import Flow
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.scopes import Scope
 
@@ -63,9 +64,10 @@ def merged(parts: "list[Definedness | None]") -> "Definedness | None":
 class UndefinedNames:
     """The tracking of one scope's walk: which names are its own."""
 
-    def __init__(self, checker: "ModuleChecker", scope: "Scope") -> None:
+    def __init__(self, checker: "ModuleChecker", scope: "Scope", flow: "Flow") -> None:
         self.checker = checker
         self.scope = scope
+        self.flow = flow  # the scope's own flow (the checker's changes in nested scopes)
         table = scope.table
         # `global x` / `nonlocal x`: the name is another scope's.
         self.foreign = set(getattr(table, "globals_declared", ())) | set(getattr(table, "nonlocals_declared", ()))
@@ -76,8 +78,7 @@ class UndefinedNames:
         return name not in self.foreign
 
     def read(self, node: ast.Name) -> None:
-        state = self.checker.flow.state
-        defined = state.defined
+        defined = self.flow.state.defined
         name = node.id
         if defined is None or name in defined.must or name not in defined.may or name in self.deleted:
             return
@@ -102,7 +103,7 @@ def start(checker: "ModuleChecker", scope: "Scope", params: "list[str] | None" =
 
     if not code_enabled(checker.options, "possibly-undefined"):
         return
-    checker.flow.undefined = UndefinedNames(checker, scope)
+    checker.flow.undefined = UndefinedNames(checker, scope, checker.flow)
     names = set(params or ())
     checker.flow.state.defined = Definedness(set(names), set(names))
 

@@ -12,8 +12,8 @@ With the code enabled, mypy 2.4.1 reports, in an expression (not an `if` or
 mypy decides it from the types (`Literal[True]`, a non-zero int literal, a
 function or class object, a non-empty fixed-length tuple are always true;
 None and the empty literals always false) and from its narrowing (`x is not
-None` on an `int` can never be false). Its types and narrowing (of `is None`
-and isinstance tests) are followed here where
+None` on an `int` can never be false). Its types and narrowing (of `is None`,
+literal `==` and isinstance tests) are followed here where
 veritype's agree with them: a class without `__bool__`/`__len__` is not
 "always true" for mypy, nor is a string literal it inferred (only a declared
 `Literal["x"]`), and a plain reference's truth is judged by its type alone.
@@ -107,11 +107,18 @@ def _names_class(ex: "ExprEvaluator", node: ast.expr) -> bool:
 
 def _narrowing_test(node: ast.expr) -> bool:
     """A test whose narrowing mypy and veritype agree on: `x is None`, `x is not
-    None` and `isinstance`/`issubclass`. (veritype narrows `x is sentinel` on an
-    unrelated class to nothing, where mypy keeps `x`.)"""
+    None`, `==`/`!=` against a literal value or an enum member, and
+    `isinstance`/`issubclass`. (veritype narrows `x is sentinel` on an unrelated
+    class to nothing, where mypy keeps `x`.)"""
     if isinstance(node, ast.Compare):
-        return (len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot))
-                and any(isinstance(n, ast.Constant) and n.value is None for n in (node.left, node.comparators[0])))
+        if len(node.ops) != 1:
+            return False
+        sides = (node.left, node.comparators[0])
+        if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            return any(isinstance(n, ast.Constant) and n.value is None for n in sides)
+        # `phase == "stop"` on a `Literal["stop"]`, `c == Color.BLUE` on an enum literal.
+        return isinstance(node.ops[0], (ast.Eq, ast.NotEq)) and any(
+            isinstance(n, ast.Constant) and n.value is not None or isinstance(n, ast.Attribute) for n in sides)
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass")
 
 
