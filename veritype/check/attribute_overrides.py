@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.diagnostics.enabled import code_enabled
 from veritype.evaluate.functions import TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
@@ -140,7 +141,10 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
         if _check_final_and_classvar(checker, stmt, info, sym, name):
             continue
         if isinstance(stmt, ast.Assign) and (not isinstance(stmt.value, ast.Constant) or stmt.value.value is Ellipsis):
-            continue  # an inferred type we might get wrong without the base as context
+            # An inferred type we might get wrong without the base as context: not
+            # compared for [assignment]; a narrower one is for mutable-override.
+            _check_inferred_mutable(checker, stmt, info, sym, name)
+            continue
         _check_variable(checker, stmt, info, sym, name)
     _check_annotated_self_attributes(checker, info, seen)
 
@@ -240,12 +244,44 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
             if isinstance(stmt, ast.Assign) and is_subtype(ev, raw, base_t):
                 # mypy infers the value in the base's declared type as context:
                 # `lifetime = "test_case"` fits `lifetime: ClassVar[Literal["test_case", ...]]`.
+                _check_mutable(checker, stmt, cls, name, kind, raw, base_t)
                 return
             # In a Literal context mypy shows the value's literal type.
             shown = raw if isinstance(stmt, ast.Assign) and any(isinstance(i, LiteralType) for i in union_items(base_t)) else own
             s, b = format_pair(shown, base_t)
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
+        _check_mutable(checker, stmt, cls, name, kind, own, base_t)
+
+
+def _check_inferred_mutable(checker: "ModuleChecker", stmt: ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
+    """`ConnectionCls = HTTPSConnection` under a base's `ConnectionCls: type[HTTPConnection]`:
+    the value's own type, where it is narrower than the base's, is a covariant override."""
+    if not code_enabled(checker.options, "mutable-override") or sym.annotation is not None or len(sym.decls) != 1:
+        return
+    if isinstance(stmt.value, ast.Constant):
+        return  # `...`
+    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.types.join import widen_literals
+
+    own = widen_literals(ExprEvaluator(checker.ev, info.scope).infer(stmt.value))
+    if isinstance(own, AnyType):
+        return
+    for cls, base_sym in _bases_declaring(info, name):
+        kind = _kind(checker, cls, base_sym)
+        if kind not in ("var", "rw"):
+            return
+        base_t = _member_type(checker, info, cls, name)
+        if base_t is not None and is_subtype(checker.ev, own, base_t):
+            _check_mutable(checker, stmt, cls, name, kind, own, base_t)
+        return
+
+
+def _check_mutable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, cls: "ClassInfo", name: str, kind: str, own: Type, base_t: Type) -> None:
+    if kind in ("var", "rw") and code_enabled(checker.options, "mutable-override"):
+        from veritype.check.mutable_override import check_covariant_override
+
+        check_covariant_override(checker, stmt, cls, name, own, base_t)
 
 
 # Names whose type need not match the base's (mypy's ALLOW_INCOMPATIBLE_OVERRIDE).

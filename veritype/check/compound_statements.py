@@ -257,6 +257,8 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
             if key in joined.types and "." not in key and "[" not in key:
                 state.types[key] = joined.types[key]
         state.unreachable = False
+        if joined.defined is not None:
+            state.defined = joined.defined.copy()  # what the try body may have bound
         mc.flow.set(state)
         if handler.type is not None:
             t = mc.infer(handler.type)
@@ -272,6 +274,9 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         mc.block(handler.body)
         if handler.name:
             mc.flow.invalidate(handler.name)
+            if mc.flow.undefined is not None:
+                # Read after the handler, the name is deleted: mypy's `[misc]`, not possibly-undefined.
+                mc.flow.undefined.deleted.add(handler.name)
         ends.append(mc.flow.fork())
     merged = merge(ends, mc.any_declared)
     if stmt.finalbody:
@@ -289,6 +294,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
             after = mc.flow.fork()
             if not after.unreachable:
                 mc.flow.set(merged if not after.types else State({**merged.types}, False))
+                mc.flow.state.defined = after.defined  # the finally block's bindings too
     else:
         mc.flow.set(merged)
 

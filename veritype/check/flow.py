@@ -17,6 +17,8 @@ from veritype.types.union_simplify import drop_covered_items
 if TYPE_CHECKING:
     import ast
 
+    from veritype.check.possibly_undefined import Definedness, UndefinedNames
+
     from veritype.evaluate.expressions import ExprEvaluator
 
 
@@ -65,18 +67,22 @@ class KeyTable(dict[str, Type]):
 class State:
     types: dict[str, Type] = field(default_factory=dict)
     unreachable: bool = False
+    # The names bound so far (check.possibly_undefined); None: not tracked.
+    defined: "Definedness | None" = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.types, KeyTable):
             self.types = KeyTable(self.types)
 
     def copy(self) -> "State":
-        return State(KeyTable(self.types), self.unreachable)
+        return State(KeyTable(self.types), self.unreachable, self.defined.copy() if self.defined is not None else None)
 
 
 class Flow:
     def __init__(self) -> None:
         self.state = State()
+        # The scope's possibly-undefined tracking, when that code is enabled.
+        self.undefined: "UndefinedNames | None" = None
 
     def lookup(self, key: str) -> Type | None:
         return self.state.types.get(key)
@@ -84,6 +90,14 @@ class Flow:
     def bind(self, key: str, t: Type) -> None:
         self.invalidate(key)
         self.state.types[key] = t
+        if self.state.defined is not None and not _is_member_key(key):
+            self.define(key)
+
+    def define(self, name: str) -> None:
+        """`name` is bound from here on (for possibly-undefined)."""
+        defined = self.state.defined
+        if defined is not None and self.undefined is not None and self.undefined.own(name):
+            defined.add(name)
 
     def invalidate(self, key: str) -> None:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
@@ -131,6 +145,9 @@ def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = No
         return State({}, True)
     if len(live) == 1:
         return live[0].copy()
+    from veritype.check.possibly_undefined import merged
+
+    defined = merged([s.defined for s in live])
     keys = set(live[0].types)
     for s in live[1:]:
         keys &= set(s.types)
@@ -144,7 +161,7 @@ def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = No
             out[k] = anys[0]
             continue
         out[k] = drop_covered_items(_bool_whole(make_union(types)))
-    return State(out, False)
+    return State(out, False, defined)
 
 
 def _bool_whole(t: Type) -> Type:

@@ -54,7 +54,11 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     check_historical_positional(checker, node)
     from veritype.check.disjoint_base_rules import check_function_decorators
 
-    check_function_decorators(checker, node, decorator_names(ev, node, parent), sig)
+    names = decorator_names(ev, node, parent)
+    check_function_decorators(checker, node, names, sig)
+    from veritype.check.property_decorators import check_property_decorators
+
+    check_property_decorators(checker, node, names)
     from veritype.check.type_param_rules import check_undeclared_type_vars
 
     check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")

@@ -32,6 +32,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.check import assignment_statements
 from veritype.check import compound_statements
+from veritype.check import possibly_undefined
 from veritype.check.unreachable_rules import is_noop_for_reachability
 
 if TYPE_CHECKING:
@@ -132,6 +133,7 @@ class ModuleChecker:
         from veritype.check.redefinitions import check_redefinitions
 
         check_redefinitions(self, tree)
+        possibly_undefined.start(self, self.scope)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 
@@ -173,8 +175,13 @@ class ModuleChecker:
 
             check_run_annotations(self, stmt)
         method = getattr(self, "_" + type(stmt).__name__, None)
+        tracked = self.flow.undefined is not None
+        if tracked:
+            possibly_undefined.statement_bindings(self, stmt, before=True)
         if method is not None:
             method(stmt)
+        if tracked and not self.flow.state.unreachable:
+            possibly_undefined.statement_bindings(self, stmt, before=False)
 
     # -- simple statements ---------------------------------------------------------------
 
@@ -473,6 +480,9 @@ class _ScopeSwitch:
         if not outer.state.unreachable:
             c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))
         c._loop_exits = []
+        node = self.func.node if self.func is not None else None
+        params = [a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
+        possibly_undefined.start(c, self.scope, params)
 
     def __exit__(self, *exc: object) -> None:
         c = self.checker

@@ -17,9 +17,17 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
     subject = checker.infer(stmt.subject)
     entry = checker.flow.fork()
     ends = []
+    from veritype.evaluate.reference_keys import expr_key
+
+    from veritype.diagnostics.enabled import code_enabled
+
+    # Whether the rest after the cases is exactly mypy's (check.exhaustive_match).
+    followed = expr_key(stmt.subject) is not None and code_enabled(checker.options, "exhaustive-match")
     for case in stmt.cases:
         checker.flow.set(entry.copy())
         test = _subject_test(stmt.subject, case.pattern)
+        if followed and ((test is None and case.guard is None) or (case.guard is not None and _guard_may_narrow(checker, stmt.subject, case))):
+            followed = False
         if test is not None:
             checker.flow.apply(checker.exprs().narrow_for(test, True))
         narrowed = _pattern(checker, case.pattern, _current_subject(checker, stmt.subject, subject))
@@ -51,6 +59,10 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
         checker.flow.set(entry.copy())
         if expr_key(stmt.subject) is not None and isinstance(_current_subject(checker, stmt.subject, subject), _Never) and not isinstance(subject, _Never):
             rest.unreachable = True
+        if followed and not entry.unreachable:
+            from veritype.check.exhaustive_match import check_exhaustive
+
+            check_exhaustive(checker, stmt, _current_subject(checker, stmt.subject, subject), followed)
         ends.append(rest)
     checker.flow.set(merge(ends, checker.any_declared))
 
@@ -137,6 +149,26 @@ def _sequence_items(subject: Type, count: int) -> list[Type]:
 
 def _located(node: ast.expr, p: ast.pattern) -> ast.expr:
     return ast.copy_location(node, p)
+
+
+def _guard_may_narrow(checker: "ModuleChecker", subject: ast.expr, case: ast.match_case) -> bool:
+    """Whether a case's guard may narrow the subject for later cases: mypy takes
+    away what pattern and guard together match (`case x if x is Color.RED:`),
+    where veritype takes nothing. A guard whose failing narrows neither the
+    subject nor a capture of the pattern (`case int() if x > 0:`) takes
+    nothing in either."""
+    from veritype.evaluate.reference_keys import expr_key
+
+    names = {n.name for n in ast.walk(case.pattern) if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name}
+    names |= {n.rest for n in ast.walk(case.pattern) if isinstance(n, ast.MatchMapping) and n.rest}
+    key = expr_key(subject)
+    if key is not None:
+        names.add(key)
+    assert case.guard is not None
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    narrowed = ExprEvaluator(checker.ev, checker.scope, checker.flow, None).narrow_for(case.guard, False)
+    return any(k in names or k.startswith(tuple(n + "." for n in names)) for k in narrowed)
 
 
 def _irrefutable(case: ast.match_case) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import CallableType, TypeVarType
+from veritype.types.model import CallableType, TypeType, TypeVarType
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ def check_self_in_method(checker: "ModuleChecker", node: FuncDef, sig: CallableT
         inner = first.item if hasattr(first, "item") else first
         if isinstance(inner, TypeVarType) and inner.kind == "typevar":
             checker.error(node, "Method cannot have explicit self annotation and Self type", "misc")
+        elif isinstance(inner, TypeVarType) and inner.kind == "self" and (inner is first or isinstance(first, TypeType)):
+            # mypy's optional `redundant-self`: `self: Self` / `cls: type[Self]` says
+            # what an unannotated first argument already means (PEP 673).
+            checker.error(node, 'Redundant "Self" annotation for the first method argument', "redundant-self")
 
 
 def check_self_in_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:

@@ -157,6 +157,41 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from not_installed import Thing\n\ndef f(x: Thing) -> None: ...  # E\n",
     ),
     "explicit-any": (("--disallow-any-explicit",), "from typing import Any\n\ndef f(x: Any) -> None: ...  # E\n"),
+    "redundant-self": (
+        ("--enable-error-code", "redundant-self"),
+        "from typing import Self\n\nclass Node:\n    def copy(self: Self) -> Self:  # E\n        return self\n",
+    ),
+    "prop-decorator": (
+        (),
+        "from typing import Any, Callable\n\ndef logged(f: Callable[..., Any]) -> Callable[..., Any]: ...\n\n"
+        "class Account:\n    @logged  # E\n    @property\n    def balance(self) -> int:\n        return 0\n",
+    ),
+    "unimported-reveal": (("--enable-error-code", "unimported-reveal"), "reveal_type(1)  # E\n"),
+    "ignore-without-code": (
+        ("--enable-error-code", "ignore-without-code"),
+        'x: int = "text"  # type: ignore  # E\n',
+    ),
+    "nonetype-type": ((), "from types import NoneType\n\ndef f(x: int | NoneType) -> None: ...  # E\n"),
+    "exhaustive-match": (
+        ("--enable-error-code", "exhaustive-match"),
+        "def f(x: int | str) -> None:\n    match x:  # E\n        case int():\n            pass\n",
+    ),
+    "mutable-override": (
+        ("--enable-error-code", "mutable-override"),
+        "class Base:\n    limit: float\n\nclass Child(Base):\n    limit: int  # E\n",
+    ),
+    "truthy-iterable": (
+        ("--enable-error-code", "truthy-iterable"),
+        "from typing import Iterable\n\ndef f(items: Iterable[int]) -> None:\n    if items:  # E\n        pass\n",
+    ),
+    "redundant-expr": (
+        ("--enable-error-code", "redundant-expr"),
+        "def f(x: int) -> int:\n    return x is not None and x  # E\n",
+    ),
+    "possibly-undefined": (
+        ("--enable-error-code", "possibly-undefined"),
+        "def f(ready: bool) -> None:\n    if ready:\n        value = 1\n    print(value)  # E\n",
+    ),
     "misc": ((), "from typing import Final\n\nLIMIT: Final = 1\nLIMIT = 2  # E\n"),
     "note": ((), "reveal_type(1)  # E\n"),
 }

@@ -101,6 +101,18 @@ NO_ANY_UNIMPORTED = _code("no-any-unimported", "A type becomes Any through an un
 # the class line) are not checked, so an ignore naming it is never reported as unused.
 EXPLICIT_ANY = _code("explicit-any", "An Any is written in a type annotation (--disallow-any-explicit).", implemented=False)
 DEPRECATED = _code("deprecated", "A deprecated (PEP 702) class, function or overload is used.", default_enabled=False, implemented=False)  # off by default, as in mypy; not every use mypy reports is seen, so an ignore of it is never reported unused
+REDUNDANT_SELF = _code("redundant-self", "A method's first argument is annotated with Self, which it already is.", default_enabled=False)
+PROP_DECORATOR = _code("prop-decorator", "A decorator is applied on top of @property (mypy cannot type it).")
+UNIMPORTED_REVEAL = _code("unimported-reveal", "reveal_type or reveal_locals is used without importing it.", default_enabled=False)
+IGNORE_WITHOUT_CODE = _code("ignore-without-code", "A `# type: ignore` comment names no error code.", default_enabled=False)
+NONETYPE_TYPE = _code("nonetype-type", "types.NoneType is used as a type; the type of None is spelled None.")
+TRUTHY_ITERABLE = _code("truthy-iterable", "An Iterable (which may always be true) is tested for truth.", default_enabled=False)
+# The four below are checked only partly (see their modules: where veritype cannot
+# follow mypy exactly it stays silent), so an ignore naming one is never reported unused.
+EXHAUSTIVE_MATCH = _code("exhaustive-match", "A match statement leaves some values of its subject unhandled.", default_enabled=False, implemented=False)
+MUTABLE_OVERRIDE = _code("mutable-override", "A mutable attribute is overridden with a narrower (covariant) type.", default_enabled=False, implemented=False)
+REDUNDANT_EXPR = _code("redundant-expr", "An and/or operand or a conditional expression's test always has the same outcome.", default_enabled=False, implemented=False)
+POSSIBLY_UNDEFINED = _code("possibly-undefined", "A name is read where some path to the read has not bound it.", default_enabled=False, implemented=False)
 MISC = _code("misc", "Other errors.", implemented=False)
 NOTE = _code("note", "An informational note.", severity="note", implemented=False)
 

@@ -225,7 +225,15 @@ def apply_ignores(
             if uncovered is not None:
                 kept.append(not_covered_note(diag, uncovered))
 
+    added = False
+    if not options.ignore_errors and code_enabled(options, "ignore-without-code"):
+        from veritype.diagnostics.ignore_without_code import ignore_without_code_errors
+
+        extra = ignore_without_code_errors(path, ignore_map, used, skipped)
+        kept.extend(extra)
+        added = bool(extra)
     if options.warn_unused_ignores and not options.ignore_errors and code_enabled(options, "unused-ignore"):
+        added = True
         for line, ignore in sorted(ignore_map.lines.items()):
             if line in skipped:
                 continue
@@ -248,6 +256,7 @@ def apply_ignores(
             else:
                 continue
             kept.append(Diagnostic(path, line, ignore.column, "error", message, "unused-ignore"))
+    if added:
         kept.sort(key=lambda d: d.line)  # stable: notes stay after their error
     return kept
 

@@ -118,12 +118,14 @@ def _filter(program: "Program", info: "ModuleInfo", diags: list[Diagnostic]) -> 
 
 
 def skipped_lines(program: "Program", module: str, tree: "ast.Module | None") -> frozenset[int]:
-    """Lines a version/platform condition rules out, for the unused-ignore report."""
+    """Lines a version/platform condition rules out, for the unused-ignore and ignore-without-code reports."""
     from veritype.semantic.conditions import evaluate_condition
     from veritype.semantic.static_skips import skipped_lines as static_skipped
 
+    from veritype.diagnostics.enabled import code_enabled
+
     opts = program.options.for_module(module)
-    if tree is None or not opts.warn_unused_ignores:
+    if tree is None or not (opts.warn_unused_ignores or code_enabled(opts, "ignore-without-code")):
         return frozenset()
     always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
     version, platform = program.options.python_version, program.options.platform

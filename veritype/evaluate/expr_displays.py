@@ -229,7 +229,9 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer)
             for cond in gen.ifs:
-                infer_condition(ex, cond)
+                from veritype.evaluate.redundant_expr import check_condition
+
+                check_condition(ex, cond, infer_condition(ex, cond), " in comprehension")
                 narrowed = ex.narrow_for(cond, True)
                 layer.update(narrowed)
         yield

@@ -55,6 +55,10 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
             if tested:
                 check_truthy_function(ex, value, t)
+            if not last:
+                from veritype.evaluate.redundant_expr import check_operand
+
+                check_operand(ex, node, i, t)
             if last:
                 results.append(t)
             else:

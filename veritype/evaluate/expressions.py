@@ -80,6 +80,7 @@ class ExprEvaluator:
         # Inside a lambda or comprehension (past its first iterable): a class body's
         # names are not visible there (Python's scoping), so lookups skip the class.
         self.nested_in_class = 0
+        self.in_lambda = 0  # a lambda's body runs later: no possibly-undefined there
         self._memo = InferMemo()
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
@@ -238,6 +239,9 @@ class ExprEvaluator:
         for layer in reversed(self.overlay):
             if node.id in layer:
                 return layer[node.id]
+        undefined = getattr(self.flow, "undefined", None)
+        if undefined is not None and not self.in_lambda and isinstance(node.ctx, ast.Load):
+            undefined.read(node)  # possibly-undefined (check.possibly_undefined)
         scope = self.scope
         if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
             # `time: float = field(default_factory=lambda: time())`: the lambda's
@@ -330,12 +334,14 @@ class ExprEvaluator:
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
         self.overlay.append(layer)
         self.nested_in_class += 1
+        self.in_lambda += 1
         try:
             ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
             ret = self.infer(node.body, ret_ctx)
         finally:
             self.overlay.pop()
             self.nested_in_class -= 1
+            self.in_lambda -= 1
         if ctx is not None and ctx.ret is not None and isinstance(ctx.ret, NoneType):
             pass
         return CallableType(tuple(params), widen_literals(ret), name="lambda")
@@ -374,7 +380,9 @@ class ExprEvaluator:
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
         from veritype.evaluate.truthy_function import infer_condition
 
-        infer_condition(self, node.test)
+        from veritype.evaluate.redundant_expr import check_condition
+
+        check_condition(self, node.test, infer_condition(self, node.test), "")
         self.overlay.append(self.narrow_for(node.test, True))
         try:
             a = self.infer(node.body, expected)

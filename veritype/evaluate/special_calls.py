@@ -40,6 +40,8 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
     module, _, short = name.rpartition(".")
     if module not in ("typing", "typing_extensions", "builtins"):
         return None
+    if module == "builtins" and short in ("reveal_type", "reveal_locals"):
+        _unimported_reveal(exprs, node, short)
     if short == "reveal_type" and len(node.args) == 1:
         t = exprs.infer(node.args[0])
         exprs.note(node, f'Revealed type is "{format_type(t)}"')
@@ -216,6 +218,21 @@ def _super(exprs: "ExprEvaluator", node: ast.Call) -> Type:
         if mapped is not None:
             return mapped
     return AnyType("special")
+
+
+def _unimported_reveal(exprs: "ExprEvaluator", node: ast.Call, name: str) -> None:
+    """mypy's optional `unimported-reveal`: reveal_type/reveal_locals used as a
+    builtin (they exist only for the checker) rather than imported from typing.
+    Only a bare name no import binds is reported: mypy 2.4.1 also reports
+    `typing.reveal_type(x)` and an imported alias, which do run."""
+    from veritype.diagnostics.enabled import code_enabled
+
+    if exprs.scope is None or not code_enabled(exprs.ev.program.options.for_module(exprs.scope.module.name), "unimported-reveal"):
+        return  # off: not even an error for ignores to drop, as its notes would go with it
+    exprs.error(node, f'Name "{name}" is not defined', "unimported-reveal")
+    if name == "reveal_type":
+        source = "typing" if exprs.ev.program.options.python_version >= (3, 11) else "typing_extensions"
+        exprs.note(node, f'Did you forget to import it from "{source}"? (Suggestion: "from {source} import {name}")')
 
 
 def _reveal_locals(exprs: "ExprEvaluator", node: ast.Call) -> None:

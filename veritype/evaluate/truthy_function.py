@@ -12,6 +12,7 @@ Reported only for a name or an attribute (mypy names them in the message)
 whose type is a function or an overloaded function; a class object (mypy
 reports it too) and anything else is left alone: a missed error, never a
 false one. A union with None is not always true and is never reported.
+An `Iterable` there is the optional `truthy-iterable` (evaluate.truthy_iterable).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import CallableType, Overloaded, Type
+from veritype.types.model import CallableType, Instance, Overloaded, Type
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -43,6 +44,12 @@ def in_condition(ex: "ExprEvaluator", node: ast.expr) -> bool:
 
 
 def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
+    if isinstance(t, Instance) and t.info.fullname == "typing.Iterable" and not isinstance(node, ast.BoolOp):
+        # (an `and`/`or` is not tested as a whole: its operands are, as in mypy)
+        from veritype.evaluate.truthy_iterable import check_truthy_iterable
+
+        check_truthy_iterable(ex, node, t)
+        return
     if isinstance(node, ast.Name):
         name = node.id
     elif isinstance(node, ast.Attribute):

@@ -260,6 +260,10 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'Module "{ref.fullname}" is not valid as a type')
         if ref.kind == "class" and ref.info is not None:
             info = ref.info
+            if info.fullname == "types.NoneType":
+                # mypy (on by default): the spec spells this type `None`; read as None.
+                self._error(ctx, node, "NoneType should not be used as a type, please use None instead", "nonetype-type")
+                return NoneType()
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":

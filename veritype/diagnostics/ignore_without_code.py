@@ -1,0 +1,37 @@
+"""mypy's optional `ignore-without-code`: a bare `# type: ignore` comment.
+
+A bare ignore silences every error on its line, the ones nobody meant to
+hide included. With the code enabled, mypy 2.4.1 reports each such comment:
+`"type: ignore" comment without error code`, followed by
+` (consider "type: ignore[a, b]" instead)` naming (sorted) the codes it did
+silence. Not reported: a whole-file ignore, an ignore in a block skipped by a
+version or platform check, and (with --warn-unused-ignores) one that
+silenced nothing, which mypy reports as unused instead. veritype never calls
+a bare ignore unused (it may be there for an error only mypy sees), so there
+it reports this error, without the hint: mypy reports one of the two.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from veritype.diagnostics.diagnostic import Diagnostic
+
+if TYPE_CHECKING:
+    from veritype.diagnostics.ignores import IgnoreMap
+
+
+def ignore_without_code_errors(path: str, ignore_map: "IgnoreMap", used: dict[int, set[str | None]], skipped: "set[int] | frozenset[int]") -> list[Diagnostic]:
+    """The errors for the bare ignores of one file; `used`: what each ignore line silenced."""
+    if ignore_map.whole_file is not None:
+        return []
+    out: list[Diagnostic] = []
+    for line, ignore in sorted(ignore_map.lines.items()):
+        if ignore.codes is not None or line in skipped:
+            continue
+        message = '"type: ignore" comment without error code'
+        silenced = sorted(c for c in used.get(line, ()) if c is not None)
+        if silenced:
+            message += f' (consider "type: ignore[{", ".join(silenced)}]" instead)'
+        out.append(Diagnostic(path, line, ignore.column, "error", message, "ignore-without-code"))
+    return out
