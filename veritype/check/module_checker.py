@@ -130,6 +130,10 @@ class ModuleChecker:
         from veritype.check.redefinitions import check_redefinitions
 
         check_redefinitions(self, tree)
+        from veritype.check.await_placement import check_await_placement
+
+        if self.info.parsed is not None:
+            check_await_placement(self, tree, self.info.parsed.source)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 

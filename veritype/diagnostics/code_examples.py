@@ -116,6 +116,14 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "async def work() -> None: ...\n\nasync def main() -> None:\n    work()  # E\n",
     ),
+    "top-level-await": (
+        (),
+        "async def work() -> int:\n    return 1\n\nresult = await work()  # E\n",
+    ),
+    "await-not-async": (
+        (),
+        "async def work() -> int:\n    return 1\n\ndef main() -> None:\n    await work()  # E\n",
+    ),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

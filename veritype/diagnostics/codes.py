@@ -83,6 +83,8 @@ OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatibl
 OVERLOAD_CANNOT_MATCH = _code("overload-cannot-match", "An overload can never be matched: an earlier one accepts all its arguments.")
 NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an implementation.")
 UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never awaited.")
+TOP_LEVEL_AWAIT = _code("top-level-await", "`await` outside any function (at module level or in a class body).")
+AWAIT_NOT_ASYNC = _code("await-not-async", "`await` in a function that is not `async def`.")
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)
