@@ -222,7 +222,10 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     return mc.ev.lookup(name, mc.scope) if mc.scope.table.get(name) is not None or mc.scope.kind == "module" else _nonlocal_lookup(mc, name)
 
 
-def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None) -> None:
+def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None) -> None:
+    """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
+    unpacking a str into a tuple target is reported (a loop's `for` statement;
+    by default the value, else the target)."""
     if isinstance(target, ast.Name):
         from veritype.check.attribute_targets import check_final_name
 
@@ -322,16 +325,24 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         if key is not None:
             mc.flow.invalidate(key)
     elif isinstance(target, (ast.Tuple, ast.List)):
+        from veritype.evaluate.str_unpack import check_str_unpack
+
         exprs = mc.exprs()
+        at = unpack_at or value or target
+        # mypy reports a str unpacked by a nested target on the display's item,
+        # or else on the whole value.
+        sub_at: list[ast.AST] = [at] * len(target.elts)
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts) and isinstance(t, TupleType):
             items = list(t.items)
+            sub_at = list(value.elts)
         else:
+            check_str_unpack(exprs, t, at)
             items = exprs.unpack(t, len(target.elts), target)
         for k, (sub, item) in enumerate(zip(target.elts, items)):
             if isinstance(sub, ast.Starred):
                 mc.assign(sub.value, _star_target_list(mc, sub.value, item, _fixed_middle(t, k, len(target.elts))), None)
             else:
-                mc.assign(sub, item, None)
+                mc.assign(sub, item, None, sub_at[k])
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
 

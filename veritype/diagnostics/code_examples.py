@@ -124,6 +124,7 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "async def work() -> int:\n    return 1\n\ndef main() -> None:\n    await work()  # E\n",
     ),
+    "str-unpack": ((), "def f(text: str) -> None:\n    first, second = text  # E\n"),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

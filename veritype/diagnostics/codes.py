@@ -85,6 +85,7 @@ NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an
 UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never awaited.")
 TOP_LEVEL_AWAIT = _code("top-level-await", "`await` outside any function (at module level or in a class body).")
 AWAIT_NOT_ASYNC = _code("await-not-async", "`await` in a function that is not `async def`.")
+STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)

@@ -663,16 +663,21 @@ class ExprEvaluator:
         item = self.iterate(t, node, unpacking=True)
         return [item] * n
 
-    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type]) -> None:
+    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type], at: ast.AST | None = None) -> None:
+        """Bind a comprehension's `target` to `t` in `layer`; `at`: the
+        comprehension, where unpacking a str is reported (str_unpack)."""
         if isinstance(target, ast.Name):
             layer[target.id] = t
         elif isinstance(target, (ast.Tuple, ast.List)):
+            from veritype.evaluate.str_unpack import check_str_unpack
+
+            check_str_unpack(self, t, at)
             items = self.unpack(t, len(target.elts), target)
             for sub, item in zip(target.elts, items):
                 if isinstance(sub, ast.Starred):
-                    self.assign_types(sub.value, self.ev.builtin("list", item), layer)
+                    self.assign_types(sub.value, self.ev.builtin("list", item), layer, at)
                 else:
-                    self.assign_types(sub, item, layer)
+                    self.assign_types(sub, item, layer, at)
 
     def exception_instance(self, t: Type) -> Type:
         results = []
