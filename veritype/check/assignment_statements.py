@@ -418,6 +418,10 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
                         mc.error(value or target, f'Value of "{key_t.value}" has incompatible type "{format_type(value_t)}"; expected "{format_type(m[key_t.value])}"', "typeddict-item")
                     elif key_t.value in item.readonly:
                         mc.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
+                else:
+                    from veritype.evaluate.typeddict_keys import check_key
+
+                    check_key(mc.exprs(), item, key_t, target.slice)
                 continue
             setitem = mc.ev.bound_member(item, "__setitem__")
             if setitem is None:

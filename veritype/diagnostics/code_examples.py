@@ -125,6 +125,16 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "async def work() -> int:\n    return 1\n\ndef main() -> None:\n    await work()  # E\n",
     ),
     "str-unpack": ((), "def f(text: str) -> None:\n    first, second = text  # E\n"),
+    "literal-required": (
+        (),
+        "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
+        "def f(movie: Movie, key: str) -> None:\n    movie[key]  # E\n",
+    ),
+    "typeddict-readonly-mutated": (
+        (),
+        "from typing import TypedDict\nfrom typing_extensions import ReadOnly\n\nclass Movie(TypedDict):\n"
+        "    title: ReadOnly[str]\n\ndef f(movie: Movie) -> None:\n    movie[\"title\"] = \"\"  # E\n",
+    ),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

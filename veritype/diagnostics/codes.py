@@ -85,6 +85,13 @@ NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an
 UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never awaited.")
 TOP_LEVEL_AWAIT = _code("top-level-await", "`await` outside any function (at module level or in a class body).")
 AWAIT_NOT_ASYNC = _code("await-not-async", "`await` in a function that is not `async def`.")
+# Not `implemented`: a key of type Any veritype did not see written (and mypy's other
+# literal-required checks, dataclass and NamedTuple arguments) is not reported, so
+# an ignore naming it is never reported unused.
+LITERAL_REQUIRED = _code("literal-required", "A TypedDict key (or another value that must be a literal) is not a literal.", implemented=False)
+# Not `implemented`: `update()` and `|=` with a display naming a read-only key are
+# not reported under this code yet.
+TYPEDDICT_READONLY_MUTATED = _code("typeddict-readonly-mutated", "A ReadOnly TypedDict item is assigned to.", implemented=False)
 STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)

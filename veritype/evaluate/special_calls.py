@@ -233,6 +233,13 @@ def _typeddict_get(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
         return None
     exprs.infer(func.value)
     value = items[key.value]
+    if exprs.reporting:
+        # Spec, "Read-only items": a read-only item cannot be set (mypy: setdefault
+        # is a mutation) nor, like a required one, removed (pop).
+        if func.attr == "setdefault" and key.value in receiver.readonly:
+            exprs.error(key, f'ReadOnly TypedDict key "{key.value}" TypedDict is mutated', "typeddict-readonly-mutated")
+        elif func.attr == "pop" and (key.value in receiver.readonly or key.value in receiver.required):
+            exprs.error(key, f'Key "{key.value}" of TypedDict "{format_type(receiver)}" cannot be deleted', "misc")
     if func.attr == "setdefault":
         if len(node.args) == 2:
             exprs.infer(node.args[1], value)
