@@ -135,6 +135,8 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "from typing import TypedDict\nfrom typing_extensions import ReadOnly\n\nclass Movie(TypedDict):\n"
         "    title: ReadOnly[str]\n\ndef f(movie: Movie) -> None:\n    movie[\"title\"] = \"\"  # E\n",
     ),
+    "str-format": ((), 'def f(count: str) -> str:\n    return "%d items" % count  # E\n'),
+    "str-bytes-safe": ((), 'def f(data: bytes) -> str:\n    return f"{data}"  # E\n'),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

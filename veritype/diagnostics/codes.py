@@ -92,6 +92,10 @@ LITERAL_REQUIRED = _code("literal-required", "A TypedDict key (or another value 
 # Not `implemented`: `update()` and `|=` with a display naming a read-only key are
 # not reported under this code yet.
 TYPEDDICT_READONLY_MUTATED = _code("typeddict-readonly-mutated", "A ReadOnly TypedDict item is assigned to.", implemented=False)
+# Not `implemented`: `%(key)s` with a value that is not a mapping display and the
+# `.attr`/`[key]` parts of a `.format()` field are not checked.
+STR_FORMAT = _code("str-format", "A format string does not fit its arguments (`\"%d\" % text`, `\"{}\".format()`).", implemented=False)
+STR_BYTES_SAFE = _code("str-bytes-safe", "bytes are formatted into a str (`f\"{data}\"` gives `\"b'...'\"`).")
 STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)

@@ -223,11 +223,16 @@ class ExprEvaluator:
         return AnyType("special")
 
     def _JoinedStr(self, node: ast.JoinedStr, expected: Type | None) -> Type:
+        values: list[tuple[ast.FormattedValue, Type]] = []
         for v in node.values:
             if isinstance(v, ast.FormattedValue):
-                self.infer(v.value)
+                values.append((v, self.infer(v.value)))
                 if v.format_spec is not None:
                     self.infer(v.format_spec)
+        if values and self.reporting:
+            from veritype.evaluate.brace_format import check_fstring
+
+            check_fstring(self, node, values)
         return self.ev.builtin("str")
 
     def _FormattedValue(self, node: ast.FormattedValue, expected: Type | None) -> Type:
@@ -502,7 +507,13 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        return self._call_node(callee, args, node, expected=expected)
+        result = self._call_node(callee, args, node, expected=expected)
+        if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            from veritype.evaluate.brace_format import check_format_call, is_format_call
+
+            if is_format_call(node):
+                check_format_call(self, node)
+        return result
 
     def _check_untyped_call(self, callee: CallableType | TypeType, node: ast.Call) -> None:
         """--disallow-untyped-calls: a call to an unannotated def from checked code."""
