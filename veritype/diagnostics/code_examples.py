@@ -137,6 +137,11 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "str-format": ((), 'def f(count: str) -> str:\n    return "%d items" % count  # E\n'),
     "str-bytes-safe": ((), 'def f(data: bytes) -> str:\n    return f"{data}"  # E\n'),
+    "metaclass": (
+        (),
+        "class Meta1(type): ...\nclass Meta2(type): ...\n\nclass A(metaclass=Meta1): ...\nclass B(metaclass=Meta2): ...\n\n"
+        "class C(A, B): ...  # E\n",
+    ),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

@@ -96,6 +96,8 @@ TYPEDDICT_READONLY_MUTATED = _code("typeddict-readonly-mutated", "A ReadOnly Typ
 # `.attr`/`[key]` parts of a `.format()` field are not checked.
 STR_FORMAT = _code("str-format", "A format string does not fit its arguments (`\"%d\" % text`, `\"{}\".format()`).", implemented=False)
 STR_BYTES_SAFE = _code("str-bytes-safe", "bytes are formatted into a str (`f\"{data}\"` gives `\"b'...'\"`).")
+# Not `implemented`: a conflict in a class whose MRO is inconsistent is not reported.
+METACLASS = _code("metaclass", "A class's metaclass conflicts with its bases', or is not a class deriving from `type`.", implemented=False)
 STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
