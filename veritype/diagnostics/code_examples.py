@@ -142,6 +142,10 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         "class Meta1(type): ...\nclass Meta2(type): ...\n\nclass A(metaclass=Meta1): ...\nclass B(metaclass=Meta2): ...\n\n"
         "class C(A, B): ...  # E\n",
     ),
+    "unused-awaitable": (
+        ("--enable-error-code", "unused-awaitable"),
+        "import asyncio\n\nasync def work() -> None: ...\n\nasync def main() -> None:\n    asyncio.create_task(work())  # E\n",
+    ),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

@@ -99,6 +99,7 @@ STR_BYTES_SAFE = _code("str-bytes-safe", "bytes are formatted into a str (`f\"{d
 # Not `implemented`: a conflict in a class whose MRO is inconsistent is not reported.
 METACLASS = _code("metaclass", "A class's metaclass conflicts with its bases', or is not a class deriving from `type`.", implemented=False)
 STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
+UNUSED_AWAITABLE = _code("unused-awaitable", "An awaitable value (a Task, a Future) is created but never used.", default_enabled=False)
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)
