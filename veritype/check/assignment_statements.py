@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -536,6 +536,12 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
         if report_display_items(mc, stmt.value, target_t):
             return
         value_t = mc.infer(stmt.value, target_t)
+    elif isinstance(stmt.op, ast.BitOr) and isinstance(target_t, TypedDictType) and isinstance(stmt.value, ast.Dict):
+        from veritype.evaluate.typeddict_merges import merge_display
+
+        if merge_display(mc.exprs(), target_t, stmt.value, mutates=True):
+            return  # `td |= {...}`: the TypedDict keeps its type
+        value_t = mc.infer(stmt.value)
     else:
         value_t = mc.infer(stmt.value)
     result = mc.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)

@@ -13,8 +13,8 @@ is not a (non-strict) subclass of it. mypy reports, on the class:
   metaclass not supported for "C"`.
 
 A base whose ancestry holds Any, an inconsistent MRO, a Protocol (whose
-metaclass mypy does not count) and `metaclass=type` (the default written
-out) are left alone, as in mypy.
+metaclass mypy does not count), `metaclass=type` (the default written
+out), TypedDict and NamedTuple classes are left alone, as in mypy.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ CONFLICT = "Metaclass conflict: the metaclass of a derived class must be a (non-
 
 
 def check_metaclass(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    if info.is_typeddict or info.is_namedtuple:
+        return  # no metaclass of their own: a `metaclass=` keyword is reported as a keyword
     keyword = next((k.value for k in node.keywords if k.arg == "metaclass"), None)
     declared: "ClassInfo | None" = None
     if keyword is not None:
