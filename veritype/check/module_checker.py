@@ -238,6 +238,10 @@ class ModuleChecker:
                     self.exprs()._call_node(delitem, [Arg(ARG_POS, node=target.slice)], target, method="__delitem__", receiver=base)
                 else:
                     self.infer(target.slice)
+                if isinstance(base, TypedDictType):
+                    from veritype.evaluate.typeddict_keys import check_delete_key
+
+                    check_delete_key(self.exprs(), base, target.slice)
                 if isinstance(base, TypedDictType) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
                     # Typing spec ("Typed dictionaries"): a required or read-only key cannot be deleted.
                     name = target.slice.value

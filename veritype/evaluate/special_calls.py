@@ -38,6 +38,11 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
     merged = update_call(exprs, node)
     if merged is not None:
         return merged
+    from veritype.evaluate.typeddict_keys import non_literal_key_call
+
+    popped = non_literal_key_call(exprs, node)
+    if popped is not None:
+        return popped
     name = _callee_name(exprs, node)
     if name is None:
         return None

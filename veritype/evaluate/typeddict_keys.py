@@ -74,3 +74,44 @@ def key_is_written_any(ex: "ExprEvaluator", key_node: ast.expr) -> bool:
         if not ((isinstance(ann, ast.Name) and ann.id == "Any") or (isinstance(ann, ast.Attribute) and ann.attr == "Any")):
             return False
     return True
+
+
+NOT_LITERAL = "Expected TypedDict key to be string literal"
+
+
+def non_literal_key_call(ex: "ExprEvaluator", node: ast.Call) -> Type | None:
+    """`td.pop(key)` / `td.setdefault(key, v)` with a key that is not a literal: mypy's
+    `Expected TypedDict key to be string literal` [misc] on the key, the result Any
+    (typeshed's TypedDict methods take Never, which would say `arg-type`)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("pop", "setdefault") and node.args and not node.keywords):
+        return None
+    key = node.args[0]
+    if isinstance(key, ast.Starred) or (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    from veritype.evaluate.expressions import ExprEvaluator
+
+    silent = ExprEvaluator(ex.ev, ex.scope, ex.flow, None)
+    silent.overlay = ex.overlay
+    receiver = silent.infer(func.value)
+    if not isinstance(receiver, TypedDictType):
+        return None
+    key_t = silent.infer(key)
+    if not is_non_literal_key(receiver, key_t) or (isinstance(key_t, AnyType) and not key_is_written_any(ex, key)):
+        return None
+    ex.infer(func.value)
+    for arg in node.args:
+        ex.infer(arg.value if isinstance(arg, ast.Starred) else arg)
+    if ex.reporting:
+        ex.error(key, NOT_LITERAL, "misc")
+    return AnyType("error")
+
+
+def check_delete_key(ex: "ExprEvaluator", td: TypedDictType, key: ast.expr) -> None:
+    """`del td[key]` with a key that is not a literal: mypy's misc error on the key."""
+    key_t = ex.infer(key)
+    if not ex.reporting or not is_non_literal_key(td, key_t):
+        return
+    if isinstance(key_t, AnyType) and not key_is_written_any(ex, key):
+        return
+    ex.error(key, NOT_LITERAL, "misc")
