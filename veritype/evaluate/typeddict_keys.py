@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 
 def literal_keys_message(td: TypedDictType) -> str:
-    keys = ", ".join(f'"{name}"' for name, _ in td.items)
+    # mypy names the first five keys, then "...".
+    names = [f'"{name}"' for name, _ in td.items]
+    keys = ", ".join(names[:5] + (["..."] if len(names) > 5 else []))
     return f"TypedDict key must be a string literal; expected one of ({keys})"
 
 
