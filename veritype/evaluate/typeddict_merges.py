@@ -33,13 +33,43 @@ def merge_display(ex: "ExprEvaluator", td: TypedDictType, display: ast.Dict, mut
     False for a display of keys not all string literals, left to the general path."""
     if td.extra is not None or not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in display.keys):
         return False
-    ex.infer(display, partial_view(td, readonly_never=False))
+    items = td.item_map()
+    names = [k.value for k in display.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    if any(n not in items for n in names):
+        if not mutates:
+            return False  # `td | {"other": 1}`: dict's `__or__`, as in mypy
+        _unknown_keys(ex, display, names, items)
+    else:
+        ex.infer(display, partial_view(td, readonly_never=False))
     if mutates and ex.reporting:
         for k in display.keys:
             key = k.value if isinstance(k, ast.Constant) else None
             if isinstance(key, str) and key in td.readonly:
                 ex.error(display, f'ReadOnly TypedDict key "{key}" TypedDict is mutated', "typeddict-readonly-mutated")
     return True
+
+
+def _unknown_keys(ex: "ExprEvaluator", display: ast.Dict, names: list[str], items: dict[str, Type]) -> None:
+    """A merged display with keys the TypedDict does not have: mypy's messages on
+    the display, then each known key's value against its item."""
+    found = list(dict.fromkeys(names))
+    known = [n for n in found if n in items]
+    if not known:
+        unknown = [n for n in found if n not in items]
+        what = f'key "{unknown[0]}"' if len(unknown) == 1 else "keys (" + ", ".join(f'"{n}"' for n in unknown) + ")"
+        ex.error(display, f"Unexpected TypedDict {what}", "misc")
+    else:
+        expected = f'key "{known[0]}"' if len(known) == 1 else "keys (" + ", ".join(f'"{n}"' for n in known) + ")"
+        ex.error(display, f"Expected TypedDict {expected} but found keys (" + ", ".join(f'"{n}"' for n in found) + ")", "typeddict-item")
+    from veritype.types.format import format_pair
+    from veritype.types.subtype import is_subtype
+
+    for name, value in zip(names, display.values):
+        item = items.get(name)
+        t = ex.infer(value, item)
+        if item is not None and ex.reporting and not is_subtype(ex.ev, t, item):
+            got, exp = format_pair(t, item)
+            ex.error(value, f'Incompatible types (expression has type "{got}", TypedDict item "{name}" has type "{exp}")', "typeddict-item")
 
 
 def update_call(ex: "ExprEvaluator", node: ast.Call) -> Type | None:
