@@ -13,9 +13,10 @@ mypy 2.4.1's message and place (the right operand, unless said):
   SupportsFloat`, `%c` an int or one character; `%s` of bytes in a str
   format is str-bytes-safe, `%s`/`%b` of a str in a bytes format is an
   error; an unknown conversion character is reported;
-* `%(key)s` conversions take a mapping: with a dict display of string
-  literals, every key must be there and each value is checked; keys and
-  positional conversions cannot be mixed, nor keys and `*`.
+* `%(key)s` conversions take a mapping (any other value is reported): with
+  a dict display of string literals, every key must be there and each
+  value is checked; keys and positional conversions cannot be mixed, nor
+  keys and `*`.
 """
 
 from __future__ import annotations
@@ -133,7 +134,10 @@ class _Check:
 
     def _mapping(self, specs: list[PercentSpec]) -> None:
         right = self.node.right
-        if not isinstance(right, ast.Dict) or any(k is None for k in right.keys):
+        if not isinstance(right, ast.Dict):
+            self._requires_mapping(self.ex.infer(right))
+            return
+        if any(k is None for k in right.keys):
             return  # a mapping of unknown keys: taken on trust
         keys: dict[str, ast.expr] = {}
         for k, v in zip(right.keys, right.values):
@@ -149,6 +153,20 @@ class _Check:
             assert spec.key is not None
             value_t = self.ex.infer(keys[spec.key])
             self._value(spec.type, value_t, spec.key)
+
+    def _requires_mapping(self, t: Type) -> None:
+        """`%(key)s` takes a mapping (typeshed's SupportsKeysAndGetItem[str, Any])."""
+        if any(isinstance(i, AnyType) for i in union_items(t)):
+            return
+        ev = self.ex.ev
+        expected = ev.instance("_typeshed.SupportsKeysAndGetItem", (ev.builtin("str"), AnyType("special")))
+        if not isinstance(expected, Instance) or is_subtype(ev, t, expected):
+            return
+        self.error(f'Format requires a mapping (expression has type "{_shown(t)}", expected type for mapping is "{format_type(expected)}")')
+        from veritype.evaluate.await_hint import subtype_notes
+
+        for note in subtype_notes(ev, t, expected):
+            self.ex.note(self.at, note)
 
     # -- one argument against its conversion -------------------------------------------
 
