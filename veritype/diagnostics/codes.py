@@ -92,8 +92,8 @@ LITERAL_REQUIRED = _code("literal-required", "A TypedDict key (or another value 
 # Not `implemented`: `update()` and `|=` with a display naming a read-only key are
 # not reported under this code yet.
 TYPEDDICT_READONLY_MUTATED = _code("typeddict-readonly-mutated", "A ReadOnly TypedDict item is assigned to.", implemented=False)
-# Not `implemented`: `%(key)s` with a value that is not a mapping display and the
-# `.attr`/`[key]` parts of a `.format()` field are not checked.
+# Not `implemented`: the `.attr`/`[key]` parts of a `.format()` field and the count
+# of a call with `*args`/`**kwargs` are not checked.
 STR_FORMAT = _code("str-format", "A format string does not fit its arguments (`\"%d\" % text`, `\"{}\".format()`).", implemented=False)
 STR_BYTES_SAFE = _code("str-bytes-safe", "bytes are formatted into a str (`f\"{data}\"` gives `\"b'...'\"`).")
 # Not `implemented`: a conflict in a class whose MRO is inconsistent is not reported.
