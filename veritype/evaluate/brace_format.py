@@ -5,9 +5,9 @@ error on the call:
 
 * the fields against the arguments: a positional field with no argument,
   a named one with no keyword, an argument no field uses, and automatic
-  numbering (`{}`) mixed with manual (`{0}`); a `*args` or `**kwargs`
-  argument leaves the count unknown (nothing of it is reported, but the
-  fields whose argument is known are still checked);
+  numbering (`{}`) mixed with manual (`{0}`); a `*args` may fill any
+  positional field and a `**kwargs` any named one (mypy checks the other
+  kind only);
 * a conversion other than `!r`, `!s`, `!a`, and a malformed string;
 * the presentation type of a field's spec against its value, where the
   value's `__format__` is the builtins' one (a `datetime` or `Decimal`
@@ -76,8 +76,8 @@ def check_format_call(ex: "ExprEvaluator", node: ast.Call) -> None:
     first_star = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Starred)), None)
     positional = node.args[:first_star] if first_star is not None else list(node.args)
     keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
-    star = first_star is not None or any(kw.arg is None for kw in node.keywords)
-    if not star and _count_problems(ex, node, fields, positional, keywords):
+    star_args, star_kwargs = first_star is not None, any(kw.arg is None for kw in node.keywords)
+    if _count_problems(ex, node, fields, positional, keywords, star_args, star_kwargs):
         return
     for f in fields:
         if f.accessors:
@@ -87,20 +87,23 @@ def check_format_call(ex: "ExprEvaluator", node: ast.Call) -> None:
             _check_field(ex, node, f, ex.infer(arg))
 
 
-def _count_problems(ex: "ExprEvaluator", node: ast.Call, fields: list[BraceField], positional: list[ast.expr], keywords: dict[str, ast.expr]) -> bool:
-    """Report fields without an argument and arguments without a field (True if any)."""
+def _count_problems(ex: "ExprEvaluator", node: ast.Call, fields: list[BraceField], positional: list[ast.expr],
+                    keywords: dict[str, ast.expr], star_args: bool, star_kwargs: bool) -> bool:
+    """Report fields without an argument and arguments without a field (True if
+    any). A `*args` may fill any positional field, a `**kwargs` any named one
+    (mypy then checks the other kind only)."""
     problems = False
     for f in fields:
         if f.name.isdigit():
-            if int(f.name) >= len(positional):
+            if not star_args and int(f.name) >= len(positional):
                 ex.error(node, f"Cannot find replacement for positional format specifier {f.name}", "str-format")
                 problems = True
-        elif f.name not in keywords:
+        elif not star_kwargs and f.name not in keywords:
             ex.error(node, f'Cannot find replacement for named format specifier "{f.name}"', "str-format")
             problems = True
     used_pos = {int(f.name) for f in fields if f.name.isdigit()}
     used_kw = {f.name for f in fields if not f.name.isdigit()}
-    if any(i not in used_pos for i in range(len(positional))) or any(k not in used_kw for k in keywords):
+    if (not star_args and any(i not in used_pos for i in range(len(positional)))) or any(k not in used_kw for k in keywords):
         ex.error(node, "Not all arguments converted during string formatting", "str-format")
         problems = True
     return problems
