@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
 
@@ -223,7 +223,10 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     return mc.ev.lookup(name, mc.scope) if mc.scope.table.get(name) is not None or mc.scope.kind == "module" else _nonlocal_lookup(mc, name)
 
 
-def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None) -> None:
+def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None) -> None:
+    """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
+    unpacking a str into a tuple target is reported (a loop's `for` statement;
+    by default the value, else the target)."""
     if isinstance(target, ast.Name):
         from veritype.check.attribute_targets import check_final_name
 
@@ -330,16 +333,24 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         if key is not None:
             mc.flow.invalidate(key)
     elif isinstance(target, (ast.Tuple, ast.List)):
+        from veritype.evaluate.str_unpack import check_str_unpack
+
         exprs = mc.exprs()
+        at = unpack_at or value or target
+        # mypy reports a str unpacked by a nested target on the display's item,
+        # or else on the whole value.
+        sub_at: list[ast.AST] = [at] * len(target.elts)
         if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts) and isinstance(t, TupleType):
             items = list(t.items)
+            sub_at = list(value.elts)
         else:
+            check_str_unpack(exprs, t, at)
             items = exprs.unpack(t, len(target.elts), target)
         for k, (sub, item) in enumerate(zip(target.elts, items)):
             if isinstance(sub, ast.Starred):
                 mc.assign(sub.value, _star_target_list(mc, sub.value, item, _fixed_middle(t, k, len(target.elts))), None)
             else:
-                mc.assign(sub, item, None)
+                mc.assign(sub, item, None, sub_at[k])
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
 
@@ -415,6 +426,10 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
                         mc.error(value or target, f'Value of "{key_t.value}" has incompatible type "{format_type(value_t)}"; expected "{format_type(m[key_t.value])}"', "typeddict-item")
                     elif key_t.value in item.readonly:
                         mc.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
+                else:
+                    from veritype.evaluate.typeddict_keys import check_key
+
+                    check_key(mc.exprs(), item, key_t, target.slice)
                 continue
             setitem = mc.ev.bound_member(item, "__setitem__")
             if setitem is None:
@@ -536,6 +551,12 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
         if report_display_items(mc, stmt.value, target_t):
             return
         value_t = mc.infer(stmt.value, target_t)
+    elif isinstance(stmt.op, ast.BitOr) and isinstance(target_t, TypedDictType) and isinstance(stmt.value, ast.Dict):
+        from veritype.evaluate.typeddict_merges import merge_display
+
+        if merge_display(mc.exprs(), target_t, stmt.value, mutates=True):
+            return  # `td |= {...}`: the TypedDict keeps its type
+        value_t = mc.infer(stmt.value)
     else:
         value_t = mc.infer(stmt.value)
     result = mc.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)

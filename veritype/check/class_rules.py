@@ -89,6 +89,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
     check_base_consistency(checker, node, info)
     check_generic_metaclass(checker, node)
+    from veritype.check.metaclass_rules import check_metaclass
+
+    check_metaclass(checker, node, info)
     from veritype.check.type_param_rules import check_type_param_list
 
     check_type_param_list(checker, node, info)

@@ -202,7 +202,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
                 mc.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.flow.bind(declared_name, declared)
         else:
-            mc.assign(stmt.target, item, None)
+            mc.assign(stmt.target, item, None, stmt)
             _keep_item_literals(mc, stmt.target, item)
 
     mc._loop(stmt.body, stmt.orelse, assigned, None, False, before_body=bind_target)

@@ -30,6 +30,10 @@ def _dataclass(info: "ClassInfo") -> DataclassInfo | None:
 
 
 def check_dataclass(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
+    if node.decorator_list:
+        from veritype.check.dataclass_literal_args import check_dataclass_flags
+
+        check_dataclass_flags(checker, node)
     dc = _dataclass(info)
     if dc is None:
         return

@@ -134,6 +134,10 @@ class ModuleChecker:
 
         check_redefinitions(self, tree)
         possibly_undefined.start(self, self.scope)
+        from veritype.check.await_placement import check_await_placement
+
+        if self.info.parsed is not None:
+            check_await_placement(self, tree, self.info.parsed.source)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 
@@ -194,6 +198,10 @@ class ModuleChecker:
         if not is_reveal and isinstance(t, Instance) and t.info.fullname == "typing.Coroutine":
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
+        elif not is_reveal and isinstance(t, Instance):
+            from veritype.check.unused_awaitable import check_unused_awaitable
+
+            check_unused_awaitable(self, stmt, t)
         # Calls do not forget narrowed attributes: mypy and pyright keep them
         # too (unsound but what users expect).
 

@@ -59,7 +59,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         # `P = NamedTuple("P", [...])`: the name is the class, not the call's value.
         assert isinstance(stmt.value, ast.Call)
         first = stmt.value.args[0]
-        if made.functional_enum_members is not None and isinstance(first, ast.Constant) and first.value != name:
+        if made.functional_enum_members is not None and isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value != name:
             # The spec leaves the check optional; mypy makes it, and its users expect it.
             base = made.bases[0].info.fullname if made.bases else "enum.Enum"
             checker.error(first, f'String argument 1 "{first.value}" to {base}(...) does not match variable name "{name}"', "misc")

@@ -116,6 +116,36 @@ EXAMPLES: dict[str, tuple[tuple[str, ...], str]] = {
         (),
         "async def work() -> None: ...\n\nasync def main() -> None:\n    work()  # E\n",
     ),
+    "top-level-await": (
+        (),
+        "async def work() -> int:\n    return 1\n\nresult = await work()  # E\n",
+    ),
+    "await-not-async": (
+        (),
+        "async def work() -> int:\n    return 1\n\ndef main() -> None:\n    await work()  # E\n",
+    ),
+    "str-unpack": ((), "def f(text: str) -> None:\n    first, second = text  # E\n"),
+    "literal-required": (
+        (),
+        "from typing import TypedDict\n\nclass Movie(TypedDict):\n    title: str\n\n"
+        "def f(movie: Movie, key: str) -> None:\n    movie[key]  # E\n",
+    ),
+    "typeddict-readonly-mutated": (
+        (),
+        "from typing import TypedDict\nfrom typing_extensions import ReadOnly\n\nclass Movie(TypedDict):\n"
+        "    title: ReadOnly[str]\n\ndef f(movie: Movie) -> None:\n    movie[\"title\"] = \"\"  # E\n",
+    ),
+    "str-format": ((), 'def f(count: str) -> str:\n    return "%d items" % count  # E\n'),
+    "str-bytes-safe": ((), 'def f(data: bytes) -> str:\n    return f"{data}"  # E\n'),
+    "metaclass": (
+        (),
+        "class Meta1(type): ...\nclass Meta2(type): ...\n\nclass A(metaclass=Meta1): ...\nclass B(metaclass=Meta2): ...\n\n"
+        "class C(A, B): ...  # E\n",
+    ),
+    "unused-awaitable": (
+        ("--enable-error-code", "unused-awaitable"),
+        "import asyncio\n\nasync def work() -> None: ...\n\nasync def main() -> None:\n    asyncio.create_task(work())  # E\n",
+    ),
     "unused-ignore": (("--warn-unused-ignores",), "x: int = 1  # type: ignore[assignment]  # E\n"),
     "unreachable": (
         ("--warn-unreachable",),

@@ -83,6 +83,23 @@ OVERLOAD_OVERLAP = _code("overload-overlap", "Overloads overlap with incompatibl
 OVERLOAD_CANNOT_MATCH = _code("overload-cannot-match", "An overload can never be matched: an earlier one accepts all its arguments.")
 NO_OVERLOAD_IMPL = _code("no-overload-impl", "Overloads in a source file need an implementation.")
 UNUSED_COROUTINE = _code("unused-coroutine", "A coroutine is created but never awaited.")
+TOP_LEVEL_AWAIT = _code("top-level-await", "`await` outside any function (at module level or in a class body).")
+AWAIT_NOT_ASYNC = _code("await-not-async", "`await` in a function that is not `async def`.")
+# Not `implemented`: a key of type Any veritype did not see written (and mypy's other
+# literal-required checks, dataclass and NamedTuple arguments) is not reported, so
+# an ignore naming it is never reported unused.
+LITERAL_REQUIRED = _code("literal-required", "A TypedDict key (or another value that must be a literal) is not a literal.", implemented=False)
+# Not `implemented`: `update()` and `|=` with a display naming a read-only key are
+# not reported under this code yet.
+TYPEDDICT_READONLY_MUTATED = _code("typeddict-readonly-mutated", "A ReadOnly TypedDict item is assigned to.", implemented=False)
+# Not `implemented`: the `.attr`/`[key]` parts of a `.format()` field and the count
+# of a call with `*args`/`**kwargs` are not checked.
+STR_FORMAT = _code("str-format", "A format string does not fit its arguments (`\"%d\" % text`, `\"{}\".format()`).", implemented=False)
+STR_BYTES_SAFE = _code("str-bytes-safe", "bytes are formatted into a str (`f\"{data}\"` gives `\"b'...'\"`).")
+# Not `implemented`: a conflict in a class whose MRO is inconsistent is not reported.
+METACLASS = _code("metaclass", "A class's metaclass conflicts with its bases', or is not a class deriving from `type`.", implemented=False)
+STR_UNPACK = _code("str-unpack", "A `str` is unpacked into several targets (`a, b = text`).")
+UNUSED_AWAITABLE = _code("unused-awaitable", "An awaitable value (a Task, a Future) is created but never used.", default_enabled=False)
 UNUSED_IGNORE = _code("unused-ignore", "The `# type: ignore` comment silences nothing.")
 UNREACHABLE = _code("unreachable", "The statement can never run.", default_enabled=False)
 EXPLICIT_OVERRIDE = _code("explicit-override", "An override lacks @override.", default_enabled=False)

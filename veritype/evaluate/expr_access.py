@@ -270,6 +270,10 @@ def subscript(ex: "ExprEvaluator", base: Type, index_node: ast.expr, node: ast.A
             if matches:
                 ex.note(index_node, f"Did you mean {quoted_choices(matches)}?")
             return ANY_ERROR
+        from veritype.evaluate.typeddict_keys import check_key
+
+        if check_key(ex, base, index_t, index_node):
+            return ANY_ERROR
         keys = union_items(index_t)
         literal_keys = [k.value for k in keys if isinstance(k, LiteralType) and isinstance(k.value, str)]
         if len(keys) > 1 and len(literal_keys) == len(keys):

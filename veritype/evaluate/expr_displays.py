@@ -214,7 +214,9 @@ def mapping_kv(ex: "ExprEvaluator", t: Type) -> tuple[Type, Type] | None:
 
 
 @contextmanager
-def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> Iterator[None]:
+def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension], node: ast.expr | None = None) -> Iterator[None]:
+    """Bind the targets of a comprehension's `generators` while the block runs;
+    `node`: the comprehension, where unpacking a str is reported."""
     layer: dict[str, Type] = {}
     ex.overlay.append(layer)
     nested = False
@@ -227,7 +229,7 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension]) -> I
                 nested = True
                 ex.nested_in_class += 1
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
-            ex.assign_types(gen.target, item, layer)
+            ex.assign_types(gen.target, item, layer, node)
             for cond in gen.ifs:
                 from veritype.evaluate.redundant_expr import check_condition
 
@@ -252,7 +254,7 @@ def infer_set_comp(ex: "ExprEvaluator", node: ast.SetComp, expected: Type | None
 def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expected: Type | None, cls: str, context_names: tuple[str, ...]) -> Type:
     """A list or set comprehension: the item context comes from `expected` seen as one of `context_names`."""
     ctx = ex._container_item_context(expected, context_names)
-    with ex._comprehension(node.generators):
+    with ex._comprehension(node.generators, node):
         elt = ex.infer(node.elt, ctx)
     if ctx is not None and is_subtype(ex.ev, elt, ctx):
         return ex.ev.builtin(cls, ctx)
@@ -260,7 +262,7 @@ def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expe
 
 
 def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | None) -> Type:
-    with ex._comprehension(node.generators):
+    with ex._comprehension(node.generators, node):
         k = ex.infer(node.key)
         v = ex.infer(node.value)
     if expected is not None:
@@ -305,7 +307,7 @@ def dict_context(ex: "ExprEvaluator", expected: Type) -> tuple[Type, Type] | Non
 
 def infer_generator_exp(ex: "ExprEvaluator", node: ast.GeneratorExp, expected: Type | None) -> Type:
     ctx = ex._container_item_context(expected, ("typing.Iterable", "typing.Iterator", "typing.Generator"))
-    with ex._comprehension(node.generators):
+    with ex._comprehension(node.generators, node):
         elt = ex.infer(node.elt, ctx)
     item = ctx if ctx is not None and is_subtype(ex.ev, elt, ctx) else widen_literals(elt)
     return ex.ev.instance("typing.Generator", (item, NONE, NONE))

@@ -111,8 +111,16 @@ def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None
 
 def infer_bin_op(ex: "ExprEvaluator", node: ast.BinOp, expected: Type | None) -> Type:
     left = ex.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr, ast.Mult)) else None)
+    if isinstance(node.op, ast.BitOr) and isinstance(left, TypedDictType) and isinstance(node.right, ast.Dict):
+        from veritype.evaluate.typeddict_merges import merge_display
+
+        if merge_display(ex, left, node.right, mutates=False):
+            return left
     right = ex.infer(node.right, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
     if isinstance(node.op, ast.Mod) and isinstance(left, (Instance, LiteralType)) and _fallback_name(left) in ("builtins.str", "builtins.bytes"):
+        from veritype.evaluate.percent_format import check_percent
+
+        check_percent(ex, node, right)
         return ex.ev.builtin(_fallback_name(left).rpartition(".")[2])
     if isinstance(node.op, ast.BitOr) and ex._is_type_form(left) and ex._is_type_form(right):
         return ex.ev.instance("types.UnionType")

@@ -224,11 +224,16 @@ class ExprEvaluator:
         return AnyType("special")
 
     def _JoinedStr(self, node: ast.JoinedStr, expected: Type | None) -> Type:
+        values: list[tuple[ast.FormattedValue, Type]] = []
         for v in node.values:
             if isinstance(v, ast.FormattedValue):
-                self.infer(v.value)
+                values.append((v, self.infer(v.value)))
                 if v.format_spec is not None:
                     self.infer(v.format_spec)
+        if values and self.reporting:
+            from veritype.evaluate.brace_format import check_fstring
+
+            check_fstring(self, node, values)
         return self.ev.builtin("str")
 
     def _FormattedValue(self, node: ast.FormattedValue, expected: Type | None) -> Type:
@@ -519,7 +524,13 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        return self._call_node(callee, args, node, expected=expected)
+        result = self._call_node(callee, args, node, expected=expected)
+        if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            from veritype.evaluate.brace_format import check_format_call, is_format_call
+
+            if is_format_call(node):
+                check_format_call(self, node)
+        return result
 
     def _check_untyped_call(self, callee: CallableType | TypeType, node: ast.Call) -> None:
         """--disallow-untyped-calls: a call to an unannotated def from checked code."""
@@ -680,16 +691,21 @@ class ExprEvaluator:
         item = self.iterate(t, node, unpacking=True)
         return [item] * n
 
-    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type]) -> None:
+    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type], at: ast.AST | None = None) -> None:
+        """Bind a comprehension's `target` to `t` in `layer`; `at`: the
+        comprehension, where unpacking a str is reported (str_unpack)."""
         if isinstance(target, ast.Name):
             layer[target.id] = t
         elif isinstance(target, (ast.Tuple, ast.List)):
+            from veritype.evaluate.str_unpack import check_str_unpack
+
+            check_str_unpack(self, t, at)
             items = self.unpack(t, len(target.elts), target)
             for sub, item in zip(target.elts, items):
                 if isinstance(sub, ast.Starred):
-                    self.assign_types(sub.value, self.ev.builtin("list", item), layer)
+                    self.assign_types(sub.value, self.ev.builtin("list", item), layer, at)
                 else:
-                    self.assign_types(sub, item, layer)
+                    self.assign_types(sub, item, layer, at)
 
     def exception_instance(self, t: Type) -> Type:
         results = []

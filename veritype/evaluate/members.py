@@ -72,8 +72,8 @@ class Members:
         if isinstance(receiver, TupleType):
             return self.instance_member(receiver.fallback, name, receiver)
         if isinstance(receiver, TypedDictType):
-            if name == "update" and receiver.readonly:
-                return _readonly_update(receiver)
+            if name == "update" and receiver.extra is None:
+                return _partial_update(receiver)
             if receiver.extra is not None:
                 from veritype.evaluate.typeddict_members import extra_items_member
 
@@ -529,14 +529,14 @@ class Members:
     _both_mutable_vars = protocol_membership.both_mutable_vars
     _mutable_var = protocol_membership.mutable_var
 
-def _readonly_update(td: TypedDictType) -> CallableType:
-    """`update` of a TypedDict with read-only items. Spec, "Read-only items": "type
-    checkers should error if a TypedDict with a read-only item is updated with another
-    TypedDict that declares that key" - unless its value is Never. The argument is a
-    partial view: every key optional and only read, the read-only ones typed Never."""
-    items = tuple((k, NeverType() if k in td.readonly else t) for k, t in td.items)
-    partial = TypedDictType(items, frozenset(), frozenset(k for k, _ in items), td.fallback)
-    return CallableType((Param("m", partial, POS_ONLY),), NoneType(), name="update")
+def _partial_update(td: TypedDictType) -> CallableType:
+    """`update` of a TypedDict takes a partial view of it (every key optional, as
+    mypy does). Spec, "Read-only items": "type checkers should error if a TypedDict
+    with a read-only item is updated with another TypedDict that declares that key" -
+    unless its value is Never: the read-only items are typed Never."""
+    from veritype.evaluate.typeddict_merges import partial_view
+
+    return CallableType((Param("m", partial_view(td, readonly_never=True), POS_ONLY),), NoneType(), name="update")
 
 
 def _slot_names(cls: "ClassInfo") -> frozenset[str]:

@@ -34,6 +34,11 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
     td_get = typeddict_key_method(exprs, node)
     if td_get is not None:
         return td_get
+    from veritype.evaluate.typeddict_merges import update_call
+
+    merged = update_call(exprs, node)
+    if merged is not None:
+        return merged
     name = _callee_name(exprs, node)
     if name is None:
         return None

@@ -95,10 +95,16 @@ def typeddict_key_method(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
                 exprs.infer(default_node)
             return ANY_ERROR
     value = make_union(values)
-    if method == "pop":
-        # Spec ("Typed dictionaries"): a required key may not be removed.
+    if method == "setdefault":
+        # Spec, "Read-only items": a read-only item cannot be set (mypy: setdefault is a mutation).
         for key in keys:
-            if key in receiver.required:
+            if key in receiver.readonly:
+                exprs.error(key_node, f'ReadOnly TypedDict key "{key}" TypedDict is mutated', "typeddict-readonly-mutated")
+                break
+    if method == "pop":
+        # Spec ("Typed dictionaries"): a required or read-only key may not be removed.
+        for key in keys:
+            if key in receiver.required or key in receiver.readonly:
                 exprs.error(key_node, f'Key "{key}" of TypedDict "{format_type(receiver)}" cannot be deleted', "misc")
                 break
     if default_node is None:
