@@ -19,7 +19,7 @@ from veritype.syntax.shapes import elif_branch
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True, always: Always | None = None) -> None:
+                 has_walrus: bool = True, always: Always | None = None, has_yield: bool = True) -> None:
         self.module = module
         self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
@@ -29,6 +29,11 @@ class Binder:
         # False when the source has no `:=` at all: then no expression needs
         # walking for walrus targets (most modules; the walk is costly).
         self.has_walrus = has_walrus
+        # False when the source has no `yield` at all: then no function of the
+        # module is a generator, and each def met is marked so (the fact
+        # evaluate.functions.is_generator keeps on the node), sparing a walk
+        # of every function body. A def not met here is walked as before.
+        self.has_yield = has_yield
 
     # -- entry points -------------------------------------------------------
 
@@ -68,6 +73,8 @@ class Binder:
 
     def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if not self.has_yield:
+                stmt._vt_is_generator = False  # type: ignore[union-attr]
             sym = table.get(stmt.name)
             if sym is not None and sym.kind == S.FUNC:
                 sym.decls.append(stmt)  # overloads, property setters, redefinitions
