@@ -8,13 +8,13 @@ later ever sees a declaration for another Python version or platform.
 from __future__ import annotations
 
 import ast
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
+from veritype.syntax.statements import walk_statements
 
 
 class Binder:
@@ -265,7 +265,7 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
         first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
-        for node in _walk_statements(stmt):
+        for node in walk_statements(stmt):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = list(node.targets)
@@ -295,22 +295,6 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                             sym.method = stmt
 
 
-_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
-
-
-def _walk_statements(node: ast.AST) -> Iterator[ast.AST]:
-    """`ast.walk(node)` with only the statements (and the handlers and match
-    cases that hold them): the same nodes of those kinds in the same
-    breadth-first order, without visiting the (far more numerous) expressions.
-    """
-    todo = deque([node])
-    while todo:
-        n = todo.popleft()
-        for name in n._fields:
-            value = getattr(n, name, None)
-            if type(value) is list:
-                todo.extend(item for item in value if isinstance(item, _STRUCTURAL))
-        yield n
 
 
 def _flatten_targets(t: ast.expr) -> list[ast.expr]:
