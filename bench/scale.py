@@ -37,8 +37,11 @@ def _run(checker: Checker, root: Path, planned: set[tuple[str, int, str]]) -> di
     checker.clear_cache(root, cache)
     m = run_measured(checker.command(["scaleprog"], cache_dir=cache, python_executable=None),
                      root, env=checker.env)
+    # What the cold run wrote to its cache (it must grow linearly too).
+    cache_bytes = sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) if cache.exists() else 0
     checker.clear_cache(root, cache)
-    row = {"cpu_s": m.user + m.system, "wall_s": m.wall, "max_rss_mib": m.max_rss_mib}
+    row = {"cpu_s": m.user + m.system, "wall_s": m.wall, "max_rss_mib": m.max_rss_mib,
+           "cache_mib": cache_bytes / 2**20}
     try:
         found = {(d.path, d.line, d.code)
                  for d in check_output(checker, m.returncode, m.stdout, m.stderr, root)
@@ -55,17 +58,22 @@ def _per100k(value: float, lines: int) -> float:
     return value * 100_000 / lines
 
 
+def _cache(row: dict) -> str:
+    size = row.get("cache_mib")
+    return "n/a" if size is None else f"{size:.1f} MiB"
+
+
 def table(doc: dict) -> list[str]:
     """The markdown table of a run (also used by bench/results.py)."""
     out = ["| lines | modules | checker | CPU | per 100k | growth | peak memory | per 100k | growth"
-           " | errors as planned |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+           " | cache written | errors as planned |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     first: dict[str, dict] = {}
     for step in doc["steps"]:
         for name, row in step["checkers"].items():
             if row.get("failure"):
                 out.append(f"| {step['lines']:,} | {step['modules']:,} | {name} | failed"
-                           " | | | | | | |")
+                           " | | | | | | | |")
                 continue
             t = _per100k(row["cpu_s"], step["lines"])
             mem = _per100k(row["max_rss_mib"], step["lines"])
@@ -73,7 +81,7 @@ def table(doc: dict) -> list[str]:
             planned = "yes" if row["as_planned"] else f"no ({row['errors']} found)"
             out.append(f"| {step['lines']:,} | {step['modules']:,} | {name} | {row['cpu_s']:.1f} s"
                        f" | {t:.1f} s | {t / base['t']:.2f}x | {row['max_rss_mib']:.0f} MiB"
-                       f" | {mem:.0f} MiB | {mem / base['mem']:.2f}x | {planned} |")
+                       f" | {mem:.0f} MiB | {mem / base['mem']:.2f}x | {_cache(row)} | {planned} |")
     return out
 
 
@@ -121,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{program.lines:>9,} lines  {checker.name:<9} "
                   + (row["failure"] if row.get("failure") else
                      f"cpu {row['cpu_s']:7.1f} s  wall {row['wall_s']:7.1f} s  "
-                     f"peak {row['max_rss_mib']:6.0f} MiB  as planned: {row['as_planned']}"),
+                     f"peak {row['max_rss_mib']:6.0f} MiB  cache {row['cache_mib']:6.1f} MiB  "
+                     f"as planned: {row['as_planned']}"),
                   flush=True)
         doc["steps"].append(step)
         shutil.rmtree(root, ignore_errors=True)
