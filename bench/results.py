@@ -5,6 +5,7 @@
     python bench/conformance.py --suite DIR --json bench/.work/conformance.json
     python bench/conformance.py --suite DIR --checker mypy --json bench/.work/conformance-mypy.json
     python bench/primer.py --json bench/.work/primer.json
+    python bench/scale.py --json bench/.work/scale.json
     python bench/results.py      # reads those files (any may be missing)
 
 Only the part of RESULTS.md between the ``<!-- figures -->`` and
@@ -141,7 +142,20 @@ def conformance_section(docs: list[dict]) -> list[str]:
 
 
 #: The sections of the figures block, in order, by the start of their heading.
-SECTIONS = ("### Speed", "### Real-world", "### Primer", "### Conformance")
+SECTIONS = ("### Speed", "### Scale", "### Real-world", "### Primer", "### Conformance")
+
+
+def scale_section(doc: dict) -> list[str]:
+    import scale
+
+    m = doc["machine"]
+    return [f"### Scale: a generated program, 100k to 1M lines ({m['date']})", "",
+            f"bench/scale.py (seed {doc['seed']}): 500 lines a module, imports between modules, import "
+            "cycles, generic classes, subclasses, dataclasses, protocols, calls and planted errors; "
+            f"veritype {m['veritype']}, {m['mypy'] or 'mypy'}, one cold run each (empty cache directory). "
+            "CPU seconds (user + system), not wall time: the machine is shared. Growth: the figure "
+            "per 100k lines against the smallest size's (linear: 1.00x).", "",
+            *scale.table(doc)]
 
 
 def _old_sections(block: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -181,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     if primer:
         machine_info = machine_info or primer["machine"]
         new["### Primer"] = primer_section(primer)
+    sized = _load(args.dir / "scale.json")
+    if sized:
+        new["### Scale"] = scale_section(sized)
     confs = [d for d in (_load(args.dir / "conformance.json"),
                          _load(args.dir / "conformance-mypy.json")) if d]
     if confs:

@@ -15,10 +15,10 @@ from veritype.cache.fingerprint import (
     digest_file,
     digest_text,
     options_key,
-    static_imports,
     typeshed_key,
     veritype_key,
 )
+from veritype.cache.closures import ImportGraph, deps_digest, expand, valid_entries
 from veritype.cache.interface import interface_digest, interface_digest_of_bytes
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -95,53 +95,6 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
     return digest_text(f"{base}\n{src.module}\n{src.path}\n{states.source_digest(src)}")
 
 
-def _dependencies(program: Program, module: str, imports: dict[str, tuple[set[str], set[str]]]) -> set[str]:
-    """The import closure of `module` over the modules this run loaded.
-
-    Static imports, plus, for each module bound as a value (`import pkg`),
-    its submodules that this run loaded: the checker resolves `pkg.sub.x`
-    even where no import names `pkg.sub`. A module this run never loaded
-    cannot have influenced any result, so the walk does not go through it
-    (it is still recorded, by digest). typeshed's stdlib is not walked: it
-    imports only itself, and is keyed as a whole.
-    """
-    parts = module.split(".")
-    seen = {".".join(parts[:i]) for i in range(1, len(parts))}  # parent packages
-    stack = [module]
-    below: dict[str, list[str]] | None = None
-    while stack:
-        info = program.modules.get(stack.pop())
-        if info is None or info.tree is None or info.origin == "stdlib":
-            continue
-        if info.name not in imports:  # memo shared by the whole run
-            imports[info.name] = static_imports(info.tree, info.name, info.is_package)
-        names, bound = imports[info.name]
-        deps = set(names)
-        if bound:
-            if below is None:
-                below = _loaded_below(program)
-            for b in bound:
-                deps.update(below.get(b, ()))
-        for dep in deps:
-            if dep not in seen:
-                seen.add(dep)
-                stack.append(dep)
-    seen.discard(module)
-    return seen
-
-
-def _loaded_below(program: Program) -> dict[str, list[str]]:
-    """package name -> the loaded (non-stdlib) modules anywhere below it."""
-    below: dict[str, list[str]] = {}
-    for name, info in program.modules.items():
-        if info is None or info.origin == "stdlib":
-            continue
-        parts = name.split(".")
-        for i in range(1, len(parts)):
-            below.setdefault(".".join(parts[:i]), []).append(name)
-    return below
-
-
 def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check") -> BuildResult:
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
@@ -152,12 +105,16 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
 
     reuse: dict[str, list[Diagnostic]] = {}
     keys: dict[str, str] = {}
+    entries: dict[str, Entry | None] = {}
     for src in sources:
-        keys[src.module] = key = _module_key(base, src, states)
-        entry = store.load(src.module, src.path)
-        if entry is None or entry.key != key:
-            continue
-        if all(states.state(name) == state for name, state in entry.deps.items()):
+        keys[src.module] = _module_key(base, src, states)
+        entries[src.module] = store.load(src.module, src.path)
+    # An entry's closure goes on in the entries it refers to (cache/closures.py),
+    # whatever their own keys: a body edit leaves the importers' entries valid.
+    valid = valid_entries(entries, states.state)
+    for src in sources:
+        entry = entries[src.module]
+        if entry is not None and entry.key == keys[src.module] and src.module in valid:
             reuse[src.module] = entry.diagnostics
 
     fresh: dict[str, list[Diagnostic]] = {}
@@ -169,12 +126,16 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.
-    imports: dict[str, tuple[set[str], set[str]]] = {}
+    # An entry refers to the entries of this run's other fresh modules rather
+    # than repeating their closures (cache/closures.py: linear, not quadratic).
+    graph = ImportGraph(program)
+    walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
+    recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
     for src in sources:
         if src.module not in fresh:
             continue
-        deps = {name: states.state(name) for name in sorted(_dependencies(program, src.module, imports))}
-        store.save(src.module, src.path, Entry(keys[src.module], deps, fresh[src.module]))
+        refs = {ref: deps_digest(recorded[ref]) for ref in sorted(walks[src.module][1])}
+        store.save(src.module, src.path, Entry(keys[src.module], recorded[src.module], fresh[src.module], refs))
     if states.used.keys() != states.known.keys():
         # Only the digests this run used are kept: the memo does not grow with
         # every version of every file ever seen.

@@ -97,7 +97,7 @@ def interface_text(source: str) -> str:
                 if in_class and _stores_on_first_param(stmt):
                     docstring(stmt.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt))
+                    cut_body(stmt.body, _body_marker(stmt, source))
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 visit(stmt.body, True)
@@ -141,10 +141,12 @@ def interface_text(source: str) -> str:
     return "".join(out)
 
 
-def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> str:
     # The evaluator's own test for a generator, so the two cannot disagree.
-    has_yield = is_generator(node)
-    has_await = any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
+    # A source without the word has none: no walk of the body (each walk is
+    # a Python-level visit of every node of every function).
+    has_yield = "yield" in source and is_generator(node)
+    has_await = "await" in source and any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
     return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(is_trivial_body(node.body))}>"
 
 

@@ -24,7 +24,7 @@ import os
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -47,6 +47,9 @@ class Entry:
     key: str  # own source, veritype, options, target: must match exactly
     deps: dict[str, str]  # module name -> its resolution and digest when checked
     diagnostics: list[Diagnostic]
+    # module checked in the same run -> digest of its entry's deps: that entry
+    # holds the rest of the import closure (cache/closures.py).
+    refs: dict[str, str] = field(default_factory=dict)
 
 
 class CacheStore:
@@ -120,6 +123,7 @@ class CacheStore:
         data = {
             "key": entry.key,
             "deps": entry.deps,
+            "refs": entry.refs,
             "diagnostics": [_diag_to_json(d) for d in entry.diagnostics],
         }
         try:
@@ -215,7 +219,10 @@ def _entry_from_json(raw: object) -> Entry:
     key, deps, diags = raw["key"], raw["deps"], raw["diagnostics"]
     if not isinstance(key, str) or not isinstance(deps, dict) or not isinstance(diags, list):
         raise TypeError("entry has the wrong shape")
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in deps.items()):
+    refs = raw.get("refs", {})
+    if not isinstance(refs, dict):
+        raise TypeError("refs have the wrong shape")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in (*deps.items(), *refs.items())):
         raise TypeError("deps have the wrong shape")
     diagnostics = []
     for d in diags:
@@ -227,4 +234,4 @@ def _entry_from_json(raw: object) -> Entry:
             end_column=None if d.get("end_column") is None else int(d["end_column"]),
         )
         diagnostics.append(diag)
-    return Entry(key, dict(deps), diagnostics)
+    return Entry(key, dict(deps), diagnostics, dict(refs))

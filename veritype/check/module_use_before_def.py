@@ -26,6 +26,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.syntax.statements import walk_statements
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
@@ -38,7 +40,8 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         return
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
         return
-    declared_global = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
+    # `global` is a statement: no need to visit the expressions.
+    declared_global = {name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
     first = _first_bindings(tree.body)
     builtins = checker.program.get_module("builtins")
     for name_node in _immediate_reads(checker, tree.body):

@@ -26,6 +26,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.statements import scope_statements
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -195,14 +196,10 @@ def _one_definition(new: ast.FunctionDef | ast.AsyncFunctionDef, prev: ast.AST, 
 def _unsafe_names(body: list[ast.stmt]) -> set[str]:
     """Names this scope declares `global`/`nonlocal` or deletes: their bindings are not modelled."""
     out: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
+    # All three are statements: the expressions need no visit.
+    for node in scope_statements(body):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             out.update(node.names)
         elif isinstance(node, ast.Delete):
             out.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        if isinstance(node, (*_FUNC, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
     return out

@@ -210,7 +210,7 @@ class Snapshot:
             # Loaded again with the same text, a forgotten module need not be parsed again.
             src = program.sources.get(name)
             parsed = was.parsed if was is not None else None
-            program._has_walrus.pop(name, None)  # of the text it was bound from
+            program._source_facts.pop(name, None)  # of the text it was bound from
             if name != module and parsed is not None and PREFIX not in parsed.source and (src is None or src.text is None or src.text == parsed.source):
                 _drop_evaluations(parsed.tree)
                 program.parsed_ahead[name] = parsed

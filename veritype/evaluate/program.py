@@ -61,7 +61,9 @@ class Program:
         self.modules: dict[str, ModuleInfo | None] = {}
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
-        self._has_walrus: dict[str, bool] = {}  # module -> whether its source has `:=` (see Binder)
+        # module -> whether its source has `:=`, and `yield` (see Binder): a
+        # textual test that spares walking expressions for what cannot be there.
+        self._source_facts: dict[str, tuple[bool, bool]] = {}
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
@@ -131,13 +133,15 @@ class Program:
             info.parsed.diagnostics.append(Diagnostic(info.path, line, 1, "error", message, "misc"))
 
     def binder_for(self, info: ModuleInfo) -> Binder:
-        walrus = self._has_walrus.get(info.name)
-        if walrus is None:
-            walrus = info.parsed is None or ":=" in info.parsed.source
-            self._has_walrus[info.name] = walrus
+        facts = self._source_facts.get(info.name)
+        if facts is None:
+            source = info.parsed.source if info.parsed is not None else None
+            facts = (source is None or ":=" in source, source is None or "yield" in source)
+            self._source_facts[info.name] = facts
+        walrus, yields = facts
         opts = self.options.for_module(info.name)
         always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
-        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus, always)
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus, always, yields)
 
     # -- names --------------------------------------------------------------
 

@@ -8,18 +8,18 @@ later ever sees a declaration for another Python version or platform.
 from __future__ import annotations
 
 import ast
-from collections import deque
 from collections.abc import Iterable, Iterator
 
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
+from veritype.syntax.statements import walk_statements
 
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True, always: Always | None = None) -> None:
+                 has_walrus: bool = True, always: Always | None = None, has_yield: bool = True) -> None:
         self.module = module
         self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
@@ -29,6 +29,11 @@ class Binder:
         # False when the source has no `:=` at all: then no expression needs
         # walking for walrus targets (most modules; the walk is costly).
         self.has_walrus = has_walrus
+        # False when the source has no `yield` at all: then no function of the
+        # module is a generator, and each def met is marked so (the fact
+        # evaluate.functions.is_generator keeps on the node), sparing a walk
+        # of every function body. A def not met here is walked as before.
+        self.has_yield = has_yield
 
     # -- entry points -------------------------------------------------------
 
@@ -68,6 +73,8 @@ class Binder:
 
     def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if not self.has_yield:
+                stmt._vt_is_generator = False  # type: ignore[union-attr]
             sym = table.get(stmt.name)
             if sym is not None and sym.kind == S.FUNC:
                 sym.decls.append(stmt)  # overloads, property setters, redefinitions
@@ -263,7 +270,7 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
         first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
-        for node in _walk_statements(stmt):
+        for node in walk_statements(stmt):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = list(node.targets)
@@ -306,24 +313,6 @@ def _class_methods(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.Async
                 yield from _class_methods(getattr(stmt, field, None) or [])
             for handler in getattr(stmt, "handlers", None) or []:
                 yield from _class_methods(handler.body)
-
-
-_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
-
-
-def _walk_statements(node: ast.AST) -> Iterator[ast.AST]:
-    """`ast.walk(node)` with only the statements (and the handlers and match
-    cases that hold them): the same nodes of those kinds in the same
-    breadth-first order, without visiting the (far more numerous) expressions.
-    """
-    todo = deque([node])
-    while todo:
-        n = todo.popleft()
-        for name in n._fields:
-            value = getattr(n, name, None)
-            if type(value) is list:
-                todo.extend(item for item in value if isinstance(item, _STRUCTURAL))
-        yield n
 
 
 def _flatten_targets(t: ast.expr) -> list[ast.expr]:

@@ -1,0 +1,82 @@
+"""Cache entries that refer to other entries for the rest of their import
+closure (veritype/cache/closures.py): with the inline limit at 0 every entry
+refers to the entries of the modules it imports, as in a program of
+thousands of modules. A warm run reuses everything (an import cycle
+included); an interface edit two imports away re-checks the importers; a
+body edit re-checks only its module; a lost entry re-checks the modules
+whose closure went through it; each run gives a clean run's diagnostics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from veritype.cache.store import CacheStore
+from veritype.engine.build import run
+
+from test_cache import options, sources, write
+
+FILES = {
+    "base.py": "class Base:\n    def get(self) -> int:\n        return 1\n",
+    "mid.py": "from base import Base\nclass Mid(Base):\n    pass\n",
+    "top.py": "from mid import Mid\nx: str = Mid().get()\n",
+    # An import cycle whose closure goes through mid, and so to base.
+    "cyc_a.py": "import cyc_b\ndef a() -> int:\n    return cyc_b.b()\n",
+    "cyc_b.py": "import cyc_a\nfrom mid import Mid\ndef b() -> int:\n    return Mid().get()\nreveal_type(cyc_a.a())\n",
+    "other.py": "y: int = 'a'\n",
+}
+ALL = ["base", "cyc_a", "cyc_b", "mid", "other", "top"]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr("veritype.cache.closures.INLINE_LIMIT", 0)
+    root = tmp_path / "proj"
+    root.mkdir()
+    write(root, FILES)
+    return root
+
+
+def _clean(root: Path) -> list[object]:
+    return run(sources(root), options(root, "--no-incremental")).diagnostics
+
+
+def test_entries_refer_to_their_imports_and_a_warm_run_reuses_all(project: Path, checked: list[str]) -> None:
+    cold = run(sources(project), options(project))
+    assert sorted(checked) == ALL
+    entry = CacheStore(str(project / ".veritype_cache")).load("top", str(project / "top.py"))
+    assert entry is not None and set(entry.refs) == {"mid"} and "base" not in entry.deps
+    checked.clear()
+    warm = run(sources(project), options(project))
+    assert checked == [] and warm.reused == len(ALL)
+    assert warm.diagnostics == cold.diagnostics == _clean(project)
+
+
+def test_interface_edit_two_imports_away_rechecks_the_importers(project: Path, checked: list[str]) -> None:
+    run(sources(project), options(project))
+    checked.clear()
+    write(project, {"base.py": "class Base:\n    def get(self) -> str:\n        return ''\n"})
+    result = run(sources(project), options(project))
+    assert sorted(checked) == ["base", "cyc_a", "cyc_b", "mid", "top"]  # not `other`
+    assert result.diagnostics == _clean(project)
+    assert not any(d.path.endswith("top.py") for d in result.diagnostics)  # now a str
+
+
+def test_body_edit_rechecks_only_its_module(project: Path, checked: list[str]) -> None:
+    run(sources(project), options(project))
+    checked.clear()
+    write(project, {"base.py": "class Base:\n    def get(self) -> int:\n        return 2\n"})
+    result = run(sources(project), options(project))
+    assert checked == ["base"] and result.reused == len(ALL) - 1
+    assert result.diagnostics == _clean(project)
+
+
+def test_a_lost_entry_rechecks_the_closures_through_it(project: Path, checked: list[str]) -> None:
+    run(sources(project), options(project))
+    store = CacheStore(str(project / ".veritype_cache"))
+    Path(store._path("mid", str(project / "mid.py"))).unlink()
+    checked.clear()
+    result = run(sources(project), options(project))
+    assert sorted(checked) == ["cyc_a", "cyc_b", "mid", "top"]
+    assert result.diagnostics == _clean(project)

@@ -1,0 +1,235 @@
+"""The dependencies a cache entry records, in space linear in the program.
+
+A checked module's result depends on every module in its import closure
+(interface digests are syntactic: a change two imports away can change what
+a module sees). Recording the whole closure in every entry costs the sum of
+the closures: quadratic in a large program (2,000 modules importing each
+other: ~10^6 recorded states, hundreds of MB of JSON, and a Python walk per
+module over the whole closure). Instead an entry records:
+
+- `deps`: the state of each module its walk reached, as before, except that
+  the walk stops at a module that is itself checked afresh in the same run
+  (it records that module's state and its parent packages, walked in turn:
+  its own walk did not go through them);
+- `refs`: each such module, with a digest of the `deps` its own entry records
+  (written by the same run, over the same loaded modules, so its closure is
+  what this module's walk would have found past it). Referred entries are
+  inlined (their states copied in) while the entry stays under
+  `INLINE_LIMIT` states: a program of a few dozen modules keeps whole
+  closures in every entry, each entry standing alone as before.
+
+An entry is valid when the recorded states of every entry reachable through
+`refs` (itself included) are still the states now, and each ref still finds
+the entry it was written with (same digest of its `deps`). Import cycles make
+refs cyclic: validity is decided per strongly connected component. Only
+entries checked in this run are referred to, never reused ones (their walks
+were over an earlier run's loaded modules).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Container, Mapping
+from typing import TYPE_CHECKING
+
+from veritype.cache.fingerprint import digest_text, static_imports
+
+if TYPE_CHECKING:
+    from veritype.cache.store import Entry
+    from veritype.evaluate.program import Program
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+class ImportGraph:
+    """The run's static imports, read once per module, and its dependency walks."""
+
+    def __init__(self, program: "Program") -> None:
+        self.program = program
+        self._imports: dict[str, tuple[set[str], set[str]]] = {}
+        self._below: dict[str, list[str]] | None = None
+
+    def _loaded_below(self) -> dict[str, list[str]]:
+        """package name -> the loaded (non-stdlib) modules anywhere below it
+        (computed once: the loaded modules do not change while entries are written)."""
+        if self._below is None:
+            below: dict[str, list[str]] = {}
+            for name, info in self.program.modules.items():
+                if info is None or info.origin == "stdlib":
+                    continue
+                for parent in _parents(name):
+                    below.setdefault(parent, []).append(name)
+            self._below = below
+        return self._below
+
+    def dependencies(self, module: str, fresh: Container[str]) -> tuple[set[str], set[str]]:
+        """The import closure of `module` over the modules this run loaded, and
+        the modules of `fresh` (checked afresh in this run) where it stopped.
+
+        Static imports, plus, for each module bound as a value (`import pkg`),
+        its submodules that this run loaded: the checker resolves `pkg.sub.x`
+        even where no import names `pkg.sub`. A module this run never loaded
+        cannot have influenced any result, so the walk does not go through it
+        (it is still recorded, by digest). typeshed's stdlib is not walked: it
+        imports only itself, and is keyed as a whole.
+        """
+        program = self.program
+        seen = set(_parents(module))
+        stack = [module]
+        refs: set[str] = set()
+        while stack:
+            name = stack.pop()
+            if name != module and name in fresh:
+                # Its own entry records what lies past it; not its parent
+                # packages (its walk starts with them seen): walk those here.
+                refs.add(name)
+                for parent in _parents(name):
+                    if parent not in seen:
+                        seen.add(parent)
+                        stack.append(parent)
+                continue
+            info = program.modules.get(name)
+            if info is None or info.tree is None or info.origin == "stdlib":
+                continue
+            if info.name not in self._imports:
+                self._imports[info.name] = static_imports(info.tree, info.name, info.is_package)
+            names, bound = self._imports[info.name]
+            deps = set(names)
+            if bound:
+                below = self._loaded_below()
+                for b in bound:
+                    deps.update(below.get(b, ()))
+            for dep in deps:
+                if dep not in seen:
+                    seen.add(dep)
+                    stack.append(dep)
+        seen.discard(module)
+        refs.discard(module)
+        return seen, refs
+
+
+#: Up to this many recorded states an entry holds its whole closure (refs
+#: inlined), so that in a small program each entry stands alone: a lost or
+#: corrupt entry costs only its own module's check. Past it, the entry refers
+#: to others, and the cache grows linearly with the program: ~20 kB an entry
+#: at most. (Each imported module counts with its from-imported names, which
+#: are recorded as possible submodules: 200 states is ~40 modules.) At 1000
+#: the generated program's cache still grew 3.9x from 100k to 200k lines.
+INLINE_LIMIT = 200
+
+
+def expand(walks: Mapping[str, tuple[set[str], set[str]]], limit: int | None = None) -> dict[str, tuple[set[str], set[str]]]:
+    """Each module's recorded names and refs: its walk (`ImportGraph.dependencies`),
+    with the walks of the modules it refers to inlined, transitively, while
+    the names stay within `limit` (default `INLINE_LIMIT`); the rest stay refs."""
+    if limit is None:
+        limit = INLINE_LIMIT
+    out: dict[str, tuple[set[str], set[str]]] = {}
+    for module, (names, refs) in walks.items():
+        deps = set(names)
+        kept: set[str] = set()
+        done = {module}
+        pending = sorted(refs)
+        while pending:
+            ref = pending.pop()
+            if ref in done:
+                continue
+            done.add(ref)
+            ref_names, ref_refs = walks[ref]
+            if len(deps) + len(ref_names) > limit:
+                kept.add(ref)
+                continue
+            deps |= ref_names
+            pending.extend(sorted(ref_refs))
+        deps.discard(module)
+        out[module] = (deps, kept)
+    return out
+
+
+def deps_digest(deps: Mapping[str, str]) -> str:
+    """What a ref records of the entry it refers to."""
+    return digest_text(json.dumps(sorted(deps.items())))
+
+
+def valid_entries(entries: Mapping[str, "Entry | None"], state: Callable[[str], str]) -> set[str]:
+    """The modules whose entry is valid now: its recorded states and those of
+    every entry reachable through its refs match `state`, and every ref finds
+    the entry it was written with. `entries`: each source module's entry."""
+    digests: dict[str, str] = {}
+
+    def digest_of(name: str) -> str | None:
+        entry = entries.get(name)
+        if entry is None:
+            return None
+        if name not in digests:
+            digests[name] = deps_digest(entry.deps)
+        return digests[name]
+
+    def locally_valid(name: str) -> bool:
+        entry = entries.get(name)
+        if entry is None:
+            return False
+        if any(digest_of(ref) != recorded for ref, recorded in entry.refs.items()):
+            return False
+        return all(state(dep) == recorded for dep, recorded in entry.deps.items())
+
+    # Tarjan's strongly connected components over the refs, iteratively (a
+    # chain of thousands of modules must not exhaust the stack); a component
+    # is valid when each member is, and each component it refers to is.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    valid: dict[str, bool] = {}
+    for root in entries:
+        if root in index:
+            continue
+        work: list[tuple[str, list[str]]] = []
+
+        def enter(name: str) -> None:
+            index[name] = low[name] = len(index)
+            stack.append(name)
+            on_stack.add(name)
+            entry = entries.get(name)
+            work.append((name, sorted(entry.refs) if entry is not None else []))
+
+        enter(root)
+        while work:
+            name, todo = work[-1]
+            if todo:
+                ref = todo.pop()
+                if ref not in entries:
+                    continue  # no longer a source: locally_valid fails on the digest
+                if ref not in index:
+                    enter(ref)
+                elif ref in on_stack:
+                    low[name] = min(low[name], index[ref])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[name])
+            if low[name] != index[name]:
+                continue
+            members: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                members.append(member)
+                if member == name:
+                    break
+            group = set(members)
+            ok = all(locally_valid(m) for m in members)
+            if ok:
+                for m in members:
+                    entry = entries[m]
+                    assert entry is not None  # locally valid
+                    if any(not valid.get(ref, False) for ref in entry.refs if ref not in group):
+                        ok = False
+                        break
+            for m in members:
+                valid[m] = ok
+    return {name for name, ok in valid.items() if ok}
