@@ -17,6 +17,7 @@ from veritype.options import Options
 
 if TYPE_CHECKING:
     from veritype.cache import CacheStore
+    from veritype.cache.shared import SharedCache
     from veritype.evaluate.program import Program
 
 __all__ = ["BuildResult", "run"]
@@ -37,6 +38,9 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
+    shared = shared_cache(options)
+    if shared is not None:
+        program.parse_library = shared.parse
     check_many: CheckMany | None = None
     if options.num_workers > 1:
         from veritype.engine.workers import runner
@@ -63,13 +67,25 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     if store is not None:
         from veritype.cache import check_incrementally
 
-        result = check_incrementally(program, sources + followed, store, check)
+        result = check_incrementally(program, sources + followed, store, check, shared)
     else:
         result = check(sources + followed)
+    if shared is not None:
+        result.cache_notes.extend(shared.summary())
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
     return result
+
+
+def shared_cache(options: Options) -> "SharedCache | None":
+    """The shared stub cache a driver asked for (options.shared_cache_dir)."""
+    if not options.shared_cache_dir:
+        return None
+    from veritype.cache.fingerprint import veritype_key
+    from veritype.cache.shared import SharedCache
+
+    return SharedCache(options.shared_cache_dir, veritype_key())
 
 
 def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None") -> list[BuildSource]:
