@@ -69,8 +69,8 @@ class Options:
     # directory is set. The CLI sets `.veritype_cache` in the project root.
     incremental: bool = True
     cache_dir: str | None = None
-    # The shared stub cache (veritype/cache/shared.py): library files parsed
-    # once per user. `shared_cache` is off with `--no-shared-cache`; the
+    # The shared stub cache (veritype/cache/shared.py): installed files'
+    # interface digests, once per user. `shared_cache` is off with `--no-shared-cache`; the
     # directory is set by the drivers (config/project.py), None: not used.
     shared_cache: bool = True
     shared_cache_dir: str | None = None

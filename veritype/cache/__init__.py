@@ -38,9 +38,8 @@ corrupt or foreign cache entry is treated as absent: the cache can never make
 a run fail, only make it faster.
 
 The shared stub cache (shared.py) is the per-user counterpart for files the
-project does not own: parsed stdlib stubs and installed files, and the
-installed files' interface digests, addressed by content so that every
-project's first run reuses them.
+project does not own: the installed files' interface digests, addressed by
+content so that every project's first run reuses them.
 """
 
 from veritype.cache.incremental import check_incrementally

@@ -73,7 +73,8 @@ class _States:
             return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
         if found.is_namespace:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
-        return f"{found.origin}:{found.path}:{self.interface_of_file(found.path, library=True)}"
+        iface = self.interface_of_file(found.path, library=found.origin != "source")  # not the project's: shared
+        return f"{found.origin}:{found.path}:{iface}"
 
     def interface_of_text(self, text: str) -> str:
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
@@ -92,7 +93,7 @@ class _States:
         if full not in self.used:
             value = self.known.get(full)
             if value is None and library and self.shared is not None:
-                value = self.shared.interface(content)
+                value = self.shared.interface(content, path)
                 if value is None:
                     value = interface_digest_of_bytes(data)
                     self.shared.store_interface(content, value)
@@ -190,5 +191,5 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
     result.reused = len(reuse)
-    result.cache_notes = store.summary(len(reuse))
+    result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
     return result

@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--shared-cache-dir", metavar="DIR",
-        help="keep the shared stub cache (library files parsed once per user) here "
+        help="keep the shared stub cache (installed files' interface digests, once per user) here "
         "(default $VERITYPE_SHARED_CACHE_DIR, $XDG_CACHE_HOME/veritype or ~/.cache/veritype)",
     )
     parser.add_argument(

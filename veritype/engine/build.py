@@ -38,9 +38,6 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
-    shared = shared_cache(options)
-    if shared is not None:
-        program.parse_library = shared.parse
     check_many: CheckMany | None = None
     if options.num_workers > 1:
         from veritype.engine.workers import runner
@@ -67,11 +64,9 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     if store is not None:
         from veritype.cache import check_incrementally
 
-        result = check_incrementally(program, sources + followed, store, check, shared)
+        result = check_incrementally(program, sources + followed, store, check, shared_cache(options))
     else:
         result = check(sources + followed)
-    if shared is not None:
-        result.cache_notes.extend(shared.summary())
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program

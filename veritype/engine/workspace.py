@@ -75,11 +75,6 @@ class Snapshot:
         # Project modules read from disk (not documents): path and the text read.
         self._disk: dict[str, tuple[str, str]] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
-        from veritype.engine.build import shared_cache
-
-        shared = shared_cache(options)  # library files parsed once per user (cache/shared.py)
-        if shared is not None:
-            self.program.parse_library = shared.parse
         # As engine.checking.check_sources does: the evaluator infers `self.x = v`
         # attributes by walking methods silently, for queries too.
         lend_method_walker(self.program)

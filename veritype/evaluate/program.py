@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from veritype.config.inline import PREFIX, parse_inline
@@ -66,9 +65,6 @@ class Program:
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
-        # How a library file (stdlib, bundled, installed) is parsed: the
-        # shared stub cache's `parse` when a driver set one (cache/shared.py).
-        self.parse_library: Callable[[str], ParsedFile] = parse_file
         from veritype.evaluate.evaluator import Evaluator
 
         self.evaluator = Evaluator(self)
@@ -109,10 +105,8 @@ class Program:
             pass
         elif src is not None and src.text is not None:
             parsed = parse_source(src.path, src.text)
-        elif found.origin == "source":
-            parsed = parse_file(found.path)
         else:
-            parsed = self.parse_library(found.path)
+            parsed = parse_file(found.path)
         info = ModuleInfo(found.name, found.path, found.is_stub, found.is_package, found.origin, parsed)
         self._inline_config(info)
         if parsed.tree is not None:
