@@ -103,6 +103,8 @@ def test_warm_and_cold_shared_cache_give_the_same_diagnostics(project: Path) -> 
     again = _run(project, shared, "c2")  # the project cache warm too: nothing asked of the shared one
     assert again.diagnostics == plain.diagnostics and again.reused == 2
     assert "0 library interface digest(s) reused, 0 stored" in _counts(again)
+    # Whether a run uses the shared cache is no part of the project cache's key.
+    assert _run(project, None, "c2").reused == 2 and _run(project, shared, "c0").reused == 2
 
 
 def test_a_library_file_that_changed_is_digested_again(project: Path) -> None:
