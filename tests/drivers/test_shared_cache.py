@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def _counts(result: BuildResult) -> str:
 
 
 def _entries(shared: Path) -> list[Path]:
-    return sorted(p for p in (shared / "stubs-v1").rglob("*") if p.is_file())
+    return sorted(p for p in (shared / "stubs-v1").rglob("*") if p.is_file() and not p.name.startswith("."))
 
 
 def _project_deps(cache: Path) -> list[object]:
@@ -238,3 +239,19 @@ def test_no_shared_cache_writes_nothing(project: Path) -> None:
     out, err = _cli(proj, shared, "--cache-dir=c3", "--shared-cache-dir", "elsewhere", "-v")
     assert not shared.exists() and (proj / "elsewhere" / "stubs-v1").is_dir()
     assert f"shared stub cache {proj / 'elsewhere'}: 0 library interface digest(s) reused" in err
+
+
+def test_entries_of_builds_unused_for_a_month_are_removed(project: Path) -> None:
+    shared = project / "shared"
+    builds = shared / "stubs-v1" / "ifaces"
+    for name, age_days in (("old", 31), ("recent", 2)):
+        (builds / name / "ab").mkdir(parents=True)
+        (builds / name / "ab" / ("ab" + "0" * 62)).write_text("entry")
+        stamp = time.time() - age_days * 24 * 3600
+        (builds / name / ".written").write_text("")
+        os.utime(builds / name / ".written", (stamp, stamp))
+    result = _run(project, shared, "c1")
+    assert "3 stored" in _counts(result)
+    assert sorted(p.name for p in builds.iterdir() if p.name != "recent") == [
+        next(p.name for p in builds.iterdir() if p.name not in ("recent", "old"))]
+    assert (builds / "recent" / "ab").is_dir()

@@ -19,7 +19,8 @@ Entries are addressed by content, so one directory serves every project,
 typeshed version, target Python version, platform and environment at once:
 a file that changed (another version of a package) has another digest. The
 veritype build (fingerprint.veritype_key) is part of the path, as the
-digest is veritype's own computation.
+digest is veritype's own computation; a build that wrote nothing for 30
+days (its `.written` file's mtime) is removed by the next build that writes.
 
 Parsed trees are not kept: measured (bench/RESULTS.md, 2026-12-04), reading
 a pickled `ast.Module` back costs what `ast.parse` costs inside a run (the
@@ -43,10 +44,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import tempfile
+import time
 
 FORMAT = "stubs-v1"
 _IFACE = re.compile(r"(iface|full):[0-9a-f]{64}")
+# A veritype build's entries not written for this long are removed by a run
+# of another build (a development checkout is a new build at every edit).
+STALE_BUILD_SECONDS = 30 * 24 * 3600
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's shared stub cache.\n"
 
 
@@ -112,13 +118,36 @@ class SharedCache:
     def _prepare(self) -> None:
         if self._prepared:
             return
-        os.makedirs(self.root, exist_ok=True)
+        os.makedirs(self.ifaces_dir, exist_ok=True)
         for name, text in (("CACHEDIR.TAG", _TAG), (".gitignore", "*\n")):
             path = os.path.join(self.directory, name)
             if not os.path.exists(path):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
+        with open(os.path.join(self.ifaces_dir, ".written"), "w", encoding="ascii"):
+            pass  # its mtime: when this build last wrote (see _remove_stale_builds)
+        self._remove_stale_builds()
         self._prepared = True
+
+    def _remove_stale_builds(self, now: float | None = None) -> None:
+        """Remove the entries of veritype builds that wrote nothing for
+        STALE_BUILD_SECONDS (a concurrent reader of one just misses)."""
+        now = time.time() if now is None else now
+        parent = os.path.dirname(self.ifaces_dir)
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            return
+        for name in names:
+            build = os.path.join(parent, name)
+            if build == self.ifaces_dir:
+                continue
+            try:
+                stale = now - os.stat(os.path.join(build, ".written")).st_mtime > STALE_BUILD_SECONDS
+            except OSError:
+                stale = True  # never finished preparing, or not ours
+            if stale:
+                shutil.rmtree(build, ignore_errors=True)
 
     def summary(self) -> list[str]:
         """--verbose lines: what the run took from the shared cache and added."""
