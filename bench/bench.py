@@ -5,8 +5,12 @@ alternating which goes first, and the median wall time and median peak
 memory of each are printed with the veritype/mypy ratio:
 
 cold    no cache (mypy gets a freshly emptied ``--cache-dir``; so does
-        veritype if it has ``--cache-dir``, and its default cache dir is
-        removed);
+        veritype if it has ``--cache-dir``, and its default cache dir and its
+        shared stub cache, kept under ``bench/.work/cache/veritype-shared``,
+        are removed);
+cold, shared stub cache
+        the same, but veritype's shared stub cache is warm (filled by a run
+        before): a new project on a machine where veritype ran before;
 cold -n 2
         the same, both checkers with ``--num-workers 2`` (worker processes);
 warm    the cache from the previous run is present and nothing changed;
@@ -89,11 +93,17 @@ class Bench:
         """Alternate which checker goes first, so neither always runs on a warmer machine."""
         return self.checkers if i % 2 == 0 else self.checkers[::-1]
 
-    def cold(self, paths: list[str] | None = None, label: str = "cold", extra: list[str] = ()) -> dict[str, Result]:
+    def cold(self, paths: list[str] | None = None, label: str = "cold", extra: list[str] = (),
+             shared: bool = False) -> dict[str, Result]:
+        """No cache at all; with `shared`, veritype's shared stub cache is
+        warm (a project's first run on a machine that ran veritype before)."""
         results = {c.name: Result(c.name, label) for c in self.checkers}
+        if shared:
+            for c in self.checkers:
+                self.run_once(c, Result(c.name, "prime"), paths, extra)  # fills the shared cache
         for i in range(self.repeats):
             for c in self.ordered(i):
-                c.clear_cache(self.tree, self.cache_dir(c))
+                c.clear_cache(self.tree, self.cache_dir(c), shared=not shared)
                 self.run_once(c, results[c.name], paths, extra)
         for c in self.checkers:
             if isinstance(c, Veritype) and not c.has_cache:
@@ -239,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
 
     rows = [bench.cold()]
+    # The project cache empty, veritype's shared stub cache warm (mypy: cold again).
+    rows.append(bench.cold(label="cold, shared stub cache", shared=True))
     # Both checkers' parallel mode, same flag (mypy 2.x: -n/--num-workers).
     rows.append(bench.cold(label="cold -n 2", extra=["--num-workers", "2"]))
     rows.append(bench.warm())

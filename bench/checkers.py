@@ -62,7 +62,9 @@ class Checker:
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         raise NotImplementedError
 
-    def clear_cache(self, cwd: Path, cache_dir: Path) -> None:
+    def clear_cache(self, cwd: Path, cache_dir: Path, shared: bool = True) -> None:
+        """Empty the checker's cache (and, where it has one, its shared stub
+        cache too, unless `shared` is False)."""
         _rmtree(cache_dir)
 
 
@@ -121,6 +123,11 @@ class Veritype(Checker):
             # recompiles veritype's ~60 modules, a third of a warm run. The
             # first run (`--help` below) writes the .pyc files.
             self.env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # veritype's shared stub cache (veritype/cache/shared.py): a directory
+        # of the bench's own, never the user's, emptied with the cache for a
+        # cold run (mypy has nothing like it: cold is cold for both).
+        self.shared_dir = corpus.WORK / "cache" / "veritype-shared"
+        self.env = {**(self.env or os.environ), "VERITYPE_SHARED_CACHE_DIR": str(self.shared_dir)}
         self.has_cache = self.supports("--cache-dir")
 
     @cached_property
@@ -151,9 +158,11 @@ class Veritype(Checker):
             cmd += ["--cache-dir", str(cache_dir)]
         return cmd + list(extra)
 
-    def clear_cache(self, cwd, cache_dir):
+    def clear_cache(self, cwd, cache_dir, shared=True):
         _rmtree(cache_dir)
         _rmtree(cwd / ".veritype_cache")  # the default location, if it uses one
+        if shared:
+            _rmtree(self.shared_dir)
 
     def parse(self, stdout, cwd):
         text = stdout.strip()

@@ -15,6 +15,12 @@ import case_runner  # noqa: E402
 
 CASES_DIR = Path(__file__).parent / "cases"
 
+# The shared stub cache (veritype/cache/shared.py) of every CLI run in the
+# tests, in-process or a subprocess (they inherit the environment): a fresh
+# directory of this session, never the user's own cache directory.
+_SHARED_CACHE = tempfile.TemporaryDirectory(prefix="veritype-shared-cache-")
+os.environ["VERITYPE_SHARED_CACHE_DIR"] = _SHARED_CACHE.name
+
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix == ".md" and CASES_DIR in file_path.parents:

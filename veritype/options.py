@@ -69,6 +69,11 @@ class Options:
     # directory is set. The CLI sets `.veritype_cache` in the project root.
     incremental: bool = True
     cache_dir: str | None = None
+    # The shared stub cache (veritype/cache/shared.py): installed files'
+    # interface digests, once per user. `shared_cache` is off with `--no-shared-cache`; the
+    # directory is set by the drivers (config/project.py), None: not used.
+    shared_cache: bool = True
+    shared_cache_dir: str | None = None
     # Worker processes that check the program's modules (`-n N`, `num_workers`,
     # mypy's spelling); 0 or 1: all in this process. "auto" is resolved to the
     # number of usable CPUs when read (see parse_num_workers).

@@ -36,6 +36,10 @@ counts as an interface change even when only other lines of it changed.
 Writes are atomic (a temporary file, then `os.replace`), and an unreadable,
 corrupt or foreign cache entry is treated as absent: the cache can never make
 a run fail, only make it faster.
+
+The shared stub cache (shared.py) is the per-user counterpart for files the
+project does not own: the installed files' interface digests, addressed by
+content so that every project's first run reuses them.
 """
 
 from veritype.cache.incremental import check_incrementally

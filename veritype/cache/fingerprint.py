@@ -29,7 +29,8 @@ _OUTPUT_ONLY = frozenset(
      "modules", "packages", "show_error_end", "show_error_context", "show_error_code_links",
      "show_absolute_path", "pretty", "many_errors_threshold", "junit_xml", "junit_format",
      "not_enforced", "inline", "install_types", "non_interactive",
-     "num_workers"}  # workers report what a serial run reports (engine/workers.py)
+     "num_workers",
+     "shared_cache", "shared_cache_dir"}  # a cache of parses: the same trees either way  # workers report what a serial run reports (engine/workers.py)
 )
 
 

@@ -20,6 +20,7 @@ from veritype.cache.fingerprint import (
 )
 from veritype.cache.closures import ImportGraph, deps_digest, expand, valid_entries
 from veritype.cache.interface import interface_digest, interface_digest_of_bytes
+from veritype.cache.shared import SharedCache
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.modules.finder import MissingModule
@@ -43,8 +44,9 @@ class _States:
     memoized per run. A checked module's own source is digested in full
     (`source_digest`), by `_module_key`."""
 
-    def __init__(self, program: Program, interfaces: dict[str, str] | None = None) -> None:
+    def __init__(self, program: Program, interfaces: dict[str, str] | None = None, shared: SharedCache | None = None) -> None:
         self.program = program
+        self.shared = shared  # library files' digests, shared by every project (cache/shared.py)
         self._memo: dict[str, str] = {}
         # source digest -> interface digest: `known` from the store (parsing
         # every dependency is most of a warm run), `used` by this run.
@@ -71,7 +73,8 @@ class _States:
             return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
         if found.is_namespace:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
-        return f"{found.origin}:{found.path}:{self.interface_of_file(found.path)}"
+        iface = self.interface_of_file(found.path, library=found.origin != "source")  # not the project's: shared
+        return f"{found.origin}:{found.path}:{iface}"
 
     def interface_of_text(self, text: str) -> str:
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
@@ -79,15 +82,22 @@ class _States:
             self.used[full] = self.known.get(full) or interface_digest(text)
         return self.used[full]
 
-    def interface_of_file(self, path: str) -> str:
+    def interface_of_file(self, path: str, library: bool = False) -> str:
         try:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError:
             return UNREADABLE
-        full = "file:" + digest_bytes(data)
+        content = digest_bytes(data)
+        full = "file:" + content
         if full not in self.used:
-            self.used[full] = self.known.get(full) or interface_digest_of_bytes(data)
+            value = self.known.get(full)
+            if value is None and library and self.shared is not None:
+                value = self.shared.interface(content, path)
+                if value is None:
+                    value = interface_digest_of_bytes(data)
+                    self.shared.store_interface(content, value)
+            self.used[full] = value or interface_digest_of_bytes(data)
         return self.used[full]
 
 
@@ -95,12 +105,13 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
     return digest_text(f"{base}\n{src.module}\n{src.path}\n{states.source_digest(src)}")
 
 
-def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check") -> BuildResult:
+def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
+                        shared: SharedCache | None = None) -> BuildResult:
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
-    states = _States(program, store.load_interfaces(veritype_key()))
+    states = _States(program, store.load_interfaces(veritype_key()), shared)
     store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
@@ -141,5 +152,5 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
     result.reused = len(reuse)
-    result.cache_notes = store.summary(len(reuse))
+    result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
     return result

@@ -176,6 +176,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "--shared-cache-dir", metavar="DIR",
+        help="keep the shared stub cache (installed files' interface digests, once per user) here "
+        "(default $VERITYPE_SHARED_CACHE_DIR, $XDG_CACHE_HOME/veritype or ~/.cache/veritype)",
+    )
+    parser.add_argument(
+        "--no-shared-cache", dest="shared_cache", action="store_false",
+        help="don't read or write the shared stub cache",
+    )
+    parser.add_argument(
         "-n", "--num-workers", dest="num_workers", type=_num_workers, metavar="N",
         help="check modules in N worker processes ('auto': one per CPU; 0: none, the default)",
     )
@@ -268,6 +277,10 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
             # cache there); an empty name is taken as "no cache" instead.
             options.cache_dir = None
             options.incremental = False
+    if "shared_cache" in given:
+        options.shared_cache = given["shared_cache"]
+    if given.get("shared_cache_dir"):
+        options.shared_cache_dir = os.path.abspath(given["shared_cache_dir"])
     if "num_workers" in given:
         options.num_workers = given["num_workers"]
     enable = split_codes(given.get("enable_error_code", []))

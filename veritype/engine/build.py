@@ -17,6 +17,7 @@ from veritype.options import Options
 
 if TYPE_CHECKING:
     from veritype.cache import CacheStore
+    from veritype.cache.shared import SharedCache
     from veritype.evaluate.program import Program
 
 __all__ = ["BuildResult", "run"]
@@ -63,13 +64,23 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
     if store is not None:
         from veritype.cache import check_incrementally
 
-        result = check_incrementally(program, sources + followed, store, check)
+        result = check_incrementally(program, sources + followed, store, check, shared_cache(options))
     else:
         result = check(sources + followed)
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
     return result
+
+
+def shared_cache(options: Options) -> "SharedCache | None":
+    """The shared stub cache a driver asked for (options.shared_cache_dir)."""
+    if not options.shared_cache_dir:
+        return None
+    from veritype.cache.fingerprint import veritype_key
+    from veritype.cache.shared import SharedCache
+
+    return SharedCache(options.shared_cache_dir, veritype_key())
 
 
 def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None") -> list[BuildSource]:
