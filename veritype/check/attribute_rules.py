@@ -11,7 +11,7 @@ from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
 from veritype.types.format import format_type
-from veritype.types.model import CallableType, Instance, NoneType, Type, UnionType
+from veritype.types.model import CallableType, Instance, NoneType, Overloaded, Type, TypeVarType, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -26,7 +26,7 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     if isinstance(base, UnionType):
         _check_optional_target(checker, target, base)
         return False
-    if isinstance(base, CallableType):
+    if isinstance(base, (CallableType, Overloaded)) or (isinstance(base, TypeVarType) and _callable_bound(base)):
         return _check_function_attribute(checker, target, base)
     if not isinstance(base, Instance):
         unknown = unknown_write_message(checker, target, base)
@@ -136,23 +136,26 @@ def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
     return None
 
 
-def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> bool:
-    """`view.view_class = cls` on a function defined with `def`: a function object
-    takes only the attributes of `types.FunctionType` (mypy reports [attr-defined];
-    pyright too). Only a name bound by `def` here: a callable of another origin
-    may be an object with more attributes."""
-    if not isinstance(target.value, ast.Name) or base.is_type_obj or base.definition is None:
+def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: "CallableType | Overloaded | TypeVarType") -> bool:
+    """`view.view_class = cls` on a function object: it takes only the attributes
+    of `builtins.function` (mypy reports [attr-defined]; pyright too), whatever the
+    callable's origin (a `def`, a `Callable[...]` value, an overloaded function, a
+    type variable bound to a callable) — the same lookup as a read, which mypy
+    reports alike. Never a class object (its writes are the class's)."""
+    if isinstance(base, CallableType) and base.is_type_obj:
         return False
-    hit = checker._local_symbol(target.value.id)
-    if hit is None or hit[0].kind != S.FUNC or len(hit[0].decls) != 1:
-        return False
-    node = hit[0].node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+    if isinstance(base, Overloaded) and any(i.is_type_obj for i in base.items):
         return False
     if checker.ev.bound_member(base, target.attr) is None:
-        checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
+        shown = "overloaded function" if isinstance(base, Overloaded) else f'"{format_type(base)}"'  # mypy's words, unquoted
+        checker.error(target, f'{shown} has no attribute "{target.attr}"', "attr-defined")
         return True
     return False
+
+
+def _callable_bound(t: TypeVarType) -> bool:
+    """A plain type variable bound to a callable type (`F = TypeVar("F", bound=Callable[..., Any])`)."""
+    return t.kind == "typevar" and not t.values and isinstance(t.upper_bound, (CallableType, Overloaded))
 
 
 def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:
