@@ -119,25 +119,6 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     return mc.infer(stmt.value, prior)
 
 
-def any_declared(mc: "ModuleChecker", key: str) -> bool:
-    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
-    unannotated with a first assignment of an Any value (flow.merge's question)."""
-    if not key.isidentifier():
-        return False
-    hit = mc._local_symbol(key)
-    if hit is None:
-        return False
-    sym, scope = hit
-    if sym.kind == S.PARAM:
-        # A parameter annotated Any (or unannotated, so Any) is declared Any too.
-        t = scope.param_types.get(sym.name)
-        return t is None or isinstance(t, AnyType)
-    d = mc.ev.declared_type(sym, scope)
-    if d is not None:
-        return isinstance(d, AnyType)
-    return isinstance(mc.inferred.get(id(sym)), AnyType)
-
-
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     if isinstance(target, ast.Name):
         hit = mc._local_symbol(target.id)
@@ -241,6 +222,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.flow.bind(target.id, t)
             return
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
+            if inferred_decls.kept_unreported(mc, target, t, value, declared):
+                return  # not reported, but not bound either: the name keeps its type, as after mypy's error
             declared = None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):

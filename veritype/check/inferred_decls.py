@@ -121,8 +121,6 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
     - an assignment in an `except ImportError` handler (the optional-import
       fallback), where the try body's names may be typed differently by mypy
       (a module it does not find is Any);
-    - a declared callable type (parameter names and kinds of lambdas and
-      functions are not compared as mypy does);
     - a function's local assigned in another branch of the `if`/`try` that
       holds its declaration: mypy does report a real clash there, but on real
       code (pytest, cattrs) every one was a narrowing veritype missed in that
@@ -131,8 +129,6 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
       literals, and names of classes, functions and modules only; h11)."""
     if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
         return True
-    if any(isinstance(i, (CallableType, Overloaded)) for i in (declared.items if isinstance(declared, UnionType) else (declared,))):
-        return True  # callable types (a lambda's named parameters, ...) are not matched to mypy's
     if isinstance(target, ast.Name):
         sym = _symbol(checker, target)
         if sym is not None and checker.scope.kind == "function" and _in_other_branch(checker, sym, target) and not _narrowing_free(checker, value):
@@ -140,6 +136,26 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
     if isinstance(value, ast.Call) and isinstance(t, Instance) and isinstance(declared, Instance) and t.info is declared.info and t.args != declared.args:
         return True
     return _in_import_fallback(checker, target)
+
+
+def kept_unreported(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, declared: Type) -> bool:
+    """An assignment `lenient` leaves unreported because it sits in another branch
+    of the declaring `if`/`try`, whose value does not fit the declaration: the
+    name keeps the type it had, as mypy's binder does after the error it reports
+    (or after an assignment of a narrower value, which veritype did not see),
+    rather than taking a value the declaration rejects (cattrs `_subclasses.py`:
+    `struct_hook = converter.get_structure_hook(cl)` in the `else` of its
+    declaration, then `original_struct_hooks[cl] = struct_hook`)."""
+    if not isinstance(target, ast.Name) or checker.scope.kind != "function":
+        return False
+    if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
+        return False
+    sym = _symbol(checker, target)
+    if sym is None or not _in_other_branch(checker, sym, target) or _narrowing_free(checker, value):
+        return False
+    from veritype.types.subtype import is_subtype
+
+    return not is_subtype(checker.ev, t, declared)
 
 
 def _narrowing_free(checker: "ModuleChecker", value: ast.expr | None) -> bool:

@@ -52,7 +52,7 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
         if expr_key(stmt.subject) is not None and isinstance(_current_subject(checker, stmt.subject, subject), _Never) and not isinstance(subject, _Never):
             rest.unreachable = True
         ends.append(rest)
-    checker.flow.set(merge(ends, checker.any_declared))
+    checker.flow.set(merge(ends, checker.merge_declared))
 
 
 def _current_subject(checker: "ModuleChecker", node: ast.expr, subject: Type) -> Type:
