@@ -24,6 +24,8 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
     base = silent.infer(target.value)
     if isinstance(base, UnionType):
+        if _check_function_union(checker, target, base):
+            return True
         _check_optional_target(checker, target, base)
         return False
     if isinstance(base, (CallableType, Overloaded)) or (isinstance(base, TypeVarType) and _callable_bound(base)):
@@ -151,6 +153,34 @@ def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, b
         checker.error(target, f'{shown} has no attribute "{target.attr}"', "attr-defined")
         return True
     return False
+
+
+def _check_function_union(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> bool:
+    """A write to a union of function objects (`res = globs[name]` where the dict
+    holds a bound method or a hook): mypy simplifies the union first, dropping
+    the items that are subtypes of another (a `def (obj, as_=None)` is a
+    `Callable[[Any], Any]`); one callable left is reported as for one, several
+    as mypy's [union-attr] per item, each shown as its class, "function"."""
+    items = base.items
+    if not all(isinstance(i, (CallableType, Overloaded)) and not _is_class_object(i) for i in items):
+        return False
+    if any(checker.ev.bound_member(i, target.attr) is not None for i in items):
+        return False
+    from veritype.types.subtype import is_subtype
+
+    kept: list[Type] = []
+    for i, t in enumerate(items):
+        if any(is_subtype(checker.ev, t, u) and (not is_subtype(checker.ev, u, t) or j < i) for j, u in enumerate(items) if j != i):
+            continue
+        kept.append(t)
+    if len(kept) == 1:
+        return _check_function_attribute(checker, target, kept[0])  # type: ignore[arg-type]
+    checker.error(target, f'Item "function" of "{format_type(base)}" has no attribute "{target.attr}"', "union-attr")
+    return True
+
+
+def _is_class_object(t: Type) -> bool:
+    return (isinstance(t, CallableType) and t.is_type_obj) or (isinstance(t, Overloaded) and any(i.is_type_obj for i in t.items))
 
 
 def _callable_bound(t: TypeVarType) -> bool:

@@ -66,7 +66,8 @@ def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type, strict_by
         return f'Non-overlapping {kind} check (left operand type: {shown_left}, right operand type: {shown_right})'
     if isinstance(op, (ast.In, ast.NotIn)):
         item = _container_item(right, left, ev)
-        if item is None:
+        if item is None or (_has_bytes_component(left) and _has_bytes_component(right)):
+            # (`b"a" in b"abc"`, `b"a" in bytearray(...)`: mypy's bytes exemption)
             return None
         if _bytes_pair(left, item):
             return None
@@ -76,6 +77,12 @@ def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type, strict_by
         element = left if _mentions_literal(item) else widen_literals(left)
         return f'Non-overlapping container check (element type: "{format_type(element)}", container item type: "{format_type(item)}")'
     return None
+
+
+def _has_bytes_component(t: Type) -> bool:
+    """bytes or bytearray, or a union holding one (mypy's has_bytes_component)."""
+    return any(_info(i) is not None and _info(i).fullname in ("builtins.bytes", "builtins.bytearray")  # type: ignore[union-attr]
+               for i in union_items(t) if isinstance(i, (Instance, LiteralType)))
 
 
 def _shown(t: Type) -> str:
