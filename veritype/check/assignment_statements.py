@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -222,8 +222,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.flow.bind(target.id, t)
             return
         if declared is not None and inferred_decls.declared(mc, target) is not None and inferred_decls.lenient(mc, target, t, value, declared):
-            if inferred_decls.kept_unreported(mc, target, t, value, declared):
-                return  # not reported, but not bound either: the name keeps its type, as after mypy's error
             declared = None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):
@@ -611,6 +609,14 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
     """A later assignment to a declared name (or annotated parameter) narrows it to the
     value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
     narrowed = _narrow_on_assign(ev, declared, value)
+    if narrowed is declared and isinstance(declared, (CallableType, Overloaded)) and not (isinstance(declared, CallableType) and declared.type_vars):
+        # A callable declaration narrows to the value that fits it, as mypy's binder:
+        # `hook` declared `def (Any) -> dict` takes a `SimpleStructureHook` protocol
+        # instance in a later loop and is passed on as that (cattrs).
+        v = value
+        if isinstance(v, (Instance, CallableType)) and v != declared and not (isinstance(v, CallableType) and v.type_vars) and is_subtype(ev, v, declared):
+            return v
+        return narrowed
     if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
     # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where

@@ -36,7 +36,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NoneType, Overloaded, Type, TypeType, UnionType, make_union
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -121,63 +121,15 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
     - an assignment in an `except ImportError` handler (the optional-import
       fallback), where the try body's names may be typed differently by mypy
       (a module it does not find is Any);
-    - a function's local assigned in another branch of the `if`/`try` that
-      holds its declaration: mypy does report a real clash there, but on real
-      code (pytest, cattrs) every one was a narrowing veritype missed in that
-      branch (`id is HIDDEN_PARAM`), so the branches are left alone, unless
-      the value cannot depend on a narrowing (`Response(status_code=200)`:
-      literals, and names of classes, functions and modules only; h11)."""
+    (A function's local assigned in another branch of the `if`/`try` that
+    holds its declaration is enforced as mypy does: the narrowings once missed
+    there, `id is HIDDEN_PARAM` in pytest, are made now; cattrs's
+    `handler = find_structure_handler(...)` in the `else` is mypy's error.)"""
     if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
         return True
-    if isinstance(target, ast.Name):
-        sym = _symbol(checker, target)
-        if sym is not None and checker.scope.kind == "function" and _in_other_branch(checker, sym, target) and not _narrowing_free(checker, value):
-            return True
     if isinstance(value, ast.Call) and isinstance(t, Instance) and isinstance(declared, Instance) and t.info is declared.info and t.args != declared.args:
         return True
     return _in_import_fallback(checker, target)
-
-
-def kept_unreported(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, declared: Type) -> bool:
-    """An assignment `lenient` leaves unreported because it sits in another branch
-    of the declaring `if`/`try`, whose value does not fit the declaration: the
-    name keeps the type it had, as mypy's binder does after the error it reports
-    (or after an assignment of a narrower value, which veritype did not see),
-    rather than taking a value the declaration rejects (cattrs `_subclasses.py`:
-    `struct_hook = converter.get_structure_hook(cl)` in the `else` of its
-    declaration, then `original_struct_hooks[cl] = struct_hook`)."""
-    if not isinstance(target, ast.Name) or checker.scope.kind != "function":
-        return False
-    if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items):
-        return False
-    sym = _symbol(checker, target)
-    if sym is None or not _in_other_branch(checker, sym, target) or _narrowing_free(checker, value):
-        return False
-    from veritype.types.subtype import is_subtype
-
-    return not is_subtype(checker.ev, t, declared)
-
-
-def _narrowing_free(checker: "ModuleChecker", value: ast.expr | None) -> bool:
-    """Whether `value`'s type cannot depend on a narrowing: every name it reads is a
-    builtin, a class, a function or a module (no variable, parameter or `self`),
-    and it holds no lambda or comprehension (their own names)."""
-    if value is None:
-        return False
-    for n in ast.walk(value):
-        if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Await)):
-            return False
-        if isinstance(n, ast.Name):
-            hit = checker.scope.lookup(n.id)
-            if hit is None:
-                continue  # a builtin
-            sym, scope = hit
-            if sym.kind in (S.CLASS, S.FUNC, S.MODULE_REF):
-                continue
-            if sym.kind == S.FROM_IMPORT and isinstance(checker.ev.symbol_type(sym, scope), (TypeType, ModuleType, CallableType, Overloaded)):
-                continue
-            return False
-    return True
 
 
 def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:

@@ -34,6 +34,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate import expr_access, expr_displays, expr_operators
 from veritype.evaluate.expr_access import as_tuple
+from veritype.evaluate.lambda_context import lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
 
 if TYPE_CHECKING:
@@ -308,6 +309,9 @@ class ExprEvaluator:
                 if call is not None:
                     ctx = call
                     break
+        if ctx is not None and lambda_context_mismatch(node, ctx, expected):
+            self.error(node, "Cannot infer type of lambda", "misc")
+            ctx = None  # inferred without the context, as mypy
         args = node.args
         all_args = [*args.posonlyargs, *args.args]
         layer: dict[str, Type] = {}

@@ -223,11 +223,10 @@ def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool = 
     if isinstance(a, TupleType) and isinstance(b, TupleType):
         # Tuples of known length: the same length, and each pair of items overlaps.
         return len(a.items) == len(b.items) and all(_overlap(x, y, promotions) for x, y in zip(a.items, b.items))
-    if isinstance(a, TupleType) or isinstance(b, TupleType):
-        tup, other = (a, b) if isinstance(a, TupleType) else (b, a)
-        if isinstance(other, LiteralType):
-            return False
-        return _overlap(tup.fallback, other, promotions)
+    if isinstance(a, TupleType):
+        return not isinstance(b, LiteralType) and _overlap(a.fallback, b, promotions)
+    if isinstance(b, TupleType):
+        return not isinstance(a, LiteralType) and _overlap(a, b.fallback, promotions)
     ia, ib = _info(a), _info(b)
     if ia is None or ib is None:
         return True
