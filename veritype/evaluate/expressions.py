@@ -34,7 +34,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate import expr_access, expr_displays, expr_operators
 from veritype.evaluate.expr_access import as_tuple
-from veritype.evaluate.lambda_context import lambda_context_mismatch
+from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
 
 if TYPE_CHECKING:
@@ -332,6 +332,8 @@ class ExprEvaluator:
         if args.kwarg:
             layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
+        if ctx is not None and covariant_lambda_params(params):
+            self.error(node, "Cannot use a covariant type variable as a parameter", "misc")
         self.overlay.append(layer)
         self.nested_in_class += 1
         try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Type, union_items
+from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, Type, TypeVarType, union_items
 
 
 def lambda_context_mismatch(node: ast.Lambda, ctx: CallableType, expected: Type | None) -> bool:
@@ -56,3 +56,10 @@ def _context_kinds(ctx: CallableType) -> list[str]:
         elif p.kind == VAR_KW:
             out.append("star2")
     return out
+
+
+def covariant_lambda_params(params: "list[Param]") -> bool:
+    """A lambda typed by its context with a bare covariant type variable as a
+    parameter: mypy checks it as a function ("Cannot use a covariant type
+    variable as a parameter" [misc], see check.covariant_params)."""
+    return any(isinstance(p.type, TypeVarType) and p.type.variance == "covariant" and p.type.kind == "typevar" for p in params)
