@@ -232,7 +232,11 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
                 # mypy keeps the type the name had before a rejected assignment
-                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
+                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out);
+                # where nothing narrowed it on this path, that is its declared type
+                # (cattrs: `if handler:` after a rejected `handler = find(...)`).
+                if mc.flow.lookup(target.id) is None:
+                    mc.flow.bind(target.id, declared)
                 return
             _concrete_class_assigned(mc, value, declared)
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
