@@ -184,8 +184,13 @@ def _is_class_object(t: Type) -> bool:
 
 
 def _callable_bound(t: TypeVarType) -> bool:
-    """A plain type variable bound to a callable type (`F = TypeVar("F", bound=Callable[..., Any])`)."""
-    return t.kind == "typevar" and not t.values and isinstance(t.upper_bound, (CallableType, Overloaded))
+    """A plain type variable bound to a callable type (`F = TypeVar("F", bound=Callable[..., Any])`),
+    or to nothing (`object`: hypothesis's `cached_strategy.__clear_cache = ...` with
+    `cached_strategy: T`), whose attributes are looked up as a read's."""
+    if t.kind != "typevar" or t.values:
+        return False
+    bound = t.upper_bound
+    return bound is None or isinstance(bound, (CallableType, Overloaded)) or (isinstance(bound, Instance) and bound.info.fullname == "builtins.object")
 
 
 def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:
