@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
 
@@ -118,25 +118,6 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
     if not is_subtype(mc.ev, t, prior):
         return None
     return mc.infer(stmt.value, prior)
-
-
-def any_declared(mc: "ModuleChecker", key: str) -> bool:
-    """Whether the flow key `key` is a variable declared Any: annotated `Any`, or
-    unannotated with a first assignment of an Any value (flow.merge's question)."""
-    if not key.isidentifier():
-        return False
-    hit = mc._local_symbol(key)
-    if hit is None:
-        return False
-    sym, scope = hit
-    if sym.kind == S.PARAM:
-        # A parameter annotated Any (or unannotated, so Any) is declared Any too.
-        t = scope.param_types.get(sym.name)
-        return t is None or isinstance(t, AnyType)
-    d = mc.ev.declared_type(sym, scope)
-    if d is not None:
-        return isinstance(d, AnyType)
-    return isinstance(mc.inferred.get(id(sym)), AnyType)
 
 
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
@@ -259,7 +240,11 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
 
                     report_lambda_return(mc.ev, value, t, declared, mc.error)
                 # mypy keeps the type the name had before a rejected assignment
-                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out).
+                # (`last = bytearray(last)` into `bytes | None` after `last is None` ruled out);
+                # where nothing narrowed it on this path, that is its declared type
+                # (cattrs: `if handler:` after a rejected `handler = find(...)`).
+                if mc.flow.lookup(target.id) is None:
+                    mc.flow.bind(target.id, declared)
                 return
             _concrete_class_assigned(mc, value, declared)
             mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
@@ -695,6 +680,14 @@ def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignor
 
 def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     narrowed = _narrow_on_assign(ev, declared, value)
+    if narrowed is declared and isinstance(declared, (CallableType, Overloaded)) and not (isinstance(declared, CallableType) and declared.type_vars):
+        # A callable declaration narrows to the value that fits it, as mypy's binder:
+        # `hook` declared `def (Any) -> dict` takes a `SimpleStructureHook` protocol
+        # instance in a later loop and is passed on as that (cattrs).
+        v = value
+        if isinstance(v, (Instance, CallableType)) and v != declared and not (isinstance(v, CallableType) and v.type_vars) and is_subtype(ev, v, declared):
+            return v
+        return narrowed
     if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
     # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where

@@ -125,11 +125,17 @@ def _check_own(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") 
             name = stmt.name
         else:
             continue
-        if name in seen or (_skipped_name(name) and not _constant_over_method(stmt, name)):
+        dunder_def = isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and name.endswith("__")
+        if name in seen or (_skipped_name(name) and not _constant_over_method(stmt, name) and not dunder_def):
             continue
         seen.add(name)
         sym = info.symbols.get(name)
         if sym is None:
+            continue
+        if dunder_def:
+            # A dunder property (`__class__` over object's read-write one); other
+            # dunder methods are compared by the method override rule.
+            _check_property(checker, stmt, info, sym, name)  # type: ignore[arg-type]
             continue
         if _skipped_name(name):
             assert isinstance(stmt, ast.Assign)
@@ -202,9 +208,9 @@ def _check_final_and_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign | as
     return False
 
 
-def _bases_declaring(info: "ClassInfo", name: str):  # type: ignore[no-untyped-def]
+def _bases_declaring(info: "ClassInfo", name: str, with_object: bool = False):  # type: ignore[no-untyped-def]
     for cls in info.mro[1:]:
-        if cls.fullname == "builtins.object":
+        if cls.fullname == "builtins.object" and not with_object:
             continue
         sym = cls.symbols.get(name)
         if sym is not None:
@@ -333,8 +339,10 @@ def _check_property(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFun
         return
     from veritype.evaluate.declarations import qualifiers
 
-    for cls, base_sym in _bases_declaring(info, name):
+    for cls, base_sym in _bases_declaring(info, name, with_object=True):
         kind = _kind(checker, cls, base_sym)
+        if cls.fullname == "builtins.object" and kind not in ("ro", "rw"):
+            return  # object's properties only (`__class__`, read-write in typeshed), as mypy
         if kind not in ("var", "ro", "rw"):
             return  # methods are compared by the method override rule
         if kind == "var" and "ClassVar" in qualifiers(checker.ev, base_sym, cls.scope):

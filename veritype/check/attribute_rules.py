@@ -11,7 +11,7 @@ from veritype.evaluate.functions import method_kind
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
 from veritype.types.format import format_type
-from veritype.types.model import CallableType, Instance, NoneType, Type, UnionType
+from veritype.types.model import CallableType, Instance, NoneType, Overloaded, Type, TypeVarType, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -24,9 +24,11 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
     base = silent.infer(target.value)
     if isinstance(base, UnionType):
+        if _check_function_union(checker, target, base):
+            return True
         _check_optional_target(checker, target, base)
         return False
-    if isinstance(base, CallableType):
+    if isinstance(base, (CallableType, Overloaded)) or (isinstance(base, TypeVarType) and _callable_bound(base)):
         return _check_function_attribute(checker, target, base)
     if not isinstance(base, Instance):
         unknown = unknown_write_message(checker, target, base)
@@ -136,23 +138,59 @@ def _literal_slots(cls: "ClassInfo") -> "set[str] | None":
     return None
 
 
-def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: CallableType) -> bool:
-    """`view.view_class = cls` on a function defined with `def`: a function object
-    takes only the attributes of `types.FunctionType` (mypy reports [attr-defined];
-    pyright too). Only a name bound by `def` here: a callable of another origin
-    may be an object with more attributes."""
-    if not isinstance(target.value, ast.Name) or base.is_type_obj or base.definition is None:
+def _check_function_attribute(checker: "ModuleChecker", target: ast.Attribute, base: "CallableType | Overloaded | TypeVarType") -> bool:
+    """`view.view_class = cls` on a function object: it takes only the attributes
+    of `builtins.function` (mypy reports [attr-defined]; pyright too), whatever the
+    callable's origin (a `def`, a `Callable[...]` value, an overloaded function, a
+    type variable bound to a callable) — the same lookup as a read, which mypy
+    reports alike. Never a class object (its writes are the class's)."""
+    if isinstance(base, CallableType) and base.is_type_obj:
         return False
-    hit = checker._local_symbol(target.value.id)
-    if hit is None or hit[0].kind != S.FUNC or len(hit[0].decls) != 1:
-        return False
-    node = hit[0].node
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+    if isinstance(base, Overloaded) and any(i.is_type_obj for i in base.items):
         return False
     if checker.ev.bound_member(base, target.attr) is None:
-        checker.error(target, f'"{format_type(base)}" has no attribute "{target.attr}"', "attr-defined")
+        shown = "overloaded function" if isinstance(base, Overloaded) else f'"{format_type(base)}"'  # mypy's words, unquoted
+        checker.error(target, f'{shown} has no attribute "{target.attr}"', "attr-defined")
         return True
     return False
+
+
+def _check_function_union(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> bool:
+    """A write to a union of function objects (`res = globs[name]` where the dict
+    holds a bound method or a hook): mypy simplifies the union first, dropping
+    the items that are subtypes of another (a `def (obj, as_=None)` is a
+    `Callable[[Any], Any]`); one callable left is reported as for one, several
+    as mypy's [union-attr] per item, each shown as its class, "function"."""
+    items = base.items
+    if not all(isinstance(i, (CallableType, Overloaded)) and not _is_class_object(i) for i in items):
+        return False
+    if any(checker.ev.bound_member(i, target.attr) is not None for i in items):
+        return False
+    from veritype.types.subtype import is_subtype
+
+    kept: list[Type] = []
+    for i, t in enumerate(items):
+        if any(is_subtype(checker.ev, t, u) and (not is_subtype(checker.ev, u, t) or j < i) for j, u in enumerate(items) if j != i):
+            continue
+        kept.append(t)
+    if len(kept) == 1:
+        return _check_function_attribute(checker, target, kept[0])  # type: ignore[arg-type]
+    checker.error(target, f'Item "function" of "{format_type(base)}" has no attribute "{target.attr}"', "union-attr")
+    return True
+
+
+def _is_class_object(t: Type) -> bool:
+    return (isinstance(t, CallableType) and t.is_type_obj) or (isinstance(t, Overloaded) and any(i.is_type_obj for i in t.items))
+
+
+def _callable_bound(t: TypeVarType) -> bool:
+    """A plain type variable bound to a callable type (`F = TypeVar("F", bound=Callable[..., Any])`),
+    or to nothing (`object`: hypothesis's `cached_strategy.__clear_cache = ...` with
+    `cached_strategy: T`), whose attributes are looked up as a read's."""
+    if t.kind != "typevar" or t.values:
+        return False
+    bound = t.upper_bound
+    return bound is None or isinstance(bound, (CallableType, Overloaded)) or (isinstance(bound, Instance) and bound.info.fullname == "builtins.object")
 
 
 def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.members import descriptor_set_type
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType, Instance, Type, TypeType
+from veritype.types.model import AnyType, Instance, Type, TypeType, TypeVarType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -38,12 +38,28 @@ PLAIN = _Plain()
 def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plain":
     """The type `base.attr = v` must accept through a setter or `__set__`;
     None when it goes through one we cannot read (no check); PLAIN otherwise."""
+    if isinstance(base, TypeVarType) and base.kind == "self" and isinstance(base.upper_bound, Instance):
+        base = base.upper_bound  # `self` in a method: its class (mypy's "type[C]")
+    if isinstance(base, TypeVarType) and base.kind == "typevar" and not base.values and isinstance(base.upper_bound, Instance):
+        # Through a type variable's bound, with `Self` the variable (`v.__class__ = v`
+        # in a metaclass's `__new__`: mypy's "variable has type type[_T_Sentinel]").
+        hit = base.upper_bound.info.get(attr)
+        if hit is None or hit[0].kind != S.FUNC:
+            return PLAIN
+        setter = _setter(ev, hit[0], hit[1])
+        return PLAIN if setter is None else _setter_value_type(ev, setter, hit[1], base)
     if not isinstance(base, Instance):
         return PLAIN
     hit = base.info.get(attr)
     if hit is None:
         return PLAIN
     sym, cls = hit
+    if sym.kind == S.VAR and sym.is_instance_attr and sym.annotation is None and sym.type_comment is None:
+        # `self.__class__ = R` in a method declares nothing where a base defines the
+        # name (mypy): object's `__class__` property, with its setter, is written.
+        below = next(((c.symbols[attr], c) for c in cls.mro[1:] if attr in c.symbols), None)
+        if below is not None and below[0].kind == S.FUNC:
+            sym, cls = below
     if sym.kind == S.FUNC:
         setter = _setter(ev, sym, cls)
         if setter is None:
@@ -77,16 +93,18 @@ def _setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> ast.FunctionDef
     return None
 
 
-def _setter_value_type(ev: "Evaluator", setter: ast.FunctionDef, cls: "ClassInfo", base: Instance) -> Type | None:
+def _setter_value_type(ev: "Evaluator", setter: ast.FunctionDef, cls: "ClassInfo", base: "Instance | TypeVarType") -> Type | None:
     params = [*setter.args.posonlyargs, *setter.args.args]
     if len(params) != 2 or params[1].annotation is None:
         return None
     if cls.type_vars:
         return None  # would need the base's type arguments mapped in: stay silent
+    from veritype.evaluate.members import _bind_self_vars
     from veritype.evaluate.type_expr import TypeContext
 
     t = ev.type_exprs.eval(params[1].annotation, TypeContext(cls.scope))
-    return None if isinstance(t, AnyType) else t
+    # `Self` in the setter is the receiver (object's `__class__` setter takes `type[Self]`).
+    return None if isinstance(t, AnyType) else _bind_self_vars(t, base)
 
 
 def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> bool:

@@ -99,10 +99,12 @@ def _unknown_instance_attribute(ev: "Evaluator", base: Instance, name: str) -> b
     # The member lookup would answer through `__getattr__`: look for a declaration.
     from veritype.evaluate.members import _slot_names
 
+    # Dunders too: `mod.__version__ = "1.3"` on a `types.ModuleType` value is
+    # reported by mypy 2.4.1 (`__doc__`, `__module__` are declared on object).
     for c in base.info.mro:
         if name in c.symbols or c.synthesized.get(name) is not None or name in _slot_names(c):
             return False
-    return not (name.startswith("__") and name.endswith("__"))
+    return True
 
 
 def _has_getattr(info: "ClassInfo") -> bool:

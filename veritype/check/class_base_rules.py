@@ -37,38 +37,9 @@ def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo")
     _generic_bases(checker, node, info)
     _protocol_bases(checker, node, info)
     _protocol_variance(checker, node, info)
-    _covariant_parameters(checker, node, info)
     from veritype.check.variance_rules import check_variance_use
 
     check_variance_use(checker, node, info)
-
-
-def _covariant_parameters(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
-    """A method parameter typed with a bare covariant type variable (mypy: "Cannot
-    use a covariant type variable as a parameter"; typing spec, "Variance": a
-    covariant variable may appear only in output positions). `__init__`,
-    `__new__`, `__post_init__` and private methods are exempt, as in mypy."""
-    from veritype.evaluate.functions import method_kind
-    from veritype.types.model import CallableType
-
-    for stmt in node.body:
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        if stmt.name in ("__init__", "__new__", "__post_init__") or (stmt.name.startswith("__") and not stmt.name.endswith("__")):
-            continue
-        sym = info.symbols.get(stmt.name)
-        if sym is None or sym.kind != S.FUNC or len(sym.decls) != 1 or sym.decls[0] is not stmt:
-            continue
-        t = checker.ev.symbol_type(sym, info.scope)
-        if not isinstance(t, CallableType):
-            continue
-        params = t.params if method_kind(checker.ev, stmt, info.scope) == "static" else t.params[1:]
-        args = stmt.args
-        by_name = {a.arg: a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a is not None}
-        for p in params:
-            if isinstance(p.type, TypeVarType) and p.type.variance == "covariant" and p.type.kind == "typevar":
-                # On the parameter's line, as mypy (where its `# type: ignore[misc]` sits).
-                checker.error(by_name.get(p.name or "", stmt), "Cannot use a covariant type variable as a parameter", "misc")
 
 
 def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:

@@ -79,7 +79,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         node = nxt
     if ends:
         ends.append(mc.flow.fork())
-        mc.flow.set(merge(ends, mc.any_declared))
+        mc.flow.set(merge(ends, mc.merge_declared))
 
 
 def _literal_condition(test: ast.expr) -> bool:
@@ -129,7 +129,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         finally:
             del mc.diags[mark:]
             mc.silent_passes -= 1
-        head = merge([entry, mc.flow.fork()], mc.any_declared)
+        head = merge([entry, mc.flow.fork()], mc.merge_declared)
     else:
         head = entry.copy()
         for key in assigned:
@@ -145,7 +145,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
     exits = mc._loop_exits
     mc._loop_exits = saved_exits
     # After the loop: it ran zero or more times (or broke out).
-    after = merge([head, body_end], mc.any_declared)
+    after = merge([head, body_end], mc.merge_declared)
     if infinite:
         after.unreachable = True
     mc.flow.set(after)
@@ -153,7 +153,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         mc.flow.apply(mc.exprs().narrow_for(test, False))
     mc.block(orelse)
     normal = mc.flow.fork()
-    mc.flow.set(merge([normal] + exits, mc.any_declared))
+    mc.flow.set(merge([normal] + exits, mc.merge_declared))
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
@@ -278,7 +278,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
                 # Read after the handler, the name is deleted: mypy's `[misc]`, not possibly-undefined.
                 mc.flow.undefined.deleted.add(handler.name)
         ends.append(mc.flow.fork())
-    merged = merge(ends, mc.any_declared)
+    merged = merge(ends, mc.merge_declared)
     if stmt.finalbody:
         # The finally block runs on every path; check it from a state that forgets try-body narrowing.
         fin_state = merged.copy() if not merged.unreachable else entry.copy()

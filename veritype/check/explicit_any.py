@@ -47,6 +47,40 @@ def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     for call in _casts(checker, stmt):
         if _has_any(checker, call.args[0]):
             checker.error(call, MESSAGE, "explicit-any")
+    if isinstance(stmt, ast.ClassDef):
+        _generated_init(checker, stmt)
+
+
+def _generated_init(checker: "ModuleChecker", stmt: ast.ClassDef) -> None:
+    """A dataclass or attrs class whose generated `__init__` takes a field written
+    with Any: mypy checks that signature too, and reports it on the class line
+    (trio's `@attrs.frozen class Run` with `afn: Callable[..., Awaitable[RetT]]`).
+    Own fields only; in an attrs class, one that is not an `__init__` parameter
+    does not count (in a stdlib dataclass it does, as mypy 2.4.1)."""
+    from veritype.evaluate.dataclasses import DataclassInfo
+
+    hit = checker._local_symbol(stmt.name)
+    if hit is None or hit[0].kind != S.CLASS or hit[0].node is not stmt:
+        return
+    info = checker.ev.class_info_of(hit[0], hit[1])
+    info.synthesized  # processes the dataclass
+    dc = info.dataclass_info
+    if not isinstance(dc, DataclassInfo) or dc.unknown or not dc.init:
+        return
+    for f in dc.fields:
+        # (a stdlib dataclass counts its other fields too: mypy's plugin generates
+        # more methods taking them; attrs only its `__init__` parameters)
+        if (f.init or dc.stdlib) and f.node is not None and any(f.node is s for s in stmt.body) and _has_any(checker, f.node.annotation, info.scope):
+            checker.error(_class_line(stmt), MESSAGE, "explicit-any")
+            return
+
+
+def _class_line(stmt: ast.ClassDef) -> ast.AST:
+    """The `class` line (mypy's), not the first decorator's."""
+    marker = ast.Pass()
+    marker.lineno, marker.col_offset = stmt.lineno, stmt.col_offset
+    marker.end_lineno, marker.end_col_offset = stmt.lineno, stmt.col_offset
+    return marker
 
 
 def _casts(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.Call]:

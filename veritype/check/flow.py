@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import AnyType, Type, make_union
+from veritype.types.model import AnyType, Type, UnionType, make_union
 from veritype.types.union_simplify import drop_covered_items
 
 if TYPE_CHECKING:
@@ -134,12 +134,12 @@ class Flow:
             self.state = saved
 
 
-def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = None) -> State:
+def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None) -> State:
     """The state where `states` meet. A key the branches left with different types
-    is their union, except that a variable declared Any (`x = untyped()`) whose
-    branches differ is Any again (mypy's binder, `update_from_options`: "if the
-    declared type is Any" and the types are not all the same, the result is Any).
-    `any_declared(key)` says which keys those are."""
+    is their union, with mypy's binder rules (`update_from_options`) for the
+    variable's declared type, `declared(key)` (check.merge_declared): declared
+    Any and branches that differ give Any again; Any items the branches
+    brought in are dropped when the rest is exactly the declared type."""
     live = [s for s in states if not s.unreachable]
     if not live:
         return State({}, True)
@@ -155,13 +155,31 @@ def merge(states: list[State], any_declared: "Callable[[str], bool] | None" = No
     for k in keys:
         types = [s.types[k] for s in live]
         anys = [t for t in types if isinstance(t, AnyType)]
-        if anys and any(t != types[0] for t in types) and any_declared is not None and any_declared(k):
+        with_any = anys or [t for t in types if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items)]
+        d = declared(k) if with_any and declared is not None and any(t != types[0] for t in types) else None
+        if isinstance(d, AnyType) and anys:
             # `tbstyle = getoption(...)` then `if tbstyle == "auto": tbstyle = "short"`
             # is Any after the `if`, not `str | Any` (pytest, hypothesis).
             out[k] = anys[0]
             continue
-        out[k] = drop_covered_items(_bool_whole(make_union(types)))
+        joined = drop_covered_items(_bool_whole(make_union(types)))
+        if d is not None and _without_any_is(joined, d):
+            joined = d
+        out[k] = joined
     return State(out, False, defined)
+
+
+def _without_any_is(t: Type, declared: Type) -> bool:
+    """Whether `t` less its Any items is `declared` (the same items, in any order)."""
+    from veritype.types.join import widen_literals
+    from veritype.types.model import LiteralType, union_items
+
+    want = union_items(declared)
+    rest = [i for i in union_items(t) if not isinstance(i, AnyType)]
+    if not any(isinstance(i, LiteralType) for i in want):
+        # `y = 1` narrows a declared `int | None` to `int` in mypy (we keep the literal)
+        rest = union_items(make_union([widen_literals(i) for i in rest]))
+    return len(rest) == len(want) and all(i in want for i in rest) and all(i in rest for i in want)
 
 
 def _bool_whole(t: Type) -> Type:

@@ -59,6 +59,10 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     from veritype.check.property_decorators import check_property_decorators
 
     check_property_decorators(checker, node, names)
+    from veritype.check.covariant_params import check_covariant_params
+    from veritype.evaluate.functions import method_kind as _method_kind
+
+    check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
     from veritype.check.type_param_rules import check_undeclared_type_vars
 
     check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
@@ -69,9 +73,13 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
     if opts.disallow_any_decorated and untyped_dec is not None and not checker.info.is_stub:
         # mypy's --disallow-any-decorated: the decorated function is Any once an
-        # untyped decorator applies, reported at the `def`. (Its other message,
-        # an Any inside the decorated type, is not checked.)
+        # untyped decorator applies, reported at the `def`; an Any inside the
+        # decorated type is its other message (check.any_decorated).
         checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
+    elif opts.disallow_any_decorated and not checker.info.is_stub and node.decorator_list:
+        from veritype.check.any_decorated import check_any_decorated
+
+        check_any_decorated(checker, node, parent, _def_line(node))
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
     _check_defaults(checker, node, sig, stubby)
     if sig.is_untyped and not opts.check_untyped_defs:

@@ -33,6 +33,7 @@ from veritype.types.subtype import is_subtype
 from veritype.check import assignment_statements
 from veritype.check import compound_statements
 from veritype.check import possibly_undefined
+from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
 
 if TYPE_CHECKING:
@@ -366,7 +367,7 @@ class ModuleChecker:
     _check_var_annotated = assignment_statements.check_var_annotated
     _infer_redisplay = assignment_statements.infer_redisplay
     _declared_for_target = assignment_statements.declared_for_target
-    any_declared = assignment_statements.any_declared
+    merge_declared = merge_declared.merge_declared
     _attribute_declared = assignment_statements.attribute_declared
     _local_symbol = assignment_statements.local_symbol
     assign = assignment_statements.assign

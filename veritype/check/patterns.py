@@ -64,7 +64,7 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
 
             check_exhaustive(checker, stmt, _current_subject(checker, stmt.subject, subject), followed)
         ends.append(rest)
-    checker.flow.set(merge(ends, checker.any_declared))
+    checker.flow.set(merge(ends, checker.merge_declared))
 
 
 def _current_subject(checker: "ModuleChecker", node: ast.expr, subject: Type) -> Type:

@@ -78,8 +78,8 @@ def _class_of(checker: "ModuleChecker", sym: S.Symbol, scope: "Scope", target: a
         first = sym.decls[0] if sym.decls else None
         if not isinstance(first, ast.ClassDef) or any(isinstance(d, ast.AnnAssign) for d in sym.decls):
             return None
-        if any(_inside(target, d) for d in sym.decls if isinstance(d, ast.ClassDef)):
-            return None
+        if isinstance(target, ast.Name) and any(_inside(target, d) for d in sym.decls if isinstance(d, ast.ClassDef)):
+            return None  # (line numbers compare within one module: a Name's own)
         ref = ev.resolve_symbol(sym, scope)
     elif sym.kind == S.FROM_IMPORT and len(sym.decls) >= 1 and isinstance(sym.decls[0], ast.ImportFrom):
         ref = ev.resolve_symbol(sym, scope)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -260,6 +260,10 @@ def _type_of_value(ev: "Evaluator", t: Type) -> Type:
         # mypy: `type(x)` of an Any value is `type[Any]`, whose attributes are
         # looked up on `type` (members.class_member).
         return TypeType(t)
+    if isinstance(t, ModuleType):
+        # `type(os)` is `type[types.ModuleType]`, as mypy: `type(os)("name")` makes a module.
+        mod = ev.instance("types.ModuleType")
+        return TypeType(mod) if isinstance(mod, Instance) else AnyType("special")
     return AnyType("special")
 
 

@@ -425,7 +425,15 @@ def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVar
         return []
     constrained = {c.key for c in cons}
     mentioned = type_vars_in(callee.ret)
-    return [tv for tv in callee.type_vars if tv_key(tv) not in constrained and tv.default is None and tv_key(tv) in mentioned]
+    # One a parameter names outside a callable type (`cl: type[T]` given a plain
+    # `type`) is not freed: mypy's polymorphic inference fails there and T is
+    # Never (we say Any), not a generic `def [T] (T) -> ...` (cattrs).
+    in_params: set = set()  # type: ignore[type-arg]
+    for p in callee.params:
+        if not isinstance(p.type, CallableType):
+            in_params |= type_vars_in(p.type).keys()
+    return [tv for tv in callee.type_vars
+            if tv_key(tv) not in constrained and tv.default is None and tv_key(tv) in mentioned and tv_key(tv) not in in_params]
 
 
 def _params_mention(t: CallableType, targets: set) -> bool:  # type: ignore[type-arg]

@@ -59,6 +59,7 @@ def _has_slots(info: "ClassInfo") -> bool:
     if info.node is None:
         return False
     for stmt in info.node.body:
+        value: ast.expr | None
         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in stmt.targets):
             value = stmt.value
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == "__slots__":

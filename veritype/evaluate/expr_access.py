@@ -15,7 +15,7 @@ from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unbox
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE
-from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
+from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -133,6 +133,8 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             ex.error(node, f'Module has no attribute "{name}"{maybe_suffix(ex, base, name)}', "attr-defined")
         elif isinstance(base, TypeType) and isinstance(base.item, Instance):
             ex.error(node, f'"type[{format_type(base.item)}]" has no attribute "{name}"', "attr-defined")
+        elif isinstance(base, Overloaded):
+            ex.error(node, f'overloaded function has no attribute "{name}"', "attr-defined")  # mypy's words, unquoted
         else:
             ex.error(node, f'"{format_type(base)}" has no attribute "{name}"{maybe_suffix(ex, base, name)}', "attr-defined")
             if missing_await(ex.ev, base, lambda awaited: ex.ev.bound_member(awaited, name) is not None):

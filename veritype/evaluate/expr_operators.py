@@ -309,7 +309,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
             # non-literal type: veritype narrows `n = 0` to Literal[0] where
             # mypy keeps `int`, and `n == 2` after a call that changed n is
             # no error in mypy.
-            message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right), ex.ev.program.options.strict_bytes)
+            message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right), ex.ev.program.options.strict_bytes, ex.ev)
             if message is not None:
                 ex.error(node, message, "comparison-overlap")
         if isinstance(op, tuple(COMPARE_DUNDERS)):

@@ -34,6 +34,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate import expr_access, expr_displays, expr_operators
 from veritype.evaluate.expr_access import as_tuple
+from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
 
 if TYPE_CHECKING:
@@ -317,6 +318,9 @@ class ExprEvaluator:
                 if call is not None:
                     ctx = call
                     break
+        if ctx is not None and lambda_context_mismatch(node, ctx, expected):
+            self.error(node, "Cannot infer type of lambda", "misc")
+            ctx = None  # inferred without the context, as mypy
         args = node.args
         all_args = [*args.posonlyargs, *args.args]
         layer: dict[str, Type] = {}
@@ -337,6 +341,8 @@ class ExprEvaluator:
         if args.kwarg:
             layer[args.kwarg.arg] = self.ev.builtin("dict", self.ev.builtin("str"), AnyType("unannotated"))
             params.append(Param(args.kwarg.arg, AnyType("unannotated"), 4))
+        if ctx is not None and covariant_lambda_params(params):
+            self.error(node, "Cannot use a covariant type variable as a parameter", "misc")
         self.overlay.append(layer)
         self.nested_in_class += 1
         self.in_lambda += 1

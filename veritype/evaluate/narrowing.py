@@ -13,7 +13,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
+    AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
@@ -214,7 +214,10 @@ def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[
             if key is not None and is_positive:
                 ct = silent.infer(right)
                 if isinstance(ct, TypeType) and isinstance(ct.item, Instance):
-                    out[key] = ct.item
+                    if isinstance(silent.infer(subject), ModuleType) and ct.item.info.fullname == "types.ModuleType":
+                        pass  # a module stays itself, with its own names (mypy: `type(mod) is ModuleType`)
+                    else:
+                        out[key] = ct.item
         return out
     if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
         return _compare_len(exprs, silent, op, left, right, positive)

@@ -11,8 +11,13 @@ Reported only where veritype is sure the types cannot overlap: each side a
 class instance, a literal or None (or a union of those), compared class by
 class through the MRO, with mypy's numeric promotions (int -> float ->
 complex; bytearray, memoryview -> bytes). Anything else (Any, type variables,
-protocols, tuples, callables, classes with an Any base) counts as
-overlapping: a missed error, never a false one.
+protocols, callables, classes with an Any base) counts as overlapping: a
+missed error, never a false one. Tuples are compared item by item; a module
+is a `types.ModuleType` (shown `Module`, unquoted, as mypy); a class object
+(`type[C]`) overlaps an instance only of `object` or of a metaclass, and is
+compared by `==` unless its metaclass has its own `__eq__`. A container check
+looks at any class deriving from `Container` (mypy's
+`analyze_container_item_type`) whose `__contains__` takes the element.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import Instance, LiteralType, NoneType, Type, TypeType, union_items
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, TupleType, Type, TypeType, union_items
 from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
 
 _PROMOTIONS = {
     ("builtins.int", "builtins.float"),
@@ -46,26 +52,89 @@ _SET_LIKE = ("builtins.set", "builtins.frozenset", "_collections_abc.dict_keys",
 _PROMOTIONS |= {(a, b) for a in _SET_LIKE for b in _SET_LIKE if a != b}
 
 
-def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type, strict_bytes: bool = True) -> str | None:
+def comparison_overlap_message(op: ast.cmpop, left: Type, right: Type, strict_bytes: bool = True, ev: "Evaluator | None" = None) -> str | None:
     """The error for `left op right`, or None when the types may overlap."""
     promotions = _PROMOTIONS if strict_bytes else _PROMOTIONS | _BYTES_PROMOTIONS
+    shown_left, shown_right = _shown(left), _shown(right)
+    left, right = _module_instance(left, ev), _module_instance(right, ev)
     if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
         if _bytes_pair(left, right):
             return None
         if not _disjoint(left, right, promotions, check_eq=isinstance(op, (ast.Eq, ast.NotEq))):
             return None
         kind = "equality" if isinstance(op, (ast.Eq, ast.NotEq)) else "identity"
-        return f'Non-overlapping {kind} check (left operand type: "{format_type(left)}", right operand type: "{format_type(right)}")'
+        return f'Non-overlapping {kind} check (left operand type: {shown_left}, right operand type: {shown_right})'
     if isinstance(op, (ast.In, ast.NotIn)):
-        if not (isinstance(right, Instance) and right.info.fullname in _CONTAINERS and right.args):
+        item = _container_item(right, left, ev)
+        if item is None or (_has_bytes_component(left) and _has_bytes_component(right)):
+            # (`b"a" in b"abc"`, `b"a" in bytearray(...)`: mypy's bytes exemption)
             return None
-        item = right.args[0]
         if _bytes_pair(left, item):
             return None
         if not _disjoint(left, item, promotions, check_eq=False):
             return None
-        return f'Non-overlapping container check (element type: "{format_type(left)}", container item type: "{format_type(item)}")'
+        # mypy shows the element without its literal value (`prefer_literal=False`).
+        element = left if _mentions_literal(item) else widen_literals(left)
+        return f'Non-overlapping container check (element type: "{format_type(element)}", container item type: "{format_type(item)}")'
     return None
+
+
+def _has_bytes_component(t: Type) -> bool:
+    """bytes or bytearray, or a union holding one (mypy's has_bytes_component)."""
+    return any(_info(i) is not None and _info(i).fullname in ("builtins.bytes", "builtins.bytearray")  # type: ignore[union-attr]
+               for i in union_items(t) if isinstance(i, (Instance, LiteralType)))
+
+
+def _shown(t: Type) -> str:
+    if isinstance(t, TupleType):
+        # A tuple display's items show their classes, as mypy's (`tuple[int, int]`).
+        t = TupleType(tuple(i.fallback if isinstance(i, LiteralType) and not i.declared else i for i in t.items), t.fallback)
+    return "Module" if isinstance(t, ModuleType) else f'"{format_type(t)}"'
+
+
+def _module_instance(t: Type, ev: "Evaluator | None") -> Type:
+    """A module compares as a `types.ModuleType` instance (mypy's module type)."""
+    if isinstance(t, ModuleType) and ev is not None:
+        m = ev.instance("types.ModuleType")
+        if isinstance(m, Instance):
+            return m
+    return t
+
+
+def _mentions_literal(t: Type) -> bool:
+    return any(isinstance(i, LiteralType) for i in union_items(t))
+
+
+def _container_item(right: Type, element: Type, ev: "Evaluator | None") -> Type | None:
+    """The item type of a container `right` for `element in right`: the builtins
+    list/set/frozenset/dict, or (with an evaluator) any class deriving from
+    `typing.Container` whose `__contains__` takes `element` (otherwise mypy
+    reports the call, not the overlap)."""
+    if not isinstance(right, Instance):
+        return None
+    if right.info.fullname in _CONTAINERS:
+        return right.args[0] if right.args else None
+    if ev is None:
+        return None
+    if any(c.has_any_base for c in right.info.mro):
+        return None
+    # Through `Collection` first: newer typeshed derives it from `Container[Any]`
+    # (mypy 2.4.1's bundled one from `Container[_T_co]`, whose item it reads).
+    mapped = None
+    for name in ("typing.Collection", "typing.Container"):
+        base = next((c for c in right.info.mro if c.fullname == name), None)
+        mapped = map_instance_to_supertype(right, base) if base is not None else None
+        if mapped is not None and mapped.args and not isinstance(mapped.args[0], AnyType):
+            break
+    if mapped is None or not mapped.args or isinstance(mapped.args[0], AnyType):
+        return None
+    from veritype.types.model import CallableType
+    from veritype.types.subtype import is_subtype
+
+    contains = ev.bound_member(right, "__contains__")
+    if not isinstance(contains, CallableType) or not contains.params or not is_subtype(ev, element, contains.params[0].type):
+        return None
+    return mapped.args[0]
 
 
 _BYTES_LIKE = ("builtins.bytes", "builtins.bytearray", "builtins.memoryview")
@@ -90,8 +159,8 @@ def _disjoint(left: Type, right: Type, promotions: set[tuple[str, str]], check_e
     lefts, rights = union_items(left), union_items(right)
     if not all(_plain(t) for t in lefts + rights):
         return False
-    if check_eq and any(_custom_eq(t) or isinstance(t, TypeType) for t in lefts + rights):
-        return False  # (a metaclass may define `__eq__`: class objects by `is` only)
+    if check_eq and any(_custom_eq(t) for t in lefts + rights):
+        return False  # (a class object's `__eq__` is its metaclass's: see _custom_eq)
     direct = len(lefts) == 1 and len(rights) == 1
     return not any(_overlap(a, b, promotions, direct) for a in lefts for b in rights)
 
@@ -99,6 +168,8 @@ def _disjoint(left: Type, right: Type, promotions: set[tuple[str, str]], check_e
 def _plain(t: Type) -> bool:
     if isinstance(t, NoneType):
         return True
+    if isinstance(t, TupleType):
+        return t.fallback.info.fullname == "builtins.tuple" and all(_plain(i) for i in t.items)
     if isinstance(t, TypeType):
         return isinstance(t.item, Instance) and _plain(t.item)
     info = _info(t)
@@ -106,7 +177,7 @@ def _plain(t: Type) -> bool:
 
 
 def _info(t: Type) -> "ClassInfo | None":
-    if isinstance(t, LiteralType):
+    if isinstance(t, (LiteralType, TupleType)):
         return t.fallback.info
     if isinstance(t, Instance):
         return t.info
@@ -114,6 +185,14 @@ def _info(t: Type) -> "ClassInfo | None":
 
 
 def _custom_eq(t: Type) -> bool:
+    if isinstance(t, TypeType):
+        # A class object's `==` is its metaclass's: `type` has none of its own.
+        if not isinstance(t.item, Instance):
+            return True
+        meta = t.item.info.ev.metaclass_instance(t.item.info)
+        return meta is None or _custom_eq(meta)
+    if isinstance(t, TupleType):
+        return any(_custom_eq(i) for i in t.items)
     info = _info(t)
     if info is None:
         return False
@@ -130,9 +209,24 @@ def _overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bool = 
         if a.is_enum or b.is_enum:
             return a.is_enum and b.is_enum and a.fallback.info is b.fallback.info and a.value == b.value
         return bool(a.value == b.value)
-    if isinstance(a, TypeType) or isinstance(b, TypeType):
+    if isinstance(a, TypeType) and isinstance(b, TypeType):
         # `type[A] is type[B]`: class objects overlap as their classes do (mypy).
-        return not (isinstance(a, TypeType) and isinstance(b, TypeType)) or _overlap(a.item, b.item, promotions)
+        return _overlap(a.item, b.item, promotions)
+    if isinstance(a, TypeType) or isinstance(b, TypeType):
+        # A class object and an instance: only an `object` or a metaclass instance
+        # may be a class object (mypy's `_type_object_overlap`).
+        other = b if isinstance(a, TypeType) else a
+        if isinstance(other, TupleType):
+            return False
+        info = _info(other)
+        return info is None or info.fullname == "builtins.object" or any(c.fullname == "builtins.type" for c in info.mro)
+    if isinstance(a, TupleType) and isinstance(b, TupleType):
+        # Tuples of known length: the same length, and each pair of items overlaps.
+        return len(a.items) == len(b.items) and all(_overlap(x, y, promotions) for x, y in zip(a.items, b.items))
+    if isinstance(a, TupleType):
+        return not isinstance(b, LiteralType) and _overlap(a.fallback, b, promotions)
+    if isinstance(b, TupleType):
+        return not isinstance(a, LiteralType) and _overlap(a, b.fallback, promotions)
     ia, ib = _info(a), _info(b)
     if ia is None or ib is None:
         return True
@@ -180,7 +274,7 @@ def _args_overlap(a: Type, b: Type, promotions: set[tuple[str, str]], direct: bo
         return True
     for x, y in zip(a.args, b.args):
         xs, ys = union_items(widen_literals(x)), union_items(widen_literals(y))
-        if not all(_plain(t) and not isinstance(t, (NoneType, TypeType)) and not _custom_eq(t) for t in xs + ys):
+        if not all(_plain(t) and not isinstance(t, NoneType) and not _custom_eq(t) for t in xs + ys):
             continue
         single = direct and len(xs) == 1 and len(ys) == 1
         if single and _bytes_pair(xs[0], ys[0]):

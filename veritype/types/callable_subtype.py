@@ -155,9 +155,9 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
             l = l_pos[i]
             if not sc._check(r.type, l.type):
                 return False
-            if r.kind == POS_OR_KW and l.kind == POS_ONLY:
+            if r.kind == POS_OR_KW and l.kind == POS_ONLY and not _implicit(left) and not _implicit(right):
                 return False
-            if r.kind == POS_OR_KW and l.name != r.name and r.name is not None and not left.is_untyped:
+            if r.kind == POS_OR_KW and l.name != r.name and r.name is not None and not _implicit(left) and not _implicit(right):
                 # (An untyped def's parameter names are not held against it:
                 # mypy accepts `def f(v, aP)` for `(validator, value)`.)
                 return False
@@ -233,3 +233,11 @@ def _written_any(t: Type) -> bool:
     # Not an Any that a type variable was specialized to (substitute._sub_param_type).
     return isinstance(t, AnyType) and t.reason != "specialized"
 
+
+def _implicit(t: CallableType) -> bool:
+    """mypy's "implicitly typed" callable, whose positional parameter names are not
+    compared on either side of a subtype check (mypy's is_callable_compatible):
+    an unannotated def, or a lambda (veritype names its type "lambda"; one
+    inferred without context is implicit in mypy, and with a context its names
+    are rarely the point)."""
+    return t.is_untyped or t.name == "lambda"
