@@ -47,12 +47,6 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
             return found
     base = ex.infer(node.value)
-    if isinstance(base, Instance) and base.info.fullname == "types.ModuleType" and isinstance(node.value, (ast.Name, ast.Attribute)) and ex.scope is not None:
-        # An imported module narrowed to `types.ModuleType` (`assert type(mod) is
-        # ModuleType`): mypy still looks `mod.x` up in the module itself.
-        ref = ex.ev.resolve_expr(node.value, ex.scope)
-        if ref is not None and ref.kind == "module":
-            base = ex.ev.ref_value_type(ref)
     if isinstance(base, TypeType) and ex.scope is not None:
         from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
