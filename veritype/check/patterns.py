@@ -32,7 +32,6 @@ def check_match(checker: "ModuleChecker", stmt: ast.Match) -> None:
             checker.flow.apply(checker.exprs().narrow_for(test, True))
         narrowed = _pattern(checker, case.pattern, _current_subject(checker, stmt.subject, subject))
         # PEP 634: a class pattern narrows the subject itself (`case ast.Name(): subject.id`).
-        from veritype.evaluate.reference_keys import expr_key
         from veritype.types.model import NeverType
 
         key = expr_key(stmt.subject)

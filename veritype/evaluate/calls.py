@@ -29,7 +29,7 @@ from veritype.types.model import (
     UnionType, make_union,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
-from veritype.types.substitute import paramspec_tail, substitute, tv_key, type_vars_in
+from veritype.types.substitute import substitute, tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from veritype.types.model import (
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
-from veritype.evaluate.truthiness import surely_has, falsy_part, truthy_part
+from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance

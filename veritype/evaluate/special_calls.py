@@ -13,7 +13,7 @@ from veritype.evaluate.typeddict_key_methods import typeddict_key_method
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
-from veritype.types.subtype import is_same_type, map_instance_to_supertype
+from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator

@@ -467,7 +467,7 @@ class TypeExprEvaluator:
                 else:
                     mapping[tv_key(p)] = plist
             elif self._param_list(a, ctx) is not None and not isinstance(a, (ast.Name, ast.Attribute)):
-                mapping[tv_key(p)] = self._error(ctx, a, f'Bracketed expression "[...]" is not valid as a type' if isinstance(a, ast.List) else 'Unexpected "..."', "valid-type")
+                mapping[tv_key(p)] = self._error(ctx, a, 'Bracketed expression "[...]" is not valid as a type' if isinstance(a, ast.List) else 'Unexpected "..."', "valid-type")
             else:
                 mapping[tv_key(p)] = self._eval(a, ctx)
         self._check_bounds(_AliasName(ast.unparse(node.value)), params, [mapping[tv_key(p)] for p in params], args, ctx)
