@@ -44,6 +44,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     results: list[Type] = []
     positive = isinstance(node.op, ast.And)
     pushed = 0
+    right_reported = False
     try:
         for i, value in enumerate(node.values):
             last = i == len(node.values) - 1
@@ -56,9 +57,11 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if tested:
                 check_truthy_function(ex, value, t)
             if not last:
-                from veritype.evaluate.redundant_expr import check_operand
+                from veritype.evaluate.redundant_expr import check_operand, check_right_operand
 
                 check_operand(ex, node, i, t)
+                if not right_reported:
+                    right_reported = check_right_operand(ex, node, i, t)
             if last:
                 results.append(t)
             else:

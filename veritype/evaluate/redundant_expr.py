@@ -52,6 +52,24 @@ def check_operand(ex: "ExprEvaluator", node: ast.BoolOp, index: int, t: Type) ->
         ex.error(value, 'Left operand of "or" is always false', "redundant-expr")
 
 
+def check_right_operand(ex: "ExprEvaluator", node: ast.BoolOp, index: int, t: Type) -> bool:
+    """`--warn-unreachable`: mypy's `Right operand of "or" is never evaluated`
+    [unreachable] where operand `index` (of type `t`) always decides an
+    `or` (always true) or an `and` (always false); reported at the next
+    operand (mypy nests `a or b or c` as `a or (b or c)`). True when reported,
+    so that the caller reports it once per expression."""
+    from veritype.diagnostics.enabled import code_enabled
+
+    value = node.values[index]
+    if not ex.reporting or ex.scope is None or not code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "unreachable"):
+        return False
+    is_or = isinstance(node.op, ast.Or)
+    if _static(ex, value) or not always(ex, value, t, is_or):
+        return False
+    ex.error(node.values[index + 1], f'Right operand of "{"or" if is_or else "and"}" is never evaluated', "unreachable")
+    return True
+
+
 def check_condition(ex: "ExprEvaluator", test: ast.expr, t: Type, where: str) -> None:
     """The test of a conditional expression (`where` "") or of a comprehension (" in comprehension")."""
     if not enabled(ex):
