@@ -176,6 +176,10 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         if narrowed is not None:
             return narrowed
     base = ex.infer(node.value)
+    if isinstance(node.value, ast.Dict) and not node.value.keys:
+        # A bare `{}` has no context to take its types from: mypy's `dict[Never,
+        # Never]`, which no key fits (trio: `lambda: {}["nope"]  # type: ignore[index]`).
+        base = ex.ev.builtin("dict", NeverType(), NeverType())
     if isinstance(base, SpecialForm) and base.name == "Annotated":
         if ex.scope is not None:
             ex.ev.type_exprs.evaluate(node, ex.scope)
