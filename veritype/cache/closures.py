@@ -33,6 +33,7 @@ from collections.abc import Callable, Container, Mapping
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_text, static_imports
+from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
     from veritype.cache.store import Entry
@@ -176,60 +177,24 @@ def valid_entries(entries: Mapping[str, "Entry | None"], state: Callable[[str], 
             return False
         return all(state(dep) == recorded for dep, recorded in entry.deps.items())
 
-    # Tarjan's strongly connected components over the refs, iteratively (a
-    # chain of thousands of modules must not exhaust the stack); a component
-    # is valid when each member is, and each component it refers to is.
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
+    # The import cycles of the refs (modules/import_cycles.py); a component is
+    # valid when each member is, and each component it refers to is (found before it).
+    def refs(name: str) -> list[str]:
+        entry = entries.get(name)
+        # A ref that is no longer a source fails locally_valid on its digest.
+        return sorted(r for r in entry.refs if r in entries) if entry is not None else []
+
     valid: dict[str, bool] = {}
-    for root in entries:
-        if root in index:
-            continue
-        work: list[tuple[str, list[str]]] = []
-
-        def enter(name: str) -> None:
-            index[name] = low[name] = len(index)
-            stack.append(name)
-            on_stack.add(name)
-            entry = entries.get(name)
-            work.append((name, sorted(entry.refs) if entry is not None else []))
-
-        enter(root)
-        while work:
-            name, todo = work[-1]
-            if todo:
-                ref = todo.pop()
-                if ref not in entries:
-                    continue  # no longer a source: locally_valid fails on the digest
-                if ref not in index:
-                    enter(ref)
-                elif ref in on_stack:
-                    low[name] = min(low[name], index[ref])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[name])
-            if low[name] != index[name]:
-                continue
-            members: list[str] = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                members.append(member)
-                if member == name:
-                    break
-            group = set(members)
-            ok = all(locally_valid(m) for m in members)
-            if ok:
-                for m in members:
-                    entry = entries[m]
-                    assert entry is not None  # locally valid
-                    if any(not valid.get(ref, False) for ref in entry.refs if ref not in group):
-                        ok = False
-                        break
+    for members in strongly_connected(entries, refs):
+        group = set(members)
+        ok = all(locally_valid(m) for m in members)
+        if ok:
             for m in members:
-                valid[m] = ok
+                entry = entries[m]
+                assert entry is not None  # locally valid
+                if any(not valid.get(ref, False) for ref in entry.refs if ref not in group):
+                    ok = False
+                    break
+        for m in members:
+            valid[m] = ok
     return {name for name, ok in valid.items() if ok}

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from veritype.cache.fingerprint import static_imports
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.checking import check_one
+from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
     from veritype.engine.checking import CheckMany
@@ -106,40 +107,4 @@ def import_cycles(infos: list[ModuleInfo]) -> list[list[str]]:
         tree = info.tree
         names = static_imports(tree, info.name, info.is_package)[0] if tree is not None else set()
         edges[info.name] = sorted((n for n in names if n in order and n != info.name), key=order.__getitem__)
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-    for root in order:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            succ = edges[node]
-            if i < len(succ):
-                work.append((node, i + 1))
-                nxt = succ[i]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == node:
-                        break
-                groups.append(sorted(group, key=order.__getitem__))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return groups
+    return [sorted(group, key=order.__getitem__) for group in strongly_connected(order, edges.__getitem__)]
