@@ -19,6 +19,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.syntax.shapes import attribute_chain
 from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType
 from veritype.types.substitute import type_vars_in
 
@@ -129,14 +130,10 @@ def _attribute_of_variable(checker: "ModuleChecker", base: ast.Attribute) -> Non
     dotted name through a variable (a parameter, a local or module variable not
     declared Any) does not resolve: `Name "self.Schema" is not defined`
     [name-defined] (semanal.lookup_qualified, "Lookup through invalid node")."""
-    parts: list[str] = []
-    node: ast.expr = base
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    chain = attribute_chain(base)
+    if chain is None:
         return
-    hit = checker.ev.lookup(node.id, checker.scope)
+    hit = checker.ev.lookup(chain[0], checker.scope)
     if hit is None:
         return
     sym, scope = hit
@@ -148,8 +145,7 @@ def _attribute_of_variable(checker: "ModuleChecker", base: ast.Attribute) -> Non
         t = checker.ev.declared_type(sym, scope) if sym.kind == S.VAR else checker.ev.symbol_type(sym, scope)
         if isinstance(t, AnyType) and t.reason == "explicit":
             return  # through a variable declared Any: mypy allows it
-    dotted = ".".join([node.id, *reversed(parts)])
-    checker.error(base, f'Name "{dotted}" is not defined', "name-defined")
+    checker.error(base, f'Name "{".".join(chain)}" is not defined', "name-defined")
 
 
 def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:

@@ -25,6 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.syntax.shapes import is_unannotated_def
 from veritype.types.model import AnyType, Instance, NoneType, Type
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def _declares(checker: "ModuleChecker", sym: "Symbol") -> bool:
         if value is not None and empty_display_kind(value) is not None:
             return False  # partial collection
     method = sym.decl_methods.get(id(node)) or (sym.method if sym.is_instance_attr else None)
-    if method is not None and _is_untyped(method) and not checker.options.check_untyped_defs:
+    if method is not None and is_unannotated_def(method) and not checker.options.check_untyped_defs:
         return False
     return True
 
@@ -124,7 +125,7 @@ def is_partial_none(checker: "ModuleChecker", sym: "Symbol") -> bool:
     if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is None):
         return False
     method = sym.decl_methods.get(id(node)) or sym.method
-    if method is None or _is_untyped(method):
+    if method is None or is_unannotated_def(method):
         return False  # mypy: `Any | None` there (under check_untyped_defs), which takes anything
     for d in sym.decls:
         if d is node or sym.decl_methods.get(id(d)) is not method:
@@ -139,12 +140,6 @@ def is_partial_none(checker: "ModuleChecker", sym: "Symbol") -> bool:
                 if isinstance(n, ast.Attribute) and n.attr == sym.name and isinstance(n.ctx, ast.Store):
                     return False
     return True
-
-
-def _is_untyped(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    a = fn.args
-    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
-    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
 
 
 def _is_declaration(sym: "Symbol", target: ast.Attribute) -> bool:

@@ -26,6 +26,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.statements import scope_statements
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class _Scope:
     def _block(self, body: list[ast.stmt], depth: int, bound: dict[str, _Binding], excluded: set[str], nested: list[list[ast.stmt]]) -> None:
         for stmt in body:
             if isinstance(stmt, _FUNC) or isinstance(stmt, ast.ClassDef):
-                if isinstance(stmt, ast.ClassDef) or self.checker.options.check_untyped_defs or not _is_untyped(stmt):
+                if isinstance(stmt, ast.ClassDef) or self.checker.options.check_untyped_defs or not is_unannotated_def(stmt):
                     nested.append(stmt.body)  # (mypy reports nothing inside an unchecked function)
                 self._definition(stmt, depth, bound, excluded)
                 continue
@@ -154,12 +155,6 @@ class _Scope:
         from veritype.types.model import ModuleType
 
         return isinstance(self.checker.ev.symbol_type(*hit), ModuleType)
-
-
-def _is_untyped(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    a = fn.args
-    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
-    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
 
 
 def _line(node: ast.AST) -> int:

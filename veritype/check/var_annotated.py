@@ -72,7 +72,8 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
     annotation. We report only when the method mentions `self.x` nowhere else except
     in plain reads (never as the base of a call, subscript or attribute, a store, or
     in a nested function): any such use might be one mypy completes from."""
-    from veritype.check.inferred_attrs import _first_in_text, _is_untyped
+    from veritype.check.inferred_attrs import _first_in_text
+    from veritype.syntax.shapes import is_unannotated_def
     from veritype.types.model import AnyType, Instance
 
     if len(stmt.targets) != 1 or stmt.type_comment or checker.info.is_stub:
@@ -87,7 +88,7 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
     fn = checker.scope.function
     if cls is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    if _is_untyped(fn):
+    if is_unannotated_def(fn):
         return None  # mypy asks for no annotation in an unannotated function (checked or not)
     params = [*fn.args.posonlyargs, *fn.args.args]
     if not params or params[0].arg != target.value.id or fn.decorator_list:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from veritype.semantic.binder import absolute_import_name
 from veritype.syntax.bodies import is_trivial_body
+from veritype.syntax.shapes import attribute_chain
 
 # A module name in a `changed` map: every name of that module changed (it
 # appeared, vanished, or changed what decides all its names: `__all__`,
@@ -219,7 +220,7 @@ class _Resolver:
             # visit a chain before its root).
             self._chain([node.id], ext, local, whole=id(node) not in self._roots)
         elif isinstance(node, ast.Attribute):
-            chain = _chain_of(node)
+            chain = attribute_chain(node)
             if chain is not None:
                 self._chain(chain, ext, local, whole=False)
                 root: ast.expr = node
@@ -263,18 +264,6 @@ class _Resolver:
             for part in chain[1:]:
                 ext.add((prefix, part))
                 prefix = f"{prefix}.{part}"
-
-
-def _chain_of(node: ast.Attribute) -> list[str] | None:
-    parts: list[str] = []
-    cur: ast.expr = node
-    while isinstance(cur, ast.Attribute):
-        parts.append(cur.attr)
-        cur = cur.value
-    if not isinstance(cur, ast.Name):
-        return None
-    parts.append(cur.id)
-    return parts[::-1]
 
 
 def _split_imports(body: list[ast.stmt]) -> Iterator[ast.stmt]:

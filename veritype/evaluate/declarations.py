@@ -20,6 +20,7 @@ from veritype.types.model import (
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
+from veritype.syntax.shapes import is_unannotated_def
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -202,7 +203,7 @@ def infer_from_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         if isinstance(t, AnyType):
             return AnyType("special")
         others.append(t)
-    if home is not None and len(others) == 1 and _is_untyped(home):
+    if home is not None and len(others) == 1 and is_unannotated_def(home):
         # mypy: a partial None left uncompleted in an untyped method (checked under
         # check_untyped_defs) is `Any | None`, which takes any later assignment.
         others.append(AnyType("unannotated"))
@@ -221,15 +222,9 @@ def _partial_none_home(ev: "Evaluator", sym: Symbol, scope: Scope) -> ast.Functi
     method = sym.decl_methods.get(id(sym.node)) or sym.method
     if method is None:
         return None
-    if _is_untyped(method) and not ev.program.options.for_module(scope.module.name).check_untyped_defs:
+    if is_unannotated_def(method) and not ev.program.options.for_module(scope.module.name).check_untyped_defs:
         return None
     return method
-
-
-def _is_untyped(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    a = fn.args
-    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
-    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
 
 
 def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None) -> Type:

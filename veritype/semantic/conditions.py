@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import operator
 
+from veritype.syntax.shapes import attribute_chain
+
 _CMP = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
@@ -22,12 +24,8 @@ _CMP = {
 
 
 def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
+    chain = attribute_chain(node)
+    return ".".join(chain) if chain is not None else None
 
 
 # (always_true, always_false) names: mypy's options of those names.

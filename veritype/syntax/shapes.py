@@ -15,3 +15,25 @@ def elif_branch(node: ast.If) -> ast.If | None:
     if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
         return node.orelse[0]
     return None
+
+
+def attribute_chain(node: ast.expr) -> list[str] | None:
+    """The names of a dotted reference, outermost first (`a.b.c` -> `["a", "b",
+    "c"]`; a plain name is one), or None when it does not start at a name
+    (`f().x`)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
+def is_unannotated_def(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A def with no annotation at all (nor a type comment): what mypy leaves
+    unchecked without `check_untyped_defs`."""
+    a = fn.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
+    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
