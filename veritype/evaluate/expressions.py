@@ -92,6 +92,14 @@ class ExprEvaluator:
 
         self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
 
+    def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
+        """A non-reporting evaluator that sees what this one sees (its flow, or
+        `flow`, and its comprehension/lambda overlay): to ask a question of an
+        expression before deciding how to evaluate it for real."""
+        silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None)
+        silent.overlay = self.overlay
+        return silent
+
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:

@@ -41,11 +41,7 @@ def _key(node: ast.expr) -> str | None:
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
-    from veritype.evaluate.expressions import ExprEvaluator
-
-    silent = ExprEvaluator(exprs.ev, exprs.scope, _ReadOnlyFlow(exprs.flow), None)
-    silent.overlay = exprs.overlay
-    return _Once(silent)  # type: ignore[return-value]
+    return _Once(exprs.silent(_ReadOnlyFlow(exprs.flow)))  # type: ignore[return-value]
 
 
 class _ReadOnlyFlow:

@@ -142,12 +142,9 @@ def _instance_of(ev, t: Type) -> Instance | None:  # type: ignore[no-untyped-def
 
 def _start_and_receiver(exprs: "ExprEvaluator", call: ast.Call) -> "tuple[ClassInfo, Type] | None":
     if call.args:
-        from veritype.evaluate.expressions import ExprEvaluator
-
         # Silently: the call itself is evaluated (and reported on) as usual when
         # this module does not take it.
-        silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
-        silent.overlay = exprs.overlay
+        silent = exprs.silent()
         cls_t = silent.infer(call.args[0])
         obj = silent.infer(call.args[1])
         if not (isinstance(cls_t, TypeType) and isinstance(cls_t.item, Instance)):

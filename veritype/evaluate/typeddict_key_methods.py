@@ -48,10 +48,7 @@ def typeddict_key_method(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
         return None
     if node.keywords or len(node.args) > 2 or any(isinstance(a, ast.Starred) for a in node.args):
         return None
-    from veritype.evaluate.expressions import ExprEvaluator
-
-    silent = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None)
-    silent.overlay = exprs.overlay
+    silent = exprs.silent()
     receiver = silent.infer(func.value)
     if not isinstance(receiver, TypedDictType):
         return None

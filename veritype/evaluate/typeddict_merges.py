@@ -77,10 +77,7 @@ def update_call(ex: "ExprEvaluator", node: ast.Call) -> Type | None:
     func = node.func
     if not (isinstance(func, ast.Attribute) and func.attr == "update" and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Dict)):
         return None
-    from veritype.evaluate.expressions import ExprEvaluator
-
-    silent = ExprEvaluator(ex.ev, ex.scope, ex.flow, None)
-    silent.overlay = ex.overlay
+    silent = ex.silent()
     receiver = silent.infer(func.value)
     if not isinstance(receiver, TypedDictType):
         return None
