@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from veritype.types.model import AnyType, Type, UnionType, make_union
 from veritype.types.union_simplify import drop_covered_items
+from veritype.check.possibly_undefined import merged as merged_definedness
 
 if TYPE_CHECKING:
     import ast
@@ -145,9 +146,7 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
         return State({}, True)
     if len(live) == 1:
         return live[0].copy()
-    from veritype.check.possibly_undefined import merged
-
-    defined = merged([s.defined for s in live])
+    defined = merged_definedness([s.defined for s in live])
     keys = set(live[0].types)
     for s in live[1:]:
         keys &= set(s.types)
