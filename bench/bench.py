@@ -33,9 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import corpus

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import os
 import shutil
 import subprocess
 import sys

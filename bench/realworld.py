@@ -26,7 +26,7 @@ from pathlib import Path
 
 import corpus
 import machine
-from checkers import add_veritype_options, veritype_from_args, Checker, CheckerError, Diagnostic, Mypy, Veritype, check_output
+from checkers import add_veritype_options, veritype_from_args, Checker, CheckerError, Diagnostic, Mypy, check_output
 
 CACHE_ROOT = corpus.WORK / "cache" / "realworld"
 
