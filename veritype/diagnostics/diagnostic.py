@@ -19,6 +19,12 @@ class Diagnostic:
     # than its own line (mypy: an expression's lines, a decorated def's decorators).
     ignore_span: tuple[int, int] | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        # mypy quotes a type in a message unless it is `overloaded function`
+        # (its quote_type_string): the formatter cannot see the quotes.
+        if '"overloaded function"' in self.message:
+            object.__setattr__(self, "message", self.message.replace('"overloaded function"', "overloaded function"))
+
     def to_json(self) -> dict[str, object]:
         return {
             "path": self.path,

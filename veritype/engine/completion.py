@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 
 from veritype.semantic import symbols as S
-from veritype.types.format import format_type
+from veritype.types.format import format_revealed
 from veritype.types.model import (
     CallableType, Instance, LiteralType, ModuleType, Overloaded, TupleType, Type, TypeType, UnionType,
 )
@@ -177,7 +177,7 @@ def members(cur: Cursor, t: Type) -> list[Item]:
             except Exception:  # noqa: BLE001 - a member the evaluator cannot type is still listed
                 mt = None
             if mt is not None:
-                detail = format_type(mt)
+                detail = format_revealed(mt)
                 if isinstance(mt, (CallableType, Overloaded)) and kind == FIELD:
                     kind = METHOD
         out.append(Item(name, kind, detail, _sort_key(name)))
@@ -258,7 +258,7 @@ def _names(cur: Cursor, line: int, start: int) -> list[Item]:
                     hit = ev.lookup(name, scope)
                     if hit is not None:
                         try:
-                            detail = format_type(ev.symbol_type(*hit))
+                            detail = format_revealed(ev.symbol_type(*hit))
                         except Exception:  # noqa: BLE001
                             detail = ""
                 out.append(Item(name, _kind_of(sym, False), detail, "1" + _sort_key(name)))
@@ -298,7 +298,7 @@ def _keyword_arguments(cur: Cursor, chain: list[ast.AST]) -> list[Item]:
         for p in sig.params:
             if p.name and p.kind in (POS_OR_KW, KW_ONLY) and p.name not in given and p.name not in seen and p.name != "self":
                 seen.add(p.name)
-                out.append(Item(f"{p.name}=", VARIABLE, format_type(p.type), "0" + p.name, insert=f"{p.name}="))
+                out.append(Item(f"{p.name}=", VARIABLE, format_revealed(p.type), "0" + p.name, insert=f"{p.name}="))
     return out
 
 

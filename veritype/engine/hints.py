@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from veritype.check.module_checker import ModuleChecker
 from veritype.evaluate.expressions import ExprEvaluator
-from veritype.types.format import format_type
+from veritype.types.format import format_revealed
 from veritype.types.join import join_all
 from veritype.types.model import AnyType, NoneType, Type
 
@@ -84,7 +84,7 @@ class _HintChecker(ModuleChecker):
         if isinstance(t, AnyType):
             return
         line = self.lines[name.lineno - 1] if name.lineno <= len(self.lines) else ""
-        self.hints.append(Hint((name.lineno - 1, char_column(line, name.end_col_offset or 0)), f": {format_type(t)}", 1))
+        self.hints.append(Hint((name.lineno - 1, char_column(line, name.end_col_offset or 0)), f": {format_revealed(t)}", 1))
 
 
 def inlay_hints(snap: Snapshot, path: str, start_line: int, end_line: int) -> list[Hint]:
@@ -161,5 +161,5 @@ def _return_hint(func: FuncDef, returns: list[Type], lines: list[str], program: 
         text = lines[n]
         m = _HEADER_END.search(text)
         if m is not None:
-            return Hint((n, m.start() + 1), f" -> {format_type(t)}", 1)
+            return Hint((n, m.start() + 1), f" -> {format_revealed(t)}", 1)
     return None

@@ -18,7 +18,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
-from veritype.types.format import format_type
+from veritype.types.format import format_revealed
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, ModuleType, Overloaded, TupleType, Type, TypeType, UnionType,
 )
@@ -308,10 +308,10 @@ def _signature_text(name: str, node: ast.AST, t: Type | None) -> str:
         return f"class {name}"
     items = t.items if isinstance(t, Overloaded) else ((t,) if isinstance(t, CallableType) else ())
     if not items:
-        return f"{name}: {format_type(t)}" if t is not None else f"def {name}(...)"
+        return f"{name}: {format_revealed(t)}" if t is not None else f"def {name}(...)"
     lines = []
     for c in items:
-        shown = format_type(c)  # `def (x: int) -> str`
+        shown = format_revealed(c)  # `def (x: int) -> str`
         prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) and shown.startswith("def ") else "def"
         lines.append(prefix + " " + name + shown[len("def ") :] if shown.startswith("def ") else f"{name}: {shown}")
     return "\n".join(lines)
@@ -334,7 +334,7 @@ def hover(snap: Snapshot, path: str, line: int, char: int) -> Hover | None:
     elif isinstance(node, ast.arg):
         t = _param_type(cur, node)
         span = name_span(node, cur.lines)
-        text = f"{node.arg}: {format_type(t)}" if t is not None else node.arg
+        text = f"{node.arg}: {format_revealed(t)}" if t is not None else node.arg
     elif isinstance(node, ast.alias):
         return _declared_hover(cur, node)
     elif isinstance(node, (ast.Name, ast.Attribute)) or isinstance(node, ast.expr) and not isinstance(node, ast.Constant):
@@ -343,7 +343,7 @@ def hover(snap: Snapshot, path: str, line: int, char: int) -> Hover | None:
             return _declared_hover(cur, node)
         span = span_of(node, cur.lines)
         label = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-        text = format_type(t)
+        text = format_revealed(t)
         declared = targets_at(cur) if label is not None else []
         decl_node = declared[0].node if declared else None
         if label is not None and isinstance(decl_node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -10,7 +10,7 @@ import ast
 import os
 from dataclasses import dataclass
 
-from veritype.types.format import format_type
+from veritype.types.format import format_revealed
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, CallableType, Overloaded, TypeType, VAR_KW, VAR_POS
 
 from veritype.engine.locate import byte_column, node_chain
@@ -34,7 +34,7 @@ class Help:
 
 def _param_text(p) -> str:  # type: ignore[no-untyped-def]
     star = "*" if p.kind == VAR_POS else "**" if p.kind == VAR_KW else ""
-    text = f"{star}{p.name}: {format_type(p.type)}" if p.name else format_type(p.type)
+    text = f"{star}{p.name}: {format_revealed(p.type)}" if p.name else format_revealed(p.type)
     return text + (" = ..." if p.has_default else "")
 
 
@@ -55,7 +55,7 @@ def _signature(name: str, c: CallableType) -> Signature:
         if is_param:
             spans.append((len(label), len(label) + len(text)))
         label += text
-    label += f") -> {format_type(c.ret)}"
+    label += f") -> {format_revealed(c.ret)}"
     return Signature(label, spans)
 
 

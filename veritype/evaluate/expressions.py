@@ -340,9 +340,9 @@ class ExprEvaluator:
                 t = AnyType("special")
             layer[a.arg] = t
             params.append(Param(a.arg, t, POS_OR_KW, i >= len(all_args) - len(args.defaults)))
-        for a in args.kwonlyargs:
+        for a, default in zip(args.kwonlyargs, args.kw_defaults):
             layer[a.arg] = AnyType("unannotated")
-            params.append(Param(a.arg, AnyType("unannotated"), 3, True))
+            params.append(Param(a.arg, AnyType("unannotated"), 3, default is not None))
         if args.vararg:
             layer[args.vararg.arg] = self.ev.builtin("tuple", AnyType("unannotated"))
             params.append(Param(args.vararg.arg, AnyType("unannotated"), 2))

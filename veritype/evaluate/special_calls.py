@@ -10,7 +10,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.typeddict_key_methods import typeddict_key_method
-from veritype.types.format import format_type
+from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
 from veritype.types.subtype import map_instance_to_supertype
@@ -49,7 +49,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         _unimported_reveal(exprs, node, short)
     if short == "reveal_type" and len(node.args) == 1:
         t = exprs.infer(node.args[0])
-        exprs.note(node, f'Revealed type is "{format_type(t)}"')
+        exprs.note(node, f'Revealed type is "{format_revealed(t)}"')
         return t
     if short == "reveal_locals":
         _reveal_locals(exprs, node)
@@ -252,7 +252,7 @@ def _reveal_locals(exprs: "ExprEvaluator", node: ast.Call) -> None:
         if sym.kind not in (VAR, PARAM) or name.startswith("__"):
             continue
         t = exprs.infer(ast.Name(id=name, ctx=ast.Load(), lineno=node.lineno, col_offset=node.col_offset))
-        lines.append(f"    {name}: {format_type(t)}")
+        lines.append(f"    {name}: {format_revealed(t)}")
     exprs.note(node, "Revealed local types are:")
     for line in lines:
         exprs.note(node, line)
