@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.returns_value import allow_none_value
 from veritype.semantic import symbols as S
 from veritype.syntax.shapes import attribute_chain
 from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType
@@ -273,4 +274,6 @@ def class_keywords_call(checker: "ModuleChecker", node: ast.ClassDef, info: "Cla
     else:
         return None
     func = ast.copy_location(ast.Attribute(value=base_expr, attr="__init_subclass__", ctx=ast.Load()), node)
-    return ast.copy_location(ast.Call(func=func, args=[], keywords=kws), node)
+    call = ast.copy_location(ast.Call(func=func, args=[], keywords=kws), node)
+    allow_none_value(call)  # the class statement does not use the call's value
+    return call

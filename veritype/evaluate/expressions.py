@@ -18,6 +18,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
+from veritype.evaluate.returns_value import check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
@@ -452,7 +453,10 @@ class ExprEvaluator:
 
     def _Await(self, node: ast.Await, expected: Type | None) -> Type:
         t = self.infer(node.value)
-        return self.awaited(t, node)
+        result = self.awaited(t, node)
+        if self.reporting:
+            check_awaited_value(self, node, result)
+        return result
 
     def awaited(self, t: Type, node: ast.AST | None) -> Type:
         results: list[Type] = []
@@ -504,7 +508,10 @@ class ExprEvaluator:
                 got, exp = format_pair(item, declared[0])
                 self.error(node, f'Incompatible types in "yield from" (actual type "{got}", expected type "{exp}")', "misc")
             self._check_send_type(node, t, declared[1])
-        return self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
+        result = self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
+        if self.reporting:
+            check_awaited_value(self, node, result)
+        return result
 
     def _check_send_type(self, node: ast.YieldFrom, delegate: Type, send: Type) -> None:
         """`yield from g` forwards what is sent to this generator on to `g`: the
@@ -539,6 +546,8 @@ class ExprEvaluator:
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
         result = self._call_node(callee, args, node, expected=expected)
+        if self.reporting:
+            check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
             from veritype.evaluate.brace_format import check_format_call, is_format_call
 
