@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.semantic.symbols import PARAM, VAR
 from veritype.types.model import CallableType, Instance, NoneType, Type, TypeType
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def check_call_value(exprs: "ExprEvaluator", node: ast.Call, callee: Type, resul
         return
     name = _plain_none_def(node.func, callee)
     if name is None:
+        if _declared_none_callable(exprs, node.func, callee):
+            exprs.error(node, "Function does not return a value (it only ever returns None)", "func-returns-value")
         return
     owner = _defining_class(exprs, node.func, callee) if isinstance(node.func, ast.Attribute) else None
     who = f'"{name}" of "{owner}"' if owner else f'"{name}"'
@@ -66,6 +69,24 @@ def _plain_none_def(func: ast.expr, callee: CallableType) -> str | None:
     # inferred variable is not a def).
     named = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
     return d.name if named == d.name else None
+
+
+def _declared_none_callable(exprs: "ExprEvaluator", func: ast.expr, callee: CallableType) -> bool:
+    """`cb()` where `cb` is a variable or parameter annotated with a callable
+    type returning None (mypy: a declared, not inferred, variable)."""
+    if not isinstance(func, ast.Name) or callee.definition is not None or not isinstance(callee.ret, NoneType):
+        return False
+    if exprs.scope is None:
+        return False
+    hit = exprs.ev.lookup(func.id, exprs.scope)
+    if hit is None:
+        return False
+    sym = hit[0]
+    if sym.kind == VAR:
+        return sym.annotation is not None
+    if sym.kind == PARAM:
+        return any(isinstance(d, ast.arg) and d.annotation is not None for d in sym.decls)
+    return False
 
 
 def _defining_class(exprs: "ExprEvaluator", func: ast.Attribute, callee: CallableType) -> str | None:
