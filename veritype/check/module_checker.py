@@ -19,6 +19,7 @@ from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.check.display_items import report_display_items
 from veritype.check.typeddict_rules import check_typeddict_delete
 from veritype.check.import_over_variable import check_import_over_variable
+from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -193,6 +194,7 @@ class ModuleChecker:
     def _Expr(self, stmt: ast.Expr) -> None:
         if self._alias_specialization(stmt.value):
             return
+        allow_none_value(stmt.value)  # the statement does not use the value
         t = self.infer(stmt.value)
         is_reveal = isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in ("reveal_type", "assert_type")
         # Any expression statement (mypy's type_requires_usage): `await run(async_fn)` too.
@@ -340,6 +342,8 @@ class ModuleChecker:
                 self.error(stmt, "Return value expected", "return-value")
         else:
             mark = len(self.diags)
+            if expected is None or isinstance(expected, (NoneType, AnyType)) or func.is_generator:
+                allow_none_value(stmt.value)  # mypy lets `return f()` pass there
             t = self.infer(stmt.value, expected)
             if expected is not None and not isinstance(expected, AnyType):
                 if isinstance(expected, NeverType):

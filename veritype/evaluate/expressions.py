@@ -18,7 +18,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
-from veritype.evaluate.returns_value import check_awaited_value, check_call_value
+from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
@@ -357,6 +357,7 @@ class ExprEvaluator:
         self.in_lambda += 1
         try:
             ret_ctx = ctx.ret if ctx is not None and not isinstance(ctx.ret, TypeVarType) else None
+            allow_none_value(node.body)  # a lambda's result may be None
             ret = self.infer(node.body, ret_ctx)
         finally:
             self.overlay.pop()

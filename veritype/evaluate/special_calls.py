@@ -10,6 +10,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.typeddict_key_methods import typeddict_key_method
+from veritype.evaluate.returns_value import allow_none_value
 from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
@@ -48,6 +49,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
     if module == "builtins" and short in ("reveal_type", "reveal_locals"):
         _unimported_reveal(exprs, node, short)
     if short == "reveal_type" and len(node.args) == 1:
+        allow_none_value(node.args[0])
         t = exprs.infer(node.args[0])
         exprs.note(node, f'Revealed type is "{format_revealed(t)}"')
         return t
@@ -55,6 +57,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         _reveal_locals(exprs, node)
         return NoneType()
     if short == "assert_type" and len(node.args) == 2 and module != "builtins":
+        allow_none_value(node.args[0])
         t = exprs.infer(node.args[0])
         if exprs.scope is None:
             return t
@@ -66,6 +69,7 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         if exprs.scope is None:
             return AnyType("special")
         target = exprs.ev.type_exprs.evaluate(node.args[0], exprs.scope, report=_type_reporter(exprs))
+        allow_none_value(node.args[1])
         source = exprs.infer(node.args[1])
         # An inferred literal (`cast(int, 1)`) counts as its class, as mypy's `Literal[1]?`.
         same = source == target or (isinstance(node.args[1], ast.Constant) and widen_literals(source) == target)
