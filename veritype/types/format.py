@@ -263,26 +263,24 @@ def _format_return(t: CallableType, fmt: Callable[[Type], str]) -> str:
 
 
 def _format_tv_decl(v: TypeVarType) -> str:
-    if v.kind == "paramspec":
-        return f"**{v.name}"
-    if v.kind == "typevartuple":
-        return f"*{v.name}"
-    if v.upper_bound is not None and not (isinstance(v.upper_bound, Instance) and v.upper_bound.info.fullname == "builtins.object"):
-        return f"{v.name}: {format_revealed(v.upper_bound)}"
-    if v.values:
-        return f"{v.name} in ({', '.join(format_revealed(x) for x in v.values)})"
-    return v.name
+    return _tv_decl(v, format_revealed, "{} in ({})")
 
 
 def _message_tv_decl(v: TypeVarType) -> str:
+    return _tv_decl(v, format_type, "{}: ({})")
+
+
+def _tv_decl(v: TypeVarType, fmt: Callable[[Type], str], constrained: str) -> str:
+    """A type variable as declared in front of a def: `T: int`, `**P`, `*Ts`, and
+    a constrained one in `constrained`'s spelling."""
     if v.kind == "paramspec":
         return f"**{v.name}"
     if v.kind == "typevartuple":
         return f"*{v.name}"
     if v.upper_bound is not None and not (isinstance(v.upper_bound, Instance) and v.upper_bound.info.fullname == "builtins.object"):
-        return f"{v.name}: {format_type(v.upper_bound)}"
+        return f"{v.name}: {fmt(v.upper_bound)}"
     if v.values:
-        return f"{v.name}: ({', '.join(format_type(x) for x in v.values)})"
+        return constrained.format(v.name, ", ".join(fmt(x) for x in v.values))
     return v.name
 
 
