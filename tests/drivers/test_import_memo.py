@@ -73,3 +73,13 @@ def test_inline_settings_are_read_by_loading_the_module(project: Path, monkeypat
     parsed = _parsed(monkeypatch)
     assert _check(project) == []
     assert "helper.py" in parsed and "main.py" not in parsed
+
+
+def test_mypy_comment_text_that_is_no_setting_does_not_load_the_module(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only a line that starts with `# mypy: ` is a setting (mypy docs, "Inline
+    # configuration"); the words inside a string or an indented comment are not.
+    (project / "helper.py").write_text('HINT = "# mypy: strict"\nvalue = 1\n    # mypy: not-a-setting\n')
+    assert _check(project) == []
+    parsed = _parsed(monkeypatch)
+    assert _check(project) == []
+    assert [p for p in parsed if not p.endswith(".pyi")] == []

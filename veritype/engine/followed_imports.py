@@ -16,8 +16,9 @@ Finding them parsed every source file, which a warm run (every module's
 diagnostics reused from the cache) otherwise never needs: half of its time.
 With an import memo (from the incremental cache: digest of a module's name,
 path, target and source -> the modules it imports), a module whose source is
-unchanged is not parsed here. One with `# mypy:` comments is, as those can
-change its settings (`for_module`) only once loaded.
+unchanged is not parsed here. One with `# mypy:` comments (lines that start
+with it: the text elsewhere, in a string or an indented comment, is no
+setting) is, as those can change its settings (`for_module`) only once loaded.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_text
-from veritype.config.inline import PREFIX
+from veritype.config.inline import mypy_comments
 from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
@@ -97,7 +98,7 @@ def _digest(program: "Program", name: str) -> str | None:
         text = src.text if src.text is not None else read_source(src.path)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return None
-    if PREFIX in text:
+    if mypy_comments(text):  # lines that start with `# mypy: `, as mypy reads them
         return None
     opts = program.options.for_module(name)
     target = f"{opts.python_version}\0{opts.platform}\0{sorted(opts.always_true)}\0{sorted(opts.always_false)}"
