@@ -122,7 +122,10 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         entries[src.module] = store.load(src.module, src.path)
     # An entry's closure goes on in the entries it refers to (cache/closures.py),
     # whatever their own keys: a body edit leaves the importers' entries valid.
-    valid = valid_entries(entries, states.state)
+    # The state now of every name an entry records: each is needed (to reuse
+    # the entry, or to record it again when the module is checked afresh).
+    recorded_names = set().union(*(entry.deps for entry in entries.values() if entry is not None))
+    valid = valid_entries(entries, {name: states.state(name) for name in sorted(recorded_names)})
     for src in sources:
         entry = entries[src.module]
         if entry is not None and entry.key == keys[src.module] and src.module in valid:
@@ -142,11 +145,13 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     graph = ImportGraph(program)
     walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
     recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
+    digests = {module: deps_digest(deps) for module, deps in recorded.items()}
     for src in sources:
         if src.module not in fresh:
             continue
-        refs = {ref: deps_digest(recorded[ref]) for ref in sorted(walks[src.module][1])}
-        store.save(src.module, src.path, Entry(keys[src.module], recorded[src.module], fresh[src.module], refs))
+        refs = {ref: digests[ref] for ref in sorted(walks[src.module][1])}
+        entry = Entry(keys[src.module], recorded[src.module], fresh[src.module], refs, digests[src.module])
+        store.save(src.module, src.path, entry)
     if states.used.keys() != states.known.keys():
         # Only the digests this run used are kept: the memo does not grow with
         # every version of every file ever seen.

@@ -50,6 +50,10 @@ class Entry:
     # module checked in the same run -> digest of its entry's deps: that entry
     # holds the rest of the import closure (cache/closures.py).
     refs: dict[str, str] = field(default_factory=dict)
+    # closures.deps_digest(deps), stored by the writer ("" when not known):
+    # the entries that refer to this one compare it, and a warm run need not
+    # serialize and hash every referred entry's deps again to find it.
+    digest: str = ""
 
 
 class CacheStore:
@@ -124,6 +128,7 @@ class CacheStore:
             "key": entry.key,
             "deps": entry.deps,
             "refs": entry.refs,
+            "digest": entry.digest,
             "diagnostics": [_diag_to_json(d) for d in entry.diagnostics],
         }
         try:
@@ -220,9 +225,10 @@ def _entry_from_json(raw: object) -> Entry:
     if not isinstance(key, str) or not isinstance(deps, dict) or not isinstance(diags, list):
         raise TypeError("entry has the wrong shape")
     refs = raw.get("refs", {})
-    if not isinstance(refs, dict):
+    digest = raw.get("digest", "")
+    if not isinstance(refs, dict) or not isinstance(digest, str):
         raise TypeError("refs have the wrong shape")
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in (*deps.items(), *refs.items())):
+    if not (_all_str(deps) and _all_str(refs)):
         raise TypeError("deps have the wrong shape")
     diagnostics = []
     for d in diags:
@@ -234,4 +240,10 @@ def _entry_from_json(raw: object) -> Entry:
             end_column=None if d.get("end_column") is None else int(d["end_column"]),
         )
         diagnostics.append(diag)
-    return Entry(key, dict(deps), diagnostics, dict(refs))
+    return Entry(key, dict(deps), diagnostics, dict(refs), digest)
+
+
+def _all_str(mapping: dict[object, object]) -> bool:
+    """Every key and value is a str (JSON gives exact types; in C, not a
+    Python loop: an entry records thousands of states)."""
+    return {*map(type, mapping), *map(type, mapping.values())} <= {str}
