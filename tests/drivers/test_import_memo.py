@@ -83,3 +83,17 @@ def test_mypy_comment_text_that_is_no_setting_does_not_load_the_module(project: 
     parsed = _parsed(monkeypatch)
     assert _check(project) == []
     assert [p for p in parsed if not p.endswith(".pyi")] == []
+
+
+@pytest.mark.parametrize("digests, kept", [
+    ({"d": ["a", "b.c"]}, True),
+    ({"d": ["a", 1]}, False),  # a name that is not a string
+    ({"d": "a"}, False),  # not a list
+])
+def test_an_import_memo_of_the_wrong_shape_is_empty(tmp_path: Path, digests: dict[str, object], kept: bool) -> None:
+    from veritype.cache.store import CacheStore
+
+    store = CacheStore(str(tmp_path))
+    store.save_imports("k", digests)  # type: ignore[arg-type]
+    assert store.load_imports("k") == (digests if kept else {})
+    assert store.load_imports("another veritype") == {}

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from veritype.cache.file_digests import FileDigests
 from veritype.cache.fingerprint import (
     MISSING,
     UNREADABLE,
     digest_bytes,
-    digest_file,
     digest_text,
     options_key,
     typeshed_key,
@@ -44,8 +44,10 @@ class _States:
     memoized per run. A checked module's own source is digested in full
     (`source_digest`), by `_module_key`."""
 
-    def __init__(self, program: Program, interfaces: dict[str, str] | None = None, shared: SharedCache | None = None) -> None:
+    def __init__(self, program: Program, interfaces: dict[str, str] | None = None, shared: SharedCache | None = None,
+                 files: FileDigests | None = None) -> None:
         self.program = program
+        self.files = files or FileDigests()  # content digests, by stat where unchanged
         self.shared = shared  # library files' digests, shared by every project (cache/shared.py)
         self._memo: dict[str, str] = {}
         # source digest -> interface digest: `known` from the store (parsing
@@ -54,7 +56,7 @@ class _States:
         self.used: dict[str, str] = {}
 
     def source_digest(self, src: BuildSource) -> str:
-        return digest_text(src.text) if src.text is not None else digest_file(src.path)
+        return digest_text(src.text) if src.text is not None else self.files.digest(src.path)
 
     def state(self, name: str) -> str:
         if name not in self._memo:
@@ -83,22 +85,35 @@ class _States:
         return self.used[full]
 
     def interface_of_file(self, path: str, library: bool = False) -> str:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError:
+        content = self.files.digest(path)
+        if content == UNREADABLE:
             return UNREADABLE
-        content = digest_bytes(data)
         full = "file:" + content
-        if full not in self.used:
+        if full in self.used:
+            return self.used[full]
+        value = self.known.get(full)
+        if value is None:
+            # Not known by its digest: read it (the digest is then that of
+            # the bytes read, should the file have changed since its stat).
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                return UNREADABLE
+            content = digest_bytes(data)
+            full = "file:" + content
+            if full in self.used:
+                return self.used[full]
             value = self.known.get(full)
             if value is None and library and self.shared is not None:
                 value = self.shared.interface(content, path)
                 if value is None:
                     value = interface_digest_of_bytes(data)
                     self.shared.store_interface(content, value)
-            self.used[full] = value or interface_digest_of_bytes(data)
-        return self.used[full]
+            if value is None:
+                value = interface_digest_of_bytes(data)
+        self.used[full] = value
+        return value
 
 
 def _module_key(base: str, src: BuildSource, states: _States) -> str:
@@ -106,12 +121,16 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
 
 
 def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
-                        shared: SharedCache | None = None) -> BuildResult:
+                        shared: SharedCache | None = None, files: FileDigests | None = None) -> BuildResult:
+    """`files`: the run's content digests (cache/file_digests.py), if the
+    caller already made them from `store.load_files()`."""
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
-    states = _States(program, store.load_interfaces(veritype_key()), shared)
+    if files is None:
+        files = FileDigests(store.load_files())
+    states = _States(program, store.load_interfaces(veritype_key()), shared, files)
     store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
@@ -156,6 +175,8 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # Only the digests this run used are kept: the memo does not grow with
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
+    if files.changed():
+        store.save_files(files.used)
     result.reused = len(reuse)
     result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
     return result

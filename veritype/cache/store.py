@@ -3,7 +3,9 @@
 Layout: `<cache dir>/v1/<digest of module name and path>.json` (a line with
 the digest of the JSON that follows it), and
 `v1/interfaces.json` (a memo: source digest -> interface digest),
-`v1/imports.json` (a memo: source digest -> the modules it imports), plus a
+`v1/imports.json` (a memo: source digest -> the modules it imports),
+`v1/files.json` (a memo: file path -> its stat and content digest,
+cache/file_digests.py), each with the same checksum line, plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
@@ -23,9 +25,12 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from dataclasses import dataclass, field
+from typing import cast
 
+from veritype.cache.file_digests import valid_records
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 
@@ -36,6 +41,10 @@ _INTERFACES = "interfaces.json"
 # The import-list memo (engine/followed_imports.py: finding the modules to
 # follow parsed every source file, half of a warm run).
 _IMPORTS = "imports.json"
+# The content-digest memo (cache/file_digests.py: stat, not read, unchanged files).
+_FILES = "files.json"
+# Its key: a file's digest does not depend on the veritype that took it.
+_FILES_KEY = "files-1"
 STALE_TEMP_SECONDS = 60.0
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
@@ -152,7 +161,7 @@ class CacheStore:
         """The memo of interface digests (source digest -> interface digest)
         written by a run of the veritype that `key` names; empty otherwise."""
         memo = self._load_memo(_INTERFACES, key)
-        if all(isinstance(v, str) for v in memo.values()):
+        if {*map(type, memo.values())} <= {str}:
             return memo  # type: ignore[return-value]
         return {}
 
@@ -163,19 +172,35 @@ class CacheStore:
         """The memo of import lists (digest of a module's source and target ->
         the modules it imports) written by the veritype that `key` names."""
         memo = self._load_memo(_IMPORTS, key)
-        if all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in memo.values()):
+        values = memo.values()
+        # Type sets, in C (thousands of names); the lists are checked first.
+        if {*map(type, values)} <= {list} and {*map(type, chain.from_iterable(cast("Iterable[list[object]]", values)))} <= {str}:
             return memo  # type: ignore[return-value]
         return {}
 
     def save_imports(self, key: str, memo: dict[str, list[str]]) -> None:
         self._save_memo(_IMPORTS, key, memo)
 
+    def load_files(self) -> dict[str, list[object]]:
+        """The memo of file digests (absolute path -> stat and digest,
+        cache/file_digests.py); malformed records are left out."""
+        return valid_records(self._load_memo(_FILES, _FILES_KEY))
+
+    def save_files(self, memo: Mapping[str, list[object]]) -> None:
+        self._save_memo(_FILES, _FILES_KEY, memo)
+
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
             with open(os.path.join(self.entries_dir, name), encoding="utf-8") as f:
-                raw = json.load(f)
+                text = f.read()
+            # A checksum line, as in the entries: a flipped byte in a memo
+            # (a module name in an import list) must not change the output.
+            checksum, _, payload = text.partition("\n")
+            if checksum != digest_text(payload):
+                return {}
+            raw = json.loads(payload)
             memo = raw["digests"] if isinstance(raw, dict) and raw.get("key") == key else {}
-            if isinstance(memo, dict) and all(isinstance(k, str) for k in memo):
+            if isinstance(memo, dict) and {*map(type, memo)} <= {str}:
                 return dict(memo)
         except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
             pass
@@ -186,8 +211,9 @@ class CacheStore:
             self._prepare()
             fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
             try:
+                payload = json.dumps({"key": key, "digests": memo})
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump({"key": key, "digests": memo}, f)
+                    f.write(digest_text(payload) + "\n" + payload)
                 os.replace(tmp, os.path.join(self.entries_dir, name))
             except BaseException:
                 _remove_quietly(tmp)
