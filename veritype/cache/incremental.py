@@ -19,7 +19,6 @@ from veritype.cache.fingerprint import (
     veritype_key,
 )
 from veritype.cache.closures import ImportGraph, deps_digest, expand, valid_entries
-from veritype.cache.interface import interface_digest, interface_digest_of_bytes
 from veritype.cache.shared import SharedCache
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -81,7 +80,12 @@ class _States:
     def interface_of_text(self, text: str) -> str:
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
         if full not in self.used:
-            self.used[full] = self.known.get(full) or interface_digest(text)
+            known = self.known.get(full)
+            if known is None:
+                from veritype.cache.interface import interface_digest  # imports the evaluate stage: not on a warm run
+
+                known = interface_digest(text)
+            self.used[full] = known
         return self.used[full]
 
     def interface_of_file(self, path: str, library: bool = False) -> str:
@@ -105,6 +109,8 @@ class _States:
             if full in self.used:
                 return self.used[full]
             value = self.known.get(full)
+            from veritype.cache.interface import interface_digest_of_bytes  # imports the evaluate stage: not on a warm run
+
             if value is None and library and self.shared is not None:
                 value = self.shared.interface(content, path)
                 if value is None:
