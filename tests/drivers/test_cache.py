@@ -133,7 +133,7 @@ def test_every_byte_flip_of_an_entry_is_a_miss_or_harmless(project: Path, checke
     """Entries carry a checksum: a flipped byte that still parses as JSON
     (a line number, a message) must not change what the next run prints."""
     cold = run(sources(project), options(project))
-    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if p.name != "interfaces.json")
+    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if len(p.stem) == 32)  # not the memos
     victim = max(entries, key=lambda p: p.stat().st_size)
     original = victim.read_bytes()
     for i in range(0, len(original), max(1, len(original) // 60)):

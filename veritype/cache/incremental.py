@@ -19,6 +19,7 @@ from veritype.cache.fingerprint import (
     veritype_key,
 )
 from veritype.cache.closures import ImportGraph, deps_digest, expand, valid_entries
+from veritype.cache.run_summary import RunSummary, run_key
 from veritype.cache.shared import SharedCache
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -140,21 +141,29 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
-    keys: dict[str, str] = {}
+    keys = {src.module: _module_key(base, src, states) for src in sources}
+    paths = {src.module: src.path for src in sources}
+    key = run_key(base, [(src.module, src.path, keys[src.module]) for src in sources])
     entries: dict[str, Entry | None] = {}
-    for src in sources:
-        keys[src.module] = _module_key(base, src, states)
-        entries[src.module] = store.load(src.module, src.path)
-    # An entry's closure goes on in the entries it refers to (cache/closures.py),
-    # whatever their own keys: a body edit leaves the importers' entries valid.
-    # The state now of every name an entry records: each is needed (to reuse
-    # the entry, or to record it again when the module is checked afresh).
-    recorded_names = set().union(*(entry.deps for entry in entries.values() if entry is not None))
-    valid = valid_entries(entries, {name: states.state(name) for name in sorted(recorded_names)})
-    for src in sources:
-        entry = entries[src.module]
-        if entry is not None and entry.key == keys[src.module] and src.module in valid:
-            reuse[src.module] = entry.diagnostics
+    summary = store.load_run(key)
+    if (summary is not None and summary.modules.keys() == keys.keys()
+            and summary.answers(states.state, lambda m: store.entry_stat(m, paths[m]))):
+        # The last run's answer, over the same entries (cache/run_summary.py).
+        reuse = {src.module: summary.modules[src.module][1] for src in sources}
+    else:
+        summary = None
+        for src in sources:
+            entries[src.module] = store.load(src.module, src.path)
+        # An entry's closure goes on in the entries it refers to (cache/closures.py),
+        # whatever their own keys: a body edit leaves the importers' entries valid.
+        # The state now of every name an entry records: each is needed (to reuse
+        # the entry, or to record it again when the module is checked afresh).
+        recorded_names = set().union(*(entry.deps for entry in entries.values() if entry is not None))
+        valid = valid_entries(entries, {name: states.state(name) for name in sorted(recorded_names)})
+        for src in sources:
+            entry = entries[src.module]
+            if entry is not None and entry.key == keys[src.module] and src.module in valid:
+                reuse[src.module] = entry.diagnostics
 
     fresh: dict[str, list[Diagnostic]] = {}
 
@@ -177,6 +186,14 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         refs = {ref: digests[ref] for ref in sorted(walks[src.module][1])}
         entry = Entry(keys[src.module], recorded[src.module], fresh[src.module], refs, digests[src.module])
         store.save(src.module, src.path, entry)
+    if summary is None and all(src.module in reuse or src.module in fresh for src in sources):
+        # Every name any of the run's entries records: a reused entry's, or a
+        # fresh one's (whose refs are among the fresh: their names are here too).
+        names = set().union(*recorded.values(), *(e.deps for m, e in entries.items() if m in reuse and e is not None))
+        store.save_run(RunSummary(
+            key, {name: states.state(name) for name in sorted(names)},
+            {src.module: (store.entry_stat(src.module, src.path), fresh.get(src.module, reuse.get(src.module, [])))
+             for src in sources}))
     if states.used.keys() != states.known.keys():
         # Only the digests this run used are kept: the memo does not grow with
         # every version of every file ever seen.

@@ -5,7 +5,8 @@ the digest of the JSON that follows it), and
 `v1/interfaces.json` (a memo: source digest -> interface digest),
 `v1/imports.json` (a memo: source digest -> the modules it imports),
 `v1/files.json` (a memo: file path -> its stat and content digest,
-cache/file_digests.py), each with the same checksum line, plus a
+cache/file_digests.py), `v1/run.json` (the last run's answer,
+cache/run_summary.py), each with the same checksum line, plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
@@ -28,9 +29,11 @@ import time
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
+from veritype.cache import run_summary
 from veritype.cache.file_digests import valid_records
+from veritype.cache.run_summary import EntryStat, RunSummary
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 
@@ -45,6 +48,8 @@ _IMPORTS = "imports.json"
 _FILES = "files.json"
 # Its key: a file's digest does not depend on the veritype that took it.
 _FILES_KEY = "files-1"
+# The last run's answer (cache/run_summary.py).
+_RUN = "run.json"
 STALE_TEMP_SECONDS = 60.0
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
@@ -189,6 +194,27 @@ class CacheStore:
     def save_files(self, memo: Mapping[str, list[object]]) -> None:
         self._save_memo(_FILES, _FILES_KEY, memo)
 
+    def entry_stat(self, module: str, path: str) -> EntryStat:
+        """The stat of a module's entry file (run_summary.EntryStat)."""
+        try:
+            st = os.stat(self._path(module, path))
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+    def load_run(self, key: str) -> RunSummary | None:
+        """The last run's summary, if it was a run with this key."""
+        raw = self._load_memo(_RUN, key)
+        if not raw:
+            return None
+        try:
+            return run_summary.from_json(key, raw, _diag_from_json)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def save_run(self, summary: RunSummary) -> None:
+        self._save_memo(_RUN, summary.key, run_summary.to_json(summary, _diag_to_json))
+
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
             with open(os.path.join(self.entries_dir, name), encoding="utf-8") as f:
@@ -256,17 +282,18 @@ def _entry_from_json(raw: object) -> Entry:
         raise TypeError("refs have the wrong shape")
     if not (_all_str(deps) and _all_str(refs)):
         raise TypeError("deps have the wrong shape")
-    diagnostics = []
-    for d in diags:
-        diag = Diagnostic(
-            path=str(d["path"]), line=int(d["line"]), column=int(d["column"]),
-            severity=str(d["severity"]), message=str(d["message"]),
-            code=None if d["code"] is None else str(d["code"]),
-            end_line=None if d.get("end_line") is None else int(d["end_line"]),
-            end_column=None if d.get("end_column") is None else int(d["end_column"]),
-        )
-        diagnostics.append(diag)
+    diagnostics = [_diag_from_json(d) for d in diags]
     return Entry(key, dict(deps), diagnostics, dict(refs), digest)
+
+
+def _diag_from_json(d: Any) -> Diagnostic:
+    return Diagnostic(
+        path=str(d["path"]), line=int(d["line"]), column=int(d["column"]),
+        severity=str(d["severity"]), message=str(d["message"]),
+        code=None if d["code"] is None else str(d["code"]),
+        end_line=None if d.get("end_line") is None else int(d["end_line"]),
+        end_column=None if d.get("end_column") is None else int(d["end_column"]),
+    )
 
 
 def _all_str(mapping: dict[object, object]) -> bool:
