@@ -97,3 +97,70 @@ def test_the_target_interpreter_never_imports_project_code(project: Path, tmp_pa
     code, out = check(capsys, "--python-executable", str(target), "src/app.py")
     assert not marker.exists()
     assert code == 0, out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="venv layout of POSIX")
+def test_a_relative_python_executable_is_relative_to_the_current_directory(project: Path, capsys) -> None:
+    # As in mypy, which runs the interpreter from where it was started; the
+    # query itself runs from a neutral directory, so the path is made absolute.
+    make_venv(project / "env", {"only_here": "VALUE: int = 1\n"})
+    (project / "app.py").write_text("import only_here\nreveal_type(only_here.VALUE)\n")
+    code, out = check(capsys, "--python-executable", "env/bin/python", "app.py")
+    assert 'Revealed type is "int"' in out and "import-not-found" not in out, out
+
+
+def _asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The interpreters started by the path query (its answers still given)."""
+    from veritype.modules import environment
+
+    asked: list[str] = []
+    real = environment._ask
+
+    def spy(executable: str, given: str) -> list[str]:
+        asked.append(given)
+        return real(executable, given)
+
+    monkeypatch.setattr(environment, "_ask", spy)
+    return asked
+
+
+def _cached_check(capsys, python: Path) -> tuple[int, str]:
+    from veritype.modules.environment import environment_cache_clear, interpreter_site_dirs
+
+    interpreter_site_dirs.cache_clear()  # a new process: only the cache directory remembers
+    environment_cache_clear()
+    code = main(["check", "--cache-dir", "c", "--hide-column-numbers", "--python-executable", str(python), "app.py"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return code, out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="venv layout of POSIX")
+def test_the_interpreter_is_asked_once_while_its_environment_is_unchanged(
+        project: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    from veritype.modules import interpreter_memo
+
+    monkeypatch.setattr(interpreter_memo, "RACY_NS", -(10**18))  # the venv was made just now
+    python = make_venv(tmp_path / "env", {"only_here": "VALUE: int = 1\n"})
+    (project / "app.py").write_text("import only_here\nreveal_type(only_here.VALUE)\n")
+    asked = _asked(monkeypatch)
+    first = _cached_check(capsys, python)
+    assert 'Revealed type is "int"' in first[1] and len(asked) == 1
+    assert _cached_check(capsys, python) == first and len(asked) == 1
+    # The venv made again (its pyvenv.cfg rewritten): asked again.
+    cfg = tmp_path / "env" / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text() + "\n")
+    assert _cached_check(capsys, python) == first and len(asked) == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="venv layout of POSIX")
+def test_a_just_made_environment_is_asked_every_time(project: Path, tmp_path: Path, capsys,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its files changed within the timestamp tick of a coarse file system:
+    # their stats cannot yet tell a venv made again from this one.
+    python = make_venv(tmp_path / "env", {"only_here": "VALUE: int = 1\n"})
+    (project / "app.py").write_text("import only_here\n")
+    asked = _asked(monkeypatch)
+    _cached_check(capsys, python)
+    _cached_check(capsys, python)
+    assert len(asked) == 2

@@ -133,7 +133,7 @@ def test_every_byte_flip_of_an_entry_is_a_miss_or_harmless(project: Path, checke
     """Entries carry a checksum: a flipped byte that still parses as JSON
     (a line number, a message) must not change what the next run prints."""
     cold = run(sources(project), options(project))
-    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if p.name != "interfaces.json")
+    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if len(p.stem) == 32)  # not the memos
     victim = max(entries, key=lambda p: p.stat().st_size)
     original = victim.read_bytes()
     for i in range(0, len(original), max(1, len(original) // 60)):
@@ -325,25 +325,53 @@ def test_interface_digest_unit() -> None:
     assert interface_digest("def f(:\n").startswith("full:")  # what does not parse counts in full
 
 
-def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, checked: list[str]) -> None:
+def _read_memo(path: Path) -> dict:  # type: ignore[type-arg]
     import json
 
+    return json.loads(path.read_text().partition("\n")[2])
+
+
+def _write_memo(path: Path, memo: object) -> None:
+    """A memo as the store writes it: a checksum line, then the JSON."""
+    import json
+
+    from veritype.cache.fingerprint import digest_text
+
+    payload = json.dumps(memo)
+    path.write_text(digest_text(payload) + "\n" + payload)
+
+
+def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, checked: list[str]) -> None:
     run(sources(shapes), options(shapes))
     memo_path = shapes / ".veritype_cache" / "v1" / "interfaces.json"
-    memo = json.loads(memo_path.read_text())
+    memo = _read_memo(memo_path)
     assert len(memo["digests"]) == 1  # shapes.py, the one dependency
     # The memo is read: a (forged) different answer for unchanged bytes makes
     # the dependency look changed.
-    memo_path.write_text(json.dumps({"key": memo["key"], "digests": {k: "iface:forged" for k in memo["digests"]}}))
+    _write_memo(memo_path, {"key": memo["key"], "digests": {k: "iface:forged" for k in memo["digests"]}})
     checked.clear()
     run(sources(shapes), options(shapes))
     assert checked == ["use"]
     # A memo written by another veritype is not trusted: a forged answer
     # that would hide an interface change is ignored.
     forged = {k: "iface:forged" for k in memo["digests"]}
-    memo_path.write_text(json.dumps({"key": "another veritype", "digests": forged}))
+    _write_memo(memo_path, {"key": "another veritype", "digests": forged})
     edit(shapes, "g = 1", "g = ''")
     checked.clear()
     result = run(sources(shapes), options(shapes))
     assert sorted(checked) == ["shapes", "use"]
     assert revealed(result)[0] == '"str"'
+
+
+def test_a_memo_that_fails_its_checksum_is_not_read(shapes: Path, checked: list[str]) -> None:
+    run(sources(shapes), options(shapes))
+    memo_path = shapes / ".veritype_cache" / "v1" / "interfaces.json"
+    memo = _read_memo(memo_path)
+    # The forged answer of the test above, but the checksum line is the old
+    # one (a byte flipped on disk): the memo is not read, nothing is checked.
+    checksum = memo_path.read_text().partition("\n")[0]
+    payload = memo_path.read_text().partition("\n")[2].replace(next(iter(memo["digests"].values())), "iface:forged")
+    memo_path.write_text(checksum + "\n" + payload)
+    checked.clear()
+    run(sources(shapes), options(shapes))
+    assert checked == []

@@ -73,3 +73,27 @@ def test_inline_settings_are_read_by_loading_the_module(project: Path, monkeypat
     parsed = _parsed(monkeypatch)
     assert _check(project) == []
     assert "helper.py" in parsed and "main.py" not in parsed
+
+
+def test_mypy_comment_text_that_is_no_setting_does_not_load_the_module(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only a line that starts with `# mypy: ` is a setting (mypy docs, "Inline
+    # configuration"); the words inside a string or an indented comment are not.
+    (project / "helper.py").write_text('HINT = "# mypy: strict"\nvalue = 1\n    # mypy: not-a-setting\n')
+    assert _check(project) == []
+    parsed = _parsed(monkeypatch)
+    assert _check(project) == []
+    assert [p for p in parsed if not p.endswith(".pyi")] == []
+
+
+@pytest.mark.parametrize("digests, kept", [
+    ({"d": ["a", "b.c"]}, True),
+    ({"d": ["a", 1]}, False),  # a name that is not a string
+    ({"d": "a"}, False),  # not a list
+])
+def test_an_import_memo_of_the_wrong_shape_is_empty(tmp_path: Path, digests: dict[str, object], kept: bool) -> None:
+    from veritype.cache.store import CacheStore
+
+    store = CacheStore(str(tmp_path))
+    store.save_imports("k", digests)  # type: ignore[arg-type]
+    assert store.load_imports("k") == (digests if kept else {})
+    assert store.load_imports("another veritype") == {}

@@ -29,7 +29,7 @@ were over an earlier run's loaded modules).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_text, static_imports
@@ -155,18 +155,20 @@ def deps_digest(deps: Mapping[str, str]) -> str:
     return digest_text(json.dumps(sorted(deps.items())))
 
 
-def valid_entries(entries: Mapping[str, "Entry | None"], state: Callable[[str], str]) -> set[str]:
+def valid_entries(entries: Mapping[str, "Entry | None"], states: Mapping[str, str]) -> set[str]:
     """The modules whose entry is valid now: its recorded states and those of
-    every entry reachable through its refs match `state`, and every ref finds
-    the entry it was written with. `entries`: each source module's entry."""
+    every entry reachable through its refs match `states` (the state now of
+    every name an entry records), and every ref finds the entry it was written
+    with. `entries`: each source module's entry."""
     digests: dict[str, str] = {}
+    now = states.items()
 
     def digest_of(name: str) -> str | None:
         entry = entries.get(name)
         if entry is None:
             return None
         if name not in digests:
-            digests[name] = deps_digest(entry.deps)
+            digests[name] = entry.digest or deps_digest(entry.deps)
         return digests[name]
 
     def locally_valid(name: str) -> bool:
@@ -175,17 +177,19 @@ def valid_entries(entries: Mapping[str, "Entry | None"], state: Callable[[str], 
             return False
         if any(digest_of(ref) != recorded for ref, recorded in entry.refs.items()):
             return False
-        return all(state(dep) == recorded for dep, recorded in entry.deps.items())
+        # A set comparison of (name, state) pairs, in C: tens of thousands of them.
+        return entry.deps.items() <= now
 
     # The import cycles of the refs (modules/import_cycles.py); a component is
     # valid when each member is, and each component it refers to is (found before it).
-    def refs(name: str) -> list[str]:
-        entry = entries.get(name)
-        # A ref that is no longer a source fails locally_valid on its digest.
-        return sorted(r for r in entry.refs if r in entries) if entry is not None else []
+    # Listed once per module: the search asks for a node's successors again
+    # each time it comes back to it. A ref that is no longer a source fails
+    # locally_valid on its digest.
+    refs = {name: sorted(r for r in entry.refs if r in entries) if entry is not None else []
+            for name, entry in entries.items()}
 
     valid: dict[str, bool] = {}
-    for members in strongly_connected(entries, refs):
+    for members in strongly_connected(entries, refs.__getitem__):
         group = set(members)
         ok = all(locally_valid(m) for m in members)
         if ok:

@@ -73,16 +73,25 @@ def _jsonable(value: object) -> object:
 
 @functools.cache
 def typeshed_key() -> str:
-    """typeshed's stdlib stubs change only with the typeshed_client package."""
-    try:
-        from importlib.metadata import version
-
-        ver = version("typeshed_client")
-    except Exception:  # noqa: BLE001 - metadata missing: fall back to the location only
-        ver = "unknown"
+    """typeshed's stdlib stubs change only with the typeshed_client package:
+    its version (the name of its `.dist-info` directory beside it, read
+    without importlib.metadata, whose import and search of sys.path were a
+    twentieth of a warm run), its place, and the stat of its VERSIONS file
+    (a reinstall of the same version in place)."""
     from veritype.modules import typeshed
 
-    return f"typeshed_client {ver} at {typeshed.stdlib_dir()}"
+    package = typeshed.package_dir()
+    site = os.path.dirname(package)
+    try:
+        infos = sorted(n for n in os.listdir(site) if n.startswith("typeshed_client-") and n.endswith(".dist-info"))
+    except OSError:
+        infos = []
+    try:
+        st = os.stat(os.path.join(typeshed.stdlib_dir(), "VERSIONS"))
+        versions = f"{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        versions = UNREADABLE
+    return f"typeshed_client {'|'.join(infos) or 'unknown'} at {typeshed.stdlib_dir()} VERSIONS {versions}"
 
 
 @functools.cache

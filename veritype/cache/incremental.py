@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from veritype.cache.file_digests import FileDigests
 from veritype.cache.fingerprint import (
     MISSING,
     UNREADABLE,
     digest_bytes,
-    digest_file,
     digest_text,
     options_key,
     typeshed_key,
     veritype_key,
 )
 from veritype.cache.closures import ImportGraph, deps_digest, expand, valid_entries
-from veritype.cache.interface import interface_digest, interface_digest_of_bytes
+from veritype.cache.run_summary import RunSummary, run_key
 from veritype.cache.shared import SharedCache
 from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -44,8 +44,10 @@ class _States:
     memoized per run. A checked module's own source is digested in full
     (`source_digest`), by `_module_key`."""
 
-    def __init__(self, program: Program, interfaces: dict[str, str] | None = None, shared: SharedCache | None = None) -> None:
+    def __init__(self, program: Program, interfaces: dict[str, str] | None = None, shared: SharedCache | None = None,
+                 files: FileDigests | None = None) -> None:
         self.program = program
+        self.files = files or FileDigests()  # content digests, by stat where unchanged
         self.shared = shared  # library files' digests, shared by every project (cache/shared.py)
         self._memo: dict[str, str] = {}
         # source digest -> interface digest: `known` from the store (parsing
@@ -54,7 +56,7 @@ class _States:
         self.used: dict[str, str] = {}
 
     def source_digest(self, src: BuildSource) -> str:
-        return digest_text(src.text) if src.text is not None else digest_file(src.path)
+        return digest_text(src.text) if src.text is not None else self.files.digest(src.path)
 
     def state(self, name: str) -> str:
         if name not in self._memo:
@@ -79,26 +81,46 @@ class _States:
     def interface_of_text(self, text: str) -> str:
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
         if full not in self.used:
-            self.used[full] = self.known.get(full) or interface_digest(text)
+            known = self.known.get(full)
+            if known is None:
+                from veritype.cache.interface import interface_digest  # imports the evaluate stage: not on a warm run
+
+                known = interface_digest(text)
+            self.used[full] = known
         return self.used[full]
 
     def interface_of_file(self, path: str, library: bool = False) -> str:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError:
+        content = self.files.digest(path)
+        if content == UNREADABLE:
             return UNREADABLE
-        content = digest_bytes(data)
         full = "file:" + content
-        if full not in self.used:
+        if full in self.used:
+            return self.used[full]
+        value = self.known.get(full)
+        if value is None:
+            # Not known by its digest: read it (the digest is then that of
+            # the bytes read, should the file have changed since its stat).
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                return UNREADABLE
+            content = digest_bytes(data)
+            full = "file:" + content
+            if full in self.used:
+                return self.used[full]
             value = self.known.get(full)
+            from veritype.cache.interface import interface_digest_of_bytes  # imports the evaluate stage: not on a warm run
+
             if value is None and library and self.shared is not None:
                 value = self.shared.interface(content, path)
                 if value is None:
                     value = interface_digest_of_bytes(data)
                     self.shared.store_interface(content, value)
-            self.used[full] = value or interface_digest_of_bytes(data)
-        return self.used[full]
+            if value is None:
+                value = interface_digest_of_bytes(data)
+        self.used[full] = value
+        return value
 
 
 def _module_key(base: str, src: BuildSource, states: _States) -> str:
@@ -106,27 +128,42 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
 
 
 def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
-                        shared: SharedCache | None = None) -> BuildResult:
+                        shared: SharedCache | None = None, files: FileDigests | None = None) -> BuildResult:
+    """`files`: the run's content digests (cache/file_digests.py), if the
+    caller already made them from `store.load_files()`."""
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
         program.sources[src.module] = src
-    states = _States(program, store.load_interfaces(veritype_key()), shared)
+    if files is None:
+        files = FileDigests(store.load_files())
+    states = _States(program, store.load_interfaces(veritype_key()), shared, files)
     store.remove_stale_temps()
 
     reuse: dict[str, list[Diagnostic]] = {}
-    keys: dict[str, str] = {}
+    keys = {src.module: _module_key(base, src, states) for src in sources}
+    paths = {src.module: src.path for src in sources}
+    key = run_key(base, [(src.module, src.path, keys[src.module]) for src in sources])
     entries: dict[str, Entry | None] = {}
-    for src in sources:
-        keys[src.module] = _module_key(base, src, states)
-        entries[src.module] = store.load(src.module, src.path)
-    # An entry's closure goes on in the entries it refers to (cache/closures.py),
-    # whatever their own keys: a body edit leaves the importers' entries valid.
-    valid = valid_entries(entries, states.state)
-    for src in sources:
-        entry = entries[src.module]
-        if entry is not None and entry.key == keys[src.module] and src.module in valid:
-            reuse[src.module] = entry.diagnostics
+    summary = store.load_run(key)
+    if (summary is not None and summary.modules.keys() == keys.keys()
+            and summary.answers(states.state, lambda m: store.entry_stat(m, paths[m]))):
+        # The last run's answer, over the same entries (cache/run_summary.py).
+        reuse = {src.module: summary.modules[src.module][1] for src in sources}
+    else:
+        summary = None
+        for src in sources:
+            entries[src.module] = store.load(src.module, src.path)
+        # An entry's closure goes on in the entries it refers to (cache/closures.py),
+        # whatever their own keys: a body edit leaves the importers' entries valid.
+        # The state now of every name an entry records: each is needed (to reuse
+        # the entry, or to record it again when the module is checked afresh).
+        recorded_names = set().union(*(entry.deps for entry in entries.values() if entry is not None))
+        valid = valid_entries(entries, {name: states.state(name) for name in sorted(recorded_names)})
+        for src in sources:
+            entry = entries[src.module]
+            if entry is not None and entry.key == keys[src.module] and src.module in valid:
+                reuse[src.module] = entry.diagnostics
 
     fresh: dict[str, list[Diagnostic]] = {}
 
@@ -142,15 +179,27 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     graph = ImportGraph(program)
     walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
     recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
+    digests = {module: deps_digest(deps) for module, deps in recorded.items()}
     for src in sources:
         if src.module not in fresh:
             continue
-        refs = {ref: deps_digest(recorded[ref]) for ref in sorted(walks[src.module][1])}
-        store.save(src.module, src.path, Entry(keys[src.module], recorded[src.module], fresh[src.module], refs))
+        refs = {ref: digests[ref] for ref in sorted(walks[src.module][1])}
+        entry = Entry(keys[src.module], recorded[src.module], fresh[src.module], refs, digests[src.module])
+        store.save(src.module, src.path, entry)
+    if summary is None and all(src.module in reuse or src.module in fresh for src in sources):
+        # Every name any of the run's entries records: a reused entry's, or a
+        # fresh one's (whose refs are among the fresh: their names are here too).
+        names = set().union(*recorded.values(), *(e.deps for m, e in entries.items() if m in reuse and e is not None))
+        store.save_run(RunSummary(
+            key, {name: states.state(name) for name in sorted(names)},
+            {src.module: (store.entry_stat(src.module, src.path), fresh.get(src.module, reuse.get(src.module, [])))
+             for src in sources}))
     if states.used.keys() != states.known.keys():
         # Only the digests this run used are kept: the memo does not grow with
         # every version of every file ever seen.
         store.save_interfaces(veritype_key(), states.used)
+    if files.changed():
+        store.save_files(files.used)
     result.reused = len(reuse)
     result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
     return result

@@ -3,7 +3,10 @@
 Layout: `<cache dir>/v1/<digest of module name and path>.json` (a line with
 the digest of the JSON that follows it), and
 `v1/interfaces.json` (a memo: source digest -> interface digest),
-`v1/imports.json` (a memo: source digest -> the modules it imports), plus a
+`v1/imports.json` (a memo: source digest -> the modules it imports),
+`v1/files.json` (a memo: file path -> its stat and content digest,
+cache/file_digests.py), `v1/run.json` (the last run's answer,
+cache/run_summary.py), each with the same checksum line, plus a
 `.gitignore` and a `CACHEDIR.TAG` (as mypy's cache has) so that backups and
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
@@ -23,9 +26,14 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from dataclasses import dataclass, field
+from typing import Any, cast
 
+from veritype.cache import run_summary
+from veritype.cache.file_digests import valid_records
+from veritype.cache.run_summary import EntryStat, RunSummary
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 
@@ -36,6 +44,12 @@ _INTERFACES = "interfaces.json"
 # The import-list memo (engine/followed_imports.py: finding the modules to
 # follow parsed every source file, half of a warm run).
 _IMPORTS = "imports.json"
+# The content-digest memo (cache/file_digests.py: stat, not read, unchanged files).
+_FILES = "files.json"
+# Its key: a file's digest does not depend on the veritype that took it.
+_FILES_KEY = "files-1"
+# The last run's answer (cache/run_summary.py).
+_RUN = "run.json"
 STALE_TEMP_SECONDS = 60.0
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is veritype's incremental cache.\n"
 
@@ -50,6 +64,10 @@ class Entry:
     # module checked in the same run -> digest of its entry's deps: that entry
     # holds the rest of the import closure (cache/closures.py).
     refs: dict[str, str] = field(default_factory=dict)
+    # closures.deps_digest(deps), stored by the writer ("" when not known):
+    # the entries that refer to this one compare it, and a warm run need not
+    # serialize and hash every referred entry's deps again to find it.
+    digest: str = ""
 
 
 class CacheStore:
@@ -124,6 +142,7 @@ class CacheStore:
             "key": entry.key,
             "deps": entry.deps,
             "refs": entry.refs,
+            "digest": entry.digest,
             "diagnostics": [_diag_to_json(d) for d in entry.diagnostics],
         }
         try:
@@ -147,7 +166,7 @@ class CacheStore:
         """The memo of interface digests (source digest -> interface digest)
         written by a run of the veritype that `key` names; empty otherwise."""
         memo = self._load_memo(_INTERFACES, key)
-        if all(isinstance(v, str) for v in memo.values()):
+        if {*map(type, memo.values())} <= {str}:
             return memo  # type: ignore[return-value]
         return {}
 
@@ -158,19 +177,56 @@ class CacheStore:
         """The memo of import lists (digest of a module's source and target ->
         the modules it imports) written by the veritype that `key` names."""
         memo = self._load_memo(_IMPORTS, key)
-        if all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in memo.values()):
+        values = memo.values()
+        # Type sets, in C (thousands of names); the lists are checked first.
+        if {*map(type, values)} <= {list} and {*map(type, chain.from_iterable(cast("Iterable[list[object]]", values)))} <= {str}:
             return memo  # type: ignore[return-value]
         return {}
 
     def save_imports(self, key: str, memo: dict[str, list[str]]) -> None:
         self._save_memo(_IMPORTS, key, memo)
 
+    def load_files(self) -> dict[str, list[object]]:
+        """The memo of file digests (absolute path -> stat and digest,
+        cache/file_digests.py); malformed records are left out."""
+        return valid_records(self._load_memo(_FILES, _FILES_KEY))
+
+    def save_files(self, memo: Mapping[str, list[object]]) -> None:
+        self._save_memo(_FILES, _FILES_KEY, memo)
+
+    def entry_stat(self, module: str, path: str) -> EntryStat:
+        """The stat of a module's entry file (run_summary.EntryStat)."""
+        try:
+            st = os.stat(self._path(module, path))
+        except OSError:
+            return None
+        return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+    def load_run(self, key: str) -> RunSummary | None:
+        """The last run's summary, if it was a run with this key."""
+        raw = self._load_memo(_RUN, key)
+        if not raw:
+            return None
+        try:
+            return run_summary.from_json(key, raw, _diag_from_json)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def save_run(self, summary: RunSummary) -> None:
+        self._save_memo(_RUN, summary.key, run_summary.to_json(summary, _diag_to_json))
+
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
             with open(os.path.join(self.entries_dir, name), encoding="utf-8") as f:
-                raw = json.load(f)
+                text = f.read()
+            # A checksum line, as in the entries: a flipped byte in a memo
+            # (a module name in an import list) must not change the output.
+            checksum, _, payload = text.partition("\n")
+            if checksum != digest_text(payload):
+                return {}
+            raw = json.loads(payload)
             memo = raw["digests"] if isinstance(raw, dict) and raw.get("key") == key else {}
-            if isinstance(memo, dict) and all(isinstance(k, str) for k in memo):
+            if isinstance(memo, dict) and {*map(type, memo)} <= {str}:
                 return dict(memo)
         except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
             pass
@@ -181,8 +237,9 @@ class CacheStore:
             self._prepare()
             fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
             try:
+                payload = json.dumps({"key": key, "digests": memo})
                 with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump({"key": key, "digests": memo}, f)
+                    f.write(digest_text(payload) + "\n" + payload)
                 os.replace(tmp, os.path.join(self.entries_dir, name))
             except BaseException:
                 _remove_quietly(tmp)
@@ -220,18 +277,26 @@ def _entry_from_json(raw: object) -> Entry:
     if not isinstance(key, str) or not isinstance(deps, dict) or not isinstance(diags, list):
         raise TypeError("entry has the wrong shape")
     refs = raw.get("refs", {})
-    if not isinstance(refs, dict):
+    digest = raw.get("digest", "")
+    if not isinstance(refs, dict) or not isinstance(digest, str):
         raise TypeError("refs have the wrong shape")
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in (*deps.items(), *refs.items())):
+    if not (_all_str(deps) and _all_str(refs)):
         raise TypeError("deps have the wrong shape")
-    diagnostics = []
-    for d in diags:
-        diag = Diagnostic(
-            path=str(d["path"]), line=int(d["line"]), column=int(d["column"]),
-            severity=str(d["severity"]), message=str(d["message"]),
-            code=None if d["code"] is None else str(d["code"]),
-            end_line=None if d.get("end_line") is None else int(d["end_line"]),
-            end_column=None if d.get("end_column") is None else int(d["end_column"]),
-        )
-        diagnostics.append(diag)
-    return Entry(key, dict(deps), diagnostics, dict(refs))
+    diagnostics = [_diag_from_json(d) for d in diags]
+    return Entry(key, dict(deps), diagnostics, dict(refs), digest)
+
+
+def _diag_from_json(d: Any) -> Diagnostic:
+    return Diagnostic(
+        path=str(d["path"]), line=int(d["line"]), column=int(d["column"]),
+        severity=str(d["severity"]), message=str(d["message"]),
+        code=None if d["code"] is None else str(d["code"]),
+        end_line=None if d.get("end_line") is None else int(d["end_line"]),
+        end_column=None if d.get("end_column") is None else int(d["end_column"]),
+    )
+
+
+def _all_str(mapping: dict[object, object]) -> bool:
+    """Every key and value is a str (JSON gives exact types; in C, not a
+    Python loop: an entry records thousands of states)."""
+    return {*map(type, mapping), *map(type, mapping.values())} <= {str}

@@ -12,11 +12,9 @@ import gc
 import os
 import sys
 import time
-import traceback
 from typing import TextIO
 
 from veritype.cli.plugins import plugin_error
-from veritype.cli.install_types import install, install_command, missing_stub_packages
 from veritype.cli.flags import UsageError, options_from_args, parse_args, set_default_cache_dir, version_text
 from veritype.config.loader import ConfigError
 from veritype.config.mypy_table import describe
@@ -234,6 +232,8 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     install_types, interactive = _install_types_mode(options)
     result = build_run(sources, options)
     if install_types and not interactive:
+        from veritype.cli.install_types import install, install_command, missing_stub_packages
+
         packages = missing_stub_packages(result.diagnostics)
         if packages:
             install(install_command(options, packages), stdout, interactive=False)
@@ -254,6 +254,8 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
         _write_stats(result, stdout)
     has_errors = any(d.severity == "error" for d in diagnostics)
     if install_types and interactive:
+        from veritype.cli.install_types import install, install_command, missing_stub_packages
+
         packages = missing_stub_packages(result.diagnostics)
         if packages:
             stdout.write("\n")
@@ -302,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # an internal error: say so in one line, details with --verbose
         verbose = "-v" in args or "--verbose" in args
         if verbose:
+            import traceback
+
             traceback.print_exc()
         hint = "" if verbose else " (run with --verbose for the traceback)"
         _stderr_line("internal error", f"{type(exc).__name__}: {exc}{hint}")

@@ -17,6 +17,7 @@ from veritype.options import Options
 
 if TYPE_CHECKING:
     from veritype.cache import CacheStore
+    from veritype.cache.file_digests import FileDigests
     from veritype.cache.shared import SharedCache
     from veritype.evaluate.program import Program
 
@@ -58,13 +59,18 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
         store = CacheStore(options.cache_dir)
     # mypy's follow_imports=normal: the project modules the sources import are
     # checked and reported too, without counting as sources (engine.followed_imports).
+    files = None
+    if store is not None:
+        from veritype.cache.file_digests import FileDigests
+
+        files = FileDigests(store.load_files())  # read once, for both uses below
     followed: list[BuildSource] = []
     if options.follow_imports == "normal" or options.overrides:
-        followed = _followed(program, sources, store)
+        followed = _followed(program, sources, store, files)
     if store is not None:
         from veritype.cache import check_incrementally
 
-        result = check_incrementally(program, sources + followed, store, check, shared_cache(options))
+        result = check_incrementally(program, sources + followed, store, check, shared_cache(options), files)
     else:
         result = check(sources + followed)
     result.files_checked = max(result.files_checked - len(followed), 0)
@@ -83,7 +89,8 @@ def shared_cache(options: Options) -> "SharedCache | None":
     return SharedCache(options.shared_cache_dir, veritype_key())
 
 
-def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None") -> list[BuildSource]:
+def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None",
+              files: "FileDigests | None" = None) -> list[BuildSource]:
     """followed_sources, with the cache's import memo when there is a cache."""
     from veritype.engine.followed_imports import followed_sources
 
@@ -94,7 +101,7 @@ def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore
     key = veritype_key()
     memo = store.load_imports(key)
     before = dict(memo)
-    found = followed_sources(program, sources, memo)
+    found = followed_sources(program, sources, memo, files)
     if memo != before:
         store.save_imports(key, memo)
     return found

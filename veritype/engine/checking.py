@@ -67,10 +67,11 @@ def check_sources(
     diags)`, told each freshly checked module's diagnostics. `check_many`
     checks the modules (worker processes); by default one after the other,
     here."""
-    lend_method_walker(program)
+    reuse = reuse or {}
+    if any(src.module not in reuse for src in sources):
+        lend_method_walker(program)  # (not on a warm run: it makes the evaluator)
     for src in sources:
         program.sources[src.module] = src
-    reuse = reuse or {}
     result = BuildResult()
     for src in sources:
         info = None if src.module in reuse else program.get_module(src.module)

@@ -15,9 +15,11 @@ as in mypy.
 Finding them parsed every source file, which a warm run (every module's
 diagnostics reused from the cache) otherwise never needs: half of its time.
 With an import memo (from the incremental cache: digest of a module's name,
-path, target and source -> the modules it imports), a module whose source is
-unchanged is not parsed here. One with `# mypy:` comments is, as those can
-change its settings (`for_module`) only once loaded.
+path, target and source bytes -> the modules it imports), a module whose
+source is unchanged is not parsed here, nor read (its digest is known by its
+stat: cache/file_digests.py). One with `# mypy:` comments (lines that start
+with it: the text elsewhere, in a string or an indented comment, is no
+setting) is, as those can change its settings (`for_module`) only once loaded.
 """
 
 from __future__ import annotations
@@ -27,24 +29,28 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from veritype.cache.fingerprint import digest_text
-from veritype.config.inline import PREFIX
+from veritype.cache.file_digests import FileDigests
+from veritype.cache.fingerprint import UNREADABLE, digest_text
+from veritype.config.inline import mypy_comments
 from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.parse import read_source
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import Program
 
 
-def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[str, list[str]] | None = None) -> list[BuildSource]:
+def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[str, list[str]] | None = None,
+                     files: FileDigests | None = None) -> list[BuildSource]:
     """The project modules the sources import, directly or not, that are not sources.
 
     `memo` (digest -> imports, see the module's docstring) is read and, after
-    the call, holds the entries of this run's modules only."""
+    the call, holds the entries of this run's modules only. `files`: the
+    run's content digests (cache/file_digests.py: by stat where unchanged)."""
     options = program.options
+    if files is None:
+        files = FileDigests()
     known = dict(memo) if memo is not None else None
     if memo is not None:
         memo.clear()
@@ -57,12 +63,14 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
     found: list[BuildSource] = []
     while queue:
         name = queue.pop()
-        digest = _digest(program, name) if known is not None else None
+        digest = _digest(program, name, files) if known is not None else None
         deps = known.get(digest) if known is not None and digest is not None else None
         if deps is None:
             info = program.get_module(name)
             if info is None or info.tree is None:
                 continue
+            if info.parsed is not None and mypy_comments(info.parsed.source):
+                digest = None  # its settings are known once it is loaded: never from the memo
             mod_opts = options.for_module(name)
             always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
             deps = list(_imports(info.tree, name, info.is_package, mod_opts.python_version, mod_opts.platform, always))
@@ -86,22 +94,20 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
     return found
 
 
-def _digest(program: "Program", name: str) -> str | None:
+def _digest(program: "Program", name: str, files: FileDigests) -> str | None:
     """What a module's import list depends on: its name and path, the target,
-    and its source; None when the source cannot be read here or holds
-    `# mypy:` comments (then the module is loaded)."""
+    and its source (the digest of its bytes); None when it is not a source
+    or its file cannot be read. A module with `# mypy:` lines is never put
+    in the memo (followed_sources), so a digest found there has none."""
     src = program.sources.get(name)
     if src is None:
         return None
-    try:
-        text = src.text if src.text is not None else read_source(src.path)
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return None
-    if PREFIX in text:
+    content = digest_text(src.text) if src.text is not None else files.digest(src.path)
+    if content == UNREADABLE:
         return None
     opts = program.options.for_module(name)
     target = f"{opts.python_version}\0{opts.platform}\0{sorted(opts.always_true)}\0{sorted(opts.always_false)}"
-    return digest_text(f"{name}\0{os.path.abspath(src.path)}\0{target}\0{text}")
+    return digest_text(f"{name}\0{os.path.abspath(src.path)}\0{target}\0{'text' if src.text is not None else 'file'}:{content}")
 
 
 def _shown(path: str) -> str:

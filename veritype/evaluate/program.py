@@ -10,8 +10,10 @@ check stage exists.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from veritype.config.inline import PREFIX, parse_inline
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -22,6 +24,9 @@ from veritype.semantic import symbols as S
 from veritype.semantic.binder import Binder
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
 
 _DECLARING: tuple[type[ast.AST], ...] = (
     ast.FunctionDef,
@@ -67,9 +72,14 @@ class Program:
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
+
+    @functools.cached_property
+    def evaluator(self) -> "Evaluator":
+        """Made on first use: a warm run (every result from the cache) needs
+        none, nor the import of the evaluate stage it costs."""
         from veritype.evaluate.evaluator import Evaluator
 
-        self.evaluator = Evaluator(self)
+        return Evaluator(self)
 
     # -- modules ------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
+from veritype.modules import interpreter_memo
 from veritype.options import Options
 
 # Printed by the target interpreter: its site-packages and user site. It runs
@@ -68,14 +69,37 @@ def _dedupe_existing(paths: list[str]) -> list[str]:
 
 
 @functools.cache
-def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
-    """site-packages of another interpreter, by running it with `-c` (cached per run)."""
+def interpreter_site_dirs(executable: str, memo_dir: str | None = None) -> tuple[str, ...]:
+    """site-packages of another interpreter, by running it with `-c` (cached
+    per run, and across runs in `memo_dir`: see interpreter_memo.py)."""
+    given, executable = executable, _resolve(executable)
     # Only the very path we run on is our own environment. Not samefile():
     # a virtual environment's python is a symlink to its base interpreter,
     # so every venv made from the same base would look like ours, and we
     # would read our own site-packages instead of the target's.
     if os.path.abspath(executable) == os.path.abspath(sys.executable):
         return tuple(_running_site_dirs())
+    key = interpreter_memo.key(executable, _PATHS_SCRIPT) if memo_dir else None
+    paths = interpreter_memo.read(memo_dir, key) if memo_dir and key else None
+    if paths is None:
+        paths = _ask(executable, given)
+        if memo_dir and key:
+            interpreter_memo.write(memo_dir, key, paths)
+    return tuple(_dedupe_existing(paths))
+
+
+def _resolve(executable: str) -> str:
+    """The interpreter to run, as mypy's subprocess would find it: a path is
+    relative to the current directory (made absolute: the query runs from
+    another one), a bare name is looked up on PATH."""
+    if os.sep in executable or (os.altsep and os.altsep in executable):
+        return os.path.abspath(executable)
+    import shutil
+
+    return shutil.which(executable) or executable
+
+
+def _ask(executable: str, given: str) -> list[str]:
     try:
         out = subprocess.run(
             # -I: no PYTHON* variables, no user site, no current directory on
@@ -91,8 +115,8 @@ def interpreter_site_dirs(executable: str) -> tuple[str, ...]:
         ).stdout
         paths = json.loads(out.strip().splitlines()[-1])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError) as exc:
-        raise TargetEnvironmentError(f"cannot get site-packages of {executable}: {exc}") from exc
-    return tuple(_dedupe_existing([str(p) for p in paths]))
+        raise TargetEnvironmentError(f"cannot get site-packages of {given}: {exc}") from exc
+    return [str(p) for p in paths]
 
 
 def _running_site_dirs() -> list[str]:
@@ -129,7 +153,10 @@ def base_site_dirs(options: Options) -> list[str]:
     if options.no_site_packages:
         return []
     if options.python_executable:
-        return list(interpreter_site_dirs(options.python_executable))
+        # Beside the cache's entries (cache/store.py's format directory, whose
+        # stale temporary files it removes); not with mypy's "no cache".
+        memo_dir = os.path.join(options.cache_dir, "v1") if options.incremental and options.cache_dir and options.cache_dir != os.devnull else None
+        return list(interpreter_site_dirs(options.python_executable, memo_dir))
     venv = os.environ.get("VIRTUAL_ENV")
     if venv and os.path.isdir(venv):
         return venv_site_dirs(venv)

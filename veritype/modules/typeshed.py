@@ -10,15 +10,29 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 
 Version = tuple[int, int]
 
 
 @functools.cache
 def stdlib_dir() -> str:
-    import typeshed_client
+    return os.path.join(package_dir(), "typeshed")
 
-    return os.path.join(os.path.dirname(typeshed_client.__file__), "typeshed")
+
+@functools.cache
+def package_dir() -> str:
+    """Where the typeshed_client package is installed: the first sys.path
+    entry holding it, as `import` would find a plain package. Found, not
+    imported: veritype reads its files and never needs its code (importing
+    it cost a tenth of a warm run)."""
+    for entry in sys.path:
+        candidate = os.path.join(entry or os.curdir, "typeshed_client")
+        if os.path.isfile(os.path.join(candidate, "__init__.py")):
+            return os.path.abspath(candidate)
+    import typeshed_client  # installed some other way (a zip, an import hook): ask the import
+
+    return os.path.dirname(typeshed_client.__file__)
 
 
 def bundled_stubs_dir() -> str:
