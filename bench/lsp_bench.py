@@ -43,8 +43,8 @@ EDIT_LINE = "            __bench_n: int = 'not an int'\n"
 class Server:
     """A minimal JSON-RPC client over a server's stdin/stdout."""
 
-    def __init__(self, cmd: list[str], cwd: str) -> None:
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    def __init__(self, cmd: list[str], cwd: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 0
         self.responses: dict[int, Queue[Any]] = {}
         self.notifications: Queue[dict[str, Any]] = Queue()

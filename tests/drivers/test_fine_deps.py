@@ -66,6 +66,16 @@ def test_edits_recheck_what_they_change_and_agree_with_a_full_run(
         return real_recheck(program, loaded, *args)
 
     monkeypatch.setattr(body_edits, "recheck", recheck)
+    import veritype.engine.toplevel_edits as toplevel_edits
+
+    real_top = toplevel_edits.recheck
+
+    def top(program, loaded, *args):  # type: ignore[no-untyped-def]
+        out = real_top(program, loaded, *args)
+        checked.append(f"{loaded.name} (top)" if out is not None else f"{loaded.name} (top refused)")
+        return out
+
+    monkeypatch.setattr(toplevel_edits, "recheck", top)
     engine = Engine()
 
     def step() -> str:
@@ -98,11 +108,12 @@ def test_edits_recheck_what_they_change_and_agree_with_a_full_run(
     assert sorted(checked) == ["base", "mid", "star", "user"]
 
     # 3. A function added: only the modules that use that name (other asked
-    # for it before it existed) or all of base's names (star).
+    # for it before it existed) or all of base's names (star); in base,
+    # only the new function (engine.toplevel_edits).
     base.write_text(base.read_text() + "\ndef added() -> int:\n    return 1\n")
     out = step()
     assert "added" not in out
-    assert sorted(checked) == ["base", "other", "star"]
+    assert sorted(checked) == ["base (top)", "other", "star"]
 
     # 4. A module deleted: its importers are checked again.
     (project / "extra.py").unlink()
@@ -140,3 +151,80 @@ def test_a_module_read_from_disk_is_watched_too(project: Path) -> None:
     assert "app.py:3:10: error: Incompatible types in assignment" in step()
     (project / "lib.py").unlink()
     assert 'Cannot find implementation or library stub for module named "lib"' in step()
+
+
+TOP = (
+    "from typing import Callable\n"
+    "\n"
+    "def first() -> int:\n"
+    "    return 'a'\n"
+    "\n"
+    "class Box:\n"
+    "    def get(self) -> int:\n"
+    "        return 1\n"
+    "\n"
+    "def use(b: Box) -> str:\n"
+    "    return b.get()\n"
+    "\n"
+    "x: int = later()\n"
+)
+
+
+def test_top_level_definitions_edited_check_only_themselves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checked_by_engine: list[str]
+) -> None:
+    """An edit of whole top-level definitions that nothing else in the module
+    mentions checks only those definitions; the other statements keep their
+    diagnostics (moved by the lines added). Anything else checks the module
+    whole. Each step agrees with a full run."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
+    monkeypatch.chdir(tmp_path)
+    mod = tmp_path / "mod.py"
+    mod.write_text(TOP)
+    checked = checked_by_engine
+    import veritype.engine.toplevel_edits as toplevel_edits
+
+    real_top = toplevel_edits.recheck
+
+    def top(program, loaded, *args):  # type: ignore[no-untyped-def]
+        out = real_top(program, loaded, *args)
+        checked.append("top" if out is not None else "top refused")
+        return out
+
+    monkeypatch.setattr(toplevel_edits, "recheck", top)
+    engine = Engine()
+
+    def step(text: str) -> str:
+        mod.write_text(text)
+        checked.clear()
+        reply = engine.check(["check", ".", "--no-incremental"], str(tmp_path))
+        assert reply["stderr"] == ""
+        got = checked[:]
+        assert reply["stdout"] == _full(tmp_path)
+        checked[:] = got
+        return reply["stdout"]
+
+    out = step(TOP)
+    assert out.count("error:") == 3  # first's return, use's return, `later` undefined
+    # A new function in the middle, with an error of its own: the errors after it move down.
+    text = TOP.replace("class Box:", "def added(n: int) -> str:\n    return n\n\nclass Box:")
+    out = step(text)
+    assert checked == ["top"]
+    assert "mod.py:7:12: error: Incompatible return value type" in out and "mod.py:16:" in out
+    # Two more at the end, one redefining the other.
+    text += "\ndef twice() -> None:\n    pass\n\ndef twice() -> None:\n    pass\n"
+    out = step(text)
+    assert checked == ["top"]
+    assert 'Name "twice" already defined' in out
+    # A definition whose name the module mentions elsewhere: checked whole.
+    out = step(text + "\ndef later() -> int:\n    return 1\n")
+    assert checked == ["mod"]
+    assert '"later" is used before definition' in out
+    # A class rewritten that another definition uses: checked whole.
+    out = step(text.replace("    def get(self) -> int:\n        return 1", "    def get(self) -> str:\n        return ''"))
+    assert checked == ["mod"]
+    assert "mod.py:14:" not in out
+    # A statement that is not a definition: checked whole.
+    step(text + "\ny = 1\n")
+    assert checked == ["mod"]

@@ -17,7 +17,6 @@ exits on `stop`.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import io
 import json
@@ -153,19 +152,17 @@ class Engine:
     own process)."""
 
     def __init__(self) -> None:
+        from veritype.engine.heap import Heap
+
         self.workspaces: dict[tuple[str, str], Any] = {}
-        # As a one-shot check does (cli/main.py): the program is millions of
-        # long-lived objects and makes little cyclic garbage, and with the
-        # default thresholds a re-check's allocations (parsing one edited
-        # file) set off full collections over all of it: a body edit of
-        # rich/progress.py took 1.6 s, in a parse that alone takes 0.04 s.
-        # What edits leave behind (the forgotten modules) is collected by
-        # `idle`, after the answer is out.
-        gc.set_threshold(200_000, 30, 30)
+        # The program is millions of long-lived objects: collected and frozen
+        # between requests (engine.heap), so that neither a check nor the
+        # collection after it walks all of them again.
+        self.heap = Heap()
 
     def idle(self) -> None:
         """Between requests: collect the garbage of the last one."""
-        gc.collect()
+        self.heap.idle()
 
     def check(self, argv: list[str], cwd: str) -> dict[str, Any]:
         out, err = io.StringIO(), io.StringIO()

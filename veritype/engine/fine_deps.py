@@ -121,6 +121,11 @@ def _hit(changed: dict[str, set[str]], pair: Pair) -> bool:
     return ALL in names or pair[1] == ALL or pair[1] in names
 
 
+def uses_changed(deps: ModuleDeps, changed: dict[str, set[str]]) -> bool:
+    """Does a module with `deps` use one of the `changed` names (module -> names)?"""
+    return any(_hit(changed, p) for p in deps.uses)
+
+
 def propagate(changed: dict[str, set[str]], known: dict[str, ModuleDeps]) -> tuple[set[str], dict[str, set[str]]]:
     """The modules that must be checked again after `changed` (module -> its
     changed names), and the changed names of every module, followed through

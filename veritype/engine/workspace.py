@@ -15,7 +15,10 @@ diagnostics unless the edit changed a name it uses (`engine.fine_deps`:
 which names of which module each module uses, and which names an edit
 changed, followed through the declarations that mention them). So an edit
 inside a function body, or a new function in a widely imported module,
-re-checks only the modules that could see a difference.
+re-checks only the modules that could see a difference; in the edited
+module itself, only that body (`engine.body_edits`) or those whole
+top-level definitions (`engine.toplevel_edits`) where nothing else in it
+can see the change.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import os
 from dataclasses import dataclass
 
 from veritype.config.inline import PREFIX
-from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate
+from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate, uses_changed
 from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
@@ -74,6 +77,8 @@ class Snapshot:
         self._deps: dict[str, ModuleDeps] = {}
         # Project modules read from disk (not documents): path and the text read.
         self._disk: dict[str, tuple[str, str]] = {}
+        # The names the last edit changed, per module (followed through declarations).
+        self.last_changed: dict[str, set[str]] = {}
         self.program = Program(options, ModuleFinder(options, [root]))
         # As engine.checking.check_sources does: the evaluator infers `self.x = v`
         # attributes by walking methods silently, for queries too.
@@ -143,6 +148,7 @@ class Snapshot:
         """Mark stale the modules that use a changed name of `module` (and,
         through their declarations, names of theirs that changed with it)."""
         self.stale.add(module)
+        self.last_changed = {module: set(names)}
         if not names:
             return  # the interface is the same: nothing else can see a difference
         changed = {module: set(names)}
@@ -151,7 +157,7 @@ class Snapshot:
             parent, _, last = module.rpartition(".")
             changed[parent] = {last}
         known = {name: deps for name, deps in self._deps.items() if name != module}
-        affected, _ = propagate(changed, known)
+        affected, self.last_changed = propagate(changed, known)
         self.stale |= affected
 
     def _know_loaded(self) -> None:
@@ -364,9 +370,11 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     in the module as loaded (`engine.body_edits`); text that does not parse
     reports its syntax error and leaves the program as it was (the next text
     that parses is compared with the last that did); any other edit loads
-    the module again (`Snapshot.update`) and checks it whole. None for a
+    the module again (`Snapshot.update`) and checks it whole, or only the
+    top-level definitions it changed (`engine.toplevel_edits`). None for a
     document veritype cannot place."""
     from veritype.diagnostics import ignores
+    from veritype.engine import toplevel_edits
     from veritype.engine.body_edits import body_edit, recheck
     from veritype.engine.checking import check_sources
     from veritype.syntax.parse import parse_source
@@ -375,6 +383,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     memo: dict[str, _Checked] = snap.__dict__.setdefault("_checked", {})
     hit = memo.get(path)
     current = hit is not None and snap.program.modules.get(hit.module) is hit.loaded and path in snap.documents
+    top: toplevel_edits.TopEdit | None = None  # an edit of whole top-level definitions
     if hit is not None and hit.text == text and path in snap.documents and hit.module not in snap.stale:
         # Unchanged, and no edit since changed a name it uses (even if the
         # edit made the program forget the module: see the module doc).
@@ -404,6 +413,8 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
             snap._deps.pop(hit.module, None)  # the body's uses changed, not the interface
             snap.stale.discard(hit.module)
             return out
+        if edit is None and hit.tree is not None and hit.module not in snap.stale and PREFIX not in text:
+            top = toplevel_edits.top_edit(hit.tree, hit.lines, parsed.tree, lines)
     snap.update(path, text)
     doc = snap.documents.get(path)
     if doc is None:
@@ -413,8 +424,19 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     src = program.sources.get(doc.module)
     if src is None or info is None:
         return []
-    result = check_sources(program, [src]).diagnostics
-    out = [d for d in result if os.path.abspath(d.path) == path]
+    out = None
+    if top is not None and hit is not None:
+        # Only the changed definitions are checked again, unless a change of
+        # another module (an import cycle) reaches this one's uses.
+        deps = snap._deps_of(doc.module)
+        others = {m: ns for m, ns in snap.last_changed.items() if m != doc.module}
+        if deps is not None and not uses_changed(deps, others):
+            program.sources[doc.module] = src
+            info.checked = True
+            out = toplevel_edits.recheck(program, info, top, hit.good, text)
+    if out is None:
+        result = check_sources(program, [src]).diagnostics
+        out = [d for d in result if os.path.abspath(d.path) == path]
     memo[path] = _Checked(text, doc.module, info, info.tree, text.splitlines(), out, out)
     snap.stale.discard(doc.module)
     snap._know_loaded()  # read now, from the trees at hand, for the next edit

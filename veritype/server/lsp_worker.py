@@ -29,6 +29,7 @@ class DiagnosticsWorker:
         self._latest: tuple[int, dict[str, str], str] | None = None
         self._snapshot: Any = None
         self._root: str | None = None
+        self._heap: Any = None
 
     def request(self, version: int, documents: dict[str, str], root: str) -> None:
         """Check `documents` (path -> text) as of `version`; an older request still waiting is dropped."""
@@ -51,11 +52,19 @@ class DiagnosticsWorker:
         except Exception as exc:  # noqa: BLE001 - never take the editor's server down
             self._snapshot = None  # start afresh next time
             self._log(f"veritype: {type(exc).__name__}: {exc}")
+        if self._heap is not None and not self.stale(version):
+            # The answer is out: collect what the check left behind, and
+            # freeze the program so that later collections skip it (engine.heap).
+            self._heap.idle()
 
     def _check(self, version: int, documents: dict[str, str], root: str) -> None:
         from veritype.engine.workspace import Snapshot, diagnostics
         from veritype.server.lsp_diagnostics import options_for
 
+        if self._heap is None:
+            from veritype.engine.heap import Heap
+
+            self._heap = Heap()
         if self._snapshot is None or self._root != root:
             self._snapshot = Snapshot({}, root, options_for(root))
             self._root = root
