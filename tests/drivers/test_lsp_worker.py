@@ -91,6 +91,10 @@ def h() -> int:
     return maybe + 1
 
 
+def say(n: int) -> None:
+    print(n)
+
+
 late: int = "x"
 """
 
@@ -109,6 +113,11 @@ EDITS = [
     # A syntax error, then good text again.
     BASE.replace("        total = k\n", "        total = \n"),
     BASE.replace("        total = k\n", "        total: str = k\n"),
+    # A line added after the last line of a body: still a body edit.
+    BASE.replace("    print(n)\n", "    print(n)\n    s: str = n\n"),
+    # Whole top-level definitions added (engine.toplevel_edits): at the end, and in the middle.
+    BASE + "\n\ndef added(n: int) -> str:\n    return n\n",
+    BASE.replace("def say(", "def other() -> int:\n    return ''\n\n\ndef say("),
 ]
 
 
@@ -137,5 +146,8 @@ def test_a_body_edit_keeps_the_module_loaded(root: Path) -> None:
     loaded = snap.module_of(path)
     diagnostics(snap, path, EDITS[0])
     assert snap.module_of(path) is loaded  # only the body was checked
+    diagnostics(snap, path, BASE)
+    diagnostics(snap, path, EDITS[8])
+    assert snap.module_of(path) is loaded  # a line after the body's last: only the body too
     diagnostics(snap, path, EDITS[3])
     assert snap.module_of(path) is not loaded  # a signature changed: loaded and checked again

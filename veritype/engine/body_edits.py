@@ -114,8 +114,13 @@ def body_edit(old_tree: ast.Module, old_lines: list[str], new_tree: ast.Module, 
     a, old_end, new_end = _changed_lines(old_lines, new_lines)
     if a == old_end == new_end:
         return None
-    # The changed lines, 1-based and inclusive; an insertion touches the line before it.
+    # The changed lines, 1-based and inclusive. Lines only inserted touch the
+    # old line after them, or else the one before them: a line added after a
+    # body's last line (the common case while typing) is in the body of the
+    # function that ends just before it, if the new tree says so.
     old_hit = _outermost_function(old_tree.body, a + 1, min(max(old_end, a + 1), len(old_lines)), ())
+    if old_hit is None and old_end == a and a >= 1:
+        old_hit = _outermost_function(old_tree.body, a, a, ())
     new_hit = _outermost_function(new_tree.body, a + 1, min(max(new_end, a + 1), len(new_lines)), ())
     if old_hit is None or new_hit is None or old_hit[1] != new_hit[1]:
         return None

@@ -27,6 +27,7 @@ import ast
 import dataclasses
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from veritype.config.inline import PREFIX
 from veritype.engine.fine_deps import ALL, ModuleDeps, changed_names, module_deps, propagate, uses_changed
@@ -34,6 +35,9 @@ from veritype.modules.finder import ModuleFinder
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
 from veritype.semantic.binder import absolute_import_name
+
+if TYPE_CHECKING:
+    from veritype.syntax.parse import ParsedFile
 
 # Modules of these origins never import project code: they survive every edit.
 _STABLE_ORIGINS = frozenset({"stdlib", "site", "stub-package"})
@@ -88,8 +92,9 @@ class Snapshot:
 
     # -- edits ------------------------------------------------------------------------
 
-    def update(self, path: str, text: str | None) -> None:
-        """The editor's text of `path` changed (None: closed, the disk's text again)."""
+    def update(self, path: str, text: str | None, parsed: "ParsedFile | None" = None) -> None:
+        """The editor's text of `path` changed (None: closed, the disk's text again).
+        `parsed`: that text parsed already, untouched by any evaluation."""
         from veritype.modules.discover import module_for_path
 
         path = os.path.abspath(path)
@@ -118,7 +123,7 @@ class Snapshot:
             self.program.finder.forget_files()
             self._invalidate(module, {ALL})
         else:
-            self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True)))
+            self._invalidate(module, changed_names(before, self._deps_of(module, keep_tree=True, parsed=parsed)))
         self._forget(module)
 
     def disk_edits(self) -> None:
@@ -167,7 +172,7 @@ class Snapshot:
             if info is not None and info.origin not in _STABLE_ORIGINS and name not in self._deps:
                 self._deps_of(name)
 
-    def _deps_of(self, module: str, keep_tree: bool = False) -> ModuleDeps | None:
+    def _deps_of(self, module: str, keep_tree: bool = False, parsed: "ParsedFile | None" = None) -> ModuleDeps | None:
         """The module's dependencies, from its latest text: an open document's,
         else the loaded module's (None: a module never seen). `keep_tree`:
         a tree parsed here is handed to the program for its next load."""
@@ -184,7 +189,8 @@ class Snapshot:
             if src is None and info.path:
                 self._disk[module] = (info.path, info.parsed.source)  # read from disk: watched by disk_edits
         elif text is not None and src is not None:
-            parsed = parse_source(src.path, text)
+            if parsed is None or parsed.source != text:
+                parsed = parse_source(src.path, text)
             deps = module_deps(module, os.path.basename(src.path).startswith("__init__."), parsed.tree, text)
             if keep_tree and PREFIX not in text:  # (inline configuration adds to a parse's diagnostics)
                 self.program.parsed_ahead[module] = parsed
@@ -384,6 +390,7 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
     hit = memo.get(path)
     current = hit is not None and snap.program.modules.get(hit.module) is hit.loaded and path in snap.documents
     top: toplevel_edits.TopEdit | None = None  # an edit of whole top-level definitions
+    fresh = None  # the text parsed here, for the program's next load of it
     if hit is not None and hit.text == text and path in snap.documents and hit.module not in snap.stale:
         # Unchanged, and no edit since changed a name it uses (even if the
         # edit made the program forget the module: see the module doc).
@@ -415,7 +422,9 @@ def diagnostics(snap: Snapshot, path: str, text: str) -> list | None:  # type: i
             return out
         if edit is None and hit.tree is not None and hit.module not in snap.stale and PREFIX not in text:
             top = toplevel_edits.top_edit(hit.tree, hit.lines, parsed.tree, lines)
-    snap.update(path, text)
+        if edit is None:
+            fresh = parsed  # (no body edit walked it: the program may load this tree)
+    snap.update(path, text, fresh)
     doc = snap.documents.get(path)
     if doc is None:
         return None
