@@ -15,6 +15,7 @@ from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
 from veritype.types.subtype import is_subtype
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -319,7 +320,7 @@ def _assigned_keys(body: list[ast.stmt]) -> set[str]:
 def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
     keys: set[str] = set()
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in walk_nodes(stmt):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:

@@ -15,6 +15,7 @@ from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
 from veritype.syntax.statements import walk_statements
+from veritype.syntax.walk import walk as walk_nodes
 
 
 class Binder:
@@ -174,7 +175,7 @@ class Binder:
             self._block(stmt.finalbody, table)  # type: ignore[attr-defined]
         elif isinstance(stmt, ast.Match):
             for case in stmt.cases:
-                for node in ast.walk(case.pattern):
+                for node in walk_nodes(case.pattern):
                     name = getattr(node, "name", None)
                     if isinstance(name, str):
                         self._define(table, name, S.VAR, case)
@@ -252,7 +253,7 @@ def _static_names(node: ast.expr) -> list[str] | None:
 
 
 def _bind_walrus(expr: ast.expr, table: SymbolTable) -> None:
-    for node in ast.walk(expr):
+    for node in walk_nodes(expr):
         if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
             if node.target.id not in table:
                 table[node.target.id] = Symbol(node.target.id, S.VAR, [node])
