@@ -45,3 +45,13 @@ def test_walk_of_a_leaf_and_a_missing_field() -> None:
     name = ast.Name(id="x")  # no ctx set: ast.walk skips the missing field
     assert list(walk(name)) == list(ast.walk(name)) == [name]
     assert child_nodes(name) == []
+
+
+def test_walk_own_body_stops_at_nested_scopes() -> None:
+    from veritype.syntax.walk import walk_own_body
+
+    tree = ast.parse("def f():\n    yield 1\n    def g():\n        await x\n    lambda: (yield)\n    class C:\n        y = (yield)\n")
+    f = tree.body[0]
+    kinds = {type(n).__name__ for n in walk_own_body(f)}
+    assert "Yield" in kinds and "Await" not in kinds
+    assert sum(isinstance(n, ast.Yield) for n in walk_own_body(f)) == 1

@@ -47,3 +47,18 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         elif isinstance(value, list):
             out.extend(item for item in value if isinstance(item, _AST))
     return out
+
+
+_OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def walk_own_body(node: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of a function body, not descending into nested functions/classes/lambdas
+    (their `yield` and `await` are their own). Depth-first, last child first."""
+    stack = child_nodes(node)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _OWN_SCOPES):
+            continue
+        stack.extend(child_nodes(n))
