@@ -49,11 +49,11 @@ from __future__ import annotations
 import ast
 import io
 import re
-import sys
 import tokenize
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
+from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.walk import walk as walk_nodes
@@ -64,19 +64,8 @@ if TYPE_CHECKING:
 _PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
 _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
 
-# A string literal (any prefix; triple-quoted across lines; escapes and line
-# continuations inside) or a comment (group 1). What lies between two matches
-# is code: it holds no quote and no `#`.
-_SQ3 = r"'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
-_DQ3 = r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
-_SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
-_DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_STRING_OR_COMMENT = re.compile(rf"[rRbBuUfF]{{0,2}}(?:{_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
 # The trailing blanks of a code line and the blank lines after it.
 _LINE_END = re.compile(r"[ \t\f]*\n(?:[ \t\f]*\n)*")
-# From Python 3.12 an f-string may hold its own quotes (`f"{d["k"]}"`) and
-# comments: the scan would misread it.
-_FSTRING = re.compile(r"(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]") if sys.version_info >= (3, 12) else None
 
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -108,7 +97,7 @@ def interface_text(source: str, tree: ast.Module | None = None) -> str:
     if tree is None:
         tree = ast.parse(source, type_comments=True)
     kept = _kept_source(source, tree)
-    if _FSTRING is not None and _FSTRING.search(kept):
+    if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
         return _tokenized(kept)
     return _scanned(kept)
 
@@ -188,7 +177,7 @@ def _scanned(kept: str) -> str:
     out: list[str] = []
     code: list[str] = []
     pos = 0
-    for m in _STRING_OR_COMMENT.finditer(kept):
+    for m in STRING_OR_COMMENT.finditer(kept):
         code.append(kept[pos:m.start()])
         comment = m.group(1)
         if comment is None:
