@@ -35,7 +35,6 @@ from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
-from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -491,8 +490,8 @@ class _ScopeSwitch:
             c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))
         c._loop_exits = []
         node = self.func.node if self.func is not None else None
-        params = [a.arg for a in walk_nodes(node.args) if isinstance(a, ast.arg)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
-        possibly_undefined.start(c, self.scope, params)
+        args = node.args if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
+        possibly_undefined.start(c, self.scope, args)  # (walks the parameters only when enabled)
 
     def __exit__(self, *exc: object) -> None:
         c = self.checker

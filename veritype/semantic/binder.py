@@ -66,7 +66,17 @@ class Binder:
     # -- statements ---------------------------------------------------------
 
     def static_branch(self, test: ast.expr) -> bool | None:
-        return evaluate_condition(test, self.version, self.platform, self.always)
+        # Asked by the binder and again by the checker for each `if`: the answer
+        # is kept on the test node with the settings it was computed for (a
+        # pure function of the node's subtree, which nothing mutates, and of
+        # them; another module's settings just compute it again).
+        key = (self.version, self.platform, self.always)
+        known = getattr(test, "_vt_static", None)
+        if known is not None and known[0] == key:
+            return known[1]  # type: ignore[no-any-return]
+        value = evaluate_condition(test, self.version, self.platform, self.always)
+        test._vt_static = (key, value)  # type: ignore[attr-defined]
+        return value
 
     def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
         for stmt in body:

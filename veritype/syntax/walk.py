@@ -45,7 +45,9 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         if isinstance(value, _AST):
             out.append(value)
         elif isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, _AST))
+            for item in value:
+                if isinstance(item, _AST):
+                    out.append(item)
     return out
 
 
