@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from veritype.engine.checking import BuildResult
     from veritype.evaluate.program import Program
+    from veritype.syntax.parse import ParsedFile
 
     # The engine's check of some sources (engine/checking.check_sources):
     # (sources, reuse, on_checked) -> the run's result. Passed in: the cache
@@ -66,7 +67,8 @@ class _States:
     def _compute(self, name: str) -> str:
         src = self.program.sources.get(name)
         if src is not None:
-            iface = self.interface_of_text(src.text) if src.text is not None else self.interface_of_file(src.path)
+            parsed = self._parsed(name, src.path)
+            iface = self.interface_of_text(src.text, parsed) if src.text is not None else self.interface_of_file(src.path, parsed=parsed)
             return f"source:{src.path}:{iface}"
         found = self.program.find(name)
         if isinstance(found, MissingModule):
@@ -75,21 +77,27 @@ class _States:
             return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
         if found.is_namespace:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
-        iface = self.interface_of_file(found.path, library=found.origin != "source")  # not the project's: shared
+        iface = self.interface_of_file(found.path, library=found.origin != "source", parsed=self._parsed(name, found.path))  # not the project's: shared
         return f"{found.origin}:{found.path}:{iface}"
 
-    def interface_of_text(self, text: str) -> str:
+    def _parsed(self, name: str, path: str) -> ParsedFile | None:
+        """The run's parse of the module, if it loaded it from `path`: its
+        digest then needs no second parse (interface_digest checks the text)."""
+        info = self.program.modules.get(name)
+        return info.parsed if info is not None and info.path == path else None
+
+    def interface_of_text(self, text: str, parsed: ParsedFile | None = None) -> str:
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
         if full not in self.used:
             known = self.known.get(full)
             if known is None:
                 from veritype.cache.interface import interface_digest  # imports the evaluate stage: not on a warm run
 
-                known = interface_digest(text)
+                known = interface_digest(text, parsed)
             self.used[full] = known
         return self.used[full]
 
-    def interface_of_file(self, path: str, library: bool = False) -> str:
+    def interface_of_file(self, path: str, library: bool = False, parsed: ParsedFile | None = None) -> str:
         content = self.files.digest(path)
         if content == UNREADABLE:
             return UNREADABLE
@@ -115,10 +123,10 @@ class _States:
             if value is None and library and self.shared is not None:
                 value = self.shared.interface(content, path)
                 if value is None:
-                    value = interface_digest_of_bytes(data)
+                    value = interface_digest_of_bytes(data, parsed)
                     self.shared.store_interface(content, value)
             if value is None:
-                value = interface_digest_of_bytes(data)
+                value = interface_digest_of_bytes(data, parsed)
         self.used[full] = value
         return value
 

@@ -27,9 +27,15 @@ its own module's diagnostics; diagnostics/ignores.py, Program._filter).
 
 The digest is over the kept *source text*, not over an AST dump: some rules
 read positions (type_expr tells `Literal[(1, 2)]` from `Literal[1, 2]` by
-column), which an AST dump without positions would not see. Blank lines and
-trailing spaces are dropped, so a body edit that adds or removes lines does
-not change the digest; positions *inside* a kept statement stay exact.
+column), which an AST dump without positions would not see. Comments, blank
+lines and trailing blanks are dropped (outside string literals, kept
+verbatim), so a body edit that adds or removes lines does not change the
+digest; columns inside a kept statement stay exact. The kept parts are found
+from the tree the check already parsed when there is one (`parsed`), and
+comments and strings by one regular-expression scan rather than `tokenize`
+(pure Python, microseconds a token: it was most of a cold run's cache
+writing); only where that scan could misread (Python 3.12+ f-strings, which
+may nest their own quotes) is the text tokenized.
 
 A rule that comes to read more of a dependency's function bodies (say, an
 inferred return type for unannotated functions) must add it here, or the
@@ -44,32 +50,60 @@ import ast
 import io
 import re
 import tokenize
+from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
+from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
+from veritype.syntax.walk import walk as walk_nodes
+
+if TYPE_CHECKING:
+    from veritype.syntax.parse import ParsedFile
 
 _PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
 _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
 
+# The trailing blanks of a code line and the blank lines after it.
+_LINE_END = re.compile(r"[ \t\f]*\n(?:[ \t\f]*\n)*")
+
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def interface_digest(source: str) -> str:
-    """A digest of what importers can observe of the module `source`."""
+class _StaleTree(Exception):
+    """The tree given is not a plain parse of the source (a body was dropped)."""
+
+
+def interface_digest(source: str, parsed: ParsedFile | None = None) -> str:
+    """A digest of what importers can observe of the module `source`.
+    `parsed`: the check's parse of the file, used when its text is `source`."""
+    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    tree = parsed.tree if parsed is not None and parsed.source == source else None
     try:
-        text = interface_text(source)
+        try:
+            text = interface_text(source, tree)
+        except _StaleTree:
+            text = interface_text(source)
     except Exception:  # noqa: BLE001 - does not parse (or a surprise): count every byte
         return "full:" + digest_text(source)
     return "iface:" + digest_text(text)
 
 
-def interface_text(source: str) -> str:
-    """The kept text (see the module docstring), one logical line per line,
-    each token with its position relative to its logical line. Raises
-    SyntaxError (or tokenize's errors) on a source that does not parse."""
+def interface_text(source: str, tree: ast.Module | None = None) -> str:
+    """The kept text (see the module docstring). `tree`: `source` parsed with
+    type comments, parsed here if not given. Raises SyntaxError (or
+    tokenize's errors) on a source that does not parse."""
     source = source.replace("\r\n", "\n").replace("\r", "\n")
-    tree = ast.parse(source, type_comments=True)
+    if tree is None:
+        tree = ast.parse(source, type_comments=True)
+    kept = _kept_source(source, tree)
+    if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
+        return _tokenized(kept)
+    return _scanned(kept)
+
+
+def _kept_source(source: str, tree: ast.Module) -> str:
+    """`source` without the function bodies and docstrings importers do not see."""
     lines = source.split("\n")
     starts = [0]
     for line in lines:
@@ -78,11 +112,15 @@ def interface_text(source: str) -> str:
     def offset(lineno: int, col_bytes: int) -> int:
         # ast columns count UTF-8 bytes; the text is indexed by characters.
         line = lines[lineno - 1]
+        if line.isascii():
+            return starts[lineno - 1] + col_bytes
         return starts[lineno - 1] + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
 
     cuts: list[tuple[int, int, str]] = []
 
     def cut_body(body: list[ast.stmt], marker: str) -> None:
+        if not body:
+            raise _StaleTree  # a parse never gives an empty body
         first, last = body[0], body[-1]
         assert last.end_lineno is not None and last.end_col_offset is not None
         cuts.append((offset(first.lineno, first.col_offset), offset(last.end_lineno, last.end_col_offset), marker))
@@ -91,13 +129,17 @@ def interface_text(source: str) -> str:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             cut_body(body[:1], "")
 
+    # A source without the word has none: no walk of a body for it.
+    has_yield = "yield" in source
+    has_await = "await" in source
+
     def visit(body: list[ast.stmt], in_class: bool) -> None:
         for stmt in body:
             if isinstance(stmt, FuncDef):
                 if in_class and _stores_on_first_param(stmt):
                     docstring(stmt.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, source))
+                    cut_body(stmt.body, _body_marker(stmt, has_yield, has_await))
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 visit(stmt.body, True)
@@ -120,16 +162,46 @@ def interface_text(source: str) -> str:
         pieces.append(marker)
         pos = end
     pieces.append(source[pos:])
-    kept = "".join(pieces)
+    return "".join(pieces)
 
-    # Re-tokenize what is kept: blank lines and comments go, each token keeps
-    # its place relative to the start of its logical line (its indentation too).
+
+def _kept_comment(comment: str) -> bool:
+    # `# type:` comments are annotations; a pure ignore filters only its own
+    # module's diagnostics (diagnostics/ignores.py, Program._filter).
+    return _TYPE_COMMENT.match(comment) is not None and _PURE_IGNORE.match(comment) is None
+
+
+def _scanned(kept: str) -> str:
+    """`kept` without its comments (but `# type:` ones), blank lines and
+    trailing blanks: string literals verbatim, every other column as it was."""
     out: list[str] = []
+    code: list[str] = []
+    pos = 0
+    for m in STRING_OR_COMMENT.finditer(kept):
+        code.append(kept[pos:m.start()])
+        comment = m.group(1)
+        if comment is None:
+            out.append(_LINE_END.sub("\n", "".join(code)))
+            code.clear()
+            out.append(m.group())
+        elif _kept_comment(comment):
+            code.append(comment)
+        pos = m.end()
+    code.append(kept[pos:])
+    out.append(_LINE_END.sub("\n", "".join(code)).rstrip())
+    return "".join(out).lstrip("\n")
+
+
+def _tokenized(kept: str) -> str:
+    """`_scanned`'s job done by `tokenize`, for what the scan could misread:
+    one logical line per line, each token with its position relative to its
+    logical line. Raises tokenize's errors."""
+    out: list[str] = ["tokens\n"]
     line_row: int | None = None
     for tok in tokenize.generate_tokens(io.StringIO(kept).readline):
         if tok.type in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
             continue
-        if tok.type == tokenize.COMMENT and (not _TYPE_COMMENT.match(tok.string) or _PURE_IGNORE.match(tok.string)):
+        if tok.type == tokenize.COMMENT and not _kept_comment(tok.string):
             continue
         if tok.type == tokenize.NEWLINE:
             out.append("\n")
@@ -141,13 +213,12 @@ def interface_text(source: str) -> str:
     return "".join(out)
 
 
-def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> str:
-    # The evaluator's own test for a generator, so the two cannot disagree.
-    # A source without the word has none: no walk of the body (each walk is
-    # a Python-level visit of every node of every function).
-    has_yield = "yield" in source and is_generator(node)
-    has_await = "await" in source and any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
-    return f"<body yield={int(has_yield)} await={int(has_await)} trivial={int(is_trivial_body(node.body))}>"
+def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, has_yield: bool, has_await: bool) -> str:
+    # The evaluator's own test for a generator, so the two cannot disagree
+    # (kept on the node: free where the check already asked).
+    yields = has_yield and is_generator(node)
+    awaits = has_await and any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
+    return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
 
 
 def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -155,7 +226,7 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     if not positional:
         return False
     first = positional[0].arg
-    for sub in ast.walk(node):
+    for sub in walk_nodes(node):
         if (
             isinstance(sub, ast.Attribute)
             and isinstance(sub.ctx, (ast.Store, ast.Del))
@@ -166,12 +237,13 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     return False
 
 
-def interface_digest_of_bytes(data: bytes) -> str:
+def interface_digest_of_bytes(data: bytes, parsed: ParsedFile | None = None) -> str:
     """`interface_digest` of a file's bytes, decoded as Python decodes source
-    (by its coding cookie); bytes that do not decode digest in full."""
+    (by its coding cookie); bytes that do not decode digest in full.
+    `parsed`: as for `interface_digest`."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return "full:" + digest_bytes(data)
-    return interface_digest(text)
+    return interface_digest(text, parsed)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate import declarations as D
 from veritype.semantic.symbols import Symbol
 from veritype.types.substitute import type_vars_in
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -91,4 +92,4 @@ def check_alias_type_call(checker: "ModuleChecker", sym: Symbol, call: ast.Call)
 def _outside_strings(node: ast.expr) -> list[ast.expr]:
     """The sub-expressions of `node` that are evaluated at runtime (not inside a
     string forward reference)."""
-    return [n for n in ast.walk(node) if isinstance(n, ast.expr)]
+    return [n for n in walk_nodes(node) if isinstance(n, ast.expr)]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, PROPERTY, STATIC, TRANSPARENT, decorated_type, decorator_names
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, Overloaded, TupleType, Type, TypeType, UnionType
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -61,7 +62,7 @@ def _writes_any(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     for ann in annotations:
         if ann is None:
             continue
-        for n in ast.walk(ann):
+        for n in walk_nodes(ann):
             if (isinstance(n, ast.Name) and n.id == "Any") or (isinstance(n, ast.Attribute) and n.attr == "Any"):
                 return True
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and "Any" in n.value:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.syntax.walk import child_nodes
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
@@ -75,7 +77,7 @@ class _Walker:
                     self.checker.error(node, '"async with" outside async function', "syntax")
                 elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)) and any(g.is_async for g in node.generators):
                     self.checker.error(node, '"async for" outside async function', "syntax")
-            stack.extend((child, scope) for child in reversed(list(ast.iter_child_nodes(node))))
+            stack.extend((child, scope) for child in reversed(list(child_nodes(node))))
 
     def _outer_parts(self, node: ast.FunctionDef | ast.AsyncFunctionDef, stack: list[tuple[ast.AST, str]], scope: str) -> None:
         """What of a `def` runs in the scope around it: decorators, defaults, annotations."""

@@ -15,6 +15,7 @@ from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
 from veritype.types.subtype import is_subtype
+from veritype.syntax.walk import child_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -317,28 +318,41 @@ def _assigned_keys(body: list[ast.stmt]) -> set[str]:
 
 
 def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
+    """The keys of every node under `body` (a set: the walk's order is free)."""
     keys: set[str] = set()
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for t in targets:
-                    keys |= _target_keys(t)
-            elif isinstance(node, (ast.For, ast.AsyncFor)):
-                keys |= _target_keys(node.target)
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if item.optional_vars is not None:
-                        keys |= _target_keys(item.optional_vars)
-            elif isinstance(node, ast.NamedExpr):
-                keys |= _target_keys(node.target)
-            elif isinstance(node, ast.Delete):
-                for t in node.targets:
-                    keys |= _target_keys(t)
-            elif isinstance(node, ast.Call):
-                # A call in the loop may mutate attributes narrowed before it.
-                keys.add("\0calls")
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                keys |= _target_keys(t)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            keys |= _target_keys(node.target)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    keys |= _target_keys(item.optional_vars)
+        elif isinstance(node, ast.NamedExpr):
+            keys |= _target_keys(node.target)
+        elif isinstance(node, ast.Delete):
+            for t in node.targets:
+                keys |= _target_keys(t)
+        elif isinstance(node, ast.Call):
+            # A call in the loop may mutate attributes narrowed before it.
+            keys.add("\0calls")
+        if isinstance(node, _LOOPS) and node.body:
+            # A nested loop's body: its keys are the ones its own check asks
+            # for (kept on it), not walked again for each enclosing loop.
+            keys |= _assigned_keys(node.body)
+            stack.extend((node.test,) if isinstance(node, ast.While) else (node.target, node.iter))
+            stack.extend(node.orelse)
+        else:
+            stack.extend(child_nodes(node))
     return keys
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _target_keys(target: ast.expr) -> set[str]:

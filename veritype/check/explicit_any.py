@@ -17,6 +17,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -89,7 +90,7 @@ def _casts(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.Call]:
     for _, value in ast.iter_fields(stmt):
         exprs = [value] if isinstance(value, ast.expr) else [v for v in value if isinstance(v, ast.expr)] if isinstance(value, list) else []
         for e in exprs:
-            for node in ast.walk(e):
+            for node in walk_nodes(e):
                 if isinstance(node, ast.Call) and node.args and _is(checker, node.func, _CAST):
                     out.append(node)
     return out

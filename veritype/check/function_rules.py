@@ -10,6 +10,7 @@ from veritype.evaluate.functions import function_scope, function_type, is_genera
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType
 from veritype.types.subtype import is_subtype
+from veritype.syntax.walk import child_nodes, walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -243,7 +244,7 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and (n.returns is not None or n.type_comment or any(a.annotation is not None for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs])):
             continue
         children: list[ast.AST] = []
-        for c in ast.iter_child_nodes(n):
+        for c in child_nodes(n):
             if isinstance(c, ast.stmt):
                 children.append(c)
             elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
@@ -280,7 +281,7 @@ def _returns_value(body: list[ast.stmt]) -> bool:
             return True
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(child_nodes(n))
     return False
 
 
@@ -310,7 +311,7 @@ def _infer_default(checker: "ModuleChecker", node: FuncDef, default: ast.expr, e
     function it belongs to, is inferred in the scope around the class."""
     scope = checker.scope
     if scope.kind == "class" and scope.parent is not None and any(
-            isinstance(n, ast.Name) and n.id == node.name for n in ast.walk(default)):
+            isinstance(n, ast.Name) and n.id == node.name for n in walk_nodes(default)):
         from veritype.evaluate.expressions import ExprEvaluator
 
         return ExprEvaluator(checker.ev, scope.parent, None, checker.report).infer(default, expected)

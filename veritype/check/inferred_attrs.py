@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from veritype.semantic import symbols as S
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.types.model import AnyType, Instance, NoneType, Type
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -134,9 +135,9 @@ def is_partial_none(checker: "ModuleChecker", sym: "Symbol") -> bool:
             return False  # completed (or touched otherwise) in its own scope
     # A nested function or class of the method assigning the attribute: another
     # scope, whose completion rules are not modelled.
-    for sub in ast.walk(method):
+    for sub in walk_nodes(method):
         if sub is not method and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            for n in ast.walk(sub):
+            for n in walk_nodes(sub):
                 if isinstance(n, ast.Attribute) and n.attr == sym.name and isinstance(n.ctx, ast.Store):
                     return False
     return True
@@ -151,4 +152,4 @@ def _is_declaration(sym: "Symbol", target: ast.Attribute) -> bool:
         targets = [node.target]
     elif isinstance(node, (ast.With, ast.AsyncWith)):
         targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-    return any(sub is target for t in targets for sub in ast.walk(t))
+    return any(sub is target for t in targets for sub in walk_nodes(t))

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
+from veritype.syntax.walk import child_nodes, walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -90,11 +91,19 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
     node = sym.node
     if not isinstance(node, _DECLARING):
         return False
-    if any(sub is target for t in _target_names(node) for sub in ast.walk(t)):
+    if any(_holds(t, target) for t in _target_names(node)):
         return True
     if isinstance(node, (ast.With, ast.AsyncWith)):
-        return any(isinstance(d, (ast.With, ast.AsyncWith)) and any(sub is target for t in _target_names(d) for sub in ast.walk(t)) for d in sym.decls[1:])
+        return any(isinstance(d, (ast.With, ast.AsyncWith)) and any(_holds(t, target) for t in _target_names(d)) for d in sym.decls[1:])
     return False
+
+
+def _holds(t: ast.expr, target: ast.Name) -> bool:
+    # Asked at every assignment: most targets are a bare name, whose subtree
+    # (the name and its ctx) holds `target` only if it is `target`.
+    if isinstance(t, ast.Name):
+        return t is target
+    return any(sub is target for sub in walk_nodes(t))
 
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
@@ -142,7 +151,7 @@ def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
         (stmt, block), cell = cell
         if block.startswith("handler") and isinstance(stmt, ast.Try):
             handler = stmt.handlers[int(block[len("handler"):])]
-            names = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(handler.type) if isinstance(n, (ast.Name, ast.Attribute))} if handler.type is not None else set()
+            names = {n.id if isinstance(n, ast.Name) else n.attr for n in walk_nodes(handler.type) if isinstance(n, (ast.Name, ast.Attribute))} if handler.type is not None else set()
             if names & {"ImportError", "ModuleNotFoundError"}:
                 return True
     return False
@@ -333,7 +342,7 @@ def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int,
         for name, block in _blocks(stmt):
             _index_paths(block, ((stmt, name), parent), index)
         if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for n in ast.iter_child_nodes(stmt):
+            for n in child_nodes(stmt):
                 if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case)):
-                    for sub in ast.walk(n):
+                    for sub in walk_nodes(n):
                         index[id(sub)] = here

@@ -494,8 +494,8 @@ class _ScopeSwitch:
             c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))
         c._loop_exits = []
         node = self.func.node if self.func is not None else None
-        params = [a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
-        possibly_undefined.start(c, self.scope, params)
+        args = node.args if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
+        possibly_undefined.start(c, self.scope, args)  # (walks the parameters only when enabled)
 
     def __exit__(self, *exc: object) -> None:
         c = self.checker

@@ -27,6 +27,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.statements import walk_statements
+from veritype.syntax.walk import child_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -87,7 +88,7 @@ def _first_bindings(body: list[ast.stmt]) -> dict[str, _Pos]:
             bind(node.name, node)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             bind(node.rest, node)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return out
 
 
@@ -105,7 +106,7 @@ def _immediate_reads(checker: "ModuleChecker", body: list[ast.stmt]) -> list[ast
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 out.append(node)
                 continue
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
     def stmts(block: list[ast.stmt]) -> None:
         for stmt in block:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, CallableType, Instance, ModuleType, NoneType, Overloaded, Type, TypeType, UnionType
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -107,7 +108,7 @@ def _partial_none(sym: "Symbol", tree: ast.Module | None) -> bool:
         return False
     if not all(isinstance(d, (ast.Import, ast.ImportFrom)) for d in sym.decls[1:]):
         return False
-    return not any(isinstance(n, ast.Global) and sym.name in n.names for n in ast.walk(tree))
+    return not any(isinstance(n, ast.Global) and sym.name in n.names for n in walk_nodes(tree))
 
 
 def _unannotated(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> Type | None:

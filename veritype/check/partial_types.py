@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, UnionType
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -89,7 +90,7 @@ def _completing(stmt: ast.stmt, key: tuple[str, ...], kind: str) -> Completion |
 
 
 def _mentions(node: ast.AST, key: tuple[str, ...]) -> bool:
-    for sub in ast.walk(node):
+    for sub in walk_nodes(node):
         if _is_target(sub, key):
             return True
         if len(key) == 1 and isinstance(sub, (ast.Global, ast.Nonlocal)) and key[0] in sub.names:
@@ -130,7 +131,7 @@ def _header_mentions(stmt: ast.stmt, key: tuple[str, ...]) -> bool:
     for c in getattr(stmt, "cases", None) or []:
         if _mentions(c.pattern, key) or (c.guard is not None and _mentions(c.guard, key)):
             return True
-        if len(key) == 1 and any(getattr(n, "name", None) == key[0] or getattr(n, "rest", None) == key[0] for n in ast.walk(c.pattern)):
+        if len(key) == 1 and any(getattr(n, "name", None) == key[0] or getattr(n, "rest", None) == key[0] for n in walk_nodes(c.pattern)):
             return True
     return False
 

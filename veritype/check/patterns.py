@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from veritype.check.flow import merge
 from veritype.evaluate.isinstance_narrowing import narrow_isinstance
 from veritype.types.model import AnyType, Instance, Type, TypeType, make_union
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -158,8 +159,8 @@ def _guard_may_narrow(checker: "ModuleChecker", subject: ast.expr, case: ast.mat
     nothing in either."""
     from veritype.evaluate.reference_keys import expr_key
 
-    names = {n.name for n in ast.walk(case.pattern) if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name}
-    names |= {n.rest for n in ast.walk(case.pattern) if isinstance(n, ast.MatchMapping) and n.rest}
+    names = {n.name for n in walk_nodes(case.pattern) if isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name}
+    names |= {n.rest for n in walk_nodes(case.pattern) if isinstance(n, ast.MatchMapping) and n.rest}
     key = expr_key(subject)
     if key is not None:
         names.add(key)

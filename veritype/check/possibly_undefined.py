@@ -24,6 +24,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.syntax.walk import walk as walk_nodes
+
 if TYPE_CHECKING:
     from veritype.check.flow import Flow
     from veritype.check.module_checker import ModuleChecker
@@ -97,14 +99,15 @@ class UndefinedNames:
         return builtins is not None and ev.program.lookup_in_module(builtins, name) is not None
 
 
-def start(checker: "ModuleChecker", scope: "Scope", params: "list[str] | None" = None) -> None:
-    """Track the scope the checker has just entered (its flow is fresh), if enabled."""
+def start(checker: "ModuleChecker", scope: "Scope", args: "ast.arguments | None" = None) -> None:
+    """Track the scope the checker has just entered (its flow is fresh), if
+    enabled; `args`: the parameters of the function entered."""
     from veritype.diagnostics.enabled import code_enabled
 
     if not code_enabled(checker.options, "possibly-undefined"):
         return
     checker.flow.undefined = UndefinedNames(checker, scope, checker.flow)
-    names = set(params or ())
+    names = {a.arg for a in walk_nodes(args) if isinstance(a, ast.arg)} if args is not None else set()
     checker.flow.state.defined = Definedness(set(names), set(names))
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from veritype.semantic.conditions import evaluate_condition
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.statements import scope_statements
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -113,7 +114,7 @@ class _Scope:
                     bound.setdefault(a.asname or a.name, ("import", stmt))
             return
         for t in targets:
-            for n in ast.walk(t):
+            for n in walk_nodes(t):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     bound.setdefault(n.id, ("var", stmt))
 
@@ -196,5 +197,5 @@ def _unsafe_names(body: list[ast.stmt]) -> set[str]:
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             out.update(node.names)
         elif isinstance(node, ast.Delete):
-            out.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            out.update(n.id for t in node.targets for n in walk_nodes(t) if isinstance(n, ast.Name))
     return out

@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.syntax.walk import walk as walk_nodes
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
@@ -83,7 +85,7 @@ def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     for ann in anns:
         if isinstance(ann, ast.Constant):
             continue  # quoted whole: never evaluated as an expression
-        for node in ast.walk(ann):
+        for node in walk_nodes(ann):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
                 _check_or(checker, node)
 
@@ -169,11 +171,11 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
             return []
-        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        return [n.id for t in targets for n in walk_nodes(t) if isinstance(n, ast.Name)]
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return [(a.asname or a.name).split(".")[0] for a in stmt.names]
     # Anything else that may bind (loops, with, conditionals): the name is unknown now.
-    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    return [n.id for n in walk_nodes(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
 def _type_names(ann: ast.expr) -> list[ast.Name]:

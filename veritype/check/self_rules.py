@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import CallableType, TypeType, TypeVarType
 from veritype.types.substitute import type_vars_in
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -51,7 +52,7 @@ def check_self_in_method(checker: "ModuleChecker", node: FuncDef, sig: CallableT
 def check_self_in_bases(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     """`class C(Base[Self])` / `class C(Self)`: Self does not mean the class being defined."""
     for base in node.bases:
-        for sub in ast.walk(base):
+        for sub in walk_nodes(base):
             if isinstance(sub, (ast.Name, ast.Attribute)) and _is_self(checker, sub):
                 checker.error(sub, "Self type is only allowed in annotations within class definition", "misc")
                 break

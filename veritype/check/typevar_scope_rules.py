@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import Type
 from veritype.types.substitute import type_vars_in
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -86,7 +87,7 @@ def check_class_type_var_scope(checker: "ModuleChecker", node: ast.ClassDef, inf
             continue
         if reported_outer or not outer_class or not isinstance(base, ast.Subscript):
             continue
-        for a in ast.walk(base.slice):
+        for a in walk_nodes(base.slice):
             name = _type_var_name(checker, a)
             if name is not None and name[1] in outer_class:
                 checker.error(node, f'Type variable "{name[0]}" is bound by an outer class', "valid-type")
@@ -125,7 +126,7 @@ def check_alias_of_bound_type_var(checker: "ModuleChecker", value: ast.expr) -> 
     bound = checker.scope.bound_type_vars()
     if not bound:
         return
-    for sub in ast.walk(value):
+    for sub in walk_nodes(value):
         name = _type_var_name(checker, sub)
         if name is not None and name[1] in bound:
             checker.error(sub, f'Can\'t use bound type variable "{name[0]}" to define generic alias', "valid-type")

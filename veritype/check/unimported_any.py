@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, Type, holds_any
+from veritype.syntax.walk import child_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -56,14 +57,14 @@ def _casts(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.Call]:
     """The `cast(T, x)` calls in the statement's own expressions (not in the
     statements nested in it, which are walked themselves)."""
     out: list[ast.Call] = []
-    todo: list[ast.AST] = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case))]
+    todo: list[ast.AST] = [c for c in child_nodes(stmt) if not isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case))]
     while todo:
         n = todo.pop()
         if isinstance(n, ast.Call) and len(n.args) == 2 and isinstance(n.func, (ast.Name, ast.Attribute)):
             ref = checker.ev.resolve_expr(n.func, checker.scope)
             if ref is not None and ref.fullname in ("typing.cast", "typing_extensions.cast"):
                 out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(child_nodes(n))
     return out
 
 

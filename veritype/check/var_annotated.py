@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.syntax.walk import child_nodes, walk as walk_nodes
+
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.types.model import Type
@@ -35,7 +37,7 @@ def empty_display_kind(value: ast.expr) -> str | None:
 def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> bool:
     """True when nothing in `body` (outside `assign`) could complete the type of `name`."""
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in walk_nodes(stmt):
             if node is assign:
                 continue
             if isinstance(node, ast.Name) and node.id == name:
@@ -107,10 +109,10 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
 
 def _only_plain_reads(fn: ast.AST, self_name: str, attr: str, target: ast.Attribute) -> bool:
     parents: dict[int, ast.AST] = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
+    for node in walk_nodes(fn):
+        for child in child_nodes(node):
             parents[id(child)] = node
-    for node in ast.walk(fn):
+    for node in walk_nodes(fn):
         if isinstance(node, (ast.Global, ast.Nonlocal)) and self_name in node.names:
             return False
         if isinstance(node, ast.Name) and node.id == self_name and not isinstance(node.ctx, ast.Load):
@@ -153,14 +155,14 @@ def read_before_completion(body: list[ast.stmt], name: str, assign: ast.Assign, 
         if not started:
             if node is assign:
                 started = True
-                inside = {id(n) for n in ast.walk(assign)}
+                inside = {id(n) for n in walk_nodes(assign)}
             elif _binds(node, name):
                 return False  # bound before: `x = []` re-assigns it
             continue
         if id(node) in inside:
             continue
         if kind == "nested":
-            if any(_mentions(n, name) for n in ast.walk(node)):
+            if any(_mentions(n, name) for n in walk_nodes(node)):
                 return False
             continue
         if isinstance(node, ast.Name) and node.id == name:
@@ -215,6 +217,6 @@ def _events(body: list[ast.stmt]) -> "list[tuple[str, ast.AST, ast.AST | None]]"
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             children = [node.iter, node.target, *node.body, *node.orelse]
         else:
-            children = list(ast.iter_child_nodes(node))
+            children = list(child_nodes(node))
         stack.extend((c, node) for c in reversed(children))
     return out

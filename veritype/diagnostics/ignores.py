@@ -22,6 +22,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from veritype.diagnostics.codes import implemented, silenced_by
+from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.diagnostics.enabled import code_enabled
 from veritype.options import Options
@@ -115,6 +116,34 @@ def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, st
     return found
 
 
+def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str]] | None:
+    """`_comment_columns` for the ignore lines in `tags` by the comment scan
+    (diagnostics/comment_scan.py) rather than tokenizing the file: its
+    comments are tokenize's on source that parsed. None where the scan could
+    misread, lines or columns could differ from split("\\n") (as for
+    `_quick_columns`), or some line's ignore is not found: tokenize then.
+    """
+    if "\r" in source or source.startswith("\ufeff") or (MAY_MISREAD is not None and MAY_MISREAD.search(source)):
+        return None
+    found: dict[int, tuple[int, str]] = {}
+    line, line_start, pos = 1, 0, 0
+    for m in STRING_OR_COMMENT.finditer(source):
+        comment = m.group(1)
+        if comment is None:
+            continue
+        start = m.start()
+        newlines = source.count("\n", pos, start)
+        if newlines:
+            line += newlines
+            line_start = source.rfind("\n", pos, start) + 1
+        pos = start
+        if line in tags:
+            ignore = _IGNORE_COMMENT.search(comment)
+            if ignore is not None:
+                found[line] = (start - line_start + ignore.start() + 1, comment[ignore.start() :])
+    return found if found.keys() >= tags.keys() else None
+
+
 def _first_code_line(source: str) -> int:
     """Line of the first token that is not a comment or blank (a large number if none)."""
     try:
@@ -146,7 +175,7 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
                     tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
         if not tags:
             return result  # most files: no ignores, so no need to tokenize
-        comments = _quick_columns(source, tags) or _comment_columns(source)
+        comments = _quick_columns(source, tags) or _scanned_columns(source, tags) or _comment_columns(source)
     else:
         comments = _comment_columns(source)
         tags = {line: _tag_of(text) for line, (_, text) in comments.items()}

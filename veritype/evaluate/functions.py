@@ -7,11 +7,11 @@ An unannotated function has an all-Any signature (mypy's default).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.scopes import Scope
 from veritype.semantic.symbols import Symbol
+from veritype.syntax.walk import walk_own_body  # noqa: F401  (re-exported: the body walk lives with the other walks)
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType,
@@ -376,15 +376,3 @@ def _is_generator(node: FuncDef) -> bool:
 
 def is_generator(node: FuncDef) -> bool:
     return _is_generator(node)
-
-
-def walk_own_body(node: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of a function body, not descending into nested functions/classes/lambdas
-    (their `yield` and `await` are their own)."""
-    stack = list(ast.iter_child_nodes(node))
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(n))

@@ -15,6 +15,7 @@ from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
 from veritype.syntax.statements import walk_statements
+from veritype.syntax.walk import walk as walk_nodes
 
 
 class Binder:
@@ -65,7 +66,17 @@ class Binder:
     # -- statements ---------------------------------------------------------
 
     def static_branch(self, test: ast.expr) -> bool | None:
-        return evaluate_condition(test, self.version, self.platform, self.always)
+        # Asked by the binder and again by the checker for each `if`: the answer
+        # is kept on the test node with the settings it was computed for (a
+        # pure function of the node's subtree, which nothing mutates, and of
+        # them; another module's settings just compute it again).
+        key = (self.version, self.platform, self.always)
+        known = getattr(test, "_vt_static", None)
+        if known is not None and known[0] == key:
+            return known[1]  # type: ignore[no-any-return]
+        value = evaluate_condition(test, self.version, self.platform, self.always)
+        test._vt_static = (key, value)  # type: ignore[attr-defined]
+        return value
 
     def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
         for stmt in body:
@@ -174,7 +185,7 @@ class Binder:
             self._block(stmt.finalbody, table)  # type: ignore[attr-defined]
         elif isinstance(stmt, ast.Match):
             for case in stmt.cases:
-                for node in ast.walk(case.pattern):
+                for node in walk_nodes(case.pattern):
                     name = getattr(node, "name", None)
                     if isinstance(name, str):
                         self._define(table, name, S.VAR, case)
@@ -252,7 +263,7 @@ def _static_names(node: ast.expr) -> list[str] | None:
 
 
 def _bind_walrus(expr: ast.expr, table: SymbolTable) -> None:
-    for node in ast.walk(expr):
+    for node in walk_nodes(expr):
         if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
             if node.target.id not in table:
                 table[node.target.id] = Symbol(node.target.id, S.VAR, [node])

@@ -1,0 +1,98 @@
+"""The interface digest (cache/interface.py) changes exactly when what an
+importer can observe changes: the kept source, comments and blank lines
+aside; computed from the check's own parse when given one."""
+
+from __future__ import annotations
+
+import ast
+
+from veritype.cache.interface import interface_digest, interface_text
+from veritype.syntax.parse import parse_source
+
+BASE = '''"""Module doc."""
+import os  # a comment
+X: int = 1  # type: ignore[assignment]
+Y = []  # type: list[int]
+S = """a
+
+  # not a comment
+b"""
+T = ("a"  # one
+     "b")
+
+
+def f(x: int) -> int:
+    """doc"""
+    y = x  # body
+    return y
+
+
+class C:
+    """doc"""
+    def __init__(self) -> None:
+        self.a = 1  # kept: the method walker reads it
+'''
+
+
+def test_comments_blank_lines_and_bodies_do_not_count() -> None:
+    d = interface_digest(BASE)
+    assert d.startswith("iface:")
+    same = [
+        BASE.replace("# a comment", "# another"),
+        BASE.replace("import os", "\n\nimport os"),
+        BASE.replace('T = ("a"  # one\n', 'T = ("a"\n\n     # moved\n'),  # inside brackets too
+        BASE.replace("    y = x  # body\n", "    z = 2\n    y = x + z\n"),
+        BASE.replace('"""Module doc."""', '"""Other doc."""'),
+        BASE.replace("X: int = 1", "X: int = 1   "),
+        BASE.replace("[assignment]", "[misc]"),  # a pure ignore is not interface
+    ]
+    for s in same:
+        assert interface_digest(s) == d, s
+
+
+def test_everything_else_counts() -> None:
+    d = interface_digest(BASE)
+    changed = [
+        BASE.replace("  # not a comment", "  # not a comment!"),  # inside a string
+        BASE.replace('S = """a\n\n', 'S = """a\n'),  # a blank line inside a string
+        BASE.replace("# type: list[int]", "# type: list[str]"),  # a type comment
+        BASE.replace("self.a = 1  # kept", "self.a = ''  # kept"),
+        BASE.replace("    return y\n", "    yield y\n"),  # a generator now
+        BASE.replace("X: int", "X:  int"),  # columns inside a statement
+        BASE.replace('"b")', "'b')"),
+    ]
+    for s in changed:
+        assert interface_digest(s) != d, s
+
+
+def test_the_checks_parse_gives_the_same_digest() -> None:
+    parsed = parse_source("m.py", BASE)
+    assert parsed.tree is not None
+    assert interface_digest(BASE, parsed) == interface_digest(BASE)
+    # A parse of another text is not used.
+    other = parse_source("m.py", BASE.replace("X: int", "X: str"))
+    assert interface_digest(BASE, other) == interface_digest(BASE)
+
+
+def test_a_tree_with_a_dropped_body_is_not_trusted() -> None:
+    parsed = parse_source("m.py", BASE)
+    assert parsed.tree is not None
+    for node in ast.walk(parsed.tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "f":
+            node.body = []
+    assert interface_digest(BASE, parsed) == interface_digest(BASE)
+
+
+def test_text_keeps_columns_and_drops_comments() -> None:
+    text = interface_text("a = [1,   # c\n\n     2]  \n# end\n")
+    assert text == "a = [1,\n     2]"
+
+
+def test_fstrings_whichever_way_they_are_read() -> None:
+    # From Python 3.12 a kept f-string sends the text to tokenize
+    # (comment_scan.MAY_MISREAD); the meaning is the same either way.
+    base = 'N = 1\nF = f"{N!r} # not a comment"  # a comment\n'
+    d = interface_digest(base)
+    assert interface_digest(base.replace("# a comment", "")) == d
+    assert interface_digest(base.replace("# not a comment", "# not a comment!")) != d
+    assert interface_digest("\n\n" + base) == d

@@ -1,0 +1,28 @@
+"""Comments and string literals of valid Python source by one regular-expression
+scan, for the two places that only need those (cache/interface.py's kept
+text, diagnostics/ignores.py's comment columns) rather than every token.
+
+`tokenize` is pure Python, microseconds a token; this scan runs in the
+regex engine and stops only at strings and comments. On valid source it
+finds the same comments and strings as `tokenize` (`STRING` and `COMMENT`
+tokens: what lies between two matches holds no quote and no `#`), except
+from Python 3.12, where an f-string may hold its own quotes and comments
+(`f"{d["#"]}"`): callers tokenize a text where `MAY_MISREAD` finds one.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+_SQ3 = r"'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+_DQ3 = r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+_SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
+_DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+
+#: A string literal (any prefix; triple-quoted across lines; escapes and line
+#: continuations inside), or a comment: group 1.
+STRING_OR_COMMENT = re.compile(rf"[rRbBuUfF]{{0,2}}(?:{_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
+
+#: Where the scan could misread a text: an f-string on Python 3.12+ (None before).
+MAY_MISREAD = re.compile(r"(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]") if sys.version_info >= (3, 12) else None
