@@ -85,6 +85,11 @@ class Evaluator:
         # keep only final ones. Counted by `with ev.lazy_evaluation:` around each.
         self.lazy_depth = 0
         self.lazy_evaluation = _LazyEvaluation(self)
+        # `instance(fullname)` without arguments, by name (see `instance`).
+        self._plain_instances: dict[str, Instance] = {}
+        self._named: dict[str, ClassInfo] = {}
+        # (options, whether the `deprecated` code is on): see deprecation.enabled.
+        self.deprecations_enabled: tuple[object, bool] | None = None
 
     # -- delegations used by the type algebra -----------------------------------
 
@@ -330,11 +335,9 @@ class Evaluator:
         """A class by qualified name (`builtins.int`), or None."""
         if fullname.startswith("typing.") and fullname[7:] in CLASS_ALIASES:
             fullname = CLASS_ALIASES[fullname[7:]]
-        cached = self._named.get(fullname) if hasattr(self, "_named") else None
+        cached = self._named.get(fullname)
         if cached is not None:
             return cached
-        if not hasattr(self, "_named"):
-            self._named: dict[str, ClassInfo] = {}
         module, _, name = fullname.rpartition(".")
         mod = self.program.get_module(module)
         if mod is None:
@@ -352,16 +355,31 @@ class Evaluator:
         return info
 
     def instance(self, fullname: str, args: tuple[Type, ...] | None = None) -> Type:
+        if args is None:
+            # `int`, `str`, `list[Any]`: the checker asks for the same few
+            # thousands of times. Pure: `named_class` keeps a class once found
+            # and a class's type variables never change once computed (a
+            # cycle through the bases fixes them to () for good), so the
+            # answer for a name never changes once the class is found.
+            plain = self._plain_instances.get(fullname)
+            if plain is not None:
+                return plain
         info = self.named_class(fullname)
         if info is None:
             return ANY_SPECIAL
         if args is None:
-            args = tuple(ANY for _ in info.type_vars)
+            plain = Instance(info, tuple(ANY for _ in info.type_vars))
+            self._plain_instances[fullname] = plain
+            return plain
         elif len(args) != len(info.type_vars):
             args = tuple(args[i] if i < len(args) else ANY for i in range(len(info.type_vars)))
         return Instance(info, args)
 
     def builtin(self, name: str, *args: Type) -> Instance:
+        if not args:
+            plain = self._plain_instances.get("builtins." + name)
+            if plain is not None:
+                return plain
         t = self.instance(f"builtins.{name}", args if args else None)
         assert isinstance(t, Instance), name
         return t
@@ -382,8 +400,7 @@ class Evaluator:
         return TupleType(tuple(items), fallback)
 
     def literal(self, value: object) -> LiteralType:
-        name = {bool: "bool", int: "int", str: "str", bytes: "bytes"}[type(value)]
-        return LiteralType(value, self.builtin(name))
+        return LiteralType(value, self.builtin(_LITERAL_CLASSES[type(value)]))
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
         from veritype.evaluate.class_bases import evaluate_bases
@@ -460,6 +477,9 @@ class Evaluator:
         if ref.sym is not None and ref.scope is not None:
             return self.symbol_type(ref.sym, ref.scope)
         return AnyType("special")
+
+
+_LITERAL_CLASSES = {bool: "bool", int: "int", str: "str", bytes: "bytes"}
 
 
 def class_object_type(info: ClassInfo) -> TypeType:

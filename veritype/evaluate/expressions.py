@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.call_dispatch import call_type
+from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
@@ -88,9 +89,7 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
-        from veritype.evaluate.deprecation import enabled
-
-        self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
+        self._deprecations = deprecations_enabled(ev)  # the off-by-default `deprecated` code is on
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees (its flow, or

@@ -39,7 +39,7 @@ from veritype.types.model import Type
 MAX_EXPRESSION_DEPTH = 2_000
 
 # Leaves cost less to infer than to key; everything with sub-expressions is memoized.
-_LEAVES = (ast.Name, ast.Constant)
+_LEAVES = frozenset((ast.Name, ast.Constant))  # exact classes: ast nodes are never subclassed
 
 
 Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
@@ -56,7 +56,7 @@ class InferMemo:
         self._recording: list[dict[Reported, None]] = []
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
-        if isinstance(node, _LEAVES):
+        if type(node) in _LEAVES:
             return None
         try:
             hash(expected)
