@@ -94,11 +94,12 @@ class Evaluator:
     # -- delegations used by the type algebra -----------------------------------
 
     def subtype_checker(self):  # type: ignore[no-untyped-def]
-        from veritype.types.subtype import SubtypeChecker
+        checker = self._subtype_checker
+        if checker is None:
+            from veritype.types.subtype import SubtypeChecker
 
-        if self._subtype_checker is None:
-            self._subtype_checker = SubtypeChecker(self)
-        return self._subtype_checker
+            checker = self._subtype_checker = SubtypeChecker(self)
+        return checker
 
     def bound_member(self, receiver: Type, name: str) -> Type | None:
         return self.members.get(receiver, name)
@@ -236,6 +237,15 @@ class Evaluator:
             info = self.class_info_of(sym, scope)
             return Ref("class", info.fullname, sym=sym, scope=scope, info=info)
         return Ref("symbol", fullname, sym=sym, scope=scope)
+
+    def symbol_value_type(self, sym: Symbol, scope: Scope) -> Type:
+        """`ref_value_type(resolve_symbol(sym, scope))`, without making the Ref
+        for a plain variable or function (most names read): for one of those
+        outside the typing modules that is `symbol_type` (see resolve_symbol)."""
+        kind = sym.kind
+        if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
+            return self.ref_value_type(self.resolve_symbol(sym, scope))
+        return self.symbol_type(sym, scope)
 
     def _resolve_import(self, sym: Symbol, scope: Scope, depth: int) -> Ref:
         """`resolve_symbol` of an import: the module or the name it finally names."""

@@ -26,7 +26,7 @@ from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, widen_literals
-from veritype.types.alias_ref import expand_top, has_top_ref
+from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType,
@@ -66,6 +66,10 @@ class NullFlow:
     def bind(self, key: str, t: Type) -> None:
         pass
 
+
+# The classes whose values may hold an alias reference at the top (has_top_ref),
+# tested first: most inferred types are neither.
+_MAY_REF = frozenset((AliasRef, UnionType))
 
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
@@ -172,11 +176,17 @@ class ExprEvaluator:
                 for diag in reported:
                     self._emit(*diag)
                 return t
-        memo.enter(key is not None)
+        # memo.enter / memo.leave written out: this runs for every expression.
+        memo.depth += 1
+        if key is not None:
+            memo._recording.append({})
         try:
             result = self._infer_uncached(node, expected)
         finally:
-            reported = memo.leave(key is not None)
+            memo.depth -= 1
+            reported = tuple(memo._recording.pop()) if key is not None else ()
+            if memo.depth == 0:
+                memo.end_epoch()
         if key is not None and memo.depth:
             memo.put(key, result, reported)
         return result
@@ -192,7 +202,7 @@ class ExprEvaluator:
                 if method is None:
                     return AnyType("special")
                 _HANDLERS[cls] = method
-            if expected is not None and has_top_ref(expected):
+            if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
                 expected = expand_top(expected)
             if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
@@ -205,7 +215,7 @@ class ExprEvaluator:
                 self._report_deprecated(node, result)  # type: ignore[arg-type]
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
-            return expand_top(result) if has_top_ref(result) else result
+            return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
         except RecursionError:
             bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
@@ -286,7 +296,7 @@ class ExprEvaluator:
             outer = self.ev.lookup(node.id, scope.parent)
             if outer is not None:
                 sym, scope = outer
-        return self.ev.ref_value_type(self.ev.resolve_symbol(sym, scope))
+        return self.ev.symbol_value_type(sym, scope)
 
     # -- displays -------------------------------------------------------------------
 

@@ -46,6 +46,8 @@ Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
 
 
 class InferMemo:
+    # `ExprEvaluator.infer` does `enter` and `leave` itself (the hottest path),
+    # using `depth` and `_recording` directly.
     __slots__ = ("depth", "_table", "_layers", "_recording")
 
     def __init__(self) -> None:
@@ -87,6 +89,10 @@ class InferMemo:
         self.depth -= 1
         reported = tuple(self._recording.pop()) if memoized else ()
         if self.depth == 0:
-            self._table.clear()
-            self._layers.clear()
+            self.end_epoch()
         return reported
+
+    def end_epoch(self) -> None:
+        """The outermost inference is over: nothing is kept past it."""
+        self._table.clear()
+        self._layers.clear()
