@@ -145,12 +145,16 @@ class ClassInfo:
 
     @property
     def type_vars(self) -> tuple[TypeVarType, ...]:
+        if self._type_vars is not None:  # set with the bases, for good
+            return self._type_vars
         self._ensure_bases()
         assert self._type_vars is not None
         return self._type_vars
 
     @property
     def bases(self) -> tuple[Instance, ...]:
+        if self._bases is not None:
+            return self._bases
         self._ensure_bases()
         assert self._bases is not None
         return self._bases

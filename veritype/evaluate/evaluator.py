@@ -85,15 +85,21 @@ class Evaluator:
         # keep only final ones. Counted by `with ev.lazy_evaluation:` around each.
         self.lazy_depth = 0
         self.lazy_evaluation = _LazyEvaluation(self)
+        # `instance(fullname)` without arguments, by name (see `instance`).
+        self._plain_instances: dict[str, Instance] = {}
+        self._named: dict[str, ClassInfo] = {}
+        # (options, whether the `deprecated` code is on): see deprecation.enabled.
+        self.deprecations_enabled: tuple[object, bool] | None = None
 
     # -- delegations used by the type algebra -----------------------------------
 
     def subtype_checker(self):  # type: ignore[no-untyped-def]
-        from veritype.types.subtype import SubtypeChecker
+        checker = self._subtype_checker
+        if checker is None:
+            from veritype.types.subtype import SubtypeChecker
 
-        if self._subtype_checker is None:
-            self._subtype_checker = SubtypeChecker(self)
-        return self._subtype_checker
+            checker = self._subtype_checker = SubtypeChecker(self)
+        return checker
 
     def bound_member(self, receiver: Type, name: str) -> Type | None:
         return self.members.get(receiver, name)
@@ -232,6 +238,15 @@ class Evaluator:
             return Ref("class", info.fullname, sym=sym, scope=scope, info=info)
         return Ref("symbol", fullname, sym=sym, scope=scope)
 
+    def symbol_value_type(self, sym: Symbol, scope: Scope) -> Type:
+        """`ref_value_type(resolve_symbol(sym, scope))`, without making the Ref
+        for a plain variable or function (most names read): for one of those
+        outside the typing modules that is `symbol_type` (see resolve_symbol)."""
+        kind = sym.kind
+        if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
+            return self.ref_value_type(self.resolve_symbol(sym, scope))
+        return self.symbol_type(sym, scope)
+
     def _resolve_import(self, sym: Symbol, scope: Scope, depth: int) -> Ref:
         """`resolve_symbol` of an import: the module or the name it finally names."""
         if sym.kind == S.MODULE_REF:
@@ -330,11 +345,9 @@ class Evaluator:
         """A class by qualified name (`builtins.int`), or None."""
         if fullname.startswith("typing.") and fullname[7:] in CLASS_ALIASES:
             fullname = CLASS_ALIASES[fullname[7:]]
-        cached = self._named.get(fullname) if hasattr(self, "_named") else None
+        cached = self._named.get(fullname)
         if cached is not None:
             return cached
-        if not hasattr(self, "_named"):
-            self._named: dict[str, ClassInfo] = {}
         module, _, name = fullname.rpartition(".")
         mod = self.program.get_module(module)
         if mod is None:
@@ -352,16 +365,31 @@ class Evaluator:
         return info
 
     def instance(self, fullname: str, args: tuple[Type, ...] | None = None) -> Type:
+        if args is None:
+            # `int`, `str`, `list[Any]`: the checker asks for the same few
+            # thousands of times. Pure: `named_class` keeps a class once found
+            # and a class's type variables never change once computed (a
+            # cycle through the bases fixes them to () for good), so the
+            # answer for a name never changes once the class is found.
+            plain = self._plain_instances.get(fullname)
+            if plain is not None:
+                return plain
         info = self.named_class(fullname)
         if info is None:
             return ANY_SPECIAL
         if args is None:
-            args = tuple(ANY for _ in info.type_vars)
+            plain = Instance(info, tuple(ANY for _ in info.type_vars))
+            self._plain_instances[fullname] = plain
+            return plain
         elif len(args) != len(info.type_vars):
             args = tuple(args[i] if i < len(args) else ANY for i in range(len(info.type_vars)))
         return Instance(info, args)
 
     def builtin(self, name: str, *args: Type) -> Instance:
+        if not args:
+            plain = self._plain_instances.get("builtins." + name)
+            if plain is not None:
+                return plain
         t = self.instance(f"builtins.{name}", args if args else None)
         assert isinstance(t, Instance), name
         return t
@@ -382,8 +410,7 @@ class Evaluator:
         return TupleType(tuple(items), fallback)
 
     def literal(self, value: object) -> LiteralType:
-        name = {bool: "bool", int: "int", str: "str", bytes: "bytes"}[type(value)]
-        return LiteralType(value, self.builtin(name))
+        return LiteralType(value, self.builtin(_LITERAL_CLASSES[type(value)]))
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
         from veritype.evaluate.class_bases import evaluate_bases
@@ -460,6 +487,9 @@ class Evaluator:
         if ref.sym is not None and ref.scope is not None:
             return self.symbol_type(ref.sym, ref.scope)
         return AnyType("special")
+
+
+_LITERAL_CLASSES = {bool: "bool", int: "int", str: "str", bytes: "bytes"}
 
 
 def class_object_type(info: ClassInfo) -> TypeType:

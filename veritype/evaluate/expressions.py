@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Iterator, Protocol
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
+from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, widen_literals
-from veritype.types.alias_ref import expand_top, has_top_ref
+from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType,
@@ -67,6 +68,10 @@ class NullFlow:
         pass
 
 
+# The classes whose values may hold an alias reference at the top (has_top_ref),
+# tested first: most inferred types are neither.
+_MAY_REF = frozenset((AliasRef, UnionType))
+
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
 
@@ -89,9 +94,7 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
-        from veritype.evaluate.deprecation import enabled
-
-        self._deprecations = enabled(ev)  # the off-by-default `deprecated` code is on
+        self._deprecations = deprecations_enabled(ev)  # the off-by-default `deprecated` code is on
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees (its flow, or
@@ -174,11 +177,17 @@ class ExprEvaluator:
                 for diag in reported:
                     self._emit(*diag)
                 return t
-        memo.enter(key is not None)
+        # memo.enter / memo.leave written out: this runs for every expression.
+        memo.depth += 1
+        if key is not None:
+            memo._recording.append({})
         try:
             result = self._infer_uncached(node, expected)
         finally:
-            reported = memo.leave(key is not None)
+            memo.depth -= 1
+            reported = tuple(memo._recording.pop()) if key is not None else ()
+            if memo.depth == 0:
+                memo.end_epoch()
         if key is not None and memo.depth:
             memo.put(key, result, reported)
         return result
@@ -194,7 +203,7 @@ class ExprEvaluator:
                 if method is None:
                     return AnyType("special")
                 _HANDLERS[cls] = method
-            if expected is not None and has_top_ref(expected):
+            if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
                 expected = expand_top(expected)
             if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
                 form = type_forms.implicit_type_form(self.ev, node, self.scope)
@@ -207,7 +216,7 @@ class ExprEvaluator:
                 self._report_deprecated(node, result)  # type: ignore[arg-type]
             # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
             # reference to it: what an expression gives is always its value.
-            return expand_top(result) if has_top_ref(result) else result
+            return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
         except RecursionError:
             bounds.hit("recursion limit in an expression's inference", self._where(node))
             return AnyType("special")
@@ -288,7 +297,7 @@ class ExprEvaluator:
             outer = self.ev.lookup(node.id, scope.parent)
             if outer is not None:
                 sym, scope = outer
-        return self.ev.ref_value_type(self.ev.resolve_symbol(sym, scope))
+        return self.ev.symbol_value_type(sym, scope)
 
     # -- displays -------------------------------------------------------------------
 

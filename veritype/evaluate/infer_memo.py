@@ -39,13 +39,15 @@ from veritype.types.model import Type
 MAX_EXPRESSION_DEPTH = 2_000
 
 # Leaves cost less to infer than to key; everything with sub-expressions is memoized.
-_LEAVES = (ast.Name, ast.Constant)
+_LEAVES = frozenset((ast.Name, ast.Constant))  # exact classes: ast nodes are never subclassed
 
 
 Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
 
 
 class InferMemo:
+    # `ExprEvaluator.infer` does `enter` and `leave` itself (the hottest path),
+    # using `depth` and `_recording` directly.
     __slots__ = ("depth", "_table", "_layers", "_recording")
 
     def __init__(self) -> None:
@@ -56,7 +58,7 @@ class InferMemo:
         self._recording: list[dict[Reported, None]] = []
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
-        if isinstance(node, _LEAVES):
+        if type(node) in _LEAVES:
             return None
         try:
             hash(expected)
@@ -87,6 +89,10 @@ class InferMemo:
         self.depth -= 1
         reported = tuple(self._recording.pop()) if memoized else ()
         if self.depth == 0:
-            self._table.clear()
-            self._layers.clear()
+            self.end_epoch()
         return reported
+
+    def end_epoch(self) -> None:
+        """The outermost inference is over: nothing is kept past it."""
+        self._table.clear()
+        self._layers.clear()

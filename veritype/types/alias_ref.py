@@ -90,4 +90,13 @@ def reaches_itself(value: Type, fullname: str) -> bool:
 
 
 def has_top_ref(t: Type) -> bool:
-    return isinstance(t, AliasRef) or (isinstance(t, UnionType) and any(isinstance(i, AliasRef) for i in t.items))
+    # Asked of every inferred type (500k times on the bench corpus): exact class
+    # tests and a plain loop, no generator (neither class is ever subclassed).
+    cls = type(t)
+    if cls is AliasRef:
+        return True
+    if cls is UnionType:
+        for i in t.items:  # type: ignore[attr-defined]
+            if type(i) is AliasRef:
+                return True
+    return False

@@ -20,6 +20,36 @@ class Type:
     __slots__ = ()
 
 
+class _HashCached(Type):
+    """Base of the compound types, which keep their hash once computed.
+
+    A union, an instance with arguments or a callable is hashed again and again
+    (memo keys, union deduplication, solver and subtype caches), and each
+    dataclass hash rehashes every part: 2M hash calls on the bench corpus.
+    Pure: a type never changes after creation. The slot is not a dataclass
+    field, so it is neither compared, nor pickled (string hashes differ
+    between processes), nor copied by `dataclasses.replace`.
+    """
+
+    __slots__ = ("_hash",)
+
+
+def _cache_hash(cls):  # type: ignore[no-untyped-def]
+    """Wrap the dataclass-made `__hash__` of `cls` to keep its answer."""
+    field_hash = cls.__hash__
+
+    def __hash__(self):  # type: ignore[no-untyped-def]
+        try:
+            return self._hash
+        except AttributeError:
+            h = field_hash(self)
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    cls.__hash__ = __hash__
+    return cls
+
+
 @dataclass(frozen=True, slots=True)
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
@@ -41,8 +71,9 @@ class NeverType(Type):
     spelling: str = field(default="Never", compare=False)
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class Instance(Type):
+class Instance(_HashCached):
     info: "ClassInfo"
     args: tuple[Type, ...] = ()
     # Set on the instance type of a literal's value after widening is not wanted
@@ -52,8 +83,9 @@ class Instance(Type):
         return f"Instance({self.info.fullname}, {self.args!r})"
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class LiteralType(Type):
+class LiteralType(_HashCached):
     value: object  # int | str | bytes | bool | EnumMember name (str) for enums
     fallback: Instance
     is_enum: bool = False
@@ -63,8 +95,9 @@ class LiteralType(Type):
     declared: bool = field(default=False, compare=False)
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class TupleType(Type):
+class TupleType(_HashCached):
     """A fixed-length tuple `tuple[int, str]`; `tuple[int, ...]` is an Instance."""
 
     items: tuple[Type, ...]
@@ -89,8 +122,9 @@ class UnpackType(Type):
     item: Type
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class UnionType(Type):
+class UnionType(_HashCached):
     items: tuple[Type, ...]
 
 
@@ -113,8 +147,9 @@ class Param:
         return self.kind in (POS_ONLY, POS_OR_KW)
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class TypeVarType(Type):
+class TypeVarType(_HashCached):
     name: str
     fullname: str
     # The function or class that binds it ("" while unbound, e.g. in an alias).
@@ -130,8 +165,9 @@ class TypeVarType(Type):
     narrowed: bool = False
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class CallableType(Type):
+class CallableType(_HashCached):
     params: tuple[Param, ...]
     ret: Type
     type_vars: tuple[TypeVarType, ...] = ()
@@ -159,14 +195,16 @@ class CallableType(Type):
         return _replace(self, ret=ret)
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class Overloaded(Type):
+class Overloaded(_HashCached):
     items: tuple[CallableType, ...]
     name: str | None = field(default=None, compare=False)
 
 
+@_cache_hash
 @dataclass(frozen=True, slots=True)
-class TypeType(Type):
+class TypeType(_HashCached):
     """`type[C]`: the class object C (or a subclass)."""
 
     item: Type  # Instance, TypeVarType, AnyType, UnionType of those
@@ -240,8 +278,8 @@ NEVER = NeverType()
 def flatten_union(items: "tuple[Type, ...] | list[Type]") -> list[Type]:
     out: list[Type] = []
     for item in items:
-        if isinstance(item, UnionType):
-            out.extend(flatten_union(item.items))
+        if type(item) is UnionType:
+            out.extend(flatten_union(item.items))  # type: ignore[attr-defined]
         else:
             out.append(item)
     return out
@@ -253,20 +291,33 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
     Any absorbs nothing here (int | Any stays both, as the spec allows) but
     duplicates go, and a single item is returned as itself.
     """
+    # One pass, with exact class tests (no type here is ever subclassed):
+    # flatten, drop Never, deduplicate, and note which simplifications below
+    # can apply at all (158k calls on the bench corpus, most with no type
+    # variable and no literal).
     seen: dict[Type, None] = {}
+    has_typevar = has_literal = has_instance = False
     for item in flatten_union(items):
-        if isinstance(item, NeverType):
+        cls = type(item)
+        if cls is NeverType:
             continue
-        seen.setdefault(item, None)
+        if cls is TypeVarType:
+            has_typevar = True
+        elif cls is LiteralType:
+            has_literal = True
+        elif cls is Instance:
+            has_instance = True
+        seen[item] = None
     result = list(seen)
-    # A narrowed type variable is part of the variable itself (branches merging).
-    whole = {(t.fullname, t.scope) for t in result if isinstance(t, TypeVarType) and not t.narrowed}
-    if whole:
-        result = [t for t in result if not (isinstance(t, TypeVarType) and t.narrowed and (t.fullname, t.scope) in whole)]
-    # A literal is dropped when its plain fallback is also present.
-    plain = {t for t in result if isinstance(t, Instance)}
-    if plain:
-        result = [t for t in result if not (isinstance(t, LiteralType) and t.fallback in plain)]
+    if has_typevar:
+        # A narrowed type variable is part of the variable itself (branches merging).
+        whole = {(t.fullname, t.scope) for t in result if type(t) is TypeVarType and not t.narrowed}  # type: ignore[attr-defined]
+        if whole:
+            result = [t for t in result if not (type(t) is TypeVarType and t.narrowed and (t.fullname, t.scope) in whole)]  # type: ignore[attr-defined]
+    if has_literal and has_instance:
+        # A literal is dropped when its plain fallback is also present.
+        plain = {t for t in result if type(t) is Instance}
+        result = [t for t in result if not (type(t) is LiteralType and t.fallback in plain)]  # type: ignore[attr-defined]
     if not result:
         return NEVER
     if len(result) == 1:
