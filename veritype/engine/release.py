@@ -59,8 +59,8 @@ def release_bodies(info: "ModuleInfo") -> int:
             continue
         is_generator(node)  # settled on the node while the body is there
         # The end position stays on the node: the placeholder claims none.
-        at = {"lineno": node.lineno, "col_offset": node.col_offset}
-        node.body = [ast.Expr(ast.Constant(None, **at), **at)]
+        line, col = node.lineno, node.col_offset
+        node.body = [ast.Expr(ast.Constant(None, lineno=line, col_offset=col), lineno=line, col_offset=col)]
         _forget_scope(node)
         for inner in nested:
             # Freed with the body unless something still holds them; a
