@@ -364,7 +364,8 @@ def run_case(case: Case, root: str) -> None:
             if f.path.endswith(".py") and any(g.path == f.path + "i" for g in case.files):
                 continue  # the stub beside it is what gets checked
             sources.append(BuildSource(os.path.join(root, *f.path.split("/")), _module_name(f.path), root))
-        result = build_run(sources, options)
+        # As `veritype check` runs: bodies released once checked (engine/release.py).
+        result = build_run(sources, options, release_bodies=True)
     finally:
         os.chdir(old_cwd)
 

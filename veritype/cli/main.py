@@ -230,7 +230,10 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
     # mypy does; peak memory measured unchanged.
     gc.set_threshold(200_000, 30, 30)
     install_types, interactive = _install_types_mode(options)
-    result = build_run(sources, options)
+    # Only the diagnostics are read after the run, unless --stats counts the
+    # trees' declarations: function bodies may go once checked (engine/release.py).
+    release = not getattr(ns, "stats", False)
+    result = build_run(sources, options, release_bodies=release)
     if install_types and not interactive:
         from veritype.cli.install_types import install, install_command, missing_stub_packages
 
@@ -239,7 +242,7 @@ def run(argv: list[str], stdout: TextIO, cwd: str | None = None) -> int:
             install(install_command(options, packages), stdout, interactive=False)
             stdout.write("\n")
             environment_cache_clear()
-            result = build_run(sources, options)  # mypy shows only this second run
+            result = build_run(sources, options, release_bodies=release)  # mypy shows only this second run
     _warn_not_enforced(options)  # after the run: inline `# mypy:` comments may add to it
     if options.verbose:
         _stderr_line("info", f"{result.reused} of {result.files_checked} file(s) reused from the cache")

@@ -24,14 +24,18 @@ if TYPE_CHECKING:
 __all__ = ["BuildResult", "run"]
 
 
-def run(sources: list[BuildSource], options: Options) -> BuildResult:
+def run(sources: list[BuildSource], options: Options, *, release_bodies: bool = False) -> BuildResult:
+    """`release_bodies`: the caller reads only the diagnostics (a one-shot
+    `veritype check`), so each module's function bodies may be released once
+    it is checked (engine/release.py); the result's program then holds the
+    modules' interfaces, not their whole trees."""
     # On a deep stack: legal but deeply nested code must not lose the run (deep_stack).
     from veritype.engine.deep_stack import call_with_deep_stack
 
-    return call_with_deep_stack(lambda: _run(sources, options))
+    return call_with_deep_stack(lambda: _run(sources, options, release_bodies))
 
 
-def _run(sources: list[BuildSource], options: Options) -> BuildResult:
+def _run(sources: list[BuildSource], options: Options, release_bodies: bool = False) -> BuildResult:
     from veritype.diagnostics import bounds
     from veritype.evaluate.program import Program
 
@@ -47,7 +51,7 @@ def _run(sources: list[BuildSource], options: Options) -> BuildResult:
 
     def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
               on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
-        return check_sources(program, srcs, reuse, on_checked, check_many)
+        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies)
 
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other

@@ -60,13 +60,16 @@ def check_sources(
     reuse: dict[str, list[Diagnostic]] | None = None,
     on_checked: "Callable[[BuildSource, list[Diagnostic]], None] | None" = None,
     check_many: CheckMany | None = None,
+    release: bool = False,
 ) -> BuildResult:
     """Check `sources` in `program`. The incremental cache (veritype/cache)
     passes `reuse` (module -> diagnostics kept from an earlier run: that
     module is not loaded for checking, nor checked) and `on_checked(src,
     diags)`, told each freshly checked module's diagnostics. `check_many`
     checks the modules (worker processes); by default one after the other,
-    here."""
+    here. `release`: a one-shot run, where nothing asks about a module after
+    the run but the cache: each module's function bodies are released once
+    it is checked (engine/release.py)."""
     reuse = reuse or {}
     if any(src.module not in reuse for src in sources):
         lend_method_walker(program)  # (not on a warm run: it makes the evaluator)
@@ -80,7 +83,7 @@ def check_sources(
         info.checked = True
     todo = [info for src in sources if src.module not in reuse
             for info in (program.modules.get(src.module),) if info is not None and info.parsed is not None]
-    checked = check_many(todo) if check_many is not None else {info.name: check_one(program, info) for info in todo}
+    checked = check_many(todo) if check_many is not None else _check_serially(program, todo, release)
     for src in sources:
         if src.module in reuse:
             result.diagnostics.extend(reuse[src.module])
@@ -94,6 +97,17 @@ def check_sources(
         if on_checked is not None:
             on_checked(src, diags)
     return result
+
+
+def _check_serially(program: "Program", todo: "list[ModuleInfo]", release: bool) -> dict[str, list[Diagnostic]]:
+    checked: dict[str, list[Diagnostic]] = {}
+    for info in todo:
+        checked[info.name] = check_one(program, info)
+        if release:
+            from veritype.engine.release import release_bodies
+
+            release_bodies(info)
+    return checked
 
 
 def check_one(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:

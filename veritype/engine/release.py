@@ -1,0 +1,132 @@
+"""Releasing the function bodies of a module once a one-shot check is done with it.
+
+A `veritype check` keeps every loaded module to the end of the run: another
+module checked later may ask for a declaration of this one (DESIGN.md
+principle 2). What it may ask for is the module's interface: signatures,
+class bodies, module-level declarations. The statements inside a checked
+module's functions are read only while that module is checked, and they are
+most of a run's syntax trees (bench/RESULTS.md, "Memory notes"). So after a
+module's check (engine/checking.py, one-shot runs only: a watch, daemon or
+language server keeps its trees for queries and edits) each function body
+nobody else can read is replaced by one placeholder statement, and the scope
+the evaluator bound for it (kept on the def node) is dropped with it.
+
+A body stays when something outside the module's check may still read it:
+- a method storing to an attribute of its first parameter (`self.x = ...`):
+  the class's instance attributes are declared there, inferred in that
+  method's scope and walked by the method walker (evaluate/declarations.py);
+- `global` (the module symbol's declaration is inside), an import (the
+  incremental cache's dependency walk reads function-level imports after
+  every check: cache/closures.py), a nested class (its ClassInfo and scope
+  hang on the function's scope);
+- a placeholder body (`...`, `pass`, `raise NotImplementedError`): the spec
+  gives those meaning (protocol members, `[safe-super]`), and there is
+  nothing to gain.
+The facts other modules read from a released body are kept true: whether it
+is a generator is settled on the node before (evaluate/functions.py), and
+the placeholder is not a trivial body (syntax/bodies.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from veritype.syntax.bodies import is_trivial_body
+from veritype.syntax.statements import walk_statements
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Statements that keep a body (see the module docstring).
+_KEEPING = (ast.Global, ast.Import, ast.ImportFrom, ast.ClassDef)
+
+
+def release_bodies(info: "ModuleInfo") -> int:
+    """Replace the releasable function bodies of a checked module; how many."""
+    from veritype.evaluate.functions import is_generator
+
+    tree = info.tree
+    if tree is None or info.is_stub:
+        return 0
+    released = 0
+    for node, in_class in _defs(tree.body, False):
+        nested = _releasable(node, in_class)
+        if nested is None:
+            continue
+        is_generator(node)  # settled on the node while the body is there
+        # The end position stays on the node: the placeholder claims none.
+        line, col = node.lineno, node.col_offset
+        node.body = [ast.Expr(ast.Constant(None, lineno=line, col_offset=col), lineno=line, col_offset=col)]
+        _forget_scope(node)
+        for inner in nested:
+            # Freed with the body unless something still holds them; a
+            # signature kept on one is keyed by the id of a scope now gone.
+            inner.__dict__.pop("_veritype_cache", None)
+        released += 1
+    return released
+
+
+def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]]:
+    """The defs of a module or class body, also under `if`/`try`/`with`/loops,
+    with whether they are a class's; not those inside functions."""
+    for stmt in body:
+        if isinstance(stmt, _DEFS):
+            yield stmt, in_class
+        elif isinstance(stmt, ast.ClassDef):
+            yield from _defs(stmt.body, True)
+        elif isinstance(stmt, ast.stmt):
+            for name in ("body", "orelse", "finalbody"):
+                yield from _defs(getattr(stmt, name, None) or [], in_class)
+            for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or []:
+                yield from _defs(holder.body, in_class)
+
+
+def _releasable(node: FuncDef, in_class: bool) -> list[FuncDef] | None:
+    """The defs nested in `node`'s body when the body may be released, else None."""
+    if is_trivial_body(node.body):
+        return None
+    params = [*node.args.posonlyargs, *node.args.args]
+    first = params[0].arg if in_class and params else None
+    nested: list[FuncDef] = []
+    for stmt in node.body:
+        for sub in walk_statements(stmt):
+            if isinstance(sub, _KEEPING):
+                return None
+            if isinstance(sub, _DEFS):
+                nested.append(sub)
+            elif first is not None and _stores_attribute_of(sub, first):
+                return None
+    return nested
+
+
+def _stores_attribute_of(stmt: ast.AST, name: str) -> bool:
+    """Does `stmt` assign to `name.attr` (any target position)? Wider than the
+    binder's instance attributes (semantic/binder.py): keeping a body too many
+    costs memory, releasing one too many would lose a declaration."""
+    targets: list[ast.expr]
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        targets = [stmt.target]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    else:
+        return False
+    for target in targets:
+        for sub in ast.walk(target):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == name:
+                return True
+    return False
+
+
+def _forget_scope(node: FuncDef) -> None:
+    """Drop the function scope the evaluator bound for the body (it holds the
+    body's symbols and their nodes); the signatures stay."""
+    cache = node.__dict__.get("_veritype_cache")
+    if cache:
+        for key in [k for k in cache if isinstance(k, tuple) and k[0] == "scope"]:
+            del cache[key]
