@@ -119,10 +119,11 @@ def _kept_source(source: str, tree: ast.Module) -> str:
     cuts: list[tuple[int, int, str]] = []
 
     def cut_body(body: list[ast.stmt], marker: str) -> None:
-        if not body:
-            raise _StaleTree  # a parse never gives an empty body
-        first, last = body[0], body[-1]
-        assert last.end_lineno is not None and last.end_col_offset is not None
+        first, last = (body[0], body[-1]) if body else (None, None)
+        if first is None or last is None or last.end_lineno is None or last.end_col_offset is None:
+            # A parse never gives an empty body, nor a node without an end: a
+            # body released after its module was checked (engine/release.py).
+            raise _StaleTree
         cuts.append((offset(first.lineno, first.col_offset), offset(last.end_lineno, last.end_col_offset), marker))
 
     def docstring(body: list[ast.stmt]) -> None:
