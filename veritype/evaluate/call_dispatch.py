@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, has_star_arg, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
@@ -83,7 +83,7 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
 
 def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     """`f(*t)` with `t: tuple[A, B]` is the call `f(a, b)`: one positional argument per item."""
-    if not any(a.kind == ARG_STAR for a in args):
+    if not has_star_arg(args):
         return args
     out: list[Arg] = []
     for a in args:

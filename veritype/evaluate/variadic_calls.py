@@ -85,9 +85,17 @@ def expand(callee: Type) -> Type:
     from veritype.types.model import CallableType, Overloaded
     from veritype.types.tuples import expand_star_params
 
+    # (Loops, not generators: this runs for every call, and almost no signature
+    # has an unpacked `*args`.)
     if isinstance(callee, CallableType):
-        return expand_star_params(callee)
-    if isinstance(callee, Overloaded) and any(isinstance(p.type, UnpackType) for c in callee.items for p in c.params):
-        return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
+        for p in callee.params:
+            if isinstance(p.type, UnpackType):
+                return expand_star_params(callee)
+        return callee
+    if isinstance(callee, Overloaded):
+        for c in callee.items:
+            for p in c.params:
+                if isinstance(p.type, UnpackType):
+                    return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
     return callee
 
