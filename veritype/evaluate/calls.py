@@ -279,23 +279,25 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
 
 
 def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report,
-                    known: tuple[list[Type], Matching] | None = None) -> Type:
-    """Check a call of `callee` and give its return type. `known` is the arguments'
+                    prepared: tuple[list[Type], Matching] | None = None) -> Type:
+    """Check a call of `callee` and give its return type. `prepared` is the arguments'
     types without context and their matching to `callee`, where the caller has them
     already (the overload arity filter): both depend only on the site, the callee
     and the arguments, so they are not computed twice."""
     ev = site.ev
-    if known is not None:
-        arg_types = list(known[0])  # this check re-infers some in context: a copy
-        matching = known[1]
+    if prepared is not None:
+        arg_types = list(prepared[0])  # this check re-infers some in context: a copy
+        matching = prepared[1]
     else:
-        arg_types = [initial_type(site, a) for a in args]
+        arg_types = []
+        for a in args:  # (initial_type, inlined: this runs for every argument of every call)
+            arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
         matching = match_arguments(site, callee, args, arg_types)
     for node, msg, code in matching.errors:
         report(node, msg, code)
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
         return _ret_after_error(callee)
-    targets = {tv_key(v) for v in callee.type_vars}
+    targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
     mapping: dict = {}
     # Overloaded arguments whose item was picked by literal argument types:
     # they are checked against the parameter with those literals.
@@ -403,6 +405,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
+        slot = matching.slots[pi]
+        if not slot and p.kind != VAR_POS:
+            continue  # no argument for it (only an unpacked `*args` may want some)
         if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
             # `*args: P.args`: P stands for a whole signature, not an argument's
             # type; these arguments are not checked here (Any, silence).
@@ -410,10 +415,12 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         if isinstance(p.type, UnpackType):
             from veritype.evaluate.variadic_calls import check_variadic_args
 
-            check_variadic_args(site, callee, p, matching.slots[pi], args, arg_types, mapping, report)
+            check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+            continue
+        if not slot:
             continue
         expected = substitute(p.type, mapping) if mapping else p.type
-        for ai in matching.slots[pi]:
+        for ai in slot:
             arg = args[ai]
             t = arg_types[ai]
             plain = arg.kind == ARG_POS or arg.kind == ARG_KW
@@ -464,7 +471,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     # The ParamSpec rules concern a `*args` argument (that may be `*args: P.args`) or a
     # callee ending in `**kwargs` (that may be `**kwargs: P.kwargs`); most calls have neither.
     params = callee.params
-    if (params and params[-1].kind == VAR_KW) or has_star_arg(args):
+    paramspec_rules = bool(params) and params[-1].kind == VAR_KW
+    if not paramspec_rules:
+        for a in args:
+            if a.kind == ARG_STAR:
+                paramspec_rules = True
+                break
+    if paramspec_rules:
         check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     if targets and isinstance(ret, CallableType):
