@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 
 def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
     ev = site.ev
+    if type(callee) is CallableType:
+        # The common case first (what the tests below do for it, without them).
+        from veritype.evaluate.variadic_calls import expand
+
+        for a in args:
+            if a.kind == ARG_STAR:
+                args = expand_star_tuples(site, args)
+                break
+        return check_signature(site, expand(callee), args, site.report)  # type: ignore[arg-type]
     if isinstance(callee, AnyType):
         for a in args:
             if a.type is None and a.node is not None:

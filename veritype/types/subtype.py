@@ -96,6 +96,10 @@ class SubtypeChecker:
         # nothing but the two types: the same few pairs are asked again and
         # again (every argument of every call, every assignment).
         self._cache: dict[tuple[Type, Type], bool] = {}
+        # Answers of protocol checks begun with nothing assumed and no lazy
+        # evaluation in progress (see `_protocol`): a few hundred pairs are
+        # asked thousands of times (`Iterable[str]` of every list argument).
+        self._protocols: dict[tuple[Type, Type], bool] = {}
 
     def check(self, left: Type, right: Type) -> bool:
         """The entry point; `_check` is the recursion (which this caches)."""
@@ -363,11 +367,23 @@ class SubtypeChecker:
         key = (left, right)
         if key in self._assuming:
             return True
+        # Kept when final: begun with no assumption (an answer found under one may
+        # hold only because of it) and while no lazy evaluation is in progress (one
+        # that is may have left a placeholder member type, see Evaluator.lazy_depth),
+        # for settled classes whose every field takes part in equality (`_keyed`).
+        final = not self._assuming and self.ev.lazy_depth == 0 and _keyed(left) and _keyed(right)
+        if final:
+            hit = self._protocols.get(key)
+            if hit is not None:
+                return hit
         self._assuming.add(key)
         try:
-            return self.ev.satisfies_protocol(left, right, self)
+            result = self.ev.satisfies_protocol(left, right, self)
         finally:
             self._assuming.discard(key)
+        if final:
+            self._protocols[key] = result
+        return result
 
     # -- tuples ---------------------------------------------------------------
 
@@ -636,6 +652,20 @@ def _plain(t: Type) -> bool:
     return False
 
 
+def _keyed(t: Type) -> bool:
+    """An instance of a settled class (a protocol too) with plain arguments:
+    equal values of it are the same type in every respect (see `_plain`)."""
+    if type(t) is not Instance:
+        return False
+    info = t.info  # type: ignore[attr-defined]
+    if info._bases is None or info._resolving or info.is_namedtuple:
+        return False
+    mro = info._mro
+    if mro is not None and len(mro) == 1 and info._bases:
+        return False  # the MRO is being computed
+    return _all_plain(t.args)  # type: ignore[attr-defined]
+
+
 def _all_plain(types: tuple[Type, ...]) -> bool:
     # (A loop, not all() over a generator: asked for every cached subtype question.)
     for t in types:
@@ -646,8 +676,13 @@ def _all_plain(types: tuple[Type, ...]) -> bool:
 
 def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     """Assignability of `left` to `right` (the name mypy users know it by)."""
+    # (The evaluator's checker read directly where it exists: one call less on
+    # every question; the engine drops it when classes are forgotten.)
+    sc = ev._subtype_checker
+    if sc is None:
+        sc = ev.subtype_checker()
     try:
-        return ev.subtype_checker().check(left, right)
+        return sc.check(left, right)
     except RecursionError:
         from veritype.diagnostics import bounds
 
