@@ -188,7 +188,8 @@ def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[T
     # own, the commonest, is not recursed into.)
     tp = type(t)
     if tp is TypeVarType:
-        out.setdefault((t.fullname, t.scope), t)  # type: ignore[attr-defined, arg-type]  # tv_key(t)
+        tv: TypeVarType = t  # type: ignore[assignment]  # (narrowed by the exact class test)
+        out.setdefault((tv.fullname, tv.scope), tv)  # tv_key(tv)
     elif tp is Instance:
         for a in t.args:  # type: ignore[attr-defined]
             if type(a) is not Instance or a.args:  # type: ignore[attr-defined]
