@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, check_signature, initial_type
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, has_star_arg, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 
 def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
     ev = site.ev
+    if type(callee) is CallableType:
+        # The common case first (what the tests below do for it, without them).
+        from veritype.evaluate.variadic_calls import expand
+
+        for a in args:
+            if a.kind == ARG_STAR:
+                args = expand_star_tuples(site, args)
+                break
+        return check_signature(site, expand(callee), args, site.report)  # type: ignore[arg-type]
     if isinstance(callee, AnyType):
         for a in args:
             if a.type is None and a.node is not None:
@@ -83,7 +92,7 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
 
 def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
     """`f(*t)` with `t: tuple[A, B]` is the call `f(a, b)`: one positional argument per item."""
-    if not any(a.kind == ARG_STAR for a in args):
+    if not has_star_arg(args):
         return args
     out: list[Arg] = []
     for a in args:

@@ -25,7 +25,7 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance,
-    NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType,
+    NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeFormType, TypeType, TypeVarType, UnpackType,
     UnionType, make_union,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
@@ -97,10 +97,24 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     params = callee.params
     slots: list[list[int]] = [[] for _ in params]
     errors: list[tuple[ast.AST | None, str, str]] = []
-    name = callable_name(callee)
-    positional = [i for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW)]
-    star_index = next((i for i, p in enumerate(params) if p.kind == VAR_POS), None)
-    kw_index = next((i for i, p in enumerate(params) if p.kind == VAR_KW), None)
+    # The parameters by kind, in one pass (this runs for every signature tried
+    # at every call: once per overload item in the arity filter, once per check).
+    positional: list[int] = []
+    kw_only: list[int] = []
+    star_index: int | None = None
+    kw_index: int | None = None
+    for i, p in enumerate(params):
+        kind = p.kind
+        if kind == POS_OR_KW or kind == POS_ONLY:
+            positional.append(i)
+        elif kind == KW_ONLY:
+            kw_only.append(i)
+        elif kind == VAR_POS:
+            if star_index is None:
+                star_index = i
+        elif kind == VAR_KW:
+            if kw_index is None:
+                kw_index = i
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
@@ -108,7 +122,6 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     # Arity errors go at the call expression, once per message, as mypy
     # reports them (not at each surplus argument).
     at = site.node
-    kw_only = [i for i, p in enumerate(params) if p.kind == KW_ONLY]
     surplus_pos = 0
     too_many = False
     dup_kw: set[int] = set()
@@ -126,7 +139,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 surplus_pos += 1
             elif not too_many:
                 too_many = True
-                errors.append((at or arg.node, f"Too many arguments for {name}", "call-arg"))
+                errors.append((at or arg.node, f"Too many arguments for {callable_name(callee)}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
@@ -137,13 +150,13 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if star_index is not None:
                 slots[star_index].append(ai)
         elif arg.kind == ARG_KW:
-            idx = next((i for i, p in enumerate(params) if p.name == arg.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
+            idx = _keyword_param(params, arg.name)
             if idx is not None:
                 if idx in kw_only[:surplus_pos]:
                     dup_kw.add(idx)
-                    errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
-                    errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif not slots[idx]:
                     slots[idx].append(ai)
             elif kw_index is not None:
@@ -151,7 +164,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             else:
                 if callee.is_ellipsis:
                     continue
-                msg = f'Unexpected keyword argument "{arg.name}" for {name}'
+                msg = f'Unexpected keyword argument "{arg.name}" for {callable_name(callee)}'
                 errors.append((at or arg.node, msg, "call-arg"))
                 unexpected_kw = True
         elif arg.kind == ARG_STAR2:
@@ -159,13 +172,13 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             t = arg_types[ai]
             if isinstance(t, TypedDictType):
                 for key, _vt in t.items:
-                    idx = next((i for i, p in enumerate(params) if p.name == key and p.kind in (POS_OR_KW, KW_ONLY)), None)
+                    idx = _keyword_param(params, key)
                     if idx is not None and not slots[idx]:
                         slots[idx].append(ai)
                     elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
                         # `f(v1=1, **td)` where the TypedDict has a `v1` key: a
                         # TypeError at runtime; mypy's message.
-                        errors.append((at or arg.node, f'{name} gets multiple values for keyword argument "{key}"', "misc"))
+                        errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{key}"', "misc"))
                     elif kw_index is not None:
                         slots[kw_index].append(ai)
                 continue
@@ -176,14 +189,24 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 slots[kw_index].append(ai)
     if callee.is_ellipsis:
         return Matching(slots, [])
-    if any(i not in dup_kw for i in kw_only[:surplus_pos]):
-        errors.append((at, f"Too many positional arguments for {name}", "call-arg"))
+    if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
+        errors.append((at, f"Too many positional arguments for {callable_name(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
     # keyword was most likely meant for the parameter that looks missing.
-    missing_pos = [p for i, p in enumerate(params) if p.kind in (POS_ONLY, POS_OR_KW) and not p.has_default and not slots[i] and not unexpected_kw]
-    missing_kw = [p for i, p in enumerate(params) if p.kind == KW_ONLY and not p.has_default and not slots[i] and i not in kw_only[:surplus_pos] and not unexpected_kw]
+    if unexpected_kw:
+        return Matching(slots, errors)
+    missing_pos: list[Param] = []
+    missing_kw: list[Param] = []
+    for i, p in enumerate(params):
+        if slots[i] or p.has_default:
+            continue
+        if p.kind == POS_ONLY or p.kind == POS_OR_KW:
+            missing_pos.append(p)
+        elif p.kind == KW_ONLY and i not in kw_only[:surplus_pos]:
+            missing_kw.append(p)
     if missing_pos and not has_star_arg:
+        name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
         names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY]
         if len(missing_pos) == 1 and names:
@@ -195,15 +218,38 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             errors.append((site.node, f"Too few arguments for {name}", "call-arg"))
     if missing_kw and not has_star2_arg:
         for p in missing_kw:
-            errors.append((site.node, f'Missing named argument "{p.name}" for {name}', "call-arg"))
+            errors.append((site.node, f'Missing named argument "{p.name}" for {callable_name(callee)}', "call-arg"))
     return Matching(slots, errors)
+
+
+def _keyword_param(params: tuple[Param, ...], name: str | None) -> int | None:
+    """The index of the parameter a keyword argument `name` is passed to, if any."""
+    for i, p in enumerate(params):
+        if p.name == name and (p.kind == POS_OR_KW or p.kind == KW_ONLY):
+            return i
+    return None
 
 
 # -- checking one signature ------------------------------------------------------------
 
 
+# Arguments whose type depends on the parameter's type they are inferred for.
+_CONTEXT_SENSITIVE = (ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                      ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp)
+# Those inferred again with the parameter's type when the argument is checked (a
+# constant's type does not change with its context there).
+_RE_INFERRED = tuple(c for c in _CONTEXT_SENSITIVE if c is not ast.Constant)
+
+
 def _context_sensitive(node: ast.expr | None) -> bool:
-    return isinstance(node, (ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp))
+    return isinstance(node, _CONTEXT_SENSITIVE)
+
+
+def has_star_arg(args: list[Arg]) -> bool:
+    for a in args:
+        if a.kind == ARG_STAR:
+            return True
+    return False
 
 
 def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
@@ -232,15 +278,26 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
     return t
 
 
-def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report) -> Type:
+def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report,
+                    prepared: tuple[list[Type], Matching] | None = None) -> Type:
+    """Check a call of `callee` and give its return type. `prepared` is the arguments'
+    types without context and their matching to `callee`, where the caller has them
+    already (the overload arity filter): both depend only on the site, the callee
+    and the arguments, so they are not computed twice."""
     ev = site.ev
-    arg_types = [initial_type(site, a) for a in args]
-    matching = match_arguments(site, callee, args, arg_types)
+    if prepared is not None:
+        arg_types = list(prepared[0])  # this check re-infers some in context: a copy
+        matching = prepared[1]
+    else:
+        arg_types = []
+        for a in args:  # (initial_type, inlined: this runs for every argument of every call)
+            arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
+        matching = match_arguments(site, callee, args, arg_types)
     for node, msg, code in matching.errors:
         report(node, msg, code)
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
         return _ret_after_error(callee)
-    targets = {tv_key(v) for v in callee.type_vars}
+    targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
     mapping: dict = {}
     # Overloaded arguments whose item was picked by literal argument types:
     # they are checked against the parameter with those literals.
@@ -348,6 +405,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
+        slot = matching.slots[pi]
+        if not slot and p.kind != VAR_POS:
+            continue  # no argument for it (only an unpacked `*args` may want some)
         if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
             # `*args: P.args`: P stands for a whole signature, not an argument's
             # type; these arguments are not checked here (Any, silence).
@@ -355,20 +415,25 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         if isinstance(p.type, UnpackType):
             from veritype.evaluate.variadic_calls import check_variadic_args
 
-            check_variadic_args(site, callee, p, matching.slots[pi], args, arg_types, mapping, report)
+            check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+            continue
+        if not slot:
             continue
         expected = substitute(p.type, mapping) if mapping else p.type
-        for ai in matching.slots[pi]:
+        for ai in slot:
             arg = args[ai]
             t = arg_types[ai]
-            if arg.kind in (ARG_STAR, ARG_STAR2) and paramspec_component(t) is not None:
+            plain = arg.kind == ARG_POS or arg.kind == ARG_KW
+            if not plain and paramspec_component(t) is not None:
                 continue  # `*args: P.args` spread here: judged in paramspec_calls
             # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
-            if arg.node is not None and arg.type is None and arg.kind in (ARG_POS, ARG_KW) and (_context_sensitive(arg.node) and not isinstance(arg.node, ast.Constant) or expects_type_form(expected, arg.node)):
+            node = arg.node
+            if plain and node is not None and arg.type is None and (
+                    isinstance(node, _RE_INFERRED) or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
-                t = site.infer(arg.node, expected)
+                t = site.infer(node, expected)
                 arg_types[ai] = t
-            actual = _arg_actual(site, arg, t, p)
+            actual = t if plain else _arg_actual(site, arg, t, p)
             if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
                 continue
             if is_subtype(ev, actual, expected):
@@ -403,7 +468,17 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
 
                 for n in subtype_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
-    check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
+    # The ParamSpec rules concern a `*args` argument (that may be `*args: P.args`) or a
+    # callee ending in `**kwargs` (that may be `**kwargs: P.kwargs`); most calls have neither.
+    params = callee.params
+    paramspec_rules = bool(params) and params[-1].kind == VAR_KW
+    if not paramspec_rules:
+        for a in args:
+            if a.kind == ARG_STAR:
+                paramspec_rules = True
+                break
+    if paramspec_rules:
+        check_paramspec_arguments(site, callee, args, arg_types, matching, mapping, targets, report)
     ret = substitute(callee.ret, mapping) if mapping else callee.ret
     if targets and isinstance(ret, CallableType):
         free = _free_in_returned_callable(callee, cons)

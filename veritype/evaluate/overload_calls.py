@@ -9,7 +9,9 @@ import ast
 
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, check_signature, initial_type, match_arguments, recording
+from veritype.evaluate.calls import (
+    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, check_signature, initial_type, match_arguments, recording,
+)
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
@@ -25,13 +27,21 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         arg_types = [initial_type(site, a) for a in args]
     own_errors = set(inherent)
     # Step 1: the arity filter.
-    candidates = [c for c in callee.items if not match_arguments(site, c, args, arg_types).errors]
+    # Each candidate's matching is kept for its check below (the same site, item and
+    # arguments give the same matching).
+    candidates: list[CallableType] = []
+    known: dict[int, Matching] = {}
+    for c in callee.items:
+        m = match_arguments(site, c, args, arg_types)
+        if not m.errors:
+            candidates.append(c)
+            known[id(c)] = m
     if not candidates:
         _no_match(site, callee, args, arg_types)
         return AnyType("error")
     if len(candidates) == 1:
         collect = Collect()
-        ret = check_signature(site, candidates[0], args, collect)
+        ret = check_signature(site, candidates[0], args, collect, (arg_types, known[id(candidates[0])]))
         if collect.errors:
             return _failed(site, callee, candidates, args, arg_types)
         _deprecated_item(site, callee, candidates[0])
@@ -50,7 +60,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # display that is not the item's TypedDict) are held back and make the
         # item fail; errors the arguments have anyway were reported above.
         with recording(site, False) as inner:
-            ret = check_signature(site, c, args, collect)
+            ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]))
         if not collect.errors and own_errors.issuperset(inner):
             matches.append((c, ret))
             if not variadic_args and not any_args:
@@ -74,7 +84,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 # arguments; the spec says Any: "the resulting return type is Any".)
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
-        check_signature(site, matches[0][0], args, site.report)
+        check_signature(site, matches[0][0], args, site.report, (arg_types, known[id(matches[0][0])]))
         _deprecated_item(site, callee, matches[0][0])
         return _union_math_refinement(site, callee, args, arg_types, first_ret)
     # Step 3: union expansion of one argument at a time.

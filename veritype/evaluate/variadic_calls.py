@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, Instance, Param, TupleType, Type, UnpackType
+from veritype.types.model import VAR_POS, AnyType, Instance, Param, TupleType, Type, UnpackType
 from veritype.types.solve import SUBTYPE, Constraint, infer_constraints
 from veritype.types.subtype import is_subtype
 from veritype.types.substitute import TVKey, substitute
@@ -85,9 +85,18 @@ def expand(callee: Type) -> Type:
     from veritype.types.model import CallableType, Overloaded
     from veritype.types.tuples import expand_star_params
 
+    # (Loops, not generators: this runs for every call, and almost no signature
+    # has an unpacked `*args`.)
+    # Only a `*args` parameter is spelled out (see expand_star_params).
     if isinstance(callee, CallableType):
-        return expand_star_params(callee)
-    if isinstance(callee, Overloaded) and any(isinstance(p.type, UnpackType) for c in callee.items for p in c.params):
-        return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
+        for p in callee.params:
+            if p.kind == VAR_POS and isinstance(p.type, UnpackType):
+                return expand_star_params(callee)
+        return callee
+    if isinstance(callee, Overloaded):
+        for c in callee.items:
+            for p in c.params:
+                if p.kind == VAR_POS and isinstance(p.type, UnpackType):
+                    return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
     return callee
 

@@ -82,7 +82,10 @@ def class_variance(ev: "Evaluator", info: "ClassInfo", index: int) -> str:
             _self_uses(info).add(index)
             return hit[len(_RUNNING):]
         return hit
-    result = _settle(ev, info, index, cache)
+    # Answers found meanwhile may have used a running placeholder variance: like
+    # any lazy evaluation, it makes them not final for the caches (Evaluator.lazy_depth).
+    with ev.lazy_evaluation:
+        result = _settle(ev, info, index, cache)
     cache[index] = result
     return result
 

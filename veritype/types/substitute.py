@@ -26,12 +26,15 @@ def substitute(t: Type, mapping: Mapping[TVKey, Type]) -> Type:
 
 
 def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
-    if isinstance(t, TypeVarType):
-        return m.get(tv_key(t), t)
-    if isinstance(t, Instance):
-        if not t.args:
+    # (The commonest kinds tested by exact class first: the model's classes have
+    # no subclasses, and this runs for every argument of every generic call.)
+    tp = type(t)
+    if tp is TypeVarType:
+        return m.get((t.fullname, t.scope), t)  # type: ignore[attr-defined]  # tv_key(t)
+    if tp is Instance:
+        if not t.args:  # type: ignore[attr-defined]
             return t
-        return Instance(t.info, tuple(_sub(a, m) for a in t.args))
+        return Instance(t.info, tuple([_sub(a, m) for a in t.args]))  # type: ignore[attr-defined]
     if isinstance(t, UnionType):
         return make_union([_sub(i, m) for i in t.items])
     if isinstance(t, TupleType):
@@ -181,11 +184,16 @@ def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[T
     """Type variables mentioned in `t`, in order of first appearance."""
     if out is None:
         out = {}
-    if isinstance(t, TypeVarType):
-        out.setdefault(tv_key(t), t)
-    elif isinstance(t, Instance):
-        for a in t.args:
-            type_vars_in(a, out)
+    # (Exact classes first, as in `_sub`; an argument without arguments of its
+    # own, the commonest, is not recursed into.)
+    tp = type(t)
+    if tp is TypeVarType:
+        tv: TypeVarType = t  # type: ignore[assignment]  # (narrowed by the exact class test)
+        out.setdefault((tv.fullname, tv.scope), tv)  # tv_key(tv)
+    elif tp is Instance:
+        for a in t.args:  # type: ignore[attr-defined]
+            if type(a) is not Instance or a.args:  # type: ignore[attr-defined]
+                type_vars_in(a, out)
     elif isinstance(t, (UnionType, TupleType)):
         for i in t.items:
             type_vars_in(i, out)

@@ -57,10 +57,17 @@ def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
     while steps > 0:
         steps -= 1
         info = current.info
-        base = next((b for b in info.bases if b.info is target or target in b.info.mro), None)
+        # (Loops rather than generators: this runs for every subclass check.)
+        base = None
+        for candidate in info.bases:
+            if candidate.info is target or target in candidate.info.mro:
+                base = candidate
+                break
         if base is None:
             return None
-        mapping = {tv_key(tv): arg for tv, arg in zip(info.type_vars, current.args)}
+        mapping = {}
+        for tv, arg in zip(info.type_vars, current.args):
+            mapping[tv_key(tv)] = arg
         b = substitute(base, mapping) if mapping else base
         assert isinstance(b, Instance)
         if b.info is target:
@@ -76,6 +83,11 @@ _NOT_CLASSES = frozenset({
 })
 
 
+# The kinds of type the first tests of `_check` are about; a pair with none of
+# them goes straight to the structural tests.
+_SPECIAL = (AnyType, AliasRef, NeverType, UninhabitedUnbound, TypeFormType, SpecialForm, ModuleType)
+
+
 class SubtypeChecker:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
@@ -84,6 +96,10 @@ class SubtypeChecker:
         # nothing but the two types: the same few pairs are asked again and
         # again (every argument of every call, every assignment).
         self._cache: dict[tuple[Type, Type], bool] = {}
+        # Answers of protocol checks begun with nothing assumed and no lazy
+        # evaluation in progress (see `_protocol`): a few hundred pairs are
+        # asked thousands of times (`Iterable[str]` of every list argument).
+        self._protocols: dict[tuple[Type, Type], bool] = {}
 
     def check(self, left: Type, right: Type) -> bool:
         """The entry point; `_check` is the recursion (which this caches)."""
@@ -121,30 +137,41 @@ class SubtypeChecker:
     def _check(self, left: Type, right: Type) -> bool:
         if left is right or left == right:
             return True
-        if isinstance(right, AnyType) or isinstance(left, AnyType):
-            return True
-        if isinstance(left, AliasRef) or isinstance(right, AliasRef):
-            return self._recursive_alias(left, right)
-        if isinstance(left, NeverType):
-            return True
-        if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
-            return True
-        if isinstance(right, NeverType):
-            # Nothing but Never (and Any) is assignable to Never: assert_never(x).
-            return False
-        if isinstance(right, TypeFormType) or isinstance(left, TypeFormType):
-            return self._type_form(left, right)
-        if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
-            # "Annotated is not type compatible with type or type[T]" (spec); nor is
-            # any special form object (mypy: "<typing special form>").
-            return False
-        if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
-            return True
-        if isinstance(left, UnionType):
-            return all(self._check(item, right) for item in left.items)
-        if isinstance(right, UnionType):
-            if any(self._check(left, item) for item in right.items):
+        if type(left) is Instance and type(right) is Instance:
+            # The most common pair (every class-typed argument), which no
+            # test below but the last one concerns.
+            return self._instance_left(left, right)  # type: ignore[arg-type]
+        if isinstance(left, _SPECIAL) or isinstance(right, _SPECIAL):
+            # The tests that concern only these kinds, skipped together for the
+            # common pairs (classes, unions, None, literals, tuples, callables).
+            if isinstance(right, AnyType) or isinstance(left, AnyType):
                 return True
+            if isinstance(left, AliasRef) or isinstance(right, AliasRef):
+                return self._recursive_alias(left, right)
+            if isinstance(left, NeverType):
+                return True
+            if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
+                return True
+            if isinstance(right, NeverType):
+                # Nothing but Never (and Any) is assignable to Never: assert_never(x).
+                return False
+            if isinstance(right, TypeFormType) or isinstance(left, TypeFormType):
+                return self._type_form(left, right)
+            if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
+                # "Annotated is not type compatible with type or type[T]" (spec); nor is
+                # any special form object (mypy: "<typing special form>").
+                return False
+            if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
+                return True
+        if isinstance(left, UnionType):
+            for item in left.items:
+                if not self._check(item, right):
+                    return False
+            return True
+        if isinstance(right, UnionType):
+            for item in right.items:
+                if self._check(left, item):
+                    return True
             if isinstance(left, TypeVarType) and left.values:
                 return all(self._check(v, right) for v in left.values)
             if isinstance(left, TypeVarType) and left.kind in ("typevar", "self") and left.upper_bound is not None:
@@ -225,7 +252,7 @@ class SubtypeChecker:
     # -- instances ------------------------------------------------------------
 
     def _instance_left(self, left: Instance, right: Type) -> bool:
-        if not isinstance(right, (Instance, NoneType)) and any(c.has_any_base for c in left.info.mro):
+        if not isinstance(right, (Instance, NoneType)) and _derives_from_any(left.info):
             # A class deriving from Any (an unknown base; `unittest.mock.Mock`,
             # typeshed's `NotImplementedType`) may be anything: mypy's
             # fallback_to_any makes it assignable to every type but None.
@@ -233,7 +260,7 @@ class SubtypeChecker:
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.object":
                 return True
-            if right.info not in left.info.mro and any(c.has_any_base for c in left.info.mro):
+            if right.info not in left.info.mro and _derives_from_any(left.info):
                 # A class with Any among its ancestors (not only its own bases:
                 # `Mock` derives from `NonCallableMock(Base, Any)`) may be any class.
                 return True
@@ -340,11 +367,23 @@ class SubtypeChecker:
         key = (left, right)
         if key in self._assuming:
             return True
+        # Kept when final: begun with no assumption (an answer found under one may
+        # hold only because of it) and while no lazy evaluation is in progress (one
+        # that is may have left a placeholder member type, see Evaluator.lazy_depth),
+        # for settled classes whose every field takes part in equality (`_keyed`).
+        final = not self._assuming and self.ev.lazy_depth == 0 and _keyed(left) and _keyed(right)
+        if final:
+            hit = self._protocols.get(key)
+            if hit is not None:
+                return hit
         self._assuming.add(key)
         try:
-            return self.ev.satisfies_protocol(left, right, self)
+            result = self.ev.satisfies_protocol(left, right, self)
         finally:
             self._assuming.discard(key)
+        if final:
+            self._protocols[key] = result
+        return result
 
     # -- tuples ---------------------------------------------------------------
 
@@ -565,6 +604,14 @@ class SubtypeChecker:
         return False
 
 
+def _derives_from_any(info: "ClassInfo") -> bool:
+    """Whether a class has Any (an unknown base) among its ancestors."""
+    for c in info.mro:
+        if c.has_any_base:
+            return True
+    return False
+
+
 def _params_callable(t: Type) -> CallableType | None:
     """A ParamSpec argument (a parameter list held as a callable, or a ParamSpec)
     as a callable returning None; None for Any."""
@@ -591,24 +638,51 @@ def _plain(t: Type) -> bool:
         mro = info._mro
         if mro is not None and len(mro) == 1 and info._bases:
             return False  # the MRO is being computed
-        return all(_plain(a) for a in t.args)  # type: ignore[attr-defined]
+        return _all_plain(t.args)  # type: ignore[attr-defined]
     if tp is AnyType or tp is NoneType or tp is NeverType:
         return True
     if tp is LiteralType:
         return _plain(t.fallback)  # type: ignore[attr-defined]
     if tp is UnionType:
-        return all(_plain(i) for i in t.items)  # type: ignore[attr-defined]
+        return _all_plain(t.items)  # type: ignore[attr-defined]
     if tp is TupleType:
-        return _plain(t.fallback) and all(_plain(i) for i in t.items)  # type: ignore[attr-defined]
+        return _plain(t.fallback) and _all_plain(t.items)  # type: ignore[attr-defined]
     if tp is TypeVarType:
-        return (t.upper_bound is None or _plain(t.upper_bound)) and all(_plain(v) for v in t.values)  # type: ignore[attr-defined]
+        return (t.upper_bound is None or _plain(t.upper_bound)) and _all_plain(t.values)  # type: ignore[attr-defined]
     return False
+
+
+def _keyed(t: Type) -> bool:
+    """An instance of a settled class (a protocol too) with plain arguments:
+    equal values of it are the same type in every respect (see `_plain`)."""
+    if type(t) is not Instance:
+        return False
+    info = t.info  # type: ignore[attr-defined]
+    if info._bases is None or info._resolving or info.is_namedtuple:
+        return False
+    mro = info._mro
+    if mro is not None and len(mro) == 1 and info._bases:
+        return False  # the MRO is being computed
+    return _all_plain(t.args)  # type: ignore[attr-defined]
+
+
+def _all_plain(types: tuple[Type, ...]) -> bool:
+    # (A loop, not all() over a generator: asked for every cached subtype question.)
+    for t in types:
+        if not _plain(t):
+            return False
+    return True
 
 
 def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     """Assignability of `left` to `right` (the name mypy users know it by)."""
+    # (The evaluator's checker read directly where it exists: one call less on
+    # every question; the engine drops it when classes are forgotten.)
+    sc = ev._subtype_checker
+    if sc is None:
+        sc = ev.subtype_checker()
     try:
-        return ev.subtype_checker().check(left, right)
+        return sc.check(left, right)
     except RecursionError:
         from veritype.diagnostics import bounds
 
