@@ -258,6 +258,23 @@ def test_python_m_veritype_and_check_subcommand(project: Path) -> None:
     assert proc.stdout == "Success: no issues found in 1 source file\n"
 
 
+def test_program_exits_at_once_after_writing_everything(project: Path) -> None:
+    # console_main ends with os._exit (no interpreter teardown): every line
+    # written to the pipe must still arrive, with the exit status of main.
+    # 3,000 errors are more than one buffer of output; buffered, as by default.
+    write(project, {"m.py": "".join(f'x{i}: int = "s"\n' for i in range(3000))})
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.run([sys.executable, "-m", "veritype", "check", "m.py", "--no-incremental"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 3001 and lines[-1] == "Found 3000 errors in 1 file (checked 1 source file)"
+    # A reader that goes away is not our failure: no traceback, no "Exception ignored".
+    head = subprocess.run(f"{sys.executable} -m veritype check m.py --no-incremental | head -1",
+                          shell=True, capture_output=True, text=True, env=env)
+    assert head.stdout.startswith("m.py:1:") and head.stderr == "", head.stderr
+
+
 # -- --stats ---------------------------------------------------------------------
 
 

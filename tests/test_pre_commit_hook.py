@@ -29,7 +29,7 @@ def test_hook_names_the_console_script() -> None:
     hook = _hook()
     assert hook["id"] == "veritype" and hook["language"] == "python"
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert scripts[hook["entry"]] == "veritype.cli.main:main"
+    assert scripts[hook["entry"]] == "veritype.cli.main:console_main"
     assert hook["types_or"] == "[python, pyi]"
     assert hook["require_serial"] == "true"  # one process sees every file, as mypy's hook
 

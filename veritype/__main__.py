@@ -1,6 +1,6 @@
 """Allow `python -m veritype`."""
 
-from veritype.cli.main import main
+from veritype.cli.main import console_main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console_main()

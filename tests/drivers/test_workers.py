@@ -12,7 +12,8 @@ import pytest
 from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.cli.main import main
-from veritype.engine.workers import import_cycles
+import veritype.engine.workers as workers_module
+from veritype.engine.workers import import_cycles, worker_count
 from veritype.modules.sources import BuildSource
 from veritype.options import Options, parse_num_workers
 
@@ -87,6 +88,12 @@ def options(root: Path, *argv: str) -> Options:
     return opts
 
 
+@pytest.fixture(autouse=True)
+def small_programs_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These programs are far below CHARS_PER_WORKER: check them in workers anyway."""
+    monkeypatch.setattr(workers_module, "CHARS_PER_WORKER", 1)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "proj"
@@ -108,6 +115,27 @@ def test_workers_report_what_a_serial_run_reports(project: Path, checked: list[s
     assert checked == []  # every module was checked in a worker process
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files_checked == serial.files_checked == 7
+
+
+def test_a_small_program_is_checked_in_this_process(project: Path, checked: list[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Forking costs more than a worker saves on a few hundred characters:
+    # with the real threshold, -n 8 checks this program serially, same output.
+    serial = run(sources(project), options(project, "--no-incremental"))
+    monkeypatch.setattr(workers_module, "CHARS_PER_WORKER", 100_000)
+    checked.clear()
+    parallel = run(sources(project), options(project, "--no-incremental", "-n", "8"))
+    assert sorted(checked) == ["app", "app.a", "app.b", "app.c", "app.d", "app.leaf", "app.uses"]
+    assert parallel.diagnostics == serial.diagnostics
+
+
+def test_worker_count_follows_the_program_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    per = 100_000
+    monkeypatch.setattr(workers_module, "CHARS_PER_WORKER", per)
+    assert worker_count(2, 155, 3_500_000) == 2  # the bench corpus
+    assert worker_count(64, 155, 3_500_000) == 35  # -n auto on 64 cores: one per CHARS_PER_WORKER
+    assert worker_count(8, 3, 10 * per) == 3  # no more than the import cycles
+    assert worker_count(8, 50, per + per // 2) == 1  # serial
 
 
 def test_workers_record_the_dependencies_a_serial_run_records(tmp_path: Path, checked: list[str]) -> None:

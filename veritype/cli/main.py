@@ -315,5 +315,33 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def console_main() -> None:
+    """The `veritype` program (the console script and `python -m veritype`):
+    `main`, then exit at once, as mypy does (its `--fast-exit`, on by default).
+
+    A check leaves millions of objects (syntax trees, symbols, types) with
+    reference cycles between them; a normal interpreter exit collects and
+    frees them all, ~10% of a cold run's CPU time on the bench corpus (1.5 s
+    of 14.7) and, with `-n N`, after the workers are done: time on nobody's
+    behalf. Everything the run writes is written by then (cache and report
+    files are closed by `with` blocks; veritype registers no atexit hook), so
+    only the standard streams need a flush. `main` itself returns, for
+    callers in the same process (tests, the daemon)."""
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (see main): not our failure
+        code = code or EXIT_ERRORS
+    except ValueError:  # closed already (the language server closes its stdout)
+        pass
+    except OSError:
+        code = EXIT_USAGE
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console_main()
