@@ -20,7 +20,7 @@ from veritype.types.format import format_revealed
 from veritype.types.join import join_all
 from veritype.types.model import AnyType, NoneType, Type
 
-from veritype.engine.locate import char_column, span_of
+from veritype.engine.locate import char_column
 from veritype.engine.probe import _body_scope
 from veritype.engine.workspace import Snapshot
 
