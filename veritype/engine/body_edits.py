@@ -45,7 +45,7 @@ class BodyEdit:
     delta: int  # lines added (negative: removed)
 
 
-def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int]:
+def changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int]:
     """(first differing line, end of the change in old, end in new), 0-based, ends exclusive."""
     a = 0
     while a < len(old) and a < len(new) and old[a] == new[a]:
@@ -111,7 +111,7 @@ def _header(func: FuncDef) -> str:
 
 
 def body_edit(old_tree: ast.Module, old_lines: list[str], new_tree: ast.Module, new_lines: list[str]) -> BodyEdit | None:
-    a, old_end, new_end = _changed_lines(old_lines, new_lines)
+    a, old_end, new_end = changed_lines(old_lines, new_lines)
     if a == old_end == new_end:
         return None
     # The changed lines, 1-based and inclusive. Lines only inserted touch the

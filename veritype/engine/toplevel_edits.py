@@ -33,6 +33,7 @@ import re
 from typing import TYPE_CHECKING
 
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.engine.body_edits import changed_lines
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -55,17 +56,6 @@ class TopEdit:
 def _span(stmt: ast.stmt) -> tuple[int, int]:
     start = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
     return start, stmt.end_lineno or stmt.lineno
-
-
-def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int]:
-    """(first differing line, end of the change in old, end in new), 0-based, ends exclusive."""
-    a = 0
-    while a < len(old) and a < len(new) and old[a] == new[a]:
-        a += 1
-    b = 0
-    while b < len(old) - a and b < len(new) - a and old[-1 - b] == new[-1 - b]:
-        b += 1
-    return a, len(old) - b, len(new) - b
 
 
 def _touched(body: list[ast.stmt], first: int, end: int) -> list[ast.stmt]:
@@ -93,7 +83,7 @@ def _quiet_lines(lines: list[str], first: int, end: int, spans: list[tuple[int, 
 def top_edit(old_tree: ast.Module, old_lines: list[str], new_tree: ast.Module, new_lines: list[str]) -> TopEdit | None:
     """The edit, if it changes only whole top-level definitions that nothing
     else in the module mentions (see the module doc)."""
-    a, old_end, new_end = _changed_lines(old_lines, new_lines)
+    a, old_end, new_end = changed_lines(old_lines, new_lines)
     if a == old_end == new_end:
         return None
     first = a + 1
