@@ -115,6 +115,11 @@ def test_workers_report_what_a_serial_run_reports(project: Path, checked: list[s
     assert checked == []  # every module was checked in a worker process
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files_checked == serial.files_checked == 7
+    # A one-shot run: workers release each module's bodies once checked, as a
+    # serial run does; the reports stay those of a serial run, and the
+    # parent's trees are whole.
+    released = run(sources(project), options(project, "--no-incremental", "-n", workers), release_bodies=True)
+    assert released.diagnostics == serial.diagnostics
 
 
 def test_a_small_program_is_checked_in_this_process(project: Path, checked: list[str],

@@ -47,7 +47,7 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
     if options.num_workers > 1:
         from veritype.engine.workers import runner
 
-        check_many = runner(program, options.num_workers)
+        check_many = runner(program, options.num_workers, release_bodies)
 
     def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
               on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:

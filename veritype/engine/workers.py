@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from veritype.cache.fingerprint import static_imports
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.checking import check_one
+from veritype.engine.release import release_bodies
 from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
@@ -37,15 +38,19 @@ if TYPE_CHECKING:
 
 # The program the forked workers inherit (set by the parent just before the fork).
 _PROGRAM: "Program | None" = None
+_RELEASE = False  # whether workers release checked modules' bodies (see runner)
 
 
-def runner(program: Program, workers: int) -> "CheckMany | None":
+def runner(program: Program, workers: int, release: bool = False) -> "CheckMany | None":
     """What checks `program`'s modules in `workers` processes (when there are
     at least two workers, two modules to check, and fork is available), for
-    engine.checking.check_sources; None: check them serially."""
+    engine.checking.check_sources; None: check them serially. `release`: a
+    one-shot run, where a worker releases each module's function bodies once
+    it has checked it, as a serial run does (engine/release.py); the
+    parent's trees are its own and stay whole."""
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    return lambda infos: check_in_workers(program, infos, workers)
+    return lambda infos: check_in_workers(program, infos, workers, release)
 
 
 # Source characters per worker, at least: a worker has a fixed cost (the fork,
@@ -65,7 +70,7 @@ def worker_count(workers: int, tasks: int, chars: int) -> int:
     return min(workers, tasks, chars // CHARS_PER_WORKER)
 
 
-def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) -> dict[str, list[Diagnostic]]:
+def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, release: bool = False) -> dict[str, list[Diagnostic]]:
     groups = import_cycles(infos)
     weight = {info.name: len(info.parsed.source) if info.parsed is not None else 0 for info in infos}
     workers = worker_count(workers, len(groups), sum(weight.values()))
@@ -73,8 +78,8 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int) ->
         return {info.name: check_one(program, info) for info in infos}
     # Largest first: the long components start early and the short ones fill in.
     tasks = sorted(groups, key=lambda g: -sum(weight[n] for n in g))
-    global _PROGRAM
-    _PROGRAM = program
+    global _PROGRAM, _RELEASE
+    _PROGRAM, _RELEASE = program, release
     results: dict[str, list[Diagnostic]] = {}
     loaded: set[str] = set()
     # What is loaded now is shared with the workers copy-on-write; frozen, the
@@ -112,6 +117,8 @@ def _check_group(names: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], 
         info = program.modules[name]
         assert info is not None
         checked.append((name, check_one(program, info)))
+        if _RELEASE:
+            release_bodies(info)
     new = [n for n, i in program.modules.items() if n not in before and i is not None and i.origin != "stdlib"]
     return checked, new
 
