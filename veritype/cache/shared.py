@@ -45,8 +45,9 @@ import hashlib
 import os
 import re
 import shutil
-import tempfile
 import time
+
+from veritype.modules.atomic_files import write_atomically
 
 FORMAT = "stubs-v1"
 _IFACE = re.compile(r"(iface|full):[0-9a-f]{64}")
@@ -97,19 +98,8 @@ class SharedCache:
     def _write(self, entry: str, data: bytes) -> bool:
         try:
             self._prepare()
-            folder = os.path.dirname(entry)
-            os.makedirs(folder, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, entry)  # atomic: a reader sees no entry or a whole one
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            os.makedirs(os.path.dirname(entry), exist_ok=True)
+            write_atomically(entry, data)  # a reader sees no entry or a whole one
         except OSError:
             self.write_errors += 1  # read-only or full: this run is not the worse for it
             return False

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from veritype.modules.atomic_files import write_atomically
 from veritype.cache import run_summary
 from veritype.cache.file_digests import valid_records
 from veritype.cache.run_summary import EntryStat, RunSummary
@@ -147,16 +147,9 @@ class CacheStore:
         }
         try:
             self._prepare()
-            target = self._path(module, path)
-            fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
-            try:
-                payload = json.dumps(data)
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(digest_text(payload) + "\n" + payload)
-                os.replace(tmp, target)  # atomic: readers see the old entry or the new one
-            except BaseException:
-                _remove_quietly(tmp)
-                raise
+            payload = json.dumps(data)
+            # Atomic: readers see the old entry or the new one.
+            write_atomically(self._path(module, path), digest_text(payload) + "\n" + payload)
         except OSError:
             # A read-only or full disk must not fail the check; the next run
             # simply checks this module again.
@@ -235,15 +228,8 @@ class CacheStore:
     def _save_memo(self, name: str, key: str, memo: Mapping[str, object]) -> None:
         try:
             self._prepare()
-            fd, tmp = tempfile.mkstemp(dir=self.entries_dir, prefix=".tmp-", suffix=".json")
-            try:
-                payload = json.dumps({"key": key, "digests": memo})
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(digest_text(payload) + "\n" + payload)
-                os.replace(tmp, os.path.join(self.entries_dir, name))
-            except BaseException:
-                _remove_quietly(tmp)
-                raise
+            payload = json.dumps({"key": key, "digests": memo})
+            write_atomically(os.path.join(self.entries_dir, name), digest_text(payload) + "\n" + payload)
         except OSError:
             self.write_errors += 1
 
@@ -254,13 +240,6 @@ class CacheStore:
             if not os.path.exists(path):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def _diag_to_json(d: Diagnostic) -> dict[str, object]:

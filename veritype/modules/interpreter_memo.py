@@ -29,8 +29,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
+
+from veritype.modules.atomic_files import write_atomically
 
 NAME = "interpreters.json"
 RACY_NS = 2_000_000_000
@@ -76,17 +77,7 @@ def write(directory: str, memo_key: str, paths: list[str]) -> None:
     payload = json.dumps(kept)
     try:
         os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(_checksum(payload) + "\n" + payload)
-            os.replace(tmp, os.path.join(directory, NAME))  # atomic: readers see a whole memo
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomically(os.path.join(directory, NAME), _checksum(payload) + "\n" + payload)  # readers see a whole memo
     except OSError:
         pass  # read-only or full: the next run asks the interpreter again
 
