@@ -57,10 +57,8 @@ def _plain_none_def(func: ast.expr, callee: CallableType) -> str | None:
         return None
     if isinstance(d, ast.AsyncFunctionDef):
         return None  # its call is a coroutine, never None
-    returns = d.returns
-    if not (isinstance(returns, ast.Constant) and returns.value is None) and not (
-        isinstance(returns, ast.Name) and returns.id == "None"
-    ):
+    returns = d.returns  # `None` parses as a constant, never a name
+    if not (isinstance(returns, ast.Constant) and returns.value is None):
         return None
     # The callee must be the def itself, not a variable holding it (mypy: an
     # inferred variable is not a def).
