@@ -130,7 +130,7 @@ class Binder:
                     sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
                     if sym.decls[0] is stmt or sym.import_module == top:
                         sym.import_module = top
-                        sym.submodules.add(alias.name)
+                        sym.add_submodule(alias.name)
         elif isinstance(stmt, ast.ImportFrom):
             source = self.resolve_relative(stmt.module, stmt.level)
             for alias in stmt.names:
@@ -301,7 +301,7 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                         elif sym.is_instance_attr:
                             sym.decls.append(node)
                         # Which method each assignment is in (to infer it in that scope).
-                        sym.decl_methods[id(node)] = stmt
+                        sym.add_decl_method(node, stmt)
                         if isinstance(node, ast.AnnAssign) and sym.annotation is None and sym.is_instance_attr:
                             sym.annotation = node.annotation
                             sym.annotation_node = node

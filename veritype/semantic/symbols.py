@@ -7,7 +7,9 @@ demand by `evaluate` and cached on the symbol (DESIGN.md principle 2).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 # Symbol kinds.
 VAR = "var"  # assignment / annotation / for target / with target / walrus
@@ -20,7 +22,17 @@ TYPE_ALIAS = "type"  # PEP 695 `type X = ...`
 TYPE_PARAM = "tparam"  # PEP 695 `[T]`
 
 
-@dataclass(eq=False)
+# The empty defaults of Symbol's rarely filled collections, shared by every
+# symbol (a fresh set, 216 bytes, and dict per symbol were ~10 MB per 100k
+# lines: bench/RESULTS.md, issue #15); `add_submodule` and `add_decl_method`
+# make the symbol its own on the first write.
+_NO_SUBMODULES: frozenset[str] = frozenset()
+_NO_METHODS: Mapping[int, ast.FunctionDef | ast.AsyncFunctionDef] = MappingProxyType({})
+
+
+# Slots: a program has a symbol per name bound anywhere (tens of thousands
+# per 100k lines), and nothing sets other attributes on one.
+@dataclass(eq=False, slots=True)
 class Symbol:
     name: str
     kind: str
@@ -32,7 +44,7 @@ class Symbol:
     import_module: str | None = None
     import_name: str | None = None
     # `import a.b.c` also needs a, a.b, a.b.c loaded: submodules imported here.
-    submodules: set[str] = field(default_factory=set)
+    submodules: Set[str] = _NO_SUBMODULES
     # Stub re-export rules (`import X as X`, `from m import y as y`, __all__).
     explicit_reexport: bool = False
     # For instance attributes declared as `self.x = ...` in a method: that method.
@@ -40,7 +52,7 @@ class Symbol:
     is_instance_attr: bool = False
     # Instance attributes: the method each declaration (keyed by id(node)) is
     # in, to infer its value in that method's scope.
-    decl_methods: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    decl_methods: Mapping[int, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=lambda: _NO_METHODS)
     # `x = v  # type: int`: the comment's text and the statement it is on.
     type_comment: tuple[str, ast.AST] | None = None
     # Filled by evaluate: the computed type and evaluation state.
@@ -49,6 +61,18 @@ class Symbol:
     @property
     def node(self) -> ast.AST | None:
         return self.decls[0] if self.decls else None
+
+    def add_submodule(self, name: str) -> None:
+        if self.submodules is _NO_SUBMODULES:
+            self.submodules = set()
+        assert isinstance(self.submodules, set)
+        self.submodules.add(name)
+
+    def add_decl_method(self, node: ast.AST, method: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self.decl_methods is _NO_METHODS:
+            self.decl_methods = {}
+        assert isinstance(self.decl_methods, dict)
+        self.decl_methods[id(node)] = method
 
 
 class SymbolTable(dict[str, Symbol]):
