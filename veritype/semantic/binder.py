@@ -135,7 +135,7 @@ class Binder:
             source = self.resolve_relative(stmt.module, stmt.level)
             for alias in stmt.names:
                 if alias.name == "*":
-                    table.star_imports.append(source)
+                    table.star_imports = [*table.star_imports, source]
                     continue
                 local = alias.asname or alias.name
                 sym = self._define(table, local, S.FROM_IMPORT, stmt, replace=True)
@@ -194,9 +194,9 @@ class Binder:
                         self._define(table, rest, S.VAR, case)
                 self._block(case.body, table)
         elif isinstance(stmt, ast.Global):
-            table.globals_declared.update(stmt.names)
+            table.globals_declared = table.globals_declared | set(stmt.names)
         elif isinstance(stmt, ast.Nonlocal):
-            table.nonlocals_declared.update(stmt.names)
+            table.nonlocals_declared = table.nonlocals_declared | set(stmt.names)
         elif type(stmt).__name__ == "TypeAlias":
             name = stmt.name.id  # type: ignore[attr-defined]
             self._define(table, name, S.TYPE_ALIAS, stmt)
