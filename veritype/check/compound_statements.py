@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from veritype.check.flow import Flow, State, merge
 from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.narrowing import narrow_pair
 from veritype.evaluate.reference_keys import expr_key
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
@@ -56,19 +57,18 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             from veritype.check.impossible_isinstance import report_impossible_isinstance
 
             report_impossible_isinstance(mc, node.test)
-        exprs = mc.exprs()
         before = mc.flow.fork()
         # One narrowing, applied and tested: asked again after it is applied, the
         # question sees its own answer (`a is b` makes both Never, and Never
-        # against Never says nothing).
-        pos = exprs.narrow_for(node.test, True)
+        # against Never says nothing). Both ways are asked here, at one state
+        # (the `else` starts from this state again), each operand inferred once.
+        pos, neg = narrow_pair(mc.exprs(), node.test)
         mc.flow.apply(pos)
         if _is_never_narrowed(mc.flow, pos):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         ends.append(mc.flow.fork())
         mc.flow.set(before.copy())
-        neg = exprs.narrow_for(node.test, False)
         mc.flow.apply(neg)
         if _is_never_narrowed(mc.flow, neg):
             mc.flow.state.unreachable = True
