@@ -20,6 +20,7 @@ from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
+from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
@@ -48,10 +49,7 @@ def narrow_pair(exprs: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type]
     return out[0], out[1]
 
 
-def _key(node: ast.expr) -> str | None:
-    from veritype.evaluate.reference_keys import expr_key
-
-    return expr_key(node)
+_key = expr_key  # the reference key of a node (`x`, `x.attr`, `x[0]`), or None
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
