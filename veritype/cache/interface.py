@@ -74,10 +74,18 @@ class _StaleTree(Exception):
     """The tree given is not a plain parse of the source (a body was dropped)."""
 
 
-def interface_digest(source: str, parsed: ParsedFile | None = None) -> str:
+def normalized_newlines(source: str) -> str:
+    return source.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def interface_digest(source: str, parsed: ParsedFile | None = None, early: tuple[str, str] | None = None) -> str:
     """A digest of what importers can observe of the module `source`.
-    `parsed`: the check's parse of the file, used when its text is `source`."""
-    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    `parsed`: the check's parse of the file, used when its text is `source`.
+    `early`: (a text with newlines normalized, its digest) computed before,
+    answered when `source` is that text (cache/incremental.py keep_interface)."""
+    source = normalized_newlines(source)
+    if early is not None and early[0] == source:
+        return early[1]
     tree = parsed.tree if parsed is not None and parsed.source == source else None
     try:
         try:
@@ -93,7 +101,7 @@ def interface_text(source: str, tree: ast.Module | None = None) -> str:
     """The kept text (see the module docstring). `tree`: `source` parsed with
     type comments, parsed here if not given. Raises SyntaxError (or
     tokenize's errors) on a source that does not parse."""
-    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
     kept = _kept_source(source, tree)
@@ -238,13 +246,13 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     return False
 
 
-def interface_digest_of_bytes(data: bytes, parsed: ParsedFile | None = None) -> str:
+def interface_digest_of_bytes(data: bytes, parsed: ParsedFile | None = None, early: tuple[str, str] | None = None) -> str:
     """`interface_digest` of a file's bytes, decoded as Python decodes source
     (by its coding cookie); bytes that do not decode digest in full.
-    `parsed`: as for `interface_digest`."""
+    `parsed`, `early`: as for `interface_digest`."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return "full:" + digest_bytes(data)
-    return interface_digest(text, parsed)
+    return interface_digest(text, parsed, early)
