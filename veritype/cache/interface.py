@@ -57,6 +57,7 @@ from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -138,9 +139,10 @@ def _kept_source(source: str, tree: ast.Module) -> str:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             cut_body(body[:1], "")
 
-    # A source without the word has none: no walk of a body for it.
-    has_yield = "yield" in source
-    has_await = "await" in source
+    # A def whose lines do not hold the word has none: no walk of its body
+    # for it (syntax/word_lines.py; None: the lines are not known, walk).
+    yield_lines = word_lines(source, "yield")
+    await_lines = word_lines(source, "await")
 
     def visit(body: list[ast.stmt], in_class: bool) -> None:
         for stmt in body:
@@ -148,7 +150,7 @@ def _kept_source(source: str, tree: ast.Module) -> str:
                 if in_class and _stores_on_first_param(stmt):
                     docstring(stmt.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, has_yield, has_await))
+                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 visit(stmt.body, True)
@@ -222,11 +224,13 @@ def _tokenized(kept: str) -> str:
     return "".join(out)
 
 
-def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, has_yield: bool, has_await: bool) -> str:
+def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, yield_lines: list[int] | None, await_lines: list[int] | None) -> str:
     # The evaluator's own test for a generator, so the two cannot disagree
     # (kept on the node: free where the check already asked).
-    yields = has_yield and is_generator(node)
-    awaits = has_await and any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
+    first, last = span_start(node), node.end_lineno
+    yields = (yield_lines is None or any_in_span(yield_lines, first, last)) and is_generator(node)
+    awaits = ((await_lines is None or any_in_span(await_lines, first, last))
+              and any(isinstance(sub, ast.Await) for sub in walk_own_body(node)))
     return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
 
 
