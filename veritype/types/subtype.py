@@ -597,7 +597,9 @@ class SubtypeChecker:
 
     def _type_left(self, left: TypeType, right: Type) -> bool:
         if isinstance(right, TypeType):
-            return self._check(_bare_with_defaults(left.item), right.item)
+            # `type[A]` against `type[B]` is A against B: a question the cache of
+            # `check` may hold, where the pair of `type[...]`s may not be cached.
+            return self.check(_bare_with_defaults(left.item), right.item)
         if isinstance(right, Instance) and right.info.fullname == "types.GenericAlias":
             # `list[int]` used as a value is a GenericAlias at run time: a class
             # object with explicit type arguments (not the bare class `list`).
