@@ -357,7 +357,10 @@ def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
 
     found: dict[object, TypeVarType] = {}
     for p in params:
-        for k, v in type_vars_in(p.type).items():
+        t = p.type
+        if type(t) is Instance and not t.args:  # type: ignore[attr-defined]
+            continue  # (most parameters: a plain class mentions no type variable)
+        for k, v in type_vars_in(t).items():
             if v.kind == "self":
                 found[k] = v
     for k, v in type_vars_in(ret).items():

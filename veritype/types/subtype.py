@@ -387,7 +387,9 @@ class SubtypeChecker:
 
     def _protocol(self, left: Type, right: Instance) -> bool:
         key = (left, right)
-        if key in self._assuming:
+        # (An empty set is not searched: a lookup hashes both types, and most
+        # protocol checks begin with nothing assumed.)
+        if self._assuming and key in self._assuming:
             return True
         # Kept when final: begun with no assumption (an answer found under one may
         # hold only because of it) and while no lazy evaluation is in progress (one
