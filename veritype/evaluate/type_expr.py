@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.scopes import Scope
-from veritype.evaluate.type_context import TypeContext, unpacking
+from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
     ANY_ERROR, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
@@ -632,6 +632,10 @@ class TypeExprEvaluator:
 
     def _check_bounds(self, info: object, params: tuple[TypeVarType, ...], values: list[Type], nodes: list[ast.expr], ctx: TypeContext) -> None:
         if ctx.report is None:
+            return
+        if type(ctx.report) is KeptReports:
+            if any(not isinstance(v, (AnyType, TypeVarType)) and (p.upper_bound is not None or p.values) for p, v in zip(params, values)):
+                ctx.report.bounds_deferred = True  # the def's own reporting build checks them
             return
         from veritype.types.subtype import is_subtype
 
