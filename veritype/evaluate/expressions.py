@@ -80,6 +80,11 @@ _HANDLERS: dict[type, Callable[..., Type]] = {}
 
 
 class ExprEvaluator:
+    # About 190k are made on the bench corpus (one per checked expression statement
+    # and per narrowing question): slots make them smaller and quicker to set up.
+    __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
+                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations")
+
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
         self.scope = scope
