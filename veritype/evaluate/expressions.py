@@ -23,7 +23,7 @@ from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
-from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
+from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, widen_literals
@@ -72,12 +72,20 @@ class NullFlow:
 # tested first: most inferred types are neither.
 _MAY_REF = frozenset((AliasRef, UnionType))
 
+# The classes of constants inferred as literals (bool, int, str, bytes).
+_LITERAL_VALUES = frozenset((bool, int, str, bytes))
+
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
 
 
 class ExprEvaluator:
-    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None) -> None:
+    # About 190k are made on the bench corpus (one per checked expression statement
+    # and per narrowing question): slots make them smaller and quicker to set up.
+    __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
+                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations")
+
+    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
         self.scope = scope
         self.flow: FlowView = flow if flow is not None else NullFlow()
@@ -94,13 +102,14 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
-        self._deprecations = deprecations_enabled(ev)  # the off-by-default `deprecated` code is on
+        # The off-by-default `deprecated` code is on (`deprecations`: known by the maker).
+        self._deprecations = deprecations_enabled(ev) if deprecations is None else deprecations
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees (its flow, or
         `flow`, and its comprehension/lambda overlay): to ask a question of an
         expression before deciding how to evaluate it for real."""
-        silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None)
+        silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None, self._deprecations)
         silent.overlay = self.overlay
         return silent
 
@@ -174,9 +183,11 @@ class ExprEvaluator:
             if memo.depth == MAX_EXPRESSION_DEPTH:
                 bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
-        key = memo.key(node, expected, self.overlay) if memo.depth else None
+        # Leaves (a name, a constant) are never memoized: tested here, not in memo.key,
+        # because most inferences are of leaves. The table is read and written directly.
+        key = memo.key(node, expected, self.overlay) if memo.depth and type(node) not in _LEAVES else None
         if key is not None:
-            hit = memo.get(key)
+            hit = memo._table.get(key)
             if hit is not None:
                 t, reported = hit
                 for diag in reported:
@@ -187,44 +198,56 @@ class ExprEvaluator:
         if key is not None:
             memo._recording.append({})
         try:
-            result = self._infer_uncached(node, expected)
+            cls = type(node)
+            if expected is None and cls in _HANDLERS:
+                # The common case, without a call of _infer_uncached: no context,
+                # a node class seen before.
+                result = _HANDLERS[cls](self, node, None)
+                if self._deprecations or type(result) in _MAY_REF:
+                    result = self._finish(node, result)
+            else:
+                result = self._infer_uncached(node, expected)
+        except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
+            result = AnyType("special")
         finally:
             memo.depth -= 1
             reported = tuple(memo._recording.pop()) if key is not None else ()
-            if memo.depth == 0:
+            if memo.depth == 0 and (memo._table or memo._layers):
                 memo.end_epoch()
         if key is not None and memo.depth:
-            memo.put(key, result, reported)
+            memo._table[key] = (result, reported)
         return result
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
-        try:
-            # One dict lookup by node class instead of building "_" + class name
-            # and a getattr on every inference (the hottest entry of the checker).
-            cls = type(node)
-            method = _HANDLERS.get(cls)
+        # One dict lookup by node class instead of building "_" + class name
+        # and a getattr on every inference (the hottest entry of the checker).
+        cls = type(node)
+        method = _HANDLERS.get(cls)
+        if method is None:
+            method = getattr(type(self), "_" + cls.__name__, None)
             if method is None:
-                method = getattr(type(self), "_" + cls.__name__, None)
-                if method is None:
-                    return AnyType("special")
-                _HANDLERS[cls] = method
-            if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
-                expected = expand_top(expected)
-            if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
-                form = type_forms.implicit_type_form(self.ev, node, self.scope)
-                # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
-                # type form fits: the value may be the union's other member.
-                if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
-                    return form
-            result = method(self, node, expected)
-            if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                self._report_deprecated(node, result)  # type: ignore[arg-type]
-            # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
-            # reference to it: what an expression gives is always its value.
-            return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
-        except RecursionError:
-            bounds.hit("recursion limit in an expression's inference", self._where(node))
-            return AnyType("special")
+                return AnyType("special")
+            _HANDLERS[cls] = method
+        if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
+            expected = expand_top(expected)
+        if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            form = type_forms.implicit_type_form(self.ev, node, self.scope)
+            # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
+            # type form fits: the value may be the union's other member.
+            if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
+                return form
+        return self._finish(node, method(self, node, expected))
+
+    def _finish(self, node: ast.expr, result: Type) -> Type:
+        """`result` of inferring `node`: its use of a deprecated name reported, and
+        an alias reference at its top expanded."""
+        cls = type(node)
+        if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+            self._report_deprecated(node, result)  # type: ignore[arg-type]
+        # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
+        # reference to it: what an expression gives is always its value.
+        return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
 
     def _where(self, node: ast.AST) -> str:
         path = self.scope.module.path if self.scope is not None else "?"
@@ -236,7 +259,7 @@ class ExprEvaluator:
         v = node.value
         if v is None:
             return NONE
-        if isinstance(v, (bool, int, str, bytes)):
+        if type(v) in _LITERAL_VALUES:  # exact classes: the parser makes no subclasses
             return self.ev.literal(v)
         if isinstance(v, float):
             return self.ev.builtin("float")

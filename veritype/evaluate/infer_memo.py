@@ -46,8 +46,9 @@ Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
 
 
 class InferMemo:
-    # `ExprEvaluator.infer` does `enter` and `leave` itself (the hottest path),
-    # using `depth` and `_recording` directly.
+    # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
+    # hottest path), using `depth`, `_table` and `_recording` directly, and skips
+    # `end_epoch` when there is nothing to clear.
     __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free")
 
     def __init__(self) -> None:
@@ -61,12 +62,12 @@ class InferMemo:
         self._context_free: set[tuple[object, ...]] = set()
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
-        if type(node) in _LEAVES:
-            return None
-        try:
-            hash(expected)
-        except TypeError:  # a type holding something unhashable: infer afresh
-            return None
+        """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
+        if expected is not None:
+            try:
+                hash(expected)
+            except TypeError:  # a type holding something unhashable: infer afresh
+                return None
         if overlay:
             self._layers.extend(overlay)
             return (id(node), expected, tuple(id(layer) for layer in overlay))
