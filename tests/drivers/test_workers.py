@@ -13,7 +13,7 @@ from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.cli.main import main
 import veritype.engine.workers as workers_module
-from veritype.engine.workers import import_cycles, worker_count
+from veritype.engine.workers import import_cycles, split_heavy, worker_count
 from veritype.modules.sources import BuildSource
 from veritype.options import Options, parse_num_workers
 
@@ -176,6 +176,25 @@ def test_import_cycles_are_kept_together(project: Path) -> None:
     infos = [program.get_module(s.module) for s in srcs]
     groups = import_cycles([i for i in infos if i is not None])
     assert sorted(groups) == [["app"], ["app.a", "app.b"], ["app.c"], ["app.d"], ["app.leaf"], ["app.uses"]]
+    # A cycle heavier than a worker's share is cut in two (the runs -n 3 and
+    # -n 8 check in test_workers_report_what_a_serial_run_reports); at -n 2 it is not.
+    weight = {i.name: len(i.parsed.source) for i in infos if i is not None and i.parsed is not None}
+    assert ["app.a", "app.b"] in split_heavy(groups, weight, 2)
+    assert ["app.a"] in split_heavy(groups, weight, 3) and ["app.b"] in split_heavy(groups, weight, 3)
+
+
+def test_a_heavy_cycle_is_cut_into_runs_of_about_equal_weight() -> None:
+    weight = {"a": 10, "b": 10, "c": 10, "d": 10, "e": 5, "f": 5}
+    cycle = ["a", "b", "c", "d"]
+    # Share 25 of 50: two runs of 20, in source order; the rest untouched.
+    assert split_heavy([cycle, ["e"], ["f"]], weight, 2) == [["a", "b"], ["c", "d"], ["e"], ["f"]]
+    # Share 12.5: four runs.
+    assert split_heavy([cycle, ["e", "f"]], weight, 4) == [["a"], ["b"], ["c"], ["d"], ["e", "f"]]
+    # Within its share, or one module: kept whole.
+    assert split_heavy([cycle, ["e"], ["f"]], weight, 1) == [cycle, ["e"], ["f"]]
+    assert split_heavy([["a"], ["e"]], {"a": 100, "e": 1}, 2) == [["a"], ["e"]]
+    # Uneven weights: the cut falls where the middle of a module passes the half.
+    assert split_heavy([["a", "b", "c"], ["e"]], {"a": 30, "b": 5, "c": 30, "e": 1}, 2) == [["a", "b"], ["c"], ["e"]]
 
 
 def test_num_workers_values() -> None:
@@ -210,3 +229,39 @@ def test_forking_workers_from_the_check_thread_does_not_warn(project: Path) -> N
         warnings.simplefilter("always")
         run(sources(project), options(project, "--no-incremental", "-n", "2"))
     assert [str(w.message) for w in caught if "fork" in str(w.message)] == []
+
+
+def _cache_contents(root: Path) -> dict[str, object]:
+    """Each file of the project's cache, its JSON parsed (after the checksum line where there is one)."""
+    import json
+
+    out: dict[str, object] = {}
+    cache = root / ".veritype_cache"
+    for path in sorted(cache.rglob("*")):
+        if path.is_file():
+            text = path.read_text()
+            body = text.split("\n", 1)[1] if "\n" in text and text.lstrip()[:1] not in "{[" else text
+            try:
+                data = json.loads(body)
+            except json.JSONDecodeError:
+                data = text
+            if path.name == "run.json":  # the entries' stats (times, inodes) differ: not their contents
+                import re
+
+                data = re.sub(r"\[\d+, \d+, \d+\]", "[stat]", repr(data))
+            out[str(path.relative_to(cache))] = data
+    return out
+
+
+def test_workers_write_the_cache_a_serial_run_writes(project: Path) -> None:
+    # The parent computes the entries' syntactic digests while the workers
+    # check (engine/workers.py `meanwhile`): the same entries and memos as a
+    # serial run's, no digest more or less.
+    run(sources(project), options(project))
+    serial = _cache_contents(project)
+    assert any("digests" in str(v) for v in serial.values())  # the memos are there
+    import shutil
+
+    shutil.rmtree(project / ".veritype_cache")
+    run(sources(project), options(project, "-n", "2"))
+    assert _cache_contents(project) == serial

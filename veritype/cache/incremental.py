@@ -34,10 +34,12 @@ if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
 
     # The engine's check of some sources (engine/checking.check_sources):
-    # (sources, reuse, on_checked, before_release) -> the run's result. Passed
-    # in: the cache sits below the engine and does not import it.
+    # (sources, reuse, on_checked, before_release, meanwhile) -> the run's
+    # result. Passed in: the cache sits below the engine and does not import it.
+    # before_release(info): a module is about to have its bodies released;
+    # meanwhile(): work to do while worker processes check, if they do.
     Check = Callable[[list[BuildSource], dict[str, list[Diagnostic]], Callable[[BuildSource, list[Diagnostic]], None],
-                      Callable[[ModuleInfo], None]], BuildResult]
+                      Callable[[ModuleInfo], None], Callable[[], None]], BuildResult]
 
 
 class _States:
@@ -213,13 +215,29 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         # once it is checked; the digest would then parse the file again).
         states.keep_interface(info.name)
 
-    result = check(sources, reuse, remember, before_release)
+    graph = ImportGraph(program)
+
+    def meanwhile() -> None:
+        """What writing the entries below computes in any case and the check
+        cannot change, done while worker processes check (engine/workers.py;
+        this process would wait idle): each module to check has its own
+        static imports read, and the sources among them, which its entry
+        records, their interface digests (both syntactic, over the trees
+        loaded now). Nothing more is computed than below: the interface
+        memo saved holds the same digests."""
+        for src in sources:
+            if src.module in reuse:
+                continue
+            for name in graph.direct_dependencies(src.module):
+                if name in program.sources:
+                    states.state(name)
+
+    result = check(sources, reuse, remember, before_release, meanwhile)
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.
     # An entry refers to the entries of this run's other fresh modules rather
     # than repeating their closures (cache/closures.py: linear, not quadratic).
-    graph = ImportGraph(program)
     walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
     recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
     digests = {module: deps_digest(deps) for module, deps in recorded.items()}

@@ -51,8 +51,9 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
 
     def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
               on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None,
-              before_release: "Callable[[ModuleInfo], None] | None" = None) -> BuildResult:
-        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies, before_release)
+              before_release: "Callable[[ModuleInfo], None] | None" = None,
+              meanwhile: Callable[[], None] | None = None) -> BuildResult:
+        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies, before_release, meanwhile)
 
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
