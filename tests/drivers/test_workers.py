@@ -13,7 +13,7 @@ from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.cli.main import main
 import veritype.engine.workers as workers_module
-from veritype.engine.workers import import_cycles, split_heavy, worker_count
+from veritype.engine.workers import import_cycles, worker_count
 from veritype.modules.sources import BuildSource
 from veritype.options import Options, parse_num_workers
 
@@ -176,25 +176,6 @@ def test_import_cycles_are_kept_together(project: Path) -> None:
     infos = [program.get_module(s.module) for s in srcs]
     groups = import_cycles([i for i in infos if i is not None])
     assert sorted(groups) == [["app"], ["app.a", "app.b"], ["app.c"], ["app.d"], ["app.leaf"], ["app.uses"]]
-    # A cycle heavier than a worker's share is cut in two (the runs -n 3 and
-    # -n 8 check in test_workers_report_what_a_serial_run_reports); at -n 2 it is not.
-    weight = {i.name: len(i.parsed.source) for i in infos if i is not None and i.parsed is not None}
-    assert ["app.a", "app.b"] in split_heavy(groups, weight, 2)
-    assert ["app.a"] in split_heavy(groups, weight, 3) and ["app.b"] in split_heavy(groups, weight, 3)
-
-
-def test_a_heavy_cycle_is_cut_into_runs_of_about_equal_weight() -> None:
-    weight = {"a": 10, "b": 10, "c": 10, "d": 10, "e": 5, "f": 5}
-    cycle = ["a", "b", "c", "d"]
-    # Share 25 of 50: two runs of 20, in source order; the rest untouched.
-    assert split_heavy([cycle, ["e"], ["f"]], weight, 2) == [["a", "b"], ["c", "d"], ["e"], ["f"]]
-    # Share 12.5: four runs.
-    assert split_heavy([cycle, ["e", "f"]], weight, 4) == [["a"], ["b"], ["c"], ["d"], ["e", "f"]]
-    # Within its share, or one module: kept whole.
-    assert split_heavy([cycle, ["e"], ["f"]], weight, 1) == [cycle, ["e"], ["f"]]
-    assert split_heavy([["a"], ["e"]], {"a": 100, "e": 1}, 2) == [["a"], ["e"]]
-    # Uneven weights: the cut falls where the middle of a module passes the half.
-    assert split_heavy([["a", "b", "c"], ["e"]], {"a": 30, "b": 5, "c": 30, "e": 1}, 2) == [["a", "b"], ["c"], ["e"]]
 
 
 def test_num_workers_values() -> None:

@@ -6,9 +6,7 @@ CHARS_PER_WORKER). Each inherits that state and checks whole
 import cycles (strongly connected components of the import graph between
 the checked modules: mypy keeps a cycle in one process too), largest first,
 taken from a shared queue; a worker keeps what it evaluated for the next
-component it takes. A cycle heavier than a worker's share of the program
-is cut into consecutive runs (split_heavy): one worker would check it
-alone while the others wait. A module's diagnostics come from its own check
+component it takes. A module's diagnostics come from its own check
 (`engine.checking.check_one`), so they are the same as in a serial run; the parent
 puts them back in the order of the sources.
 
@@ -24,7 +22,6 @@ pickled. Where there is no fork, the check runs serially.
 from __future__ import annotations
 
 import gc
-import math
 import multiprocessing
 import warnings
 from typing import TYPE_CHECKING
@@ -91,7 +88,7 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, re
     if workers < 2:
         return {info.name: check_one(program, info) for info in infos}
     # Largest first: the long components start early and the short ones fill in.
-    tasks = sorted(split_heavy(groups, weight, workers), key=lambda g: -sum(weight[n] for n in g))
+    tasks = sorted(groups, key=lambda g: -sum(weight[n] for n in g))
     global _PROGRAM, _RELEASE
     _PROGRAM, _RELEASE = program, release
     results: dict[str, list[Diagnostic]] = {}
@@ -122,34 +119,6 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, re
     for name in sorted(loaded):
         program.get_module(name)
     return results
-
-
-def split_heavy(groups: list[list[str]], weight: dict[str, int], workers: int) -> list[list[str]]:
-    """`groups`, with each one heavier than a worker's share of the whole cut
-    into as few consecutive runs of about equal weight as keep each within
-    that share. One import cycle can be most of a program (hypothesis: 76
-    modules, 80% of the checking time): kept whole, one worker checks it
-    while the others finish early and wait. The runs keep their modules in
-    source order, each worker evaluating what its run needs of the others."""
-    share = sum(weight.values()) / workers
-    out: list[list[str]] = []
-    for group in groups:
-        total = sum(weight[n] for n in group)
-        if total <= share or len(group) < 2:
-            out.append(group)
-            continue
-        runs = math.ceil(total / share)
-        run: list[str] = []
-        done = cuts = 0
-        for name in group:
-            # Cut where the middle of this module passes the next boundary.
-            if run and cuts < runs - 1 and done + weight[name] / 2 > (cuts + 1) * total / runs:
-                out.append(run)
-                run, cuts = [], cuts + 1
-            run.append(name)
-            done += weight[name]
-        out.append(run)
-    return out
 
 
 def _check_group(names: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], list[str]]:
