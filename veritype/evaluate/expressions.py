@@ -16,7 +16,7 @@ from veritype.evaluate import type_forms
 from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Protocol
+from typing import TYPE_CHECKING, Iterable, Iterator, Protocol
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
@@ -153,7 +153,7 @@ class ExprEvaluator:
         finally:
             self._report = outer
 
-    def replay(self, reported: list[tuple[ast.AST | None, str, str, str]]) -> None:
+    def replay(self, reported: Iterable[tuple[ast.AST | None, str, str, str]]) -> None:
         """Report again what a `recording` block held back, as if it ran again here."""
         for diag in reported:
             self._emit(*diag)
@@ -575,14 +575,10 @@ class ExprEvaluator:
         from veritype.evaluate.special_calls import special_call
 
         memo = self._memo
-        if expected is not None and memo.depth > 1:
-            # Inferred before without context, by a call that never read it: the same answer.
-            key = memo.key(node, None, self.overlay)
-            hit = memo.context_free(key) if key is not None else None
-            if hit is not None:
-                for diag in hit[1]:
-                    self._emit(*diag)
-                return hit[0]
+        hit = memo.context_free(node, self.overlay) if expected is not None else None
+        if hit is not None:  # inferred before without context, by a call that never read it
+            self.replay(hit[1])
+            return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
@@ -592,13 +588,10 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        # (Only an answer the memo keeps, nested in another inference, is worth marking.)
-        free = [True] if expected is None and memo.depth > 1 else None
+        free = [True] if expected is None and memo.depth > 1 else None  # (only a memoized answer is marked)
         result = self._call_node(callee, args, node, expected=expected, context_free=free)
         if free is not None and free[0]:
-            key = memo.key(node, None, self.overlay)
-            if key is not None:
-                memo.mark_context_free(key)
+            memo.mark_context_free(node, self.overlay)
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
