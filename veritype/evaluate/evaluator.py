@@ -87,6 +87,7 @@ class Evaluator:
         self.lazy_evaluation = _LazyEvaluation(self)
         # `instance(fullname)` without arguments, by name (see `instance`).
         self._plain_instances: dict[str, Instance] = {}
+        self._literal_fallbacks: dict[type, Instance] = {}  # see `literal`
         self._named: dict[str, ClassInfo] = {}
         # (options, whether the `deprecated` code is on): see deprecation.enabled.
         self.deprecations_enabled: tuple[object, bool] | None = None
@@ -203,11 +204,11 @@ class Evaluator:
                 star_sym = self.program.lookup_in_module(target, name)
                 if star_sym is not None:
                     return star_sym, self.module_scope(target)
-        builtins = self.program.get_module("builtins")
-        if builtins is not None and scope.module is not builtins:
-            builtin = builtins.symbols.get(name)
-            if builtin is not None and (not name.startswith("_") or name.startswith("__")):
-                return builtin, self.module_scope(builtins)
+        modules = self.program.modules  # (get_module's hit, written out: most names read are builtins)
+        builtins = modules["builtins"] if "builtins" in modules else self.program.get_module("builtins")
+        if builtins is not None and scope.module is not builtins and name in builtins.symbols:
+            if not name.startswith("_") or name.startswith("__"):
+                return builtins.symbols[name], self.module_scope(builtins)
         return None
 
     # -- references ---------------------------------------------------------
@@ -245,6 +246,10 @@ class Evaluator:
         kind = sym.kind
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
+        # symbol_type's cache hit, written out: most names read are evaluated already.
+        cached = sym.cache.get("type")
+        if cached is not None and cached is not _IN_PROGRESS:
+            return cached  # type: ignore[return-value]
         return self.symbol_type(sym, scope)
 
     def _resolve_import(self, sym: Symbol, scope: Scope, depth: int) -> Ref:
@@ -290,7 +295,8 @@ class Evaluator:
 
     def resolve_expr(self, node: ast.expr, scope: Scope, for_type: bool = False) -> Ref | None:
         """A Name or dotted Attribute as a reference; None when it is not one."""
-        if isinstance(node, ast.Name):
+        # Exact node classes: ast nodes are never subclassed.
+        if type(node) is ast.Name:
             tp = scope.lookup_type_param(node.id)
             if tp is not None:
                 return Ref("typeparam", tp.fullname)
@@ -298,7 +304,7 @@ class Evaluator:
             if hit is None:
                 return None
             return self.resolve_symbol(*hit)
-        if isinstance(node, ast.Attribute):
+        if type(node) is ast.Attribute:
             base = self.resolve_expr(node.value, scope, for_type)
             if base is None:
                 return None
@@ -410,7 +416,14 @@ class Evaluator:
         return TupleType(tuple(items), fallback)
 
     def literal(self, value: object) -> LiteralType:
-        return LiteralType(value, self.builtin(_LITERAL_CLASSES[type(value)]))
+        cls = type(value)
+        # The fallback (`builtins.int`...) is `builtin(name)`, which never changes
+        # once found (see `instance`): kept here by the value's class.
+        fallbacks = self._literal_fallbacks
+        fallback = fallbacks[cls] if cls in fallbacks else None
+        if fallback is None:
+            fallback = fallbacks[cls] = self.builtin(_LITERAL_CLASSES[cls])
+        return LiteralType(value, fallback)
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
         from veritype.evaluate.class_bases import evaluate_bases

@@ -34,20 +34,20 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
         for layer in reversed(ex.overlay):
             if key in layer:
                 return layer[key]
-    from veritype.evaluate.super_access import is_super_call, super_member
+    if type(node.value) is ast.Call:  # (is_super_call's first test, before the import)
+        from veritype.evaluate.super_access import is_super_call, super_member
 
-    if is_super_call(ex, node.value):
-        assert isinstance(node.value, ast.Call)
-        understood, found, unsafe = super_member(ex, node.value, node.attr)
-        if understood:
-            if found is None:
-                ex.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
-                return ANY_ERROR
-            if unsafe is not None:
-                ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
-            return found
+        if is_super_call(ex, node.value):
+            understood, found, unsafe = super_member(ex, node.value, node.attr)
+            if understood:
+                if found is None:
+                    ex.error(node, f'"{node.attr}" undefined in superclass', "misc")  # mypy's wording
+                    return ANY_ERROR
+                if unsafe is not None:
+                    ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
+                return found
     base = ex.infer(node.value)
-    if isinstance(base, TypeType) and ex.scope is not None:
+    if type(base) is TypeType and ex.scope is not None:
         from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
         if ambiguous_generic_access(ex.ev, ex.scope, node):
@@ -87,7 +87,8 @@ def hidden_reexport(ex: "ExprEvaluator", base: "ModuleType", name: str) -> bool:
 
 
 def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | None) -> Type:
-    if isinstance(base, SpecialForm) and base.name in NOT_CALLABLE:
+    # Exact classes (type classes are never subclassed): this runs for every attribute read.
+    if type(base) is SpecialForm and base.name in NOT_CALLABLE:
         from veritype.evaluate.special_values import SHOWN, special_form_member
 
         t = special_form_member(ex.ev, name)
@@ -95,7 +96,7 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             ex.error(node, f'"{SHOWN}" has no attribute "{name}"', "attr-defined")
             return ANY_ERROR
         return t
-    if isinstance(base, UnionType):
+    if type(base) is UnionType:
         results: list[Type] = []
         for item in base.items:
             t = ex.ev.bound_member(item, name)
@@ -110,13 +111,13 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             else:
                 results.append(t)
         return make_union(results)
-    if isinstance(base, Instance) and is_ctypes_array(base):
+    if type(base) is Instance and is_ctypes_array(base):
         special = array_member(ex.ev, base, name)
         if special is not None:
             if special[1] is not None:
                 ex.error(node, special[1], "misc")
             return special[0]
-    t = ex.ev.bound_member(base, name)
+    t = ex.ev.members.get(base, name)  # (Evaluator.bound_member, without the delegation's call)
     if t is None and _plain_type(base):
         # Spec, "type[]": a plain `type` is `type[Any]`, whose unknown
         # attributes are Any (the class could be any class).
@@ -134,9 +135,9 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             if missing_await(ex.ev, base, lambda awaited: ex.ev.bound_member(awaited, name) is not None):
                 ex.note(node, MISSING_AWAIT)
         return ANY_ERROR
-    if isinstance(base, ModuleType) and ex._hidden_reexport(base, name):
+    if type(base) is ModuleType and ex._hidden_reexport(base, name):
         ex.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
-    if isinstance(base, TypeType) and isinstance(base.item, Instance) and _instance_only(base.item, name):
+    if type(base) is TypeType and type(base.item) is Instance and _instance_only(base.item, name):
         # Set only as `self.name = ...` in methods: the class object has no such attribute.
         ex.error(node, f'Cannot access instance-only attribute "{name}" on class object', "misc")
     return t
@@ -310,7 +311,7 @@ def infer_slice(ex: "ExprEvaluator", node: ast.Slice, expected: Type | None) -> 
 
 
 def _plain_type(t: Type) -> bool:
-    return isinstance(t, Instance) and t.info.fullname == "builtins.type"
+    return type(t) is Instance and t.info.fullname == "builtins.type"
 
 
 def as_tuple(t: Type) -> Type:

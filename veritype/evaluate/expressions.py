@@ -23,7 +23,7 @@ from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
-from veritype.evaluate.infer_memo import MAX_EXPRESSION_DEPTH, InferMemo
+from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import join_all, widen_literals
@@ -72,12 +72,20 @@ class NullFlow:
 # tested first: most inferred types are neither.
 _MAY_REF = frozenset((AliasRef, UnionType))
 
+# The classes of constants inferred as literals (bool, int, str, bytes).
+_LITERAL_VALUES = frozenset((bool, int, str, bytes))
+
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
 
 
 class ExprEvaluator:
-    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None) -> None:
+    # About 190k are made on the bench corpus (one per checked expression statement
+    # and per narrowing question): slots make them smaller and quicker to set up.
+    __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
+                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations")
+
+    def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
         self.scope = scope
         self.flow: FlowView = flow if flow is not None else NullFlow()
@@ -94,13 +102,14 @@ class ExprEvaluator:
         self.in_async = False
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
-        self._deprecations = deprecations_enabled(ev)  # the off-by-default `deprecated` code is on
+        # The off-by-default `deprecated` code is on (`deprecations`: known by the maker).
+        self._deprecations = deprecations_enabled(ev) if deprecations is None else deprecations
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees (its flow, or
         `flow`, and its comprehension/lambda overlay): to ask a question of an
         expression before deciding how to evaluate it for real."""
-        silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None)
+        silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None, self._deprecations)
         silent.overlay = self.overlay
         return silent
 
@@ -124,17 +133,17 @@ class ExprEvaluator:
         return self._report is not None
 
     @contextmanager
-    def recording(self, forward: bool) -> Iterator[list[tuple[int, str]]]:
-        """Record the errors reported while the block runs, as (node id,
-        message), passing them on only if `forward`: an overload item is tried
-        with its arguments' errors held back (mypy's filter_errors), and an item
-        whose arguments have errors of their own does not match."""
-        seen: list[tuple[int, str]] = []
+    def recording(self, forward: bool) -> Iterator[list[tuple[ast.AST | None, str, str, str]]]:
+        """Record what is reported while the block runs, as (node, message,
+        code, severity), passing it on only if `forward`: an overload item is
+        tried with its arguments' errors held back (mypy's filter_errors), an
+        item whose arguments have errors of their own does not match, and the
+        matching item's are reported by `replay` (not by checking it again)."""
+        seen: list[tuple[ast.AST | None, str, str, str]] = []
         outer = self._report
 
         def record(node: ast.AST | None, msg: str, code: str, severity: str) -> None:
-            if severity == "error":
-                seen.append((id(node), msg))
+            seen.append((node, msg, code, severity))
             if forward and outer is not None:
                 outer(node, msg, code, severity)
 
@@ -143,6 +152,11 @@ class ExprEvaluator:
             yield seen
         finally:
             self._report = outer
+
+    def replay(self, reported: list[tuple[ast.AST | None, str, str, str]]) -> None:
+        """Report again what a `recording` block held back, as if it ran again here."""
+        for diag in reported:
+            self._emit(*diag)
 
     def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
         from veritype.evaluate import deprecation
@@ -169,9 +183,11 @@ class ExprEvaluator:
             if memo.depth == MAX_EXPRESSION_DEPTH:
                 bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
-        key = memo.key(node, expected, self.overlay) if memo.depth else None
+        # Leaves (a name, a constant) are never memoized: tested here, not in memo.key,
+        # because most inferences are of leaves. The table is read and written directly.
+        key = memo.key(node, expected, self.overlay) if memo.depth and type(node) not in _LEAVES else None
         if key is not None:
-            hit = memo.get(key)
+            hit = memo._table.get(key)
             if hit is not None:
                 t, reported = hit
                 for diag in reported:
@@ -182,44 +198,56 @@ class ExprEvaluator:
         if key is not None:
             memo._recording.append({})
         try:
-            result = self._infer_uncached(node, expected)
+            cls = type(node)
+            if expected is None and cls in _HANDLERS:
+                # The common case, without a call of _infer_uncached: no context,
+                # a node class seen before.
+                result = _HANDLERS[cls](self, node, None)
+                if self._deprecations or type(result) in _MAY_REF:
+                    result = self._finish(node, result)
+            else:
+                result = self._infer_uncached(node, expected)
+        except RecursionError:
+            bounds.hit("recursion limit in an expression's inference", self._where(node))
+            result = AnyType("special")
         finally:
             memo.depth -= 1
             reported = tuple(memo._recording.pop()) if key is not None else ()
-            if memo.depth == 0:
+            if memo.depth == 0 and (memo._table or memo._layers):
                 memo.end_epoch()
         if key is not None and memo.depth:
-            memo.put(key, result, reported)
+            memo._table[key] = (result, reported)
         return result
 
     def _infer_uncached(self, node: ast.expr, expected: Type | None) -> Type:
-        try:
-            # One dict lookup by node class instead of building "_" + class name
-            # and a getattr on every inference (the hottest entry of the checker).
-            cls = type(node)
-            method = _HANDLERS.get(cls)
+        # One dict lookup by node class instead of building "_" + class name
+        # and a getattr on every inference (the hottest entry of the checker).
+        cls = type(node)
+        method = _HANDLERS.get(cls)
+        if method is None:
+            method = getattr(type(self), "_" + cls.__name__, None)
             if method is None:
-                method = getattr(type(self), "_" + cls.__name__, None)
-                if method is None:
-                    return AnyType("special")
-                _HANDLERS[cls] = method
-            if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
-                expected = expand_top(expected)
-            if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
-                form = type_forms.implicit_type_form(self.ev, node, self.scope)
-                # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
-                # type form fits: the value may be the union's other member.
-                if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
-                    return form
-            result = method(self, node, expected)
-            if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                self._report_deprecated(node, result)  # type: ignore[arg-type]
-            # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
-            # reference to it: what an expression gives is always its value.
-            return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
-        except RecursionError:
-            bounds.hit("recursion limit in an expression's inference", self._where(node))
-            return AnyType("special")
+                return AnyType("special")
+            _HANDLERS[cls] = method
+        if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
+            expected = expand_top(expected)
+        if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+            form = type_forms.implicit_type_form(self.ev, node, self.scope)
+            # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
+            # type form fits: the value may be the union's other member.
+            if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
+                return form
+        return self._finish(node, method(self, node, expected))
+
+    def _finish(self, node: ast.expr, result: Type) -> Type:
+        """`result` of inferring `node`: its use of a deprecated name reported, and
+        an alias reference at its top expanded."""
+        cls = type(node)
+        if self._deprecations and (cls is ast.Name or cls is ast.Attribute) and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+            self._report_deprecated(node, result)  # type: ignore[arg-type]
+        # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
+        # reference to it: what an expression gives is always its value.
+        return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
 
     def _where(self, node: ast.AST) -> str:
         path = self.scope.module.path if self.scope is not None else "?"
@@ -231,7 +259,7 @@ class ExprEvaluator:
         v = node.value
         if v is None:
             return NONE
-        if isinstance(v, (bool, int, str, bytes)):
+        if type(v) in _LITERAL_VALUES:  # exact classes: the parser makes no subclasses
             return self.ev.literal(v)
         if isinstance(v, float):
             return self.ev.builtin("float")
@@ -546,6 +574,15 @@ class ExprEvaluator:
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
         from veritype.evaluate.special_calls import special_call
 
+        memo = self._memo
+        if expected is not None and memo.depth > 1:
+            # Inferred before without context, by a call that never read it: the same answer.
+            key = memo.key(node, None, self.overlay)
+            hit = memo.context_free(key) if key is not None else None
+            if hit is not None:
+                for diag in hit[1]:
+                    self._emit(*diag)
+                return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
@@ -555,7 +592,13 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        result = self._call_node(callee, args, node, expected=expected)
+        # (Only an answer the memo keeps, nested in another inference, is worth marking.)
+        free = [True] if expected is None and memo.depth > 1 else None
+        result = self._call_node(callee, args, node, expected=expected, context_free=free)
+        if free is not None and free[0]:
+            key = memo.key(node, None, self.overlay)
+            if key is not None:
+                memo.mark_context_free(key)
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
@@ -598,7 +641,8 @@ class ExprEvaluator:
                 args.append(Arg(ARG_KW, kw.arg, node=kw.value))
         return args
 
-    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None, receiver: Type | None = None) -> Type:
+    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
+                   receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
@@ -620,7 +664,8 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope)
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope,
+                        replay=self.replay, context_free=context_free)
         return call_type(site, callee, args)
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:

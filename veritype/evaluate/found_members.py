@@ -31,7 +31,8 @@ class FoundMembers:
 
     def answer(self, inst: Instance, name: str, receiver: Type, lookup: Lookup) -> Type | None:
         """`lookup(inst, name, receiver)`, from the table when asked before."""
-        if _plain(inst) and (receiver is inst or _plain(receiver)):
+        # (`_plain` written out for an instance without arguments, the usual receiver.)
+        if (type(inst) is Instance and (not inst.args or _plain(inst))) and (receiver is inst or _plain(receiver)):
             key: tuple[object, str, object] = (inst, name, receiver)
         else:
             key = (id(inst), name, id(receiver))

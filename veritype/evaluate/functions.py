@@ -406,8 +406,8 @@ def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
 def _is_generator(node: FuncDef) -> bool:
     # Asked for the same def by several rules (and the method walker): the
     # answer is kept on the node rather than walking the body each time. The
-    # binder sets it to False beforehand on every def of a source without
-    # `yield` (semantic/binder.py, has_yield).
+    # binder sets it to False beforehand on every def whose lines hold no
+    # `yield` (semantic/binder.py, yield_lines).
     known = getattr(node, "_vt_is_generator", None)
     if known is None:
         known = any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in walk_own_body(node))

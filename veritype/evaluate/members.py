@@ -55,23 +55,25 @@ class Members:
     def get(self, receiver: Type, name: str) -> Type | None:
         """The type of `receiver.name`, or None when it has no such attribute."""
         ev = self.ev
-        if isinstance(receiver, AnyType):
+        # Dispatch by exact class: type classes are final (frozen, slotted, never
+        # subclassed), and this runs for every attribute read.
+        if type(receiver) is AnyType:
             return AnyType("implicit")
-        if isinstance(receiver, Instance):
+        if type(receiver) is Instance:
             if name in ("value", "_value_", "name", "_name_") and receiver.info.is_enum_class():
                 t = self.enum_attr(receiver.info, name, None)
                 if t is not None:
                     return t
             return self.instance_member(receiver, name, receiver)
-        if isinstance(receiver, LiteralType):
+        if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
                 t = self.enum_attr(receiver.fallback.info, name, str(receiver.value))
                 if t is not None:
                     return t
             return self.instance_member(receiver.fallback, name, receiver)
-        if isinstance(receiver, TupleType):
+        if type(receiver) is TupleType:
             return self.instance_member(receiver.fallback, name, receiver)
-        if isinstance(receiver, TypedDictType):
+        if type(receiver) is TypedDictType:
             if name == "update" and receiver.extra is None:
                 return _partial_update(receiver)
             if receiver.extra is not None:
@@ -81,12 +83,12 @@ class Members:
                 if t is not None:
                     return t
             return self.instance_member(receiver.fallback, name, receiver)
-        if isinstance(receiver, NoneType):
+        if type(receiver) is NoneType:
             none = ev.instance("types.NoneType")
             if isinstance(none, Instance):
                 return self.instance_member(none, name, receiver)
             return self.instance_member(ev.builtin("object"), name, receiver)
-        if isinstance(receiver, TypeVarType):
+        if type(receiver) is TypeVarType:
             bound = receiver.upper_bound
             if receiver.values:
                 return AnyType("special")
@@ -97,11 +99,11 @@ class Members:
                 # `self.__class__` and methods returning Self keep it (spec, "Self").
                 return self.instance_member(bound, name, receiver)
             return self.get(bound, name)
-        if isinstance(receiver, TypeType):
+        if type(receiver) is TypeType:
             return self.class_member(receiver, name)
-        if isinstance(receiver, ModuleType):
+        if type(receiver) is ModuleType:
             return self.module_member(receiver, name)
-        if isinstance(receiver, (CallableType, Overloaded)):
+        if type(receiver) is CallableType or type(receiver) is Overloaded:
             if name in ("__name__", "__qualname__", "__module__"):
                 return ev.builtin("str")
             if name == "__call__":
@@ -110,9 +112,9 @@ class Members:
             if isinstance(fn, Instance):
                 return self.instance_member(fn, name, fn)
             return AnyType("special")
-        if isinstance(receiver, NeverType):
+        if type(receiver) is NeverType:
             return NeverType()
-        if isinstance(receiver, UnionType):
+        if type(receiver) is UnionType:
             parts = [self.get(i, name) for i in receiver.items]
             if any(p is None for p in parts):
                 return None

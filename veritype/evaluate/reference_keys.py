@@ -9,16 +9,22 @@ import ast
 
 def expr_key(node: ast.expr) -> str | None:
     """A stable key for a narrowable reference: `x`, `x.a.b`, `x[0]`, `x["k"]`."""
-    if isinstance(node, ast.Name):
+    # Dispatch by exact node class: ast nodes are never subclassed, and this runs
+    # for every name, attribute and subscript inferred (400k times on the bench).
+    if type(node) is ast.Name:
         return node.id
-    if isinstance(node, ast.Attribute):
+    if type(node) is ast.Attribute:
         base = expr_key(node.value)
         return f"{base}.{node.attr}" if base else None
-    if isinstance(node, ast.Subscript):
+    if type(node) is ast.Subscript:
         base = expr_key(node.value)
+        if not base:
+            return None
         idx = node.slice
-        if base and isinstance(idx, ast.Constant) and isinstance(idx.value, (int, str)) and not isinstance(idx.value, bool):
-            return f"{base}[{idx.value!r}]"
-        if base and isinstance(idx, ast.UnaryOp) and isinstance(idx.op, ast.USub) and isinstance(idx.operand, ast.Constant) and isinstance(idx.operand.value, int):
+        if type(idx) is ast.Constant:
+            value = idx.value
+            if type(value) is int or type(value) is str:  # not bool
+                return f"{base}[{value!r}]"
+        elif type(idx) is ast.UnaryOp and type(idx.op) is ast.USub and type(idx.operand) is ast.Constant and isinstance(idx.operand.value, int):
             return f"{base}[{-idx.operand.value!r}]"
     return None

@@ -84,7 +84,8 @@ class Scope:
                 while s.parent is not None:  # straight to the module
                     s = s.parent
             if s.kind != "class" or first:
-                sym = s.table.get(name)
+                # `in` and `[]` rather than `get`: most names are not in most tables.
+                sym = s.table[name] if name in s.table else None
                 # `self.x = ...` attributes live in the class table but are no names of its body.
                 if sym is not None and s.kind == "class" and sym.is_instance_attr:
                     sym = None
@@ -97,8 +98,10 @@ class Scope:
     def lookup_type_param(self, name: str) -> TypeVarType | None:
         s: Scope | None = self
         while s is not None:
-            tv = s.type_params.get(name)
-            if tv is not None:
-                return tv
+            # Asked for every name read; almost every scope has no type parameters.
+            if s.type_params:
+                tv = s.type_params.get(name)
+                if tv is not None:
+                    return tv
             s = s.parent
         return None
