@@ -77,3 +77,32 @@ def test_followed_modules_come_from_the_cache_too(project: Path, capsys, monkeyp
     cold = capsys.readouterr().out
     main(["a.py", "--hide-column-numbers", "--platform", "linux"])
     assert capsys.readouterr().out == cold and "b.py:1: error:" in cold
+
+
+def test_imports_nested_anywhere_are_followed(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An import in a method, a branch, a continued line: followed wherever it
+    # stands (engine/followed_imports.py skips only statements whose lines
+    # hold no `import`, and what they nest).
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(
+        "import sys\n"
+        "class C:\n"
+        "    x = (\n        1)\n"
+        "    def m(self) -> None:\n"
+        "        y = [\n            2]\n"
+        "        if sys.platform == 'linux':\n"
+        "            from inner \\\n                import v\n"
+        "def later() -> None:\n"
+        "    try:\n        pass\n"
+        "    except ImportError:\n        pass\n"
+        "    else:\n"
+        "        import other\n"
+    )
+    (tmp_path / "inner.py").write_text('v: int = ""\n')
+    (tmp_path / "other.py").write_text('w: str = 1\n')
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
+    monkeypatch.setenv("MYPYPATH", "")
+    lines = run(capsys)
+    assert [line.split(":")[0] for line in lines[:-1]] == ["inner.py", "other.py"]
+    assert lines[-1] == "Found 2 errors in 2 files (checked 1 source file)"

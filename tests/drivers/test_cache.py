@@ -375,3 +375,25 @@ def test_a_memo_that_fails_its_checksum_is_not_read(shapes: Path, checked: list[
     checked.clear()
     run(sources(shapes), options(shapes))
     assert checked == []
+
+
+def test_a_released_module_is_digested_from_the_checks_parse(shapes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A one-shot run empties a checked module's function bodies (engine/release.py);
+    # its interface digest is taken before, from the check's own tree: no second
+    # parse of the file, and the same digest as from the file's text.
+    from veritype.cache import interface
+
+    trees: list[bool] = []
+    real = interface.interface_text
+
+    def spy(source: str, tree: object = None) -> str:
+        trees.append(tree is not None)
+        return real(source, tree)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(interface, "interface_text", spy)
+    result = run(sources(shapes), options(shapes), release_bodies=True)
+    assert revealed(result) == SHAPES_REVEALED
+    assert trees and all(trees)
+    memo = _read_memo(shapes / ".veritype_cache" / "v1" / "interfaces.json")
+    # shapes.py, the one dependency (use.py's early digest is not kept: nobody asked)
+    assert list(memo["digests"].values()) == [interface.interface_digest((shapes / "shapes.py").read_text())]

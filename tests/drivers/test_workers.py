@@ -210,3 +210,39 @@ def test_forking_workers_from_the_check_thread_does_not_warn(project: Path) -> N
         warnings.simplefilter("always")
         run(sources(project), options(project, "--no-incremental", "-n", "2"))
     assert [str(w.message) for w in caught if "fork" in str(w.message)] == []
+
+
+def _cache_contents(root: Path) -> dict[str, object]:
+    """Each file of the project's cache, its JSON parsed (after the checksum line where there is one)."""
+    import json
+
+    out: dict[str, object] = {}
+    cache = root / ".veritype_cache"
+    for path in sorted(cache.rglob("*")):
+        if path.is_file():
+            text = path.read_text()
+            body = text.split("\n", 1)[1] if "\n" in text and text.lstrip()[:1] not in "{[" else text
+            try:
+                data = json.loads(body)
+            except json.JSONDecodeError:
+                data = text
+            if path.name == "run.json":  # the entries' stats (times, inodes) differ: not their contents
+                import re
+
+                data = re.sub(r"\[\d+, \d+, \d+\]", "[stat]", repr(data))
+            out[str(path.relative_to(cache))] = data
+    return out
+
+
+def test_workers_write_the_cache_a_serial_run_writes(project: Path) -> None:
+    # The parent computes the entries' syntactic digests while the workers
+    # check (engine/workers.py `meanwhile`): the same entries and memos as a
+    # serial run's, no digest more or less.
+    run(sources(project), options(project))
+    serial = _cache_contents(project)
+    assert any("digests" in str(v) for v in serial.values())  # the memos are there
+    import shutil
+
+    shutil.rmtree(project / ".veritype_cache")
+    run(sources(project), options(project, "-n", "2"))
+    assert _cache_contents(project) == serial

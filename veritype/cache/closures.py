@@ -37,7 +37,7 @@ from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
     from veritype.cache.store import Entry
-    from veritype.evaluate.program import Program
+    from veritype.evaluate.program import ModuleInfo, Program
 
 
 def _parents(module: str) -> list[str]:
@@ -65,6 +65,21 @@ class ImportGraph:
                     below.setdefault(parent, []).append(name)
             self._below = below
         return self._below
+
+    def _static_imports(self, info: "ModuleInfo") -> tuple[set[str], set[str]]:
+        if info.name not in self._imports:
+            assert info.tree is not None  # (the callers' condition)
+            self._imports[info.name] = static_imports(info.tree, info.name, info.is_package)
+        return self._imports[info.name]
+
+    def direct_dependencies(self, module: str) -> set[str]:
+        """What `dependencies(module, ...)` finds in any case, whatever else is
+        loaded: the modules `module` imports, its parent packages; empty
+        unless it is loaded with a tree and not stdlib."""
+        info = self.program.modules.get(module)
+        if info is None or info.tree is None or info.origin == "stdlib":
+            return set()
+        return (self._static_imports(info)[0] | set(_parents(module))) - {module}
 
     def dependencies(self, module: str, fresh: Container[str]) -> tuple[set[str], set[str]]:
         """The import closure of `module` over the modules this run loaded, and
@@ -95,9 +110,7 @@ class ImportGraph:
             info = program.modules.get(name)
             if info is None or info.tree is None or info.origin == "stdlib":
                 continue
-            if info.name not in self._imports:
-                self._imports[info.name] = static_imports(info.tree, info.name, info.is_package)
-            names, bound = self._imports[info.name]
+            names, bound = self._static_imports(info)
             deps = set(names)
             if bound:
                 below = self._loaded_below()

@@ -30,13 +30,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from veritype.engine.checking import BuildResult
-    from veritype.evaluate.program import Program
+    from veritype.evaluate.program import ModuleInfo, Program
     from veritype.syntax.parse import ParsedFile
 
     # The engine's check of some sources (engine/checking.check_sources):
-    # (sources, reuse, on_checked) -> the run's result. Passed in: the cache
-    # sits below the engine and does not import it.
-    Check = Callable[[list[BuildSource], dict[str, list[Diagnostic]], Callable[[BuildSource, list[Diagnostic]], None]], BuildResult]
+    # (sources, reuse, on_checked, before_release, meanwhile) -> the run's
+    # result. Passed in: the cache sits below the engine and does not import it.
+    # before_release(info): a module is about to have its bodies released;
+    # meanwhile(): work to do while worker processes check, if they do.
+    Check = Callable[[list[BuildSource], dict[str, list[Diagnostic]], Callable[[BuildSource, list[Diagnostic]], None],
+                      Callable[[ModuleInfo], None], Callable[[], None]], BuildResult]
 
 
 class _States:
@@ -55,6 +58,29 @@ class _States:
         # every dependency is most of a warm run), `used` by this run.
         self.known = interfaces or {}
         self.used: dict[str, str] = {}
+        # module -> (its source, newlines normalized; the interface digest of
+        # that text), taken from the check's parse before the module's function
+        # bodies were released (`keep_interface`); used if the state is asked.
+        self._early: dict[str, tuple[str, str]] = {}
+
+    def keep_interface(self, name: str) -> None:
+        """Digest the interface of the checked source module `name` now, while
+        its tree is whole: engine/release.py empties its function bodies next,
+        and a digest asked after (for its importers' entries) would parse the
+        file again. Not when the digest of its bytes is known already."""
+        info = self.program.modules.get(name)
+        src = self.program.sources.get(name)
+        if info is None or src is None or info.parsed is None or info.parsed.tree is None or info.path != src.path:
+            return
+        if name in self._memo:
+            return
+        full = "text:" + digest_text(src.text) if src.text is not None else "file:" + self.files.digest(src.path)
+        if full in self.used or full in self.known:
+            return
+        from veritype.cache.interface import interface_digest, normalized_newlines
+
+        text = normalized_newlines(info.parsed.source)
+        self._early[name] = (text, interface_digest(text, info.parsed))
 
     def source_digest(self, src: BuildSource) -> str:
         return digest_text(src.text) if src.text is not None else self.files.digest(src.path)
@@ -68,7 +94,9 @@ class _States:
         src = self.program.sources.get(name)
         if src is not None:
             parsed = self._parsed(name, src.path)
-            iface = self.interface_of_text(src.text, parsed) if src.text is not None else self.interface_of_file(src.path, parsed=parsed)
+            early = self._early.pop(name, None)
+            iface = (self.interface_of_text(src.text, parsed, early) if src.text is not None
+                     else self.interface_of_file(src.path, parsed=parsed, early=early))
             return f"source:{src.path}:{iface}"
         found = self.program.find(name)
         if isinstance(found, MissingModule):
@@ -86,18 +114,20 @@ class _States:
         info = self.program.modules.get(name)
         return info.parsed if info is not None and info.path == path else None
 
-    def interface_of_text(self, text: str, parsed: ParsedFile | None = None) -> str:
+    def interface_of_text(self, text: str, parsed: ParsedFile | None = None, early: tuple[str, str] | None = None) -> str:
+        """`early`: a digest taken before the bodies were released (`keep_interface`)."""
         full = "text:" + digest_text(text)  # not a file's key: a file decodes by its coding cookie
         if full not in self.used:
             known = self.known.get(full)
             if known is None:
                 from veritype.cache.interface import interface_digest  # imports the evaluate stage: not on a warm run
 
-                known = interface_digest(text, parsed)
+                known = interface_digest(text, parsed, early)
             self.used[full] = known
         return self.used[full]
 
-    def interface_of_file(self, path: str, library: bool = False, parsed: ParsedFile | None = None) -> str:
+    def interface_of_file(self, path: str, library: bool = False, parsed: ParsedFile | None = None,
+                          early: tuple[str, str] | None = None) -> str:
         content = self.files.digest(path)
         if content == UNREADABLE:
             return UNREADABLE
@@ -126,7 +156,7 @@ class _States:
                     value = interface_digest_of_bytes(data, parsed)
                     self.shared.store_interface(content, value)
             if value is None:
-                value = interface_digest_of_bytes(data, parsed)
+                value = interface_digest_of_bytes(data, parsed, early)
         self.used[full] = value
         return value
 
@@ -178,13 +208,36 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     def remember(src: BuildSource, diagnostics: list[Diagnostic]) -> None:
         fresh[src.module] = diagnostics
 
-    result = check(sources, reuse, remember)
+    def before_release(info: ModuleInfo) -> None:
+        # A checked module's state (its interface digest) is asked after the
+        # run, for its importers' entries; taken now, from the check's parse,
+        # while its function bodies are there (engine/release.py empties them
+        # once it is checked; the digest would then parse the file again).
+        states.keep_interface(info.name)
+
+    graph = ImportGraph(program)
+
+    def meanwhile() -> None:
+        """What writing the entries below computes in any case and the check
+        cannot change, done while worker processes check (engine/workers.py;
+        this process would wait idle): each module to check has its own
+        static imports read, and the sources among them, which its entry
+        records, their interface digests (both syntactic, over the trees
+        loaded now). Nothing more is computed than below: the interface
+        memo saved holds the same digests."""
+        for src in sources:
+            if src.module in reuse:
+                continue
+            for name in graph.direct_dependencies(src.module):
+                if name in program.sources:
+                    states.state(name)
+
+    result = check(sources, reuse, remember, before_release, meanwhile)
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.
     # An entry refers to the entries of this run's other fresh modules rather
     # than repeating their closures (cache/closures.py: linear, not quadratic).
-    graph = ImportGraph(program)
     walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
     recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
     digests = {module: deps_digest(deps) for module, deps in recorded.items()}

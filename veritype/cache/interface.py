@@ -57,6 +57,7 @@ from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -74,10 +75,18 @@ class _StaleTree(Exception):
     """The tree given is not a plain parse of the source (a body was dropped)."""
 
 
-def interface_digest(source: str, parsed: ParsedFile | None = None) -> str:
+def normalized_newlines(source: str) -> str:
+    return source.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def interface_digest(source: str, parsed: ParsedFile | None = None, early: tuple[str, str] | None = None) -> str:
     """A digest of what importers can observe of the module `source`.
-    `parsed`: the check's parse of the file, used when its text is `source`."""
-    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    `parsed`: the check's parse of the file, used when its text is `source`.
+    `early`: (a text with newlines normalized, its digest) computed before,
+    answered when `source` is that text (cache/incremental.py keep_interface)."""
+    source = normalized_newlines(source)
+    if early is not None and early[0] == source:
+        return early[1]
     tree = parsed.tree if parsed is not None and parsed.source == source else None
     try:
         try:
@@ -93,7 +102,7 @@ def interface_text(source: str, tree: ast.Module | None = None) -> str:
     """The kept text (see the module docstring). `tree`: `source` parsed with
     type comments, parsed here if not given. Raises SyntaxError (or
     tokenize's errors) on a source that does not parse."""
-    source = source.replace("\r\n", "\n").replace("\r", "\n")
+    source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
     kept = _kept_source(source, tree)
@@ -130,9 +139,10 @@ def _kept_source(source: str, tree: ast.Module) -> str:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             cut_body(body[:1], "")
 
-    # A source without the word has none: no walk of a body for it.
-    has_yield = "yield" in source
-    has_await = "await" in source
+    # A def whose lines do not hold the word has none: no walk of its body
+    # for it (syntax/word_lines.py; None: the lines are not known, walk).
+    yield_lines = word_lines(source, "yield")
+    await_lines = word_lines(source, "await")
 
     def visit(body: list[ast.stmt], in_class: bool) -> None:
         for stmt in body:
@@ -140,7 +150,7 @@ def _kept_source(source: str, tree: ast.Module) -> str:
                 if in_class and _stores_on_first_param(stmt):
                     docstring(stmt.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, has_yield, has_await))
+                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 visit(stmt.body, True)
@@ -214,11 +224,13 @@ def _tokenized(kept: str) -> str:
     return "".join(out)
 
 
-def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, has_yield: bool, has_await: bool) -> str:
+def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, yield_lines: list[int] | None, await_lines: list[int] | None) -> str:
     # The evaluator's own test for a generator, so the two cannot disagree
     # (kept on the node: free where the check already asked).
-    yields = has_yield and is_generator(node)
-    awaits = has_await and any(isinstance(sub, ast.Await) for sub in walk_own_body(node))
+    first, last = span_start(node), node.end_lineno
+    yields = (yield_lines is None or any_in_span(yield_lines, first, last)) and is_generator(node)
+    awaits = ((await_lines is None or any_in_span(await_lines, first, last))
+              and any(isinstance(sub, ast.Await) for sub in walk_own_body(node)))
     return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
 
 
@@ -238,13 +250,13 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     return False
 
 
-def interface_digest_of_bytes(data: bytes, parsed: ParsedFile | None = None) -> str:
+def interface_digest_of_bytes(data: bytes, parsed: ParsedFile | None = None, early: tuple[str, str] | None = None) -> str:
     """`interface_digest` of a file's bytes, decoded as Python decodes source
     (by its coding cookie); bytes that do not decode digest in full.
-    `parsed`: as for `interface_digest`."""
+    `parsed`, `early`: as for `interface_digest`."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         text = data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError):
         return "full:" + digest_bytes(data)
-    return interface_digest(text, parsed)
+    return interface_digest(text, parsed, early)

@@ -24,6 +24,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import child_nodes
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -36,12 +37,16 @@ def check_await_placement(checker: "ModuleChecker", tree: ast.Module, source: st
     # Most modules use neither keyword: they need no walk at all.
     if "await" not in source and "async" not in source:
         return
-    _Walker(checker).visit_body(tree.body, _MODULE)
+    _Walker(checker, word_lines(source, "await", "async")).visit_body(tree.body, _MODULE)
 
 
 class _Walker:
-    def __init__(self, checker: "ModuleChecker") -> None:
+    def __init__(self, checker: "ModuleChecker", lines: list[int] | None) -> None:
         self.checker = checker
+        # The lines holding either keyword (None: not known): every node
+        # reported here has one in its span, so a statement whose lines hold
+        # neither is not walked (syntax/word_lines.py).
+        self.lines = lines
 
     def visit_body(self, body: list[ast.stmt], scope: str) -> None:
         for stmt in body:
@@ -50,8 +55,11 @@ class _Walker:
     def visit(self, node: ast.AST, scope: str) -> None:
         # An explicit stack: deeply nested expressions must not exhaust recursion.
         stack: list[tuple[ast.AST, str]] = [(node, scope)]
+        lines = self.lines
         while stack:
             node, scope = stack.pop()
+            if lines is not None and isinstance(node, ast.stmt) and not any_in_span(lines, span_start(node), node.end_lineno):
+                continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._outer_parts(node, stack, scope)
                 inner = _ASYNC if isinstance(node, ast.AsyncFunctionDef) else _DEF

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from veritype.check.flow import Flow, State, merge
 from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.narrowing import narrow_pair
 from veritype.evaluate.reference_keys import expr_key
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
@@ -56,19 +57,18 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             from veritype.check.impossible_isinstance import report_impossible_isinstance
 
             report_impossible_isinstance(mc, node.test)
-        exprs = mc.exprs()
         before = mc.flow.fork()
         # One narrowing, applied and tested: asked again after it is applied, the
         # question sees its own answer (`a is b` makes both Never, and Never
-        # against Never says nothing).
-        pos = exprs.narrow_for(node.test, True)
+        # against Never says nothing). Both ways are asked here, at one state
+        # (the `else` starts from this state again), each operand inferred once.
+        pos, neg = narrow_pair(mc.exprs(), node.test)
         mc.flow.apply(pos)
         if _is_never_narrowed(mc.flow, pos):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         ends.append(mc.flow.fork())
         mc.flow.set(before.copy())
-        neg = exprs.narrow_for(node.test, False)
         mc.flow.apply(neg)
         if _is_never_narrowed(mc.flow, neg):
             mc.flow.state.unreachable = True
@@ -160,7 +160,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
     mc.infer(stmt.test, condition=True)
     infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
-    mc._loop(stmt.body, stmt.orelse, _assigned_keys(stmt.body), stmt.test, infinite)
+    mc._loop(stmt.body, stmt.orelse, _body_keys(stmt), stmt.test, infinite)
 
 
 def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
@@ -194,7 +194,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
         if expr is not None:
             declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report())
             declared_name = stmt.target.id
-    assigned = _assigned_keys(stmt.body) | _target_keys(stmt.target)
+    assigned = _body_keys(stmt) | _target_keys(stmt.target)
 
     def bind_target() -> None:
         if declared is not None:
@@ -233,7 +233,7 @@ def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
 
 
 def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
-    assigned = _assigned_keys(stmt.body)
+    assigned = _body_keys(stmt)
     entry = mc.flow.fork()
     # A handler may start after any statement of the body: mypy joins the states
     # it could start from. A name assigned by a simple statement of the body
@@ -244,7 +244,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     nested: set[str] = set()
     for s in stmt.body:
         if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
-            nested |= _assigned_keys([s])
+            nested |= _stmt_keys(s)
     mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()
@@ -307,20 +307,51 @@ def check_match(mc: "ModuleChecker", stmt: ast.Match) -> None:
 
 
 def _assigned_keys(body: list[ast.stmt]) -> set[str]:
-    # A loop is checked again for every pass of each enclosing loop: the walk
-    # of its body is done once and kept on the body's first statement.
-    known = getattr(body[0], "_vt_assigned_keys", None) if body else None
+    """The keys every statement of `body` may rebind (see `_stmt_keys`)."""
+    keys: set[str] = set()
+    for stmt in body:
+        keys |= _stmt_keys(stmt)
+    return keys
+
+
+def _body_keys(owner: ast.For | ast.AsyncFor | ast.While | ast.Try) -> set[str]:
+    """`_assigned_keys(owner.body)`, kept on `owner`: a loop is checked again for
+    every pass of each enclosing loop, and its body's keys do not change."""
+    known: frozenset[str] | None = getattr(owner, "_vt_body_keys", None)
     if known is None:
-        known = frozenset(_walk_assigned_keys(body))
-        if body:
-            body[0]._vt_assigned_keys = known  # type: ignore[attr-defined]
+        known = frozenset(_assigned_keys(owner.body))
+        owner._vt_body_keys = known  # type: ignore[attr-defined]
     return set(known)
 
 
-def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
-    """The keys of every node under `body` (a set: the walk's order is free)."""
+def _stmt_keys(stmt: ast.stmt) -> frozenset[str]:
+    """The keys of every node under `stmt`. A compound statement keeps its
+    answer (`_vt_assigned_keys`), so each statement is walked once however many
+    enclosing loops and `try` statements ask; a simple one is small and walked
+    afresh. (The keys were once kept on a body's first statement, where a `try`
+    body and the one-statement list of that statement answered for each other.)"""
+    known: frozenset[str] | None = getattr(stmt, "_vt_assigned_keys", None)
+    if known is not None:
+        return known
+    keys = _walk_assigned_keys(stmt)
+    known = frozenset(keys) if keys else _NO_KEYS
+    if isinstance(stmt, _COMPOUND):
+        stmt._vt_assigned_keys = known  # type: ignore[attr-defined]
+    return known
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+_COMPOUND = (
+    ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+
+
+def _walk_assigned_keys(root: ast.stmt) -> set[str]:
+    """The keys of every node under `root` (a set: the walk's order is free); a
+    nested compound statement answers from its own walk (`_stmt_keys`)."""
     keys: set[str] = set()
-    stack: list[ast.AST] = list(body)
+    stack: list[ast.AST] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -341,18 +372,16 @@ def _walk_assigned_keys(body: list[ast.stmt]) -> set[str]:
         elif isinstance(node, ast.Call):
             # A call in the loop may mutate attributes narrowed before it.
             keys.add("\0calls")
-        if isinstance(node, _LOOPS) and node.body:
-            # A nested loop's body: its keys are the ones its own check asks
-            # for (kept on it), not walked again for each enclosing loop.
-            keys |= _assigned_keys(node.body)
-            stack.extend((node.test,) if isinstance(node, ast.While) else (node.target, node.iter))
-            stack.extend(node.orelse)
-        else:
-            stack.extend(child_nodes(node))
+        for child in child_nodes(node):
+            if isinstance(child, _COMPOUND):
+                keys |= _stmt_keys(child)
+            elif not isinstance(child, _CONTEXTS):
+                stack.append(child)
     return keys
 
 
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+# Load/Store/Del markers have nothing under them.
+_CONTEXTS = (ast.expr_context,)
 
 
 def _target_keys(target: ast.expr) -> set[str]:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import AnyType, Type, UnionType, make_union
+from veritype.types.model import AnyType, NeverType, Type, UnionType, make_union
 from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 
@@ -142,6 +142,11 @@ class Flow:
             self.state = saved
 
 
+# The types a join does not give back as themselves: a union is simplified
+# again (`Literal[True] | Literal[False]` is `bool`), and Never is the shared NEVER.
+_NOT_ITSELF = (UnionType, NeverType)
+
+
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None) -> State:
     """The state where `states` meet. A key the branches left with different types
     is their union, with mypy's binder rules (`update_from_options`) for the
@@ -160,6 +165,14 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     out: dict[str, Type] = {}
     for k in keys:
         types = [s.types[k] for s in live]
+        first = types[0]
+        if type(first) not in _NOT_ITSELF and all(t is first for t in types):
+            # Most keys come through every branch as the very same object (the
+            # states are copies of one): the join below gives it back as is
+            # (make_union of one item is that item, which is no union to
+            # simplify, and no two branches differ for the declared rules).
+            out[k] = first
+            continue
         anys = [t for t in types if isinstance(t, AnyType)]
         with_any = anys or [t for t in types if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items)]
         d = declared(k) if with_any and declared is not None and any(t != types[0] for t in types) else None

@@ -323,26 +323,53 @@ def _path(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) -> "tup
 def _path_cell(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) -> "_Cell | None":
     """The innermost cell of `node`'s path (see `_path`).
 
-    Asked for every assignment of a function: the paths of all the body's nodes
+    Asked for every assignment of a function: the paths of the body's nodes
     are indexed in one walk, kept on the checker per body (a search per
-    question walked the whole body each time, quadratic in its length)."""
-    memo: dict[int, tuple[list[ast.stmt], dict[int, _Cell]]] = checker.__dict__.setdefault("_decl_paths", {})
+    question walked the whole body each time, quadratic in its length).
+    The questions are about statements and assignment targets: those are
+    indexed first; the first question about another node indexes every
+    expression (most bodies are never walked so)."""
+    memo: dict[int, tuple[list[ast.stmt], dict[int, _Cell], bool]] = checker.__dict__.setdefault("_decl_paths", {})
     hit = memo.get(id(body))
     if hit is None or hit[0] is not body:
         index: dict[int, _Cell] = {}
-        _index_paths(body, None, index)
-        hit = memo[id(body)] = (body, index)
-    return hit[1].get(id(node))
+        _index_paths(body, None, index, False)
+        hit = memo[id(body)] = (body, index, False)
+    cell = hit[1].get(id(node))
+    if cell is None and not hit[2]:
+        # Every node's cell is its statement's, the same in either index.
+        index = {}
+        _index_paths(body, None, index, True)
+        hit = memo[id(body)] = (body, index, True)
+        cell = index.get(id(node))
+    return cell
 
 
-def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int, _Cell]") -> None:
+def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int, _Cell]", every: bool) -> None:
+    """Index the statements of `body` and their assignment targets' nodes;
+    `every`: all their expressions' nodes."""
     for stmt in body:
         here: _Cell = ((stmt, ""), parent)
         index[id(stmt)] = here
         for name, block in _blocks(stmt):
-            _index_paths(block, ((stmt, name), parent), index)
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for n in child_nodes(stmt):
-                if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case)):
-                    for sub in walk_nodes(n):
-                        index[id(sub)] = here
+            _index_paths(block, ((stmt, name), parent), index, every)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if every:
+            parts = [n for n in child_nodes(stmt) if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case))]
+        else:
+            parts = _assigned_targets(stmt)
+        for n in parts:
+            for sub in walk_nodes(n):
+                index[id(sub)] = here
+
+
+def _assigned_targets(stmt: ast.stmt) -> list[ast.expr]:
+    """The targets a statement assigns (not a walrus's or a comprehension's)."""
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [stmt.target]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    return []

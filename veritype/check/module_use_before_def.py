@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from veritype.syntax.statements import walk_statements
 from veritype.syntax.walk import child_nodes
+from veritype.syntax.word_lines import any_in_span, word_lines
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -41,9 +42,12 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         return
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
         return
-    # `global` is a statement: no need to visit the expressions.
-    declared_global = {name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
-    first = _first_bindings(tree.body)
+    # `global` is a statement: no need to visit the expressions (nor the
+    # statements, in a source without the word).
+    source = checker.info.parsed.source if checker.info.parsed is not None else None
+    declared_global = ({name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
+                       if source is None or "global" in source else set())
+    first = _first_bindings(tree.body, word_lines(source, ":=", "for") if source is not None else None)
     builtins = checker.program.get_module("builtins")
     for name_node in _immediate_reads(checker, tree.body):
         name = name_node.id
@@ -57,9 +61,14 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         checker.error(name_node, f'Name "{name}" is used before definition', "used-before-def")
 
 
-def _first_bindings(body: list[ast.stmt]) -> dict[str, _Pos]:
+def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> dict[str, _Pos]:
     """The earliest position at which each module-level name is bound anywhere in
-    module scope (any branch, loop or handler; walrus targets in comprehensions)."""
+    module scope (any branch, loop or handler; walrus targets in comprehensions).
+
+    `binding_lines`: the lines holding `:=` or `for` (None: not known). A name
+    is bound inside an expression read (a statement's value, test, call...)
+    only by a walrus or a comprehension's `for`, written in its span: one
+    whose lines hold neither is not walked (syntax/word_lines.py)."""
     out: dict[str, _Pos] = {}
 
     def bind(name: str, node: ast.AST) -> None:
@@ -88,6 +97,13 @@ def _first_bindings(body: list[ast.stmt]) -> dict[str, _Pos]:
             bind(node.name, node)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             bind(node.rest, node)
+        if binding_lines is not None and isinstance(node, ast.stmt):
+            # (Only a statement's own expressions are skipped: their positions
+            # are exact; those inside an f-string may not be on Python < 3.12.)
+            stack.extend(n for n in child_nodes(node)
+                         if not (isinstance(n, ast.expr) and not isinstance(getattr(n, "ctx", None), (ast.Store, ast.Del))
+                                 and not any_in_span(binding_lines, n.lineno, n.end_lineno)))
+            continue
         stack.extend(child_nodes(node))
     return out
 

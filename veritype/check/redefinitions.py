@@ -25,10 +25,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.semantic.conditions import evaluate_condition
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.statements import scope_statements
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -45,13 +45,18 @@ def check_redefinitions(checker: "ModuleChecker", tree: ast.Module) -> None:
 class _Scope:
     def __init__(self, checker: "ModuleChecker") -> None:
         self.checker = checker
-        opts = checker.options
-        self.version = checker.program.options.python_version
-        self.platform = checker.program.options.platform
-        self.always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
+        # The binder's answers for static conditions are kept on the test nodes
+        # (Binder.static_branch): the binding of the same bodies asked them first.
+        self.binder = checker.program.binder_for(checker.info)
+        parsed = checker.info.parsed
+        # The lines that may hold a `global`, `nonlocal` or `del` statement
+        # (None: not known): a scope whose lines hold none has none to look for.
+        self.unsafe_lines = word_lines(parsed.source, "global", "nonlocal", "del") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
-        excluded = _unsafe_names(body)
+        lines = self.unsafe_lines
+        may_hold = lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
+        excluded = _unsafe_names(body) if may_hold else set()
         bound: dict[str, _Binding] = {}
         nested: list[list[ast.stmt]] = []
         self.module_level = module_level
@@ -91,7 +96,7 @@ class _Scope:
             inner = inner.operand
         if isinstance(inner, ast.Constant):
             return None
-        return evaluate_condition(test, self.version, self.platform, self.always)
+        return self.binder.static_branch(test)
 
     def _bindings(self, stmt: ast.stmt, bound: dict[str, _Binding]) -> None:
         targets: list[ast.expr] = []

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from veritype.cache import CacheStore
     from veritype.cache.file_digests import FileDigests
     from veritype.cache.shared import SharedCache
-    from veritype.evaluate.program import Program
+    from veritype.evaluate.program import ModuleInfo, Program
 
 __all__ = ["BuildResult", "run"]
 
@@ -50,8 +50,10 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
         check_many = runner(program, options.num_workers, release_bodies)
 
     def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
-              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None) -> BuildResult:
-        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies)
+              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None,
+              before_release: "Callable[[ModuleInfo], None] | None" = None,
+              meanwhile: Callable[[], None] | None = None) -> BuildResult:
+        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies, before_release, meanwhile)
 
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 # Checks a list of loaded modules: module name -> its diagnostics, as
 # `check_one` gives them (engine/workers.py checks them in worker processes).
-CheckMany = Callable[["list[ModuleInfo]"], "dict[str, list[Diagnostic]]"]
+# The second argument, if any, is work of the caller's that the check cannot
+# change: done while the workers check, when this process would wait idle.
+CheckMany = Callable[["list[ModuleInfo]", "Callable[[], None] | None"], "dict[str, list[Diagnostic]]"]
 
 
 @dataclass
@@ -61,6 +63,8 @@ def check_sources(
     on_checked: "Callable[[BuildSource, list[Diagnostic]], None] | None" = None,
     check_many: CheckMany | None = None,
     release: bool = False,
+    before_release: "Callable[[ModuleInfo], None] | None" = None,
+    meanwhile: "Callable[[], None] | None" = None,
 ) -> BuildResult:
     """Check `sources` in `program`. The incremental cache (veritype/cache)
     passes `reuse` (module -> diagnostics kept from an earlier run: that
@@ -69,7 +73,13 @@ def check_sources(
     checks the modules (worker processes); by default one after the other,
     here. `release`: a one-shot run, where nothing asks about a module after
     the run but the cache: each module's function bodies are released once
-    it is checked (engine/release.py)."""
+    it is checked (engine/release.py); `before_release(info)` is called just
+    before, while the module's tree is whole (the incremental cache takes its
+    interface digest then, from the check's parse: after, it would have to
+    parse the file again). `meanwhile`: work the caller will do after the
+    check and that the check cannot change (the cache's syntactic digests);
+    `check_many` may do it while its workers check. It is the caller's to do
+    if it was not done: a serial check never calls it."""
     reuse = reuse or {}
     if any(src.module not in reuse for src in sources):
         lend_method_walker(program)  # (not on a warm run: it makes the evaluator)
@@ -83,7 +93,7 @@ def check_sources(
         info.checked = True
     todo = [info for src in sources if src.module not in reuse
             for info in (program.modules.get(src.module),) if info is not None and info.parsed is not None]
-    checked = check_many(todo) if check_many is not None else _check_serially(program, todo, release)
+    checked = check_many(todo, meanwhile) if check_many is not None else _check_serially(program, todo, release, before_release)
     for src in sources:
         if src.module in reuse:
             result.diagnostics.extend(reuse[src.module])
@@ -99,13 +109,16 @@ def check_sources(
     return result
 
 
-def _check_serially(program: "Program", todo: "list[ModuleInfo]", release: bool) -> dict[str, list[Diagnostic]]:
+def _check_serially(program: "Program", todo: "list[ModuleInfo]", release: bool,
+                    before_release: "Callable[[ModuleInfo], None] | None" = None) -> dict[str, list[Diagnostic]]:
     checked: dict[str, list[Diagnostic]] = {}
     for info in todo:
         checked[info.name] = check_one(program, info)
         if release:
             from veritype.engine.release import release_bodies
 
+            if before_release is not None:
+                before_release(info)
             release_bodies(info)
     return checked
 

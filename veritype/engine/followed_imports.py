@@ -36,6 +36,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import Program
@@ -73,7 +74,8 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
                 digest = None  # its settings are known once it is loaded: never from the memo
             mod_opts = options.for_module(name)
             always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
-            deps = list(_imports(info.tree, name, info.is_package, mod_opts.python_version, mod_opts.platform, always))
+            lines = word_lines(info.parsed.source, "import") if info.parsed is not None else None
+            deps = list(_imports(info.tree, name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
         if memo is not None and digest is not None:
             memo[digest] = deps
         for dep in deps:
@@ -126,8 +128,10 @@ def _root_of(path: str, module: str) -> str:
     return root
 
 
-def _imports(tree: ast.Module, module: str, is_package: bool, version: tuple[int, int], platform: str, always: tuple[frozenset[str], frozenset[str]]) -> Iterator[str]:
-    for node in _reachable(tree.body, version, platform, always):
+def _imports(tree: ast.Module, module: str, is_package: bool, version: tuple[int, int], platform: str,
+             always: tuple[frozenset[str], frozenset[str]], lines: list[int] | None = None) -> Iterator[str]:
+    """`lines`: those of the source holding the word `import` (None: not known)."""
+    for node in _reachable(tree.body, version, platform, always, lines):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield from _prefixes(alias.name)
@@ -147,11 +151,16 @@ def _prefixes(name: str) -> Iterator[str]:
         yield ".".join(parts[:i])
 
 
-def _reachable(body: list[ast.stmt], version: tuple[int, int], platform: str, always: tuple[frozenset[str], frozenset[str]]) -> Iterator[ast.stmt]:
-    """Every statement that may run, nested ones too (functions, classes, try, with)."""
+def _reachable(body: list[ast.stmt], version: tuple[int, int], platform: str, always: tuple[frozenset[str], frozenset[str]],
+               lines: list[int] | None = None) -> Iterator[ast.stmt]:
+    """Every statement that may run, nested ones too (functions, classes, try, with);
+    with `lines` (those holding the word `import`), not those whose lines hold
+    none, nor what they nest: no import is among them (syntax/word_lines.py)."""
     stack = list(reversed(body))
     while stack:
         node = stack.pop()
+        if lines is not None and not any_in_span(lines, span_start(node), node.end_lineno):
+            continue
         yield node
         if isinstance(node, ast.If):
             known = evaluate_condition(node.test, version, platform, always)

@@ -33,6 +33,8 @@ from veritype.engine.release import release_bodies
 from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from veritype.engine.checking import CheckMany
     from veritype.evaluate.program import ModuleInfo, Program
 
@@ -50,7 +52,11 @@ def runner(program: Program, workers: int, release: bool = False) -> "CheckMany 
     parent's trees are its own and stay whole."""
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return None
-    return lambda infos: check_in_workers(program, infos, workers, release)
+
+    def check_many(infos: list[ModuleInfo], meanwhile: Callable[[], None] | None = None) -> dict[str, list[Diagnostic]]:
+        return check_in_workers(program, infos, workers, release, meanwhile)
+
+    return check_many
 
 
 # Source characters per worker, at least: a worker has a fixed cost (the fork,
@@ -70,7 +76,12 @@ def worker_count(workers: int, tasks: int, chars: int) -> int:
     return min(workers, tasks, chars // CHARS_PER_WORKER)
 
 
-def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, release: bool = False) -> dict[str, list[Diagnostic]]:
+def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, release: bool = False,
+                     meanwhile: "Callable[[], None] | None" = None) -> dict[str, list[Diagnostic]]:
+    """`meanwhile`: the caller's work that the check cannot change, done here
+    while the workers check (this process would only wait: on 2 cores it
+    takes a share of the workers' time but leaves the serial tail after
+    them; engine.checking.CheckMany); not called when the check is serial."""
     groups = import_cycles(infos)
     weight = {info.name: len(info.parsed.source) if info.parsed is not None else 0 for info in infos}
     workers = worker_count(workers, len(groups), sum(weight.values()))
@@ -96,7 +107,10 @@ def check_in_workers(program: Program, infos: list[ModuleInfo], workers: int, re
             warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*multi-threaded.*fork")
             pool = ctx.Pool(workers)
         with pool:
-            for checked, names in pool.imap_unordered(_check_group, tasks, chunksize=1):
+            results_in = pool.imap_unordered(_check_group, tasks, chunksize=1)  # the workers start now
+            if meanwhile is not None:
+                meanwhile()
+            for checked, names in results_in:
                 results.update(checked)
                 loaded.update(names)
     finally:

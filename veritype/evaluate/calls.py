@@ -50,6 +50,10 @@ class Arg:
 Report = Callable[[ast.AST | None, str, str], None]
 
 
+# What the evaluator reported while recording: node, message, code, severity.
+Recorded = tuple[ast.AST | None, str, str, str]
+
+
 @dataclass
 class CallSite:
     """What a call needs from the expression evaluator."""
@@ -61,14 +65,26 @@ class CallSite:
     iterate: Callable[[Type, ast.AST | None], Type]
     expected_ret: Type | None = None
     errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
-    # The evaluator's error recorder (ExprEvaluator.recording), where there is one.
-    recording: Callable[[bool], AbstractContextManager[list[tuple[int, str]]]] | None = None
+    # The evaluator's recorder (ExprEvaluator.recording) and what reports its
+    # records again (ExprEvaluator.replay), where there is one.
+    recording: Callable[[bool], AbstractContextManager[list[Recorded]]] | None = None
     # The scope the call is written in, for rules about how an argument is spelled.
     scope: "Scope | None" = None
+    replay: Callable[[list[Recorded]], None] | None = None
+    # Where given, set to False when the call reads `expected_ret` (a signature
+    # with type variables to solve: the only place it is read). A call that never
+    # does is checked and typed the same under any expected type. Shared with the
+    # sites of the same call made for its overload trials.
+    context_free: list[bool] | None = None
 
 
-def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[tuple[int, str]]]:
+def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[Recorded]]:
     return site.recording(forward) if site.recording is not None else nullcontext([])
+
+
+def recorded_errors(seen: list[Recorded]) -> set[tuple[int, str]]:
+    """The errors among what was recorded, as (node id, message)."""
+    return {(id(node), msg) for node, msg, _code, severity in seen if severity == "error"}
 
 
 class Collect:
@@ -279,11 +295,13 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
 
 
 def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report,
-                    prepared: tuple[list[Type], Matching] | None = None) -> Type:
+                    prepared: tuple[list[Type], Matching] | None = None, held_back: bool = False) -> Type:
     """Check a call of `callee` and give its return type. `prepared` is the arguments'
     types without context and their matching to `callee`, where the caller has them
     already (the overload arity filter): both depend only on the site, the callee
-    and the arguments, so they are not computed twice."""
+    and the arguments, so they are not computed twice. An overload item tried
+    with its reports `held_back` only needs to know whether there is an error: it
+    stops at the first argument that does not fit, its message left unworded."""
     ev = site.ev
     if prepared is not None:
         arg_types = list(prepared[0])  # this check re-infers some in context: a copy
@@ -303,6 +321,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     # they are checked against the parameter with those literals.
     picked: dict[int, dict] = {}  # type: ignore[type-arg]
     if targets:
+        if site.context_free is not None:
+            site.context_free[0] = False
         cons = []
         lambdas: list[tuple[int, Param]] = []
         overloads: list[tuple[int, Param]] = []
@@ -442,6 +462,9 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
 
                     if abstract_class_given(ev, site.scope, arg.node, expected):
                         report(arg.node, call_message(expected), "type-abstract")
+            elif held_back:
+                report(arg.node or site.node, "", "arg-type")
+                return _ret_after_error(callee)
             else:
                 if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None \
                         and not _mentions_own_type_vars(callee, p.type):

@@ -133,17 +133,17 @@ class ExprEvaluator:
         return self._report is not None
 
     @contextmanager
-    def recording(self, forward: bool) -> Iterator[list[tuple[int, str]]]:
-        """Record the errors reported while the block runs, as (node id,
-        message), passing them on only if `forward`: an overload item is tried
-        with its arguments' errors held back (mypy's filter_errors), and an item
-        whose arguments have errors of their own does not match."""
-        seen: list[tuple[int, str]] = []
+    def recording(self, forward: bool) -> Iterator[list[tuple[ast.AST | None, str, str, str]]]:
+        """Record what is reported while the block runs, as (node, message,
+        code, severity), passing it on only if `forward`: an overload item is
+        tried with its arguments' errors held back (mypy's filter_errors), an
+        item whose arguments have errors of their own does not match, and the
+        matching item's are reported by `replay` (not by checking it again)."""
+        seen: list[tuple[ast.AST | None, str, str, str]] = []
         outer = self._report
 
         def record(node: ast.AST | None, msg: str, code: str, severity: str) -> None:
-            if severity == "error":
-                seen.append((id(node), msg))
+            seen.append((node, msg, code, severity))
             if forward and outer is not None:
                 outer(node, msg, code, severity)
 
@@ -152,6 +152,11 @@ class ExprEvaluator:
             yield seen
         finally:
             self._report = outer
+
+    def replay(self, reported: list[tuple[ast.AST | None, str, str, str]]) -> None:
+        """Report again what a `recording` block held back, as if it ran again here."""
+        for diag in reported:
+            self._emit(*diag)
 
     def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
         from veritype.evaluate import deprecation
@@ -569,6 +574,15 @@ class ExprEvaluator:
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
         from veritype.evaluate.special_calls import special_call
 
+        memo = self._memo
+        if expected is not None and memo.depth > 1:
+            # Inferred before without context, by a call that never read it: the same answer.
+            key = memo.key(node, None, self.overlay)
+            hit = memo.context_free(key) if key is not None else None
+            if hit is not None:
+                for diag in hit[1]:
+                    self._emit(*diag)
+                return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
@@ -578,7 +592,13 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        result = self._call_node(callee, args, node, expected=expected)
+        # (Only an answer the memo keeps, nested in another inference, is worth marking.)
+        free = [True] if expected is None and memo.depth > 1 else None
+        result = self._call_node(callee, args, node, expected=expected, context_free=free)
+        if free is not None and free[0]:
+            key = memo.key(node, None, self.overlay)
+            if key is not None:
+                memo.mark_context_free(key)
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
@@ -621,7 +641,8 @@ class ExprEvaluator:
                 args.append(Arg(ARG_KW, kw.arg, node=kw.value))
         return args
 
-    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None, receiver: Type | None = None) -> Type:
+    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
+                   receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
@@ -643,7 +664,8 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope)
+        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope,
+                        replay=self.replay, context_free=context_free)
         return call_type(site, callee, args)
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:

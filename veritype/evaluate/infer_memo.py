@@ -49,7 +49,7 @@ class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
     # `end_epoch` when there is nothing to clear.
-    __slots__ = ("depth", "_table", "_layers", "_recording")
+    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free")
 
     def __init__(self) -> None:
         self.depth = 0
@@ -57,6 +57,9 @@ class InferMemo:
         self._layers: list[object] = []
         # One ordered set per memoized inference in progress: what it has reported.
         self._recording: list[dict[Reported, None]] = []
+        # Keys (expected type None) of calls whose answer is the same under any
+        # expected type (see `context_free`).
+        self._context_free: set[tuple[object, ...]] = set()
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
@@ -75,6 +78,17 @@ class InferMemo:
 
     def put(self, key: tuple[object, ...], t: Type, reported: tuple[Reported, ...]) -> None:
         self._table[key] = (t, reported)
+
+    def mark_context_free(self, key: tuple[object, ...]) -> None:
+        """The inference of `key` (expected type None) in progress does not read
+        its expected type: inferred under any other it gives the same answer."""
+        self._context_free.add(key)
+
+    def context_free(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:
+        """The answer memoized for `key` (expected type None) if it holds under
+        any expected type: a nested call inferred again with its parameter's type
+        as context (`f(g(x))`) need not be checked again."""
+        return self._table.get(key) if key in self._context_free else None
 
     def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
         for seen in self._recording:
@@ -97,3 +111,4 @@ class InferMemo:
         """The outermost inference is over: nothing is kept past it."""
         self._table.clear()
         self._layers.clear()
+        self._context_free.clear()

@@ -20,6 +20,7 @@ from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
+from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
@@ -29,15 +30,26 @@ if TYPE_CHECKING:
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
     try:
-        return _narrow(exprs, test, positive)
+        return _narrow(exprs, _silent(exprs), test, positive)
     except RecursionError:
         return {}
 
 
-def _key(node: ast.expr) -> str | None:
-    from veritype.evaluate.reference_keys import expr_key
+def narrow_pair(exprs: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type], dict[str, Type]]:
+    """What `test` says when true and when false, asked at one flow state (an
+    `if` asks both before its body changes the state): one silent evaluator
+    serves both, so each operand is inferred once (see `_Once`)."""
+    silent = _silent(exprs)
+    out: list[dict[str, Type]] = []
+    for positive in (True, False):
+        try:
+            out.append(_narrow(exprs, silent, test, positive))
+        except RecursionError:
+            out.append({})
+    return out[0], out[1]
 
-    return expr_key(node)
+
+_key = expr_key  # the reference key of a node (`x`, `x.attr`, `x[0]`), or None
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
@@ -65,30 +77,46 @@ class _ReadOnlyFlow:
 
 class _Once:
     """A silent evaluator that infers each operand once: one narrowing test asks
-    for the same operands again (`x is None` reads x and None for both sides),
-    and nothing it asks changes the flow state between the questions. Only
-    inference without context is kept; nested expressions are inferred as usual."""
+    for the same operands again (`x is None` reads x and None for both sides,
+    its parent keys read them again, an `if` asks both ways), and nothing it
+    asks changes the flow state between the questions. One serves a whole
+    condition, both ways. What a node is depends on the overlay too (`b` in
+    `a and b` sees what `a` says; a synthesized test reuses a node: `x is A or
+    x is B` for `case A | B`, `a < b < c`), so an answer is kept with the
+    overlay it was inferred under and used only under that very overlay: the
+    same layers holding the same values, compared by identity (kept alive
+    here, so no id is reused). Only inference without context is kept;
+    nested expressions are inferred as usual."""
 
     def __init__(self, exprs: "ExprEvaluator") -> None:
         self.exprs = exprs
-        self._memo: dict[int, tuple[ast.expr, Type]] = {}
+        self._memo: dict[tuple[int, tuple[object, ...]], tuple[ast.expr, Type, list[object]]] = {}
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
             return self.exprs.infer(node, expected)
-        hit = self._memo.get(id(node))
+        overlay = self.exprs.overlay
+        if overlay:
+            alive: list[object] = list(overlay)
+            for layer in overlay:
+                alive.extend(layer.values())
+            key = (id(node), tuple(id(o) for o in alive) + tuple(k for layer in overlay for k in layer) + tuple(len(layer) for layer in overlay))
+        else:
+            alive = []
+            key = (id(node), ())
+        hit = self._memo.get(key)
         if hit is None:
-            hit = self._memo[id(node)] = (node, self.exprs.infer(node))  # the node keeps its id
+            hit = self._memo[key] = (node, self.exprs.infer(node), alive)  # the node and overlay keep their ids
         return hit[1]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.exprs, name)
 
 
-def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
+def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
     ev = exprs.ev
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _narrow(exprs, test.operand, not positive)
+        return _narrow(exprs, silent, test.operand, not positive)
     if isinstance(test, ast.BoolOp):
         is_and = isinstance(test.op, ast.And)
         if is_and == positive:
@@ -97,7 +125,7 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
             exprs.overlay.append(result)
             try:
                 for value in test.values:
-                    part = _narrow(exprs, value, positive)
+                    part = _narrow(exprs, silent, value, positive)
                     result.update(part)
             finally:
                 exprs.overlay.pop()
@@ -107,8 +135,8 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         pushed = 0
         try:
             for value in test.values:
-                parts.append(_narrow(exprs, value, positive))
-                exprs.overlay.append(_narrow(exprs, value, not positive))
+                parts.append(_narrow(exprs, silent, value, positive))
+                exprs.overlay.append(_narrow(exprs, silent, value, not positive))
                 pushed += 1
         finally:
             for _ in range(pushed):
@@ -124,36 +152,35 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
             keys &= set(p)
         return {k: make_union([p[k] for p in parts]) for k in keys}
     if isinstance(test, ast.NamedExpr):
-        inner = _narrow(exprs, test.value, positive)
+        inner = _narrow(exprs, silent, test.value, positive)
         key = _key(test.target)
         if key is not None:
-            t = _silent(exprs).infer(test.value)
+            t = silent.infer(test.value)
             inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        out = _compare(exprs, test, positive)
-        refine_parents(ev, _silent(exprs), [test.left, test.comparators[0]], out)
+        out = _compare(exprs, silent, test, positive)
+        refine_parents(ev, silent, [test.left, test.comparators[0]], out)
         return out
     if isinstance(test, ast.Compare):
         from veritype.evaluate.compare_chains import chain_as_conjunction
 
-        return _narrow(exprs, chain_as_conjunction(test), positive)
+        return _narrow(exprs, silent, chain_as_conjunction(test), positive)
     if isinstance(test, ast.Call):
-        out = _call(exprs, test, positive)
-        refine_parents(ev, _silent(exprs), test.args[:1], out)
+        out = _call(exprs, silent, test, positive)
+        refine_parents(ev, silent, test.args[:1], out)
         return out
     key = _key(test)
     if key is not None:
-        t = _silent(exprs).infer(test)
+        t = silent.infer(test)
         return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)}
     return {}
 
 
-def _compare(exprs: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[str, Type]:
+def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[str, Type]:
     ev = exprs.ev
     op = test.ops[0]
     left, right = test.left, test.comparators[0]
-    silent = _silent(exprs)
     if isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
         is_positive = positive if isinstance(op, (ast.Is, ast.Eq)) else not positive
         identity = isinstance(op, (ast.Is, ast.IsNot))
@@ -452,13 +479,12 @@ def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
     return ref is not None and ref.fullname == "builtins.type"
 
 
-def _call(exprs: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
+def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
     ev = exprs.ev
     if not test.args or exprs.scope is None:
         return {}
     ref = ev.resolve_expr(test.func, exprs.scope) if isinstance(test.func, (ast.Name, ast.Attribute)) else None
     fullname = ref.fullname if ref is not None else ""
-    silent = _silent(exprs)
     subject = test.args[0]
     # `isinstance(e := xs[0], type)` narrows e (mypy), as `(x := f()) is not None` does.
     key = _key(subject.target if isinstance(subject, ast.NamedExpr) else subject)

@@ -10,7 +10,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.calls import (
-    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, check_signature, initial_type, match_arguments, recording,
+    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
@@ -25,7 +25,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     ev = site.ev
     with recording(site, True) as inherent:
         arg_types = [initial_type(site, a) for a in args]
-    own_errors = set(inherent)
+    own_errors = recorded_errors(inherent)
     # Step 1: the arity filter.
     # Each candidate's matching is kept for its check below (the same site, item and
     # arguments give the same matching).
@@ -54,15 +54,18 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     # ambiguous (`d.get(k, [])`, `d.get(k, set())`).
     any_args = [ai for ai, t in enumerate(arg_types) if holds_any(t) and not _only_empty_any(t) and not _empty_display(args[ai].node)]
     matches: list[tuple[CallableType, Type]] = []
+    # What each matching item's check reported through the evaluator (held back).
+    held: dict[int, list[Recorded]] = {}
     for c in candidates:
         collect = Collect()
         # Errors inside an argument inferred in this item's context (a dict
         # display that is not the item's TypedDict) are held back and make the
         # item fail; errors the arguments have anyway were reported above.
         with recording(site, False) as inner:
-            ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]))
-        if not collect.errors and own_errors.issuperset(inner):
+            ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]), held_back=True)
+        if not collect.errors and own_errors.issuperset(recorded_errors(inner)):
             matches.append((c, ret))
+            held[id(c)] = inner
             if not variadic_args and not any_args:
                 break
     if len(matches) > 1 and variadic_args:
@@ -84,7 +87,14 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 # arguments; the spec says Any: "the resulting return type is Any".)
                 return AnyType("special")
         # Report errors inside arguments evaluated for this item (deduplicated later).
-        check_signature(site, matches[0][0], args, site.report, (arg_types, known[id(matches[0][0])]))
+        if site.replay is not None:
+            # Its check reported nothing itself (`collect` stayed empty) and is
+            # the same check again (same site, item, arguments and matching; the
+            # arguments' inferences in context are memoized): what it reported
+            # through the evaluator is what checking it again would report.
+            site.replay(held[id(matches[0][0])])
+        else:
+            check_signature(site, matches[0][0], args, site.report, (arg_types, known[id(matches[0][0])]))
         _deprecated_item(site, callee, matches[0][0])
         return _union_math_refinement(site, callee, args, arg_types, first_ret)
     # Step 3: union expansion of one argument at a time.
@@ -99,7 +109,8 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope)
+                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope, replay=site.replay,
+                                    context_free=site.context_free)
                 r = check_overloaded(sub_site, callee, sub_args)
                 if collect.errors:
                     ok = False
@@ -136,7 +147,8 @@ def _union_math_refinement(site: CallSite, callee: Overloaded, args: list[Arg], 
             sub_args = list(args)
             sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
             collect = Collect()
-            sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope)
+            sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope, replay=site.replay,
+                                    context_free=site.context_free)
             r = check_overloaded(sub_site, callee, sub_args)
             if collect.errors or holds_any(r):
                 return first_ret

@@ -24,6 +24,7 @@ from veritype.semantic import symbols as S
 from veritype.semantic.binder import Binder
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+from veritype.syntax.word_lines import word_lines
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -68,7 +69,7 @@ class Program:
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
         # module -> whether its source has `:=`, and `yield` (see Binder): a
         # textual test that spares walking expressions for what cannot be there.
-        self._source_facts: dict[str, tuple[bool, bool]] = {}
+        self._source_facts: dict[str, tuple[bool, list[int] | None]] = {}
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
@@ -146,7 +147,7 @@ class Program:
         facts = self._source_facts.get(info.name)
         if facts is None:
             source = info.parsed.source if info.parsed is not None else None
-            facts = (source is None or ":=" in source, source is None or "yield" in source)
+            facts = (source is None or ":=" in source, None if source is None else word_lines(source, "yield"))
             self._source_facts[info.name] = facts
         walrus, yields = facts
         opts = self.options.for_module(info.name)

@@ -18,6 +18,22 @@ if TYPE_CHECKING:
 Reporter = Callable[[ast.AST, str, str], None]
 
 
+class KeptReports:
+    """A reporter that keeps the messages of a signature built before its def is
+    checked, for the checker to take then (see functions.function_type). It
+    defers the bound checks of type arguments (`bounds_deferred`): one made
+    during a lazy evaluation may answer otherwise than it will at the check."""
+
+    __slots__ = ("messages", "bounds_deferred")
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[ast.AST, str, str]] = []
+        self.bounds_deferred = False
+
+    def __call__(self, at: ast.AST, msg: str, code: str) -> None:
+        self.messages.append((at, msg, code))
+
+
 @dataclass
 class TypeContext:
     scope: Scope

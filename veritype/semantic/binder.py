@@ -16,11 +16,12 @@ from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
 from veritype.syntax.statements import walk_statements
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, span_start
 
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True, always: Always | None = None, has_yield: bool = True) -> None:
+                 has_walrus: bool = True, always: Always | None = None, yield_lines: list[int] | None = None) -> None:
         self.module = module
         self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
@@ -30,11 +31,12 @@ class Binder:
         # False when the source has no `:=` at all: then no expression needs
         # walking for walrus targets (most modules; the walk is costly).
         self.has_walrus = has_walrus
-        # False when the source has no `yield` at all: then no function of the
-        # module is a generator, and each def met is marked so (the fact
-        # evaluate.functions.is_generator keeps on the node), sparing a walk
-        # of every function body. A def not met here is walked as before.
-        self.has_yield = has_yield
+        # The lines of the source holding the word `yield` (syntax/word_lines.py;
+        # None: not known). A def met here whose lines hold none is no generator
+        # and is marked so (the fact evaluate.functions.is_generator keeps on
+        # the node), sparing a walk of its body; in most modules that is every
+        # def. Any other def is walked as before.
+        self.yield_lines = yield_lines
 
     # -- entry points -------------------------------------------------------
 
@@ -84,7 +86,7 @@ class Binder:
 
     def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if not self.has_yield:
+            if self.yield_lines is not None and not any_in_span(self.yield_lines, span_start(stmt), stmt.end_lineno):
                 stmt._vt_is_generator = False  # type: ignore[union-attr]
             sym = table.get(stmt.name)
             if sym is not None and sym.kind == S.FUNC:

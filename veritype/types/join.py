@@ -20,15 +20,20 @@ if TYPE_CHECKING:
 def trivial_join(a: Type, b: Type) -> Type | None:
     """The join every join rule agrees on: Never is the identity, Any absorbs,
     equal types join to themselves; None when the rule must decide."""
-    if isinstance(a, NeverType):
-        return b
-    if isinstance(b, NeverType):
+    # (Exact class tests: the model's classes have no subclasses, and every
+    # join of a display, a branch merge or a solver bound starts here.)
+    if a is b:
         return a
-    if isinstance(a, AnyType):
-        return a
-    if isinstance(b, AnyType):
+    ta, tb = type(a), type(b)
+    if ta is NeverType:
         return b
-    if a == b:
+    if tb is NeverType:
+        return a
+    if ta is AnyType:
+        return a
+    if tb is AnyType:
+        return b
+    if ta is tb and a == b:  # (values of two classes are never equal)
         return a
     return None
 
@@ -39,7 +44,7 @@ def join(ev: "Evaluator", a: Type, b: Type) -> Type:
     trivial = trivial_join(a, b)
     if trivial is not None:
         return trivial
-    if is_subtype(ev, a, b) and not isinstance(b, UnionType) or (isinstance(b, UnionType) and is_subtype(ev, a, b)):
+    if is_subtype(ev, a, b):
         return b
     if is_subtype(ev, b, a):
         return a
@@ -62,11 +67,18 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
     solver keeps a tuple argument's literal items). With `keep_declared`, literals
     written in a type expression stay (the solver's rule, see `LiteralType.declared`).
     """
-    if isinstance(t, LiteralType):
-        return t if keep_declared and t.declared else t.fallback
-    if isinstance(t, UnionType):
-        return make_union([widen_literals(i, in_tuples=in_tuples, keep_declared=keep_declared) for i in t.items])
-    if isinstance(t, TupleType) and in_tuples:
+    tp = type(t)  # (exact classes: the model's classes have no subclasses)
+    if tp is LiteralType:
+        return t if keep_declared and t.declared else t.fallback  # type: ignore[attr-defined]
+    if tp is UnionType:
+        widened = [widen_literals(i, in_tuples=in_tuples, keep_declared=keep_declared) for i in t.items]  # type: ignore[attr-defined]
+        for new, old in zip(widened, t.items):  # type: ignore[attr-defined]
+            if new is not old:
+                return make_union(widened)
+        # Nothing widened: the union is its own answer (make_union only builds
+        # unions it has simplified, and simplifying again changes nothing).
+        return t
+    if in_tuples and isinstance(t, TupleType):
         items = tuple(widen_literals(i, keep_declared=keep_declared) for i in t.items)
         if items == t.items:
             return t

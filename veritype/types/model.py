@@ -291,6 +291,17 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
     Any absorbs nothing here (int | Any stays both, as the spec allows) but
     duplicates go, and a single item is returned as itself.
     """
+    # Half of the 161k calls on the bench corpus are one item (49k plain
+    # instances, 13k literals) or the same object twice (37k, branches that
+    # did not change a type): those are their own union, with nothing to
+    # flatten, drop or merge. Neither a union (which may need flattening) nor
+    # Never (which becomes `NEVER`) takes this path.
+    n = len(items)
+    if n == 1 or (n == 2 and items[0] is items[1]):
+        only = items[0]
+        cls = type(only)
+        if cls is not UnionType and cls is not NeverType:
+            return only
     # One pass, with exact class tests (no type here is ever subclassed):
     # flatten, drop Never, deduplicate, and note which simplifications below
     # can apply at all (158k calls on the bench corpus, most with no type

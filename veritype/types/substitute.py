@@ -32,11 +32,23 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if tp is TypeVarType:
         return m.get((t.fullname, t.scope), t)  # type: ignore[attr-defined]  # tv_key(t)
     if tp is Instance:
-        if not t.args:  # type: ignore[attr-defined]
+        args = t.args  # type: ignore[attr-defined]
+        if not args:
             return t
-        return Instance(t.info, tuple([_sub(a, m) for a in t.args]))  # type: ignore[attr-defined]
-    if isinstance(t, UnionType):
-        return make_union([_sub(i, m) for i in t.items])
+        new_args = [_sub(a, m) for a in args]
+        for new, old in zip(new_args, args):
+            if new is not old:
+                return Instance(t.info, tuple(new_args))  # type: ignore[attr-defined]
+        # Nothing substituted (no argument mentions a mapped variable): the
+        # type itself, equal to a rebuilt one, keeps its cached hash and lets
+        # `is` answer later comparisons.
+        return t
+    if tp is UnionType:
+        items = [_sub(i, m) for i in t.items]  # type: ignore[attr-defined]
+        for new, old in zip(items, t.items):  # type: ignore[attr-defined]
+            if new is not old:
+                return make_union(items)
+        return t  # (make_union only builds simplified unions: it would give `t` again)
     if isinstance(t, TupleType):
         items: list[Type] = []
         spliced = False
@@ -83,7 +95,7 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         return Overloaded(tuple(_sub(i, m) for i in t.items), t.name)  # type: ignore[misc]
     if isinstance(t, TypeType):
         inner = _sub(t.item, m)
-        return TypeType(inner)
+        return t if inner is t.item else TypeType(inner)
     if isinstance(t, TypeFormType):
         return TypeFormType(_sub(t.item, m))
     if isinstance(t, TypedDictType):

@@ -1,0 +1,38 @@
+"""syntax/word_lines.py: the lines holding a word, and the spans that hold none."""
+
+from __future__ import annotations
+
+import ast
+
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+
+SOURCE = '''import x
+
+@dec(
+    1)
+def f():
+    return (
+        yield)
+
+def g(): return 1  # no y-word here
+'''
+
+
+def test_lines_of_a_word() -> None:
+    assert word_lines(SOURCE, "yield") == [7]
+    assert word_lines(SOURCE, "return", "import") == [1, 6, 9]
+    assert word_lines("a\nb", "c") == []
+    assert word_lines("a\ryield\n", "yield") is None  # a lone CR ends a line for Python only
+
+
+def test_spans() -> None:
+    tree = ast.parse(SOURCE)
+    f, g = tree.body[1], tree.body[2]
+    assert isinstance(f, ast.FunctionDef) and isinstance(g, ast.FunctionDef)
+    assert span_start(f) == 3 and span_start(g) == 9  # decorators count
+    lines = word_lines(SOURCE, "yield")
+    assert lines is not None
+    assert any_in_span(lines, span_start(f), f.end_lineno)
+    assert not any_in_span(lines, span_start(g), g.end_lineno)
+    assert not any_in_span(lines, 8, 100) and not any_in_span([], 1, 10)
+    assert any_in_span([], 1, None)  # no end known: may hold it

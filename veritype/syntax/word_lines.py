@@ -1,0 +1,50 @@
+"""On which lines of a source a word occurs: to skip the syntax that cannot hold it.
+
+Some rules look for one kind of node in a subtree (a `yield` in a function
+body, an `await` in a statement). The keyword of such a node is written
+inside the node's own line span, and a node's span lies inside the span of
+every node holding it, but for a def's or class's decorators, written above
+its `def`/`class` line (`span_start` counts them). So when no line of a
+subtree's span holds the word, the subtree holds no such node and need not be
+walked. The lines come from the text (a word in a comment or a string
+counts too: that only costs the walk it would have cost anyway).
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_left
+
+
+def word_lines(source: str, *words: str) -> list[int] | None:
+    """The sorted 1-based numbers of the lines holding any of `words`; None
+    when the text's line numbers may not be the parser's (a lone carriage
+    return ends a line for Python, not for this count)."""
+    if "\r" in source:
+        return None
+    found: set[int] = set()
+    for word in words:
+        pos = source.find(word)
+        line, counted = 1, 0
+        while pos >= 0:
+            line += source.count("\n", counted, pos)
+            counted = pos
+            found.add(line)
+            pos = source.find(word, pos + len(word))
+    return sorted(found)
+
+
+def span_start(node: ast.stmt) -> int:
+    """The first line of a statement, its decorators included."""
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:
+        return min(node.lineno, *(d.lineno for d in decorators))
+    return node.lineno
+
+
+def any_in_span(lines: list[int], first: int, last: int | None) -> bool:
+    """Whether one of the sorted `lines` lies within `first`..`last` (no end: yes)."""
+    if last is None:
+        return True
+    i = bisect_left(lines, first)
+    return i < len(lines) and lines[i] <= last
