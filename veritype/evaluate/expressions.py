@@ -26,15 +26,15 @@ from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
-from veritype.types.join import join_all, widen_literals
+from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
-    Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType,
+    Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
     make_union, union_items, NONE,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
-from veritype.evaluate import expr_access, expr_displays, expr_operators
+from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_unpacking
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
@@ -734,64 +734,11 @@ class ExprEvaluator:
             results.append(r)
         return make_union(results)
 
-    def unpack(self, t: Type, n: int, node: ast.AST | None) -> list[Type]:
-        t = as_tuple(t)
-        if isinstance(t, UnionType):
-            # Each member unpacks on its own; position by position, the union.
-            per_item = [self.unpack(item, n, node) for item in t.items]
-            return [make_union([p[i] for p in per_item]) for i in range(n)]
-        if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
-            from veritype.types.tuples import unpack_variadic
+    # -- unpacking ---------------------------------------------------------------------
 
-            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
-            star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None) if target is not None else None
-            got = unpack_variadic(t, n, star)
-            return got if got is not None else [AnyType("special")] * n
-        if isinstance(t, TupleType):
-            if len(t.items) == n:
-                return list(t.items)
-            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
-            if target is not None and any(isinstance(e, ast.Starred) for e in target.elts):
-                star = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred))
-                after = n - star - 1
-                if len(t.items) >= n - 1:
-                    middle = list(t.items[star: len(t.items) - after])
-                    return list(t.items[:star]) + [widen_literals(join_all(self.ev, middle)) if middle else NeverType()] + list(t.items[len(t.items) - after:])
-            self.error(node, f"Too many values to unpack ({n} expected, {len(t.items)} provided)" if len(t.items) > n else f"Need more than {len(t.items)} value{'s' if len(t.items) != 1 else ''} to unpack ({n} expected)", "misc")
-            return [ANY_ERROR] * n
-        item = self.iterate(t, node, unpacking=True)
-        return [item] * n
-
-    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type], at: ast.AST | None = None) -> None:
-        """Bind a comprehension's `target` to `t` in `layer`; `at`: the
-        comprehension, where unpacking a str is reported (str_unpack)."""
-        if isinstance(target, ast.Name):
-            layer[target.id] = t
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            from veritype.evaluate.str_unpack import check_str_unpack
-
-            check_str_unpack(self, t, at)
-            items = self.unpack(t, len(target.elts), target)
-            for sub, item in zip(target.elts, items):
-                if isinstance(sub, ast.Starred):
-                    self.assign_types(sub.value, self.ev.builtin("list", item), layer, at)
-                else:
-                    self.assign_types(sub, item, layer, at)
-
-    def exception_instance(self, t: Type) -> Type:
-        results = []
-        for item in union_items(t):
-            if isinstance(item, TypeType):
-                results.append(item.item)
-            elif isinstance(item, TupleType):
-                from veritype.types.tuples import value_items
-
-                results.append(self.exception_instance(make_union(value_items(item))))
-            elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
-                results.append(self.exception_instance(item.args[0]))
-            else:
-                results.append(AnyType("special"))
-        return make_union(results)
+    unpack = expr_unpacking.unpack
+    assign_types = expr_unpacking.assign_types
+    exception_instance = expr_unpacking.exception_instance
 
 
 def _expected_index(callee: Type) -> str:
