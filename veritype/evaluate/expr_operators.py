@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, union_items
+from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, NeverType, union_items
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -68,6 +68,11 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
                 # mypy's false_only/true_only: a falsy bool is `Literal[False]`, a falsy
                 # int/str/bytes its empty literal, a truthy bool `Literal[True]`.
                 results.append(falsy_part(ex.ev, t, literal_bool=True) if positive else truthy_part(ex.ev, t, literal_bool=True))
+                if isinstance(truthy_part(ex.ev, t) if positive else falsy_part(ex.ev, t), NeverType):
+                    # The operands after this one never run (`f() and g()` with
+                    # `f() -> None`): mypy's type is this operand's part alone,
+                    # and it checks nothing in them.
+                    break
                 layer = ex.narrow_for(value, positive)
                 ex.overlay.append(layer)
                 pushed += 1

@@ -24,9 +24,19 @@ def can_be_false(ev: "Evaluator", t: Type) -> bool:
     if isinstance(t, Instance):
         if t.info.fullname == "builtins.object":
             return True
-        return t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None  # type: ignore[index]
-    if isinstance(t, (CallableType, Overloaded, TypeType)):
+        if t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None:  # type: ignore[index]
+            return True
+        # No `__bool__` or `__len__`: mypy 2.4.1 (typeops.false_only) still lets
+        # an instance be false, since a subclass may define `__bool__`, unless
+        # the class is final or an enum. So `if a: ... else: ...` checks the
+        # else branch instead of calling it unreachable.
+        return not (t.info.is_final or t.info.is_enum_class())
+    if isinstance(t, (CallableType, Overloaded)):
         return False
+    # `type[A]` may be false (mypy 2.4.1: a metaclass may define `__bool__`), so
+    # `if cls: ... else: ...` checks the else branch. (A class named directly,
+    # `if A:`, is a callable for mypy and never false; here it is `type[A]` too,
+    # and mypy reports that test as truthy-function anyway.)
     if isinstance(t, TypedDictType):
         return True
     return True
@@ -85,3 +95,17 @@ def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
             i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
         items.append(i)
     return make_union(items)
+
+
+def never_true(ev: "Evaluator", t: Type) -> bool:
+    """No value of `t` is true (None, `Literal[False]`, `tuple[()]`, Never): a
+    test of this type makes its true branch unreachable (mypy's true_only is
+    Never, for any expression, not only a narrowable reference)."""
+    return not any(can_be_true(ev, i) for i in union_items(t))
+
+
+def never_false(ev: "Evaluator", t: Type) -> bool:
+    """No value of `t` is false (a function, a class object, a final class
+    without `__bool__`, `Literal[True]`): the false branch of a test of this
+    type is unreachable."""
+    return not any(can_be_false(ev, i) for i in union_items(t))
