@@ -128,7 +128,7 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
         key = _key(test.target)
         if key is not None:
             t = _silent(exprs).infer(test.value)
-            inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
+            inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         out = _compare(exprs, test, positive)
@@ -145,7 +145,7 @@ def _narrow(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str,
     key = _key(test)
     if key is not None:
         t = _silent(exprs).infer(test)
-        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)}
+        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)}
     return {}
 
 

@@ -13,7 +13,14 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 
-def can_be_false(ev: "Evaluator", t: Type) -> bool:
+def can_be_false(ev: "Evaluator", t: Type, branch: bool = False) -> bool:
+    """Whether some value of `t` is false. `branch`: for what a test's false
+    branch may see, where mypy 2.4.1 (typeops.false_only) keeps an instance of
+    a class without `__bool__` or `__len__` (a subclass may define one) unless
+    the class is final or an enum, and a `type[A]` (its metaclass may); so `if
+    a: ... else: ...` checks the else branch. Without `branch` (the value of an
+    `and`), such a falsy part is left out, as mypy's false_only marks it never
+    true and the `or` that usually follows (`(x and x.f()) or []`) drops it."""
     if isinstance(t, (NoneType, AnyType)):
         return True
     if isinstance(t, LiteralType):
@@ -26,17 +33,14 @@ def can_be_false(ev: "Evaluator", t: Type) -> bool:
             return True
         if t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None:  # type: ignore[index]
             return True
-        # No `__bool__` or `__len__`: mypy 2.4.1 (typeops.false_only) still lets
-        # an instance be false, since a subclass may define `__bool__`, unless
-        # the class is final or an enum. So `if a: ... else: ...` checks the
-        # else branch instead of calling it unreachable.
-        return not (t.info.is_final or t.info.is_enum_class())
+        return branch and not (t.info.is_final or t.info.is_enum_class())
     if isinstance(t, (CallableType, Overloaded)):
         return False
-    # `type[A]` may be false (mypy 2.4.1: a metaclass may define `__bool__`), so
-    # `if cls: ... else: ...` checks the else branch. (A class named directly,
-    # `if A:`, is a callable for mypy and never false; here it is `type[A]` too,
-    # and mypy reports that test as truthy-function anyway.)
+    if isinstance(t, TypeType):
+        # (A class named directly, `if A:`, is a callable for mypy and never
+        # false; here it is `type[A]` too, and mypy reports that test as
+        # truthy-function anyway.)
+        return branch
     if isinstance(t, TypedDictType):
         return True
     return True
@@ -83,10 +87,11 @@ def _part_literal(ev: "Evaluator", value: object) -> Type:
 _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
 
 
-def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
+def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False, branch: bool = False) -> Type:
+    """The false values of `t`; `branch` as for `can_be_false`."""
     items = []
     for i in union_items(t):
-        if not can_be_false(ev, i):
+        if not can_be_false(ev, i, branch):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
             i = _part_literal(ev, False)
@@ -108,4 +113,4 @@ def never_false(ev: "Evaluator", t: Type) -> bool:
     """No value of `t` is false (a function, a class object, a final class
     without `__bool__`, `Literal[True]`): the false branch of a test of this
     type is unreachable."""
-    return not any(can_be_false(ev, i) for i in union_items(t))
+    return not any(can_be_false(ev, i, branch=True) for i in union_items(t))
