@@ -161,15 +161,18 @@ class ExprEvaluator:
     def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
         from veritype.evaluate import deprecation
 
+        msg = deprecation.reference_message(t)
+        if msg is None and isinstance(node, ast.Attribute):
+            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
+        if msg is None:
+            return
+        # The name's symbol is looked up only for a deprecated value (this runs
+        # for every name and attribute read).
         if isinstance(node, ast.Name) and self.scope is not None:
             hit = self.ev.lookup(node.id, self.scope)
             if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
                 return  # reported once, at the `from` import (as mypy)
-        msg = deprecation.reference_message(t)
-        if msg is None and isinstance(node, ast.Attribute):
-            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
-        if msg is not None:
-            self.error(node, msg, "deprecated")
+        self.error(node, msg, "deprecated")
 
     # -- entry ------------------------------------------------------------------
 
