@@ -59,7 +59,8 @@ def options_key(options: Options) -> str:
     fields = {
         f.name: getattr(options, f.name)
         for f in dataclasses.fields(options)
-        if f.name not in _OUTPUT_ONLY
+        # Not init: state kept while checking (Options._by_module), no setting.
+        if f.init and f.name not in _OUTPUT_ONLY
     }
     text = json.dumps(fields, sort_keys=True, default=_jsonable)
     return digest_text(text)

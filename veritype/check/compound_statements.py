@@ -12,6 +12,7 @@ from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.narrowing import narrow_pair
 from veritype.evaluate.reference_keys import expr_key
+from veritype.evaluate.truthiness import never_false, never_true
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
@@ -52,7 +53,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
                 break
             node = nxt
             continue
-        mc.infer(node.test, condition=True)
+        tested = mc.infer(node.test, condition=True)
         if mc.options.warn_unreachable and not mc.flow.state.unreachable:
             from veritype.check.impossible_isinstance import report_impossible_isinstance
 
@@ -64,13 +65,13 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         # (the `else` starts from this state again), each operand inferred once.
         pos, neg = narrow_pair(mc.exprs(), node.test)
         mc.flow.apply(pos)
-        if _is_never_narrowed(mc.flow, pos):
+        if _is_never_narrowed(mc.flow, pos) or never_true(mc.ev, tested):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         ends.append(mc.flow.fork())
         mc.flow.set(before.copy())
         mc.flow.apply(neg)
-        if _is_never_narrowed(mc.flow, neg):
+        if _is_never_narrowed(mc.flow, neg) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
         if nxt is None:
             mc.block(node.orelse)
@@ -158,8 +159,16 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
-    mc.infer(stmt.test, condition=True)
-    infinite = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
+    tested = mc.infer(stmt.test, condition=True)
+    # A test whose type is never false (`while True`, a `Literal[True]`, a
+    # function) loops until a break; one never true skips the body (mypy's
+    # false_only/true_only of the test's type, for any expression).
+    infinite = (isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)) or never_false(mc.ev, tested)
+    if never_true(mc.ev, tested) and not infinite:
+        _unreachable_block(mc, stmt.body)
+        mc.flow.apply(mc.exprs().narrow_for(stmt.test, False))
+        mc.block(stmt.orelse)
+        return
     mc._loop(stmt.body, stmt.orelse, _body_keys(stmt), stmt.test, infinite)
 
 

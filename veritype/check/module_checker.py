@@ -20,6 +20,7 @@ from veritype.check.display_items import report_display_items
 from veritype.check.typeddict_rules import check_typeddict_delete
 from veritype.check.import_over_variable import check_import_over_variable
 from veritype.evaluate.returns_value import allow_none_value
+from veritype.evaluate.truthiness import never_true
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.functions import function_scope, is_generator
@@ -276,10 +277,16 @@ class ModuleChecker:
             # Checking"): what follows is not checked, like a skipped `if` branch.
             self.flow.state.unreachable = True
             return
-        self.infer(stmt.test, condition=True)
+        tested = self.infer(stmt.test, condition=True)
         if stmt.msg is not None:
             self.infer(stmt.msg)
         if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
+            self.flow.state.unreachable = True
+            return
+        if never_true(self.ev, tested):
+            # A test no value of whose type is true (`assert f()` with `f() ->
+            # None`, a `Literal[False]`): mypy's true_only is Never, so what
+            # follows cannot run, whatever the expression is.
             self.flow.state.unreachable = True
             return
         narrowed = self.exprs().narrow_for(stmt.test, True)

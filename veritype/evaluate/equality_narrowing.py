@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Instance, LiteralType, NoneType, TupleType, Type, make_union, union_items
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.strict_equality import has_own_eq, may_be_equal
 
@@ -64,6 +64,8 @@ def to_other(ev: "Evaluator", t: Type, other: Type) -> Type | None:
     subclass of `other` stays, and a plain class that cannot equal `other` is
     ruled out. pytest's `assert args[0] == ("m", repr(...))` makes `args[0]`,
     a `tuple[str, object]`, a `tuple[str, str]`. None when nothing changes."""
+    if isinstance(other, TypeType) and isinstance(other.item, Instance):
+        return _to_class_object(ev, t, other)
     if not isinstance(other, (Instance, TupleType)) or has_own_eq(other):
         return None
     items = union_items(t)
@@ -85,6 +87,27 @@ def to_other(ev: "Evaluator", t: Type, other: Type) -> Type | None:
     return None if narrowed is None or narrowed == t else narrowed
 
 
+def _to_class_object(ev: "Evaluator", t: Type, other: TypeType) -> Type | None:
+    """`t == B` with `B` a class: as `t is B` (mypy 2.4.1 narrows `t: type[A]`
+    to B's class object) unless a metaclass defines its own `__eq__`. Only the
+    items that are `B` or wider narrow; anything else is left as it is."""
+    items = union_items(t)
+    if has_own_eq(other) or any(has_own_eq(i) for i in items if isinstance(i, TypeType)):
+        return None
+    out: list[Type] = []
+    for item in items:
+        if isinstance(item, AnyType):
+            return None
+        if is_subtype(ev, item, other):
+            out.append(item)
+        elif is_subtype(ev, other, item):
+            out.append(other)
+        else:
+            out.append(item)
+    narrowed = make_union(out)
+    return None if narrowed == t else narrowed
+
+
 def _nominal_subtype(ev: "Evaluator", sub: Type, sup: Type) -> bool:
     """`sub` a subtype of `sup` by its classes, not by a numeric promotion (an
     `int` that equals a `float` leaves the `float` as it is)."""
@@ -96,8 +119,6 @@ def _nominal_subtype(ev: "Evaluator", sub: Type, sup: Type) -> bool:
 
 
 def _erased(ev: "Evaluator", t: Type) -> Type:
-    from veritype.types.model import AnyType
-
     if isinstance(t, Instance) and t.args:
         return Instance(t.info, tuple(AnyType("special") for _ in t.args))
     if isinstance(t, TupleType) and any(isinstance(i, LiteralType) for i in t.items):

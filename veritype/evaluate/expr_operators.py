@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, union_items
+from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, NeverType, union_items
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -45,6 +45,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     positive = isinstance(node.op, ast.And)
     pushed = 0
     right_reported = False
+    decided = 0  # how many operands' parts make the value, once one decides it
     try:
         for i, value in enumerate(node.values):
             last = i == len(node.values) - 1
@@ -68,6 +69,12 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
                 # mypy's false_only/true_only: a falsy bool is `Literal[False]`, a falsy
                 # int/str/bytes its empty literal, a truthy bool `Literal[True]`.
                 results.append(falsy_part(ex.ev, t, literal_bool=True) if positive else truthy_part(ex.ev, t, literal_bool=True))
+                if not decided and isinstance(truthy_part(ex.ev, t) if positive else falsy_part(ex.ev, t, branch=True), NeverType):
+                    # The operands after this one never run (`f() and g()` with
+                    # `f() -> None`): mypy's type is the parts up to here. They
+                    # are still inferred, as before: their names are resolved
+                    # (mypy's name-defined comes from its semantic pass).
+                    decided = len(results)
                 layer = ex.narrow_for(value, positive)
                 ex.overlay.append(layer)
                 pushed += 1
@@ -78,7 +85,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
 
     # mypy simplifies the result: `history or ()` on `tuple[R, ...] | None` is
     # `tuple[R, ...]` (the empty tuple is one of them), `o is not None and o + 1` int.
-    return simplified_union(ex.ev, results)
+    return simplified_union(ex.ev, results[:decided] if decided else results)
 
 
 def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:

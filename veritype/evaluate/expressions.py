@@ -16,7 +16,7 @@ from veritype.evaluate import type_forms
 from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Protocol
+from typing import TYPE_CHECKING, Iterable, Iterator, Protocol
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
@@ -26,15 +26,15 @@ from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
 from veritype.types.format import format_pair, format_type
-from veritype.types.join import join_all, widen_literals
+from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
-    Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType,
+    Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
     make_union, union_items, NONE,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
-from veritype.evaluate import expr_access, expr_displays, expr_operators
+from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_unpacking
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
@@ -153,7 +153,7 @@ class ExprEvaluator:
         finally:
             self._report = outer
 
-    def replay(self, reported: list[tuple[ast.AST | None, str, str, str]]) -> None:
+    def replay(self, reported: Iterable[tuple[ast.AST | None, str, str, str]]) -> None:
         """Report again what a `recording` block held back, as if it ran again here."""
         for diag in reported:
             self._emit(*diag)
@@ -161,15 +161,18 @@ class ExprEvaluator:
     def _report_deprecated(self, node: ast.Name | ast.Attribute, t: Type) -> None:
         from veritype.evaluate import deprecation
 
+        msg = deprecation.reference_message(t)
+        if msg is None and isinstance(node, ast.Attribute):
+            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
+        if msg is None:
+            return
+        # The name's symbol is looked up only for a deprecated value (this runs
+        # for every name and attribute read).
         if isinstance(node, ast.Name) and self.scope is not None:
             hit = self.ev.lookup(node.id, self.scope)
             if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
                 return  # reported once, at the `from` import (as mypy)
-        msg = deprecation.reference_message(t)
-        if msg is None and isinstance(node, ast.Attribute):
-            msg = deprecation.property_message(self.ev, self.infer(node.value), node.attr, setter=False)
-        if msg is not None:
-            self.error(node, msg, "deprecated")
+        self.error(node, msg, "deprecated")
 
     # -- entry ------------------------------------------------------------------
 
@@ -575,14 +578,10 @@ class ExprEvaluator:
         from veritype.evaluate.special_calls import special_call
 
         memo = self._memo
-        if expected is not None and memo.depth > 1:
-            # Inferred before without context, by a call that never read it: the same answer.
-            key = memo.key(node, None, self.overlay)
-            hit = memo.context_free(key) if key is not None else None
-            if hit is not None:
-                for diag in hit[1]:
-                    self._emit(*diag)
-                return hit[0]
+        hit = memo.context_free(node, self.overlay) if expected is not None else None
+        if hit is not None:  # inferred before without context, by a call that never read it
+            self.replay(hit[1])
+            return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
@@ -592,13 +591,10 @@ class ExprEvaluator:
         args = self.call_args(node)
         if isinstance(callee, (CallableType, TypeType)) and self.reporting:
             self._check_untyped_call(callee, node)
-        # (Only an answer the memo keeps, nested in another inference, is worth marking.)
-        free = [True] if expected is None and memo.depth > 1 else None
+        free = [True] if expected is None and memo.depth > 1 else None  # (only a memoized answer is marked)
         result = self._call_node(callee, args, node, expected=expected, context_free=free)
         if free is not None and free[0]:
-            key = memo.key(node, None, self.overlay)
-            if key is not None:
-                memo.mark_context_free(key)
+            memo.mark_context_free(node, self.overlay)
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
@@ -741,64 +737,11 @@ class ExprEvaluator:
             results.append(r)
         return make_union(results)
 
-    def unpack(self, t: Type, n: int, node: ast.AST | None) -> list[Type]:
-        t = as_tuple(t)
-        if isinstance(t, UnionType):
-            # Each member unpacks on its own; position by position, the union.
-            per_item = [self.unpack(item, n, node) for item in t.items]
-            return [make_union([p[i] for p in per_item]) for i in range(n)]
-        if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
-            from veritype.types.tuples import unpack_variadic
+    # -- unpacking ---------------------------------------------------------------------
 
-            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
-            star = next((i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)), None) if target is not None else None
-            got = unpack_variadic(t, n, star)
-            return got if got is not None else [AnyType("special")] * n
-        if isinstance(t, TupleType):
-            if len(t.items) == n:
-                return list(t.items)
-            target = node if isinstance(node, (ast.Tuple, ast.List)) else None
-            if target is not None and any(isinstance(e, ast.Starred) for e in target.elts):
-                star = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred))
-                after = n - star - 1
-                if len(t.items) >= n - 1:
-                    middle = list(t.items[star: len(t.items) - after])
-                    return list(t.items[:star]) + [widen_literals(join_all(self.ev, middle)) if middle else NeverType()] + list(t.items[len(t.items) - after:])
-            self.error(node, f"Too many values to unpack ({n} expected, {len(t.items)} provided)" if len(t.items) > n else f"Need more than {len(t.items)} value{'s' if len(t.items) != 1 else ''} to unpack ({n} expected)", "misc")
-            return [ANY_ERROR] * n
-        item = self.iterate(t, node, unpacking=True)
-        return [item] * n
-
-    def assign_types(self, target: ast.expr, t: Type, layer: dict[str, Type], at: ast.AST | None = None) -> None:
-        """Bind a comprehension's `target` to `t` in `layer`; `at`: the
-        comprehension, where unpacking a str is reported (str_unpack)."""
-        if isinstance(target, ast.Name):
-            layer[target.id] = t
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            from veritype.evaluate.str_unpack import check_str_unpack
-
-            check_str_unpack(self, t, at)
-            items = self.unpack(t, len(target.elts), target)
-            for sub, item in zip(target.elts, items):
-                if isinstance(sub, ast.Starred):
-                    self.assign_types(sub.value, self.ev.builtin("list", item), layer, at)
-                else:
-                    self.assign_types(sub, item, layer, at)
-
-    def exception_instance(self, t: Type) -> Type:
-        results = []
-        for item in union_items(t):
-            if isinstance(item, TypeType):
-                results.append(item.item)
-            elif isinstance(item, TupleType):
-                from veritype.types.tuples import value_items
-
-                results.append(self.exception_instance(make_union(value_items(item))))
-            elif isinstance(item, Instance) and item.info.fullname == "builtins.tuple" and item.args:
-                results.append(self.exception_instance(item.args[0]))
-            else:
-                results.append(AnyType("special"))
-        return make_union(results)
+    unpack = expr_unpacking.unpack
+    assign_types = expr_unpacking.assign_types
+    exception_instance = expr_unpacking.exception_instance
 
 
 def _expected_index(callee: Type) -> str:

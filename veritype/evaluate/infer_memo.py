@@ -79,16 +79,21 @@ class InferMemo:
     def put(self, key: tuple[object, ...], t: Type, reported: tuple[Reported, ...]) -> None:
         self._table[key] = (t, reported)
 
-    def mark_context_free(self, key: tuple[object, ...]) -> None:
-        """The inference of `key` (expected type None) in progress does not read
-        its expected type: inferred under any other it gives the same answer."""
-        self._context_free.add(key)
+    def mark_context_free(self, node: ast.expr, overlay: list[dict[str, Type]]) -> None:
+        """The inference of `node` without expected type in progress does not
+        read it: inferred under any other it gives the same answer."""
+        key = self.key(node, None, overlay)
+        if key is not None:
+            self._context_free.add(key)
 
-    def context_free(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:
-        """The answer memoized for `key` (expected type None) if it holds under
-        any expected type: a nested call inferred again with its parameter's type
-        as context (`f(g(x))`) need not be checked again."""
-        return self._table.get(key) if key in self._context_free else None
+    def context_free(self, node: ast.expr, overlay: list[dict[str, Type]]) -> tuple[Type, tuple[Reported, ...]] | None:
+        """The answer memoized for `node` without expected type if it holds under
+        any: a nested call inferred again with its parameter's type as context
+        (`f(g(x))`) need not be checked again."""
+        if self.depth < 2:  # (nothing memoized yet: the outermost inference is `node`'s own)
+            return None
+        key = self.key(node, None, overlay)
+        return self._table.get(key) if key is not None and key in self._context_free else None
 
     def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
         for seen in self._recording:

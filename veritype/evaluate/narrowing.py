@@ -156,7 +156,7 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
         key = _key(test.target)
         if key is not None:
             t = silent.infer(test.value)
-            inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)
+            inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)
         return inner
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         out = _compare(exprs, silent, test, positive)
@@ -173,7 +173,7 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
     key = _key(test)
     if key is not None:
         t = silent.infer(test)
-        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True)}
+        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)}
     return {}
 
 
@@ -348,7 +348,7 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         items = union_items(t)
         kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
         return make_union(kept_items) if len(kept_items) < len(items) else None
-    if identity and positive and isinstance(other, (Instance, TupleType, CallableType)) and not isinstance(t, AnyType):
+    if identity and positive and isinstance(other, (Instance, TupleType, CallableType, TypeType)) and not isinstance(t, AnyType):
         # `assert value is err` (value: `BaseException | None`, err: BaseException):
         # mypy narrows to the other operand's type where it is narrower, and drops
         # the items it cannot be. When no item may be it, the test cannot hold:

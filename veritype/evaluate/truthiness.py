@@ -13,7 +13,14 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 
-def can_be_false(ev: "Evaluator", t: Type) -> bool:
+def can_be_false(ev: "Evaluator", t: Type, branch: bool = False) -> bool:
+    """Whether some value of `t` is false. `branch`: for what a test's false
+    branch may see, where mypy 2.4.1 (typeops.false_only) keeps an instance of
+    a class without `__bool__` or `__len__` (a subclass may define one) unless
+    the class is final or an enum, and a `type[A]` (its metaclass may); so `if
+    a: ... else: ...` checks the else branch. Without `branch` (the value of an
+    `and`), such a falsy part is left out, as mypy's false_only marks it never
+    true and the `or` that usually follows (`(x and x.f()) or []`) drops it."""
     if isinstance(t, (NoneType, AnyType)):
         return True
     if isinstance(t, LiteralType):
@@ -24,9 +31,16 @@ def can_be_false(ev: "Evaluator", t: Type) -> bool:
     if isinstance(t, Instance):
         if t.info.fullname == "builtins.object":
             return True
-        return t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None  # type: ignore[index]
-    if isinstance(t, (CallableType, Overloaded, TypeType)):
+        if t.info.get("__bool__") is not None and t.info.get("__bool__")[1].fullname != "builtins.object" or t.info.get("__len__") is not None:  # type: ignore[index]
+            return True
+        return branch and not (t.info.is_final or t.info.is_enum_class())
+    if isinstance(t, (CallableType, Overloaded)):
         return False
+    if isinstance(t, TypeType):
+        # (A class named directly, `if A:`, is a callable for mypy and never
+        # false; here it is `type[A]` too, and mypy reports that test as
+        # truthy-function anyway.)
+        return branch
     if isinstance(t, TypedDictType):
         return True
     return True
@@ -73,10 +87,11 @@ def _part_literal(ev: "Evaluator", value: object) -> Type:
 _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
 
 
-def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
+def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False, branch: bool = False) -> Type:
+    """The false values of `t`; `branch` as for `can_be_false`."""
     items = []
     for i in union_items(t):
-        if not can_be_false(ev, i):
+        if not can_be_false(ev, i, branch):
             continue
         if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
             i = _part_literal(ev, False)
@@ -85,3 +100,17 @@ def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
             i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
         items.append(i)
     return make_union(items)
+
+
+def never_true(ev: "Evaluator", t: Type) -> bool:
+    """No value of `t` is true (None, `Literal[False]`, `tuple[()]`, Never): a
+    test of this type makes its true branch unreachable (mypy's true_only is
+    Never, for any expression, not only a narrowable reference)."""
+    return not any(can_be_true(ev, i) for i in union_items(t))
+
+
+def never_false(ev: "Evaluator", t: Type) -> bool:
+    """No value of `t` is false (a function, a class object, a final class
+    without `__bool__`, `Literal[True]`): the false branch of a test of this
+    type is unreachable."""
+    return not any(can_be_false(ev, i, branch=True) for i in union_items(t))

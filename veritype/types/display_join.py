@@ -103,7 +103,11 @@ def _empty_as_never(t: Type) -> Type:
 
 
 def _is_class_object(t: Type) -> bool:
-    return (isinstance(t, TypeType) and isinstance(t.item, Instance) and not t.item.args) or (isinstance(t, Instance) and t.info.fullname == "builtins.type")
+    """A class named in a display: `A`, or a generic class `G` unparameterized
+    (`type[G[Any]]`, its implicit Any arguments), or plain `type`."""
+    if isinstance(t, TypeType) and isinstance(t.item, Instance):
+        return all(isinstance(a, AnyType) for a in t.item.args)
+    return isinstance(t, Instance) and t.info.fullname == "builtins.type"
 
 
 def _join_class_objects(ev: "Evaluator", s: Type, t: Type) -> Type:
