@@ -12,29 +12,36 @@ import pytest
 from veritype.cli.main import main
 
 
+def _write_project(root: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> Path:
+    """A git project at `root` (the current directory) holding `files`, with
+    no virtual environment and no MYPYPATH."""
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    monkeypatch.setenv("VIRTUAL_ENV", str(root / "novenv"))
+    monkeypatch.setenv("MYPYPATH", "")
+    return root
+
+
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.py").write_text(
-        "import sys\nimport b\nimport pkg.c\nx: int = b.y\n"
-        "if sys.version_info < (3, 0):\n    import old\n"
-        'if sys.platform == "win32":\n    import winonly\n'
-        "import yaml_like\n"
-    )
-    (tmp_path / "b.py").write_text('y: str = 1\n')
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "c.py").write_text('z: int = ""\n')
-    (tmp_path / "old.py").write_text('x: int = ""\n')  # only imported where it cannot run
-    (tmp_path / "winonly.py").write_text('x: int = ""\n')
-    site = tmp_path / "site"
-    (site / "yaml_like").mkdir(parents=True)
-    (site / "yaml_like" / "__init__.py").write_text('bad: int = ""\n')
-    (site / "yaml_like" / "py.typed").write_text("")
-    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
-    monkeypatch.setenv("MYPYPATH", "")
-    return tmp_path
+    return _write_project(tmp_path, monkeypatch, {
+        "a.py": (
+            "import sys\nimport b\nimport pkg.c\nx: int = b.y\n"
+            "if sys.version_info < (3, 0):\n    import old\n"
+            'if sys.platform == "win32":\n    import winonly\n'
+            "import yaml_like\n"
+        ),
+        "b.py": 'y: str = 1\n',
+        "pkg/__init__.py": "",
+        "pkg/c.py": 'z: int = ""\n',
+        "old.py": 'x: int = ""\n',  # only imported where it cannot run
+        "winonly.py": 'x: int = ""\n',
+        "site/yaml_like/__init__.py": 'bad: int = ""\n',
+        "site/yaml_like/py.typed": "",
+    })
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
@@ -83,26 +90,24 @@ def test_imports_nested_anywhere_are_followed(tmp_path: Path, capsys, monkeypatc
     # An import in a method, a branch, a continued line: followed wherever it
     # stands (engine/followed_imports.py skips only statements whose lines
     # hold no `import`, and what they nest).
-    (tmp_path / ".git").mkdir()
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.py").write_text(
-        "import sys\n"
-        "class C:\n"
-        "    x = (\n        1)\n"
-        "    def m(self) -> None:\n"
-        "        y = [\n            2]\n"
-        "        if sys.platform == 'linux':\n"
-        "            from inner \\\n                import v\n"
-        "def later() -> None:\n"
-        "    try:\n        pass\n"
-        "    except ImportError:\n        pass\n"
-        "    else:\n"
-        "        import other\n"
-    )
-    (tmp_path / "inner.py").write_text('v: int = ""\n')
-    (tmp_path / "other.py").write_text('w: str = 1\n')
-    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "novenv"))
-    monkeypatch.setenv("MYPYPATH", "")
+    _write_project(tmp_path, monkeypatch, {
+        "a.py": (
+            "import sys\n"
+            "class C:\n"
+            "    x = (\n        1)\n"
+            "    def m(self) -> None:\n"
+            "        y = [\n            2]\n"
+            "        if sys.platform == 'linux':\n"
+            "            from inner \\\n                import v\n"
+            "def later() -> None:\n"
+            "    try:\n        pass\n"
+            "    except ImportError:\n        pass\n"
+            "    else:\n"
+            "        import other\n"
+        ),
+        "inner.py": 'v: int = ""\n',
+        "other.py": 'w: str = 1\n',
+    })
     lines = run(capsys)
     assert [line.split(":")[0] for line in lines[:-1]] == ["inner.py", "other.py"]
     assert lines[-1] == "Found 2 errors in 2 files (checked 1 source file)"

@@ -91,21 +91,29 @@ def _to_class_object(ev: "Evaluator", t: Type, other: TypeType) -> Type | None:
     """`t == B` with `B` a class: as `t is B` (mypy 2.4.1 narrows `t: type[A]`
     to B's class object) unless a metaclass defines its own `__eq__`. Only the
     items that are `B` or wider narrow; anything else is left as it is."""
-    items = union_items(t)
-    if has_own_eq(other) or any(has_own_eq(i) for i in items if isinstance(i, TypeType)):
+    if has_own_eq(other) or any(has_own_eq(i) for i in union_items(t) if isinstance(i, TypeType)):
         return None
+    out = narrowed_items(ev, t, other, keep_unrelated=True)
+    narrowed = make_union(out) if out is not None else None
+    return None if narrowed is None or narrowed == t else narrowed
+
+
+def narrowed_items(ev: "Evaluator", t: Type, other: Type, keep_unrelated: bool) -> list[Type] | None:
+    """The items of `t` once it is known to be (identical or equal to) a value
+    of `other`: an item wider than `other` becomes `other`, a narrower one
+    stays, an unrelated one stays only if `keep_unrelated`. None when an item
+    is Any (nothing is sure)."""
     out: list[Type] = []
-    for item in items:
+    for item in union_items(t):
         if isinstance(item, AnyType):
             return None
-        if is_subtype(ev, item, other):
-            out.append(item)
-        elif is_subtype(ev, other, item):
+        if is_subtype(ev, other, item):
             out.append(other)
-        else:
+        elif is_subtype(ev, item, other):
             out.append(item)
-    narrowed = make_union(out)
-    return None if narrowed == t else narrowed
+        elif keep_unrelated:
+            out.append(item)
+    return out
 
 
 def _nominal_subtype(ev: "Evaluator", sub: Type, sup: Type) -> bool:

@@ -18,7 +18,7 @@ from veritype.types.model import (
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
-from veritype.evaluate.equality_narrowing import away_none, cannot_equal, surely_distinct, to_other
+from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrowed_items, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
@@ -354,14 +354,9 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         # the items it cannot be. When no item may be it, the test cannot hold:
         # Never, as mypy (`assert f.buffer is f`, a BinaryIO and a TextIO), but
         # only between plain classes; anything unsure is left alone.
-        kept = []
-        for i in union_items(t):
-            if isinstance(i, AnyType):
-                return None
-            if is_subtype(ev, other, i):
-                kept.append(other)
-            elif is_subtype(ev, i, other):
-                kept.append(i)
+        kept = narrowed_items(ev, t, other, keep_unrelated=False)
+        if kept is None:
+            return None
         if kept:
             return make_union(kept)
         return NeverType() if all(surely_distinct(ev, i, other) for i in union_items(t)) else None
