@@ -354,11 +354,11 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         # the items it cannot be. When no item may be it, the test cannot hold:
         # Never, as mypy (`assert f.buffer is f`, a BinaryIO and a TextIO), but
         # only between plain classes; anything unsure is left alone.
-        kept = narrowed_items(ev, t, other, keep_unrelated=False)
-        if kept is None:
+        same = narrowed_items(ev, t, other, keep_unrelated=False)
+        if same is None:
             return None
-        if kept:
-            return make_union(kept)
+        if same:
+            return make_union(same)
         return NeverType() if all(surely_distinct(ev, i, other) for i in union_items(t)) else None
     return None
 
