@@ -6,6 +6,7 @@ when no item matches.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from typing import TYPE_CHECKING
 
@@ -109,8 +110,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
                 sub_args = list(args)
                 sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
                 collect = Collect()
-                sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope, replay=site.replay,
-                                    context_free=site.context_free)
+                sub_site = _trial_site(site, collect)
                 r = check_overloaded(sub_site, callee, sub_args)
                 if collect.errors:
                     ok = False
@@ -147,8 +147,7 @@ def _union_math_refinement(site: CallSite, callee: Overloaded, args: list[Arg], 
             sub_args = list(args)
             sub_args[ai] = Arg(args[ai].kind, args[ai].name, args[ai].node, member)
             collect = Collect()
-            sub_site = CallSite(ev, site.infer, collect, site.node, site.iterate, site.expected_ret, recording=site.recording, scope=site.scope, replay=site.replay,
-                                    context_free=site.context_free)
+            sub_site = _trial_site(site, collect)
             r = check_overloaded(sub_site, callee, sub_args)
             if collect.errors or holds_any(r):
                 return first_ret
@@ -316,3 +315,9 @@ def _deprecated_item(site: CallSite, callee: Overloaded, item: CallableType) -> 
         msg = deprecation.overload_message(callee, item)
         if msg is not None:
             site.report(site.node, msg, "deprecated")
+
+
+def _trial_site(site: CallSite, collect: Collect) -> CallSite:
+    """`site` for one member of a union argument: the same call, its reports
+    collected (to decide), with errors of its own."""
+    return replace(site, report=collect, errors=[])
