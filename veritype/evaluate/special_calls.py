@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.typeddict_key_methods import typeddict_key_method
 from veritype.evaluate.returns_value import allow_none_value
+from veritype.semantic import symbols as S
 from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
@@ -20,15 +21,48 @@ if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
 
 
+# The modules whose functions are special here, and what names them besides their own.
+_MODULES = ("typing", "typing_extensions", "builtins")
+_IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
+
+
 def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
+    """The full name of what the call's function names, where it may be special."""
     func = node.func
     if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
         if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
             return f"builtins.{func.id}"
-    if exprs.scope is None or not isinstance(func, (ast.Name, ast.Attribute)):
+    scope = exprs.scope
+    if scope is None:
         return None
-    ref = exprs.ev.resolve_expr(func, exprs.scope)
-    return ref.fullname if ref is not None else None
+    # `Evaluator.resolve_expr`, unrolled: the chain's root is looked up once, and
+    # only a name that may lead elsewhere is followed (this runs for every call).
+    attrs: list[str] = []
+    root = func
+    while type(root) is ast.Attribute:
+        attrs.append(root.attr)  # type: ignore[attr-defined]
+        root = root.value  # type: ignore[attr-defined]
+    if type(root) is not ast.Name:
+        return None
+    name = root.id  # type: ignore[attr-defined]
+    if scope.lookup_type_param(name) is not None:
+        return None  # a type parameter (and its attributes) is never one of them
+    ev = exprs.ev
+    hit = ev.lookup(name, scope)
+    if hit is None:
+        return None
+    sym, where = hit
+    if sym.kind not in _IMPORTS and not (where.kind == "module" and where.module.name in _MODULES):
+        # A variable, parameter or function of this code: what it names, and each
+        # attribute of it, is spelled after its scope (`pkg.mod.f.x.attr`), in
+        # no module of _MODULES.
+        return None
+    ref = ev.resolve_symbol(sym, where)
+    for attr in reversed(attrs):
+        ref = ev.member_ref(ref, attr)  # type: ignore[assignment]
+        if ref is None:
+            return None
+    return ref.fullname
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
@@ -100,7 +134,6 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     """Typing spec ("Protocols", "runtime_checkable"): isinstance()/issubclass() need a
     @runtime_checkable protocol, and issubclass() one without data members."""
     from veritype.evaluate.expressions import ExprEvaluator
-    from veritype.semantic import symbols as S
     from veritype.types.model import Instance, TypeType
 
     if not isinstance(item, (ast.Name, ast.Attribute)):
