@@ -18,7 +18,9 @@ from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, Ty
 from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Ref
     from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.semantic.symbols import Symbol
 
 
 # The modules whose functions are special here, and what names them besides their own.
@@ -32,13 +34,23 @@ def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
     if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
         if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
             return f"builtins.{func.id}"
+    found = _outside_ref(exprs, func)
+    return found[0].fullname if found is not None else None
+
+
+def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] | None":
+    """What a name or dotted attribute refers to, with the symbol its first name is
+    bound to, where that name is an import, a class or a name of _MODULES; None
+    for anything else (no name; a variable, parameter or function of this code).
+
+    `Evaluator.resolve_expr`, unrolled: the chain's first name is looked up once,
+    and only a name that may lead elsewhere is followed (this runs for every call).
+    """
     scope = exprs.scope
     if scope is None:
         return None
-    # `Evaluator.resolve_expr`, unrolled: the chain's root is looked up once, and
-    # only a name that may lead elsewhere is followed (this runs for every call).
     attrs: list[str] = []
-    root = func
+    root = node
     while type(root) is ast.Attribute:
         attrs.append(root.attr)  # type: ignore[attr-defined]
         root = root.value  # type: ignore[attr-defined]
@@ -57,12 +69,12 @@ def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
         # attribute of it, is spelled after its scope (`pkg.mod.f.x.attr`), in
         # no module of _MODULES.
         return None
-    ref = ev.resolve_symbol(sym, where)
+    ref: Ref | None = ev.resolve_symbol(sym, where)
     for attr in reversed(attrs):
-        ref = ev.member_ref(ref, attr)  # type: ignore[assignment]
+        ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
         if ref is None:
             return None
-    return ref.fullname
+    return (ref, sym) if ref is not None else None
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
@@ -124,10 +136,29 @@ def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) 
     assert exprs.scope is not None
     classes = node.args[1]
     for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
+        if _plain_class(exprs, item):
+            continue  # neither check concerns it
         if is_newtype_class_expr(exprs.ev, item, exprs.scope) is not None:
             exprs.error(item, f"Cannot use {short}() with NewType type", "misc")
             continue
         _protocol_in_class_check(exprs, item, short)
+
+
+def _plain_class(exprs: "ExprEvaluator", item: ast.expr) -> bool:
+    """`item` names a class (`str`, `mod.C`) that is neither a protocol nor a
+    TypedDict, by a name bound once: its value is that class object (flow has
+    no other binding to give it), a NewType is no class, and the protocol and
+    TypedDict rules do not concern it. Known from the reference alone, without
+    inferring the expression (most isinstance() calls name such classes)."""
+    found = _outside_ref(exprs, item)
+    if found is None:
+        return False
+    ref, sym = found
+    if ref.kind != "class" or ref.info is None or ref.sym is None or len(sym.decls) != 1 or len(ref.sym.decls) != 1:
+        return False
+    info = ref.info
+    info.bases  # evaluating the bases sets the protocol and TypedDict flags
+    return not info.is_protocol and not info.is_typeddict
 
 
 def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str) -> None:
