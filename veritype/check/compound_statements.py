@@ -73,8 +73,11 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         if _is_never_narrowed(mc.flow, pos) or never_true(mc.ev, tested):
             mc.flow.state.unreachable = True
         mc.block(node.body)
-        ends.append(mc.flow.fork())
-        mc.flow.set(before.copy())
+        # The states are handed over, not copied: the flow leaves each one
+        # here for another (`before`, then the merge), and nothing else holds
+        # a flow's state (whoever keeps one forks it).
+        ends.append(mc.flow.state)
+        mc.flow.set(before)
         mc.flow.apply(neg)
         if _is_never_narrowed(mc.flow, neg) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
@@ -85,7 +88,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             break
         node = nxt
     if ends:
-        ends.append(mc.flow.fork())
+        ends.append(mc.flow.state)
         mc.flow.set(merge(ends, mc.merge_declared))
 
 
