@@ -89,7 +89,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         node = nxt
     if ends:
         ends.append(mc.flow.state)
-        mc.flow.set(merge(ends, mc.merge_declared))
+        mc.flow.set(merge(ends, mc.merge_declared, handed_over=True))
 
 
 def _literal_condition(test: ast.expr) -> bool:
