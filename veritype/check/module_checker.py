@@ -78,6 +78,10 @@ class ModuleChecker:
         self.partial_watch: dict[int, Callable[[], None]] | None = None
         # Unannotated variables: the type their first assignment declared (check.inferred_decls).
         self.inferred: dict[int, Type] = {}
+        # The evaluator `exprs` hands out, and the reporter it is made with (one
+        # bound method, so that `exprs` can tell it is still the one in use).
+        self._exprs: ExprEvaluator | None = None
+        self._report_to = self.report
 
     # -- reporting ----------------------------------------------------------------
 
@@ -103,7 +107,11 @@ class ModuleChecker:
             self.note(node, n)
 
     def exprs(self) -> ExprEvaluator:
-        e = ExprEvaluator(self.ev, self.scope, self.flow, self.report)
+        # One evaluator serves the questions asked in the same scope and flow
+        # (one per question was 73k on the bench corpus): see `reusable`.
+        e = self._exprs
+        if e is None or not e.reusable(self.scope, self.flow, self._report_to):
+            e = self._exprs = ExprEvaluator(self.ev, self.scope, self.flow, self._report_to)
         e.in_async = bool(self.func and self.func.is_async)
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e

@@ -113,6 +113,23 @@ class ExprEvaluator:
         silent.overlay = self.overlay
         return silent
 
+    def reusable(self, scope: Scope | None, flow: FlowView, report: Reporter | None) -> bool:
+        """Whether this evaluator can serve as a new one made with `scope`,
+        `flow` and `report`, made ready for it if so. It can when idle: no
+        inference, recording, lambda or comprehension of its own in progress
+        (it may be asked for from inside one). What an idle one keeps is then
+        dropped: its memo's last epoch (infer_memo) and the conditions it
+        marked (truthy_function); the caller sets `in_async`/`yield_types`."""
+        memo = self._memo
+        if (self.scope is not scope or self.flow is not flow or self._report is not report
+                or memo.depth or self.overlay or self.nested_in_class or self.in_lambda):
+            return False
+        if memo._context_free:
+            memo.end_epoch()
+        if self.conditions:
+            self.conditions = set()
+        return True
+
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
@@ -308,8 +325,7 @@ class ExprEvaluator:
                 return narrowed
         if scope is None:
             return AnyType("special")
-        tp = scope.lookup_type_param(node.id)
-        if tp is not None:
+        if self.ev.type_params_seen and scope.lookup_type_param(node.id) is not None:
             return AnyType("special")
         hit = self.ev.lookup(node.id, scope)
         if hit is None:
