@@ -57,6 +57,8 @@ class FlowView(Protocol):
 class NullFlow:
     """No flow analysis: names have their declared types."""
 
+    undefined = None  # no possibly-undefined tracking (read by `_Name` for every name)
+
     def lookup(self, key: str) -> Type | None:
         return None
 
