@@ -194,10 +194,15 @@ class Evaluator:
             return self._lookup(name, scope, True)
         known = scope.known
         if name in known:
-            return known[name]
+            kept = known[name]
+            # (A symbol alone: found in `scope` itself, see below.)
+            return (kept, scope) if type(kept) is Symbol else kept  # type: ignore[return-value]
         hit = self._lookup(name, scope, False)
         if not self.lazy_depth or (hit is not None and hit[1].module is scope.module):
-            known[name] = hit
+            # A hit in the scope itself is kept as its symbol: the scope holding
+            # itself would be a reference cycle, and a released function body's
+            # scope must go with it (a one-shot run has no cyclic collector).
+            known[name] = hit[0] if hit is not None and hit[1] is scope else hit
         return hit
 
     def _lookup(self, name: str, scope: Scope, for_type: bool) -> tuple[Symbol, Scope] | None:
@@ -259,6 +264,11 @@ class Evaluator:
         # (131k references were made for the names read on the bench corpus).
         # Pure: the fields below are the scope's and the symbol's, fixed, and
         # a class symbol has one ClassInfo for good (class_info_of).
+        # Only a module's or class's: the reference holds the symbol, a cycle,
+        # and a function's symbols must go with its released body (a one-shot
+        # run has no cyclic collector); modules and classes live for the run.
+        if scope.kind == "function":
+            return self._own_ref(sym, scope)
         hit = sym.cache.get("self_ref")
         if hit is not None and hit[0] is scope:  # type: ignore[index]
             return hit[1]  # type: ignore[index]

@@ -123,7 +123,8 @@ class ExprEvaluator:
         dropped: its memo's last epoch (infer_memo) and the conditions it
         marked (truthy_function); the caller sets `in_async`/`yield_types`."""
         memo = self._memo
-        if (self.scope is not scope or self.flow is not flow or self._report is not report
+        # (`!=` for the reporter: a bound method is made anew at each access.)
+        if (self.scope is not scope or self.flow is not flow or self._report != report
                 or memo.depth or self.overlay or self.nested_in_class or self.in_lambda):
             return False
         if memo._context_free:
