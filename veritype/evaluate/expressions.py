@@ -120,14 +120,16 @@ class ExprEvaluator:
         `flow` and `report`, made ready for it if so. It can when idle: no
         inference, recording, lambda or comprehension of its own in progress
         (it may be asked for from inside one). What an idle one keeps is then
-        dropped: its memo's last epoch (infer_memo) and the conditions it
-        marked (truthy_function); the caller sets `in_async`/`yield_types`."""
+        dropped: its memo's last epoch (infer_memo: context-free marks, the
+        count of walrus binds that stops sharing, see `InferMemo.shared`) and
+        the conditions it marked (truthy_function); the caller sets
+        `in_async`/`yield_types`."""
         memo = self._memo
         # (`!=` for the reporter: a bound method is made anew at each access.)
         if (self.scope is not scope or self.flow is not flow or self._report != report
                 or memo.depth or self.overlay or self.nested_in_class or self.in_lambda):
             return False
-        if memo._context_free:
+        if memo._context_free or memo.binds:  # (what an epoch that memoized nothing leaves)
             memo.end_epoch()
         if self.conditions:
             self.conditions = set()
@@ -193,6 +195,11 @@ class ExprEvaluator:
             if hit is not None and hit[0].kind == "from":  # symbols.FROM_IMPORT
                 return  # reported once, at the `from` import (as mypy)
         self.error(node, msg, "deprecated")
+
+    @property
+    def memo(self) -> InferMemo:
+        """The inference memo (narrowing reads the answers of the evaluator it asks for)."""
+        return self._memo
 
     # -- entry ------------------------------------------------------------------
 
@@ -481,6 +488,7 @@ class ExprEvaluator:
 
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
         t = self.infer(node.value, expected)
+        self._memo.binds += 1  # the flow changes under the memoized answers (InferMemo.shared)
         if isinstance(node.target, ast.Name):
             self._final_target(node.target)
             declared = self.declared_of(node.target.id)
