@@ -57,6 +57,8 @@ class FlowView(Protocol):
 class NullFlow:
     """No flow analysis: names have their declared types."""
 
+    undefined = None  # no possibly-undefined tracking (read by `_Name` for every name)
+
     def lookup(self, key: str) -> Type | None:
         return None
 
@@ -112,6 +114,26 @@ class ExprEvaluator:
         silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None, self._deprecations)
         silent.overlay = self.overlay
         return silent
+
+    def reusable(self, scope: Scope | None, flow: FlowView, report: Reporter | None) -> bool:
+        """Whether this evaluator can serve as a new one made with `scope`,
+        `flow` and `report`, made ready for it if so. It can when idle: no
+        inference, recording, lambda or comprehension of its own in progress
+        (it may be asked for from inside one). What an idle one keeps is then
+        dropped: its memo's last epoch (infer_memo: context-free marks, the
+        count of walrus binds that stops sharing, see `InferMemo.shared`) and
+        the conditions it marked (truthy_function); the caller sets
+        `in_async`/`yield_types`."""
+        memo = self._memo
+        # (`!=` for the reporter: a bound method is made anew at each access.)
+        if (self.scope is not scope or self.flow is not flow or self._report != report
+                or memo.depth or self.overlay or self.nested_in_class or self.in_lambda):
+            return False
+        if memo._context_free or memo.binds:  # (what an epoch that memoized nothing leaves)
+            memo.end_epoch()
+        if self.conditions:
+            self.conditions = set()
+        return True
 
     # -- reporting ------------------------------------------------------------
 
@@ -313,8 +335,7 @@ class ExprEvaluator:
                 return narrowed
         if scope is None:
             return AnyType("special")
-        tp = scope.lookup_type_param(node.id)
-        if tp is not None:
+        if self.ev.type_params_seen and scope.lookup_type_param(node.id) is not None:
             return AnyType("special")
         hit = self.ev.lookup(node.id, scope)
         if hit is None:
