@@ -170,10 +170,18 @@ class ExprEvaluator:
                 outer(node, msg, code, severity)
 
         self._report = record
+        memo = self._memo
+        held_from = memo.held_from
+        if not forward:
+            # An inference in progress around this block did not report what
+            # is held back here: its memo entry must not replay it (a trial of
+            # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
+            memo.held_from = len(memo._recording)
         try:
             yield seen
         finally:
             self._report = outer
+            memo.held_from = held_from
 
     def replay(self, reported: Iterable[tuple[ast.AST | None, str, str, str]]) -> None:
         """Report again what a `recording` block held back, as if it ran again here."""
@@ -520,7 +528,11 @@ class ExprEvaluator:
         return self.ev.declared_type(*hit)
 
     def _Await(self, node: ast.Await, expected: Type | None) -> Type:
-        t = self.infer(node.value)
+        # What the await is expected to give, the awaitable is expected to
+        # wrap (mypy: `Awaitable[T]` as its context), so a generic coroutine
+        # call is solved from it first (evaluate/context_first.py).
+        awaitable = self.ev.named_class("typing.Awaitable") if expected is not None and not isinstance(expected, AnyType) else None
+        t = self.infer(node.value, Instance(awaitable, (expected,)) if awaitable is not None else None)  # type: ignore[arg-type]
         result = self.awaited(t, node)
         if self.reporting:
             check_awaited_value(self, node, result)
