@@ -207,7 +207,6 @@ class _Worker:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.noted = 0  # program.modules entries whose imports were sent (in order)
-        self.to_check: set[str] = set()
         self.release = False
         self.digests: Any = None  # cache/incremental.py LoadedDigests, when the run has a cache
 
@@ -236,13 +235,13 @@ class _Worker:
         program = self.program
         for src in sources:
             program.sources[src.module] = src
-        self.to_check = set(names)
         self.release = release
         if digests:
             from veritype.cache.incremental import LoadedDigests
 
             self.digests = LoadedDigests(program)
         lend_method_walker(program)
+        program.checking = frozenset(names)
         for name in names:
             info = program.modules.get(name)
             if info is not None:
