@@ -105,3 +105,20 @@ def test_a_failing_task_is_raised_in_the_parent() -> None:
             list(pool.run([1, 2, 3]))
     finally:
         pool.close()
+
+
+def test_settings_not_enforced_in_a_workers_module_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # A module's `# mypy:` line naming a setting veritype does not enforce is
+    # read where the module loads: a worker; the run's warning names it still.
+    from veritype.cli.main import main
+
+    root = tmp_path / "proj"
+    write(root, {**FILES, "app/inline.py": "# mypy: disallow-any-expr\nx = 1\n"})
+    monkeypatch.chdir(root)
+    outputs = []
+    for flags in ([], ["-n", "2"]):
+        main(["check", "--no-incremental", *flags, "app"])
+        outputs.append(capsys.readouterr())
+    assert "not enforced: disallow_any_expr" in outputs[0].err
+    assert outputs[1] == outputs[0]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 from itertools import islice
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from veritype.cache.fingerprint import static_imports
@@ -98,7 +99,7 @@ class EarlyWorkers:
         # check them (`check`), and loads less of the rest.
         shares = _shares(sources, len(self.loaded_by))
         tasks = [("scan", share) for share in shares if share]
-        for w, _, (found, loaded) in self.pool.run(tasks, lambda w, pending: _own(w, pending, shares)):
+        for w, (found, loaded) in self._run(tasks, lambda w, pending: _own(w, pending, shares)):
             self.imports.update(loaded)
             self.loaded_by[w].update(loaded)
             self.scanned.update(found)
@@ -152,12 +153,21 @@ class EarlyWorkers:
             return best
 
         results: dict[str, list[Diagnostic]] = {}
-        for w, _, (checked, loaded, found_digests) in self.pool.run(tasks, choose):
+        for w, (checked, loaded, found_digests) in self._run(tasks, choose):
             results.update(checked)
             self.imports.update(loaded)
             self.loaded_by[w].update(loaded)
             self.digests.update(found_digests)
         return results
+
+    def _run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int]) -> Iterator[tuple[int, Any]]:
+        """The pool's answers. A module's `# mypy:` comments may name settings
+        veritype does not enforce (Program._inline_config): those the workers
+        met are named in the run's warning too, as if loaded here."""
+        assert self.pool is not None
+        for w, _, (answer, not_enforced) in self.pool.run(tasks, choose):
+            self.program.options.not_enforced.update(not_enforced)
+            yield w, answer
 
     def _preferred(self, group: list[str]) -> int | None:
         """The worker that loaded most of `group` (by size), if any did."""
@@ -211,11 +221,10 @@ class _Worker:
         self.digests: Any = None  # cache/incremental.py LoadedDigests, when the run has a cache
 
     def __call__(self, message: tuple[Any, ...]) -> Any:
-        if message[0] == "scan":
-            return self.scan(message[1])
         if message[0] == "begin":
             return self.begin(*message[1:])
-        return self.check(message[1])
+        answer = self.scan(message[1]) if message[0] == "scan" else self.check(message[1])
+        return answer, self.program.options.not_enforced
 
     def scan(self, sources: list[BuildSource]) -> tuple[dict[str, tuple[list[str], bool, int] | None], dict[str, Imports]]:
         program = self.program
