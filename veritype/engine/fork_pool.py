@@ -64,6 +64,9 @@ class ForkPool:
                     child_end.close()
                     self.conns.append(parent_end)
                     self.procs.append(proc)
+        except BaseException:
+            self.close()  # (a fork that failed: those started stop)
+            raise
         finally:
             gc.unfreeze()
 
