@@ -278,6 +278,12 @@ def _type_of_value(ev: "Evaluator", t: Type) -> Type:
 
 def call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:
     """Call with already-known positional argument types, silently (None on error)."""
+    from veritype.evaluate.known_calls import answer
+
+    return answer(ev, callee, arg_types, lambda: _call_types(ev, callee, arg_types))
+
+
+def _call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:
     collect = Collect()
 
     def infer(node: ast.expr, expected: Type | None) -> Type:

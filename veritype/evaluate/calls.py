@@ -28,6 +28,7 @@ from veritype.types.model import (
     NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeFormType, TypeType, TypeVarType, UnpackType,
     UnionType, make_union,
 )
+from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
 from veritype.types.substitute import substitute, tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
@@ -113,24 +114,15 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     params = callee.params
     slots: list[list[int]] = [[] for _ in params]
     errors: list[tuple[ast.AST | None, str, str]] = []
-    # The parameters by kind, in one pass (this runs for every signature tried
-    # at every call: once per overload item in the arity filter, once per check).
-    positional: list[int] = []
-    kw_only: list[int] = []
-    star_index: int | None = None
-    kw_index: int | None = None
-    for i, p in enumerate(params):
-        kind = p.kind
-        if kind == POS_OR_KW or kind == POS_ONLY:
-            positional.append(i)
-        elif kind == KW_ONLY:
-            kw_only.append(i)
-        elif kind == VAR_POS:
-            if star_index is None:
-                star_index = i
-        elif kind == VAR_KW:
-            if kw_index is None:
-                kw_index = i
+    # The parameters by kind, worked out once per callable (this runs for every
+    # signature tried at every call: once per overload item in the arity filter,
+    # once per check).
+    shape = shape_of(callee)
+    positional = shape.positional
+    kw_only = shape.kw_only
+    star_index = shape.star_index
+    kw_index = shape.kw_index
+    keywords = shape.keywords
     pos_cursor = 0
     has_star_arg = False
     has_star2_arg = False
@@ -166,7 +158,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if star_index is not None:
                 slots[star_index].append(ai)
         elif arg.kind == ARG_KW:
-            idx = _keyword_param(params, arg.name)
+            idx = keywords.get(arg.name) if arg.name is not None else None
             if idx is not None:
                 if idx in kw_only[:surplus_pos]:
                     dup_kw.add(idx)
@@ -188,7 +180,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             t = arg_types[ai]
             if isinstance(t, TypedDictType):
                 for key, _vt in t.items:
-                    idx = _keyword_param(params, key)
+                    idx = keywords.get(key)
                     if idx is not None and not slots[idx]:
                         slots[idx].append(ai)
                     elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
@@ -236,14 +228,6 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         for p in missing_kw:
             errors.append((site.node, f'Missing named argument "{p.name}" for {callable_name(callee)}', "call-arg"))
     return Matching(slots, errors)
-
-
-def _keyword_param(params: tuple[Param, ...], name: str | None) -> int | None:
-    """The index of the parameter a keyword argument `name` is passed to, if any."""
-    for i, p in enumerate(params):
-        if p.name == name and (p.kind == POS_OR_KW or p.kind == KW_ONLY):
-            return i
-    return None
 
 
 # -- checking one signature ------------------------------------------------------------

@@ -11,24 +11,70 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.typeddict_key_methods import typeddict_key_method
 from veritype.evaluate.returns_value import allow_none_value
+from veritype.semantic import symbols as S
 from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
 from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Ref
     from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.semantic.symbols import Symbol
+
+
+# The modules whose functions are special here, and what names them besides their own.
+_MODULES = ("typing", "typing_extensions", "builtins")
+_IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
 
 
 def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
+    """The full name of what the call's function names, where it may be special."""
     func = node.func
     if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
         if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
             return f"builtins.{func.id}"
-    if exprs.scope is None or not isinstance(func, (ast.Name, ast.Attribute)):
+    found = _outside_ref(exprs, func)
+    return found[0].fullname if found is not None else None
+
+
+def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] | None":
+    """What a name or dotted attribute refers to, with the symbol its first name is
+    bound to, where that name is an import, a class or a name of _MODULES; None
+    for anything else (no name; a variable, parameter or function of this code).
+
+    `Evaluator.resolve_expr`, unrolled: the chain's first name is looked up once,
+    and only a name that may lead elsewhere is followed (this runs for every call).
+    """
+    scope = exprs.scope
+    if scope is None:
         return None
-    ref = exprs.ev.resolve_expr(func, exprs.scope)
-    return ref.fullname if ref is not None else None
+    attrs: list[str] = []
+    root = node
+    while type(root) is ast.Attribute:
+        attrs.append(root.attr)  # type: ignore[attr-defined]
+        root = root.value  # type: ignore[attr-defined]
+    if type(root) is not ast.Name:
+        return None
+    name = root.id  # type: ignore[attr-defined]
+    if scope.lookup_type_param(name) is not None:
+        return None  # a type parameter (and its attributes) is never one of them
+    ev = exprs.ev
+    hit = ev.lookup(name, scope)
+    if hit is None:
+        return None
+    sym, where = hit
+    if sym.kind not in _IMPORTS and not (where.kind == "module" and where.module.name in _MODULES):
+        # A variable, parameter or function of this code: what it names, and each
+        # attribute of it, is spelled after its scope (`pkg.mod.f.x.attr`), in
+        # no module of _MODULES.
+        return None
+    ref: Ref | None = ev.resolve_symbol(sym, where)
+    for attr in reversed(attrs):
+        ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
+        if ref is None:
+            return None
+    return (ref, sym) if ref is not None else None
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
@@ -90,17 +136,35 @@ def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) 
     assert exprs.scope is not None
     classes = node.args[1]
     for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
+        if _plain_class(exprs, item):
+            continue  # neither check concerns it
         if is_newtype_class_expr(exprs.ev, item, exprs.scope) is not None:
             exprs.error(item, f"Cannot use {short}() with NewType type", "misc")
             continue
         _protocol_in_class_check(exprs, item, short)
 
 
+def _plain_class(exprs: "ExprEvaluator", item: ast.expr) -> bool:
+    """`item` names a class (`str`, `mod.C`) that is neither a protocol nor a
+    TypedDict, by a name bound once: its value is that class object (flow has
+    no other binding to give it), a NewType is no class, and the protocol and
+    TypedDict rules do not concern it. Known from the reference alone, without
+    inferring the expression (most isinstance() calls name such classes)."""
+    found = _outside_ref(exprs, item)
+    if found is None:
+        return False
+    ref, sym = found
+    if ref.kind != "class" or ref.info is None or ref.sym is None or len(sym.decls) != 1 or len(ref.sym.decls) != 1:
+        return False
+    info = ref.info
+    info.bases  # evaluating the bases sets the protocol and TypedDict flags
+    return not info.is_protocol and not info.is_typeddict
+
+
 def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str) -> None:
     """Typing spec ("Protocols", "runtime_checkable"): isinstance()/issubclass() need a
     @runtime_checkable protocol, and issubclass() one without data members."""
     from veritype.evaluate.expressions import ExprEvaluator
-    from veritype.semantic import symbols as S
     from veritype.types.model import Instance, TypeType
 
     if not isinstance(item, (ast.Name, ast.Attribute)):

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import VAR_POS, AnyType, Instance, Param, TupleType, Type, UnpackType
+from veritype.types.model import VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnpackType
+from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, Constraint, infer_constraints
 from veritype.types.subtype import is_subtype
 from veritype.types.substitute import TVKey, substitute
-from veritype.types.tuples import align, star_tuple
+from veritype.types.tuples import align, expand_star_params, star_tuple
 
 if TYPE_CHECKING:
     from veritype.evaluate.calls import Arg, CallSite, Report
-    from veritype.types.model import CallableType
 
 ARG_STAR = "star"  # calls.ARG_STAR (calls imports this module, so it is not imported from there)
 
@@ -82,21 +82,14 @@ def check_variadic_args(site: "CallSite", callee: "CallableType", p: Param, arg_
 
 def expand(callee: Type) -> Type:
     """The callee with its unpacked `*args` spelled out where it can be."""
-    from veritype.types.model import CallableType, Overloaded
-    from veritype.types.tuples import expand_star_params
-
-    # (Loops, not generators: this runs for every call, and almost no signature
-    # has an unpacked `*args`.)
-    # Only a `*args` parameter is spelled out (see expand_star_params).
-    if isinstance(callee, CallableType):
-        for p in callee.params:
-            if p.kind == VAR_POS and isinstance(p.type, UnpackType):
-                return expand_star_params(callee)
-        return callee
-    if isinstance(callee, Overloaded):
+    # (This runs for every call, and almost no signature has an unpacked `*args`:
+    # the callable's shape knows. Only a `*args` parameter is spelled out, see
+    # expand_star_params.)
+    if type(callee) is CallableType:
+        return expand_star_params(callee) if shape_of(callee).unpacked_star else callee  # type: ignore[arg-type]
+    if type(callee) is Overloaded:
         for c in callee.items:
-            for p in c.params:
-                if p.kind == VAR_POS and isinstance(p.type, UnpackType):
-                    return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
+            if shape_of(c).unpacked_star:
+                return Overloaded(tuple(expand_star_params(c) for c in callee.items), callee.name)
     return callee
 

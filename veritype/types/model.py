@@ -165,9 +165,15 @@ class TypeVarType(_HashCached):
     narrowed: bool = False
 
 
+class _CallableBase(_HashCached):
+    """A callable also keeps its parameters sorted by kind (types.param_shape)."""
+
+    __slots__ = ("_shape",)
+
+
 @_cache_hash
 @dataclass(frozen=True, slots=True)
-class CallableType(_HashCached):
+class CallableType(_CallableBase):
     params: tuple[Param, ...]
     ret: Type
     type_vars: tuple[TypeVarType, ...] = ()

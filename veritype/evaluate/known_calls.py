@@ -1,0 +1,85 @@
+"""Answers of silent calls made with known argument types, kept once final.
+
+`call_dispatch.call_types` calls a callee with argument types, not
+expressions, and reports nothing: `__iter__`/`__next__` of every `for` loop
+and comprehension, each operator's dunder (`__add__`, `__contains__`...),
+a descriptor's `__get__`. The same few questions come again and again (19,800
+calls for 1,450 distinct ones on the bench corpus), each a full signature
+check (or overload resolution).
+
+Pure: the answer (the return type, or None when the call has an error)
+depends on the callee, the argument types and the classes involved, nothing
+else: there are no argument expressions, no expected type, no scope and no
+flow; the options it reads are the program's. It is kept only when final:
+asked while no lazy evaluation is in progress (one that is may still hold a
+placeholder, see Evaluator.lazy_depth), as in `found_members`.
+
+Keys: the callee by identity (a callable's name, definition and flags take
+no part in its equality, and its definition decides a deprecation report);
+it is kept alive in the entry so that its id stays its own. Arguments by
+value where every field of the type takes part in equality (an instance of
+plain instances, None) and for literals with their `declared` flag (which
+equality leaves out and the solver reads); a call with any other argument
+is not kept. The table lives on the evaluator's subtype checker, which the
+engine drops when classes are forgotten, so that no answer about a forgotten
+class outlives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from veritype.types.model import Instance, LiteralType, NoneType, Type
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+_MISSING = object()
+
+
+def answer(ev: "Evaluator", callee: Type, arg_types: list[Type], call: Callable[[], Type | None]) -> Type | None:
+    """`call()`, the silent call of `callee` with `arg_types`, from the table when asked before."""
+    if ev.lazy_depth:
+        return call()
+    key = _key(callee, arg_types)
+    if key is None:
+        return call()
+    table: dict[tuple[object, ...], tuple[Type | None, Type]] = ev.subtype_checker().known_calls
+    hit = table.get(key, _MISSING)
+    if hit is not _MISSING and hit[1] is callee:  # type: ignore[index]
+        return hit[0]  # type: ignore[index]
+    result = call()
+    if not ev.lazy_depth:
+        table[key] = (result, callee)
+    return result
+
+
+def _key(callee: Type, arg_types: list[Type]) -> tuple[object, ...] | None:
+    key: list[object] = [id(callee)]
+    for t in arg_types:
+        tp = type(t)
+        if tp is Instance:
+            if not _plain(t):
+                return None
+            key.append(t)
+        elif tp is LiteralType:
+            if not _plain(t.fallback):  # type: ignore[attr-defined]
+                return None
+            # (The value's class too: `Literal[1]` and `Literal[True]` are equal values.)
+            key.append((t, type(t.value), t.declared))  # type: ignore[attr-defined]
+        elif tp is NoneType:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
+
+
+def _plain(t: Type) -> bool:
+    """An instance whose arguments are plain instances too (every field compared)."""
+    if type(t) is not Instance:
+        return False
+    for a in t.args:  # type: ignore[attr-defined]
+        if not _plain(a):
+            return False
+    return True

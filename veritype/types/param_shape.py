@@ -1,0 +1,61 @@
+"""A callable's parameters sorted by kind, worked out once per callable value.
+
+Every call matches its arguments to the callee's parameters (`evaluate.calls.
+match_arguments`), once per overload item in the arity filter and once per
+check, and first asks whether the callee has an unpacked `*args` to spell
+out (`evaluate.variadic_calls.expand`): each time a walk of the parameters
+by kind. The answer depends on the parameters alone, which never change
+(types are immutable), so it is kept in the callable's `_shape` slot (not a
+dataclass field: not compared, hashed, pickled or copied by `replace`).
+"""
+
+from __future__ import annotations
+
+from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, UnpackType
+
+
+class ParamShape:
+    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords")
+
+    def __init__(self, callee: CallableType) -> None:
+        positional: list[int] = []
+        kw_only: list[int] = []
+        star_index: int | None = None
+        kw_index: int | None = None
+        # A keyword argument's parameter: the first positional-or-keyword or
+        # keyword-only parameter of that name.
+        keywords: dict[str, int] = {}
+        unpacked_star = False
+        for i, p in enumerate(callee.params):
+            kind = p.kind
+            if kind == POS_OR_KW or kind == POS_ONLY:
+                positional.append(i)
+            elif kind == KW_ONLY:
+                kw_only.append(i)
+            elif kind == VAR_POS:
+                if star_index is None:
+                    star_index = i
+                if isinstance(p.type, UnpackType):
+                    unpacked_star = True
+            elif kind == VAR_KW:
+                if kw_index is None:
+                    kw_index = i
+            if (kind == POS_OR_KW or kind == KW_ONLY) and p.name is not None and p.name not in keywords:
+                keywords[p.name] = i
+        self.positional: tuple[int, ...] = tuple(positional)
+        self.kw_only: tuple[int, ...] = tuple(kw_only)
+        self.star_index = star_index
+        self.kw_index = kw_index
+        # A `*args: *Ts` (or `*tuple[...]`) parameter (PEP 646).
+        self.unpacked_star = unpacked_star
+        self.keywords = keywords
+
+
+def shape_of(callee: CallableType) -> ParamShape:
+    # (getattr with a default, not try/except: one callable in six is new here,
+    # and an exception caught in Python costs twice as much.)
+    shape: ParamShape | None = getattr(callee, "_shape", None)
+    if shape is None:
+        shape = ParamShape(callee)
+        object.__setattr__(callee, "_shape", shape)
+    return shape
