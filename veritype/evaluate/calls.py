@@ -302,15 +302,39 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     and the arguments, so they are not computed twice. An overload item tried
     with its reports `held_back` only needs to know whether there is an error: it
     stops at the first argument that does not fit, its message left unworded."""
-    ev = site.ev
     if prepared is not None:
-        arg_types = list(prepared[0])  # this check re-infers some in context: a copy
-        matching = prepared[1]
-    else:
-        arg_types = []
-        for a in args:  # (initial_type, inlined: this runs for every argument of every call)
-            arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
-        matching = match_arguments(site, callee, args, arg_types)
+        # (this check re-infers some in context: a copy)
+        return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
+    arg_types: list[Type] = []
+    # What an argument inferred again with its parameter's type reported without
+    # context is held back, and reported only if no such inference happens: mypy
+    # infers the arguments of a callee that is not overloaded in their parameter's
+    # context only, so `k(Box(1))` for `k(b: Box[str])` is the arg-type of `Box(1)`
+    # against `str`, not also the type-var of `Box(1)` alone (T bounded by str).
+    held: dict[int, list[Recorded]] = {}
+    for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
+        if a.type is not None:
+            arg_types.append(a.type)
+        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and isinstance(a.node, _RE_INFERRED):
+            with site.recording(False) as seen:
+                arg_types.append(site.infer(a.node, None))
+            if seen:
+                held[ai] = seen
+        else:
+            arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]
+    matching = match_arguments(site, callee, args, arg_types)
+    ret = _check_matched(site, callee, args, arg_types, matching, report, held_back, held)
+    if held and site.replay is not None:
+        for seen in held.values():
+            site.replay(seen)
+    return ret
+
+
+def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], matching: Matching, report: Report,
+                   held_back: bool, held: dict[int, list[Recorded]] | None) -> Type:
+    """check_signature once the arguments are inferred without context and matched;
+    an argument inferred again in context is dropped from `held`."""
+    ev = site.ev
     for node, msg, code in matching.errors:
         report(node, msg, code)
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
@@ -353,6 +377,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
+                    if held:
+                        held.pop(ai, None)
                 actual = _arg_actual(site, arg, t, p)
                 slots = forwarding_slots(callee, p.type) if isinstance(actual, CallableType) and actual.type_vars else []
                 if slots:
@@ -380,6 +406,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 ctx = _erase_targets(substitute(p.type, known) if known else p.type, targets)
                 t = site.infer(args[ai].node, ctx)  # type: ignore[arg-type]
                 arg_types[ai] = t
+                if held:
+                    held.pop(ai, None)
                 cons += infer_constraints(ev, p.type, _arg_actual(site, args[ai], t, p), SUBTYPE, targets)
         ret_cons = []
         if site.expected_ret is not None and not isinstance(site.expected_ret, AnyType):
@@ -411,6 +439,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         free = _free_in_returned_callable(callee, cons)
         for tv in free:
             mapping.pop(tv_key(tv), None)
+        if not ret_cons and len(contexts) > 1:
+            # A union context none of whose members but one can constrain the return
+            # (`Box[str] | None`) in a way the variables allow (their bounds):
+            # that member's constraints (mypy's any_constraints, filter_satisfiable).
+            usable = [c for c, _ in contexts[1:] if c and _satisfiable(ev, callee, c, targets)]
+            if len(usable) == 1:
+                ret_cons = usable[0]
         ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
@@ -453,6 +488,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(node, expected)
                 arg_types[ai] = t
+                if held:
+                    held.pop(ai, None)
             actual = t if plain else _arg_actual(site, arg, t, p)
             if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
                 continue
@@ -510,6 +547,16 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
 
             ret = dataclasses.replace(ret, type_vars=ret.type_vars + tuple(v for v in free if v not in ret.type_vars))
     return ret
+
+
+def _satisfiable(ev: "Evaluator", callee: CallableType, cons: list, targets: set) -> bool:  # type: ignore[type-arg]
+    """Whether what `cons` solve each variable of `callee` to fits it."""
+    sols = solve(ev, callee.type_vars, cons)
+    for tv in callee.type_vars:
+        sol = sols.get(tv_key(tv))
+        if sol is not None and not isinstance(sol, AnyType) and tv.kind == "typevar" and not fits_type_var(ev, sol, tv, targets):
+            return False
+    return True
 
 
 def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVarType]:  # type: ignore[type-arg]
