@@ -95,8 +95,20 @@ class Collect:
         self.errors.append((node, msg, code))
 
 
-def callable_name(t: CallableType) -> str:
-    return f'"{t.name}"' if t.name else "function"
+def callable_name(t: CallableType | Overloaded) -> str | None:
+    """How a message names the callee, as mypy: `"f"`, a method `"m" of "C"`
+    (`Too many arguments for "append" of "list"`); None for a callable without a
+    name (a lambda, a `Callable[...]` value), which mypy's messages leave out."""
+    if not t.name or t.name == "lambda":
+        return None
+    owner = t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
+    return f'"{t.name}" of "{owner}"' if owner is not None else f'"{t.name}"'
+
+
+def for_function(t: CallableType) -> str:
+    """` for "f"` after an arity message, nothing for a callable without a name."""
+    name = callable_name(t)
+    return f" for {name}" if name is not None else ""
 
 
 # -- argument to parameter mapping ---------------------------------------------------
@@ -155,7 +167,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 surplus_pos += 1
             elif not too_many:
                 too_many = True
-                errors.append((at or arg.node, f"Too many arguments for {callable_name(callee)}", "call-arg"))
+                errors.append((at or arg.node, f"Too many arguments{for_function(callee)}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
@@ -170,9 +182,9 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if idx is not None:
                 if idx in kw_only[:surplus_pos]:
                     dup_kw.add(idx)
-                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
-                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif not slots[idx]:
                     slots[idx].append(ai)
             elif kw_index is not None:
@@ -180,7 +192,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             else:
                 if callee.is_ellipsis:
                     continue
-                msg = f'Unexpected keyword argument "{arg.name}" for {callable_name(callee)}'
+                msg = f'Unexpected keyword argument "{arg.name}"{for_function(callee)}'
                 errors.append((at or arg.node, msg, "call-arg"))
                 unexpected_kw = True
         elif arg.kind == ARG_STAR2:
@@ -194,7 +206,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
                         # `f(v1=1, **td)` where the TypedDict has a `v1` key: a
                         # TypeError at runtime; mypy's message.
-                        errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{key}"', "misc"))
+                        errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{key}"', "misc"))
                     elif kw_index is not None:
                         slots[kw_index].append(ai)
                 continue
@@ -206,7 +218,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if callee.is_ellipsis:
         return Matching(slots, [])
     if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
-        errors.append((at, f"Too many positional arguments for {callable_name(callee)}", "call-arg"))
+        errors.append((at, f"Too many positional arguments{for_function(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
     # keyword was most likely meant for the parameter that looks missing.
@@ -224,17 +236,17 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if missing_pos and not has_star_arg:
         name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
-        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY]
+        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY] if name is not None else []
         if len(missing_pos) == 1 and names:
             errors.append((site.node, f'Missing positional argument "{names[0]}" in call to {name}', "call-arg"))
         elif names and len(names) == len(missing_pos):
             quoted = ", ".join(f'"{n}"' for n in names)
             errors.append((site.node, f"Missing positional arguments {quoted} in call to {name}", "call-arg"))
         else:
-            errors.append((site.node, f"Too few arguments for {name}", "call-arg"))
+            errors.append((site.node, f"Too few arguments{for_function(callee)}", "call-arg"))
     if missing_kw and not has_star2_arg:
         for p in missing_kw:
-            errors.append((site.node, f'Missing named argument "{p.name}" for {callable_name(callee)}', "call-arg"))
+            errors.append((site.node, f'Missing named argument "{p.name}"{for_function(callee)}', "call-arg"))
     return Matching(slots, errors)
 
 
@@ -457,7 +469,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 # checked against that solution (arg-type), not the variable (type-var).
                 mapping[tv_key(tv)] = ctx_sol
                 continue
-            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee) or "function"} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
         slot = matching.slots[pi]
@@ -607,14 +619,15 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 
     sa, se = format_pair(actual, expected)
     name = callable_name(callee)
+    to = f" to {name}" if name is not None else ""
     arg = args[ai]
     if arg.kind == ARG_KW:
-        return f'Argument "{arg.name}" to {name} has incompatible type "{sa}"; expected "{se}"'
+        return f'Argument "{arg.name}"{to} has incompatible type "{sa}"; expected "{se}"'
     if arg.kind == ARG_STAR:
-        return f'Argument {ai + 1} to {name} has incompatible type "*{sa}"; expected "{se}"'
+        return f'Argument {ai + 1}{to} has incompatible type "*{sa}"; expected "{se}"'
     if arg.kind == ARG_STAR2:
-        return f'Argument {ai + 1} to {name} has incompatible type "**{sa}"; expected "{se}"'
-    return f'Argument {ai + 1} to {name} has incompatible type "{sa}"; expected "{se}"'
+        return f'Argument {ai + 1}{to} has incompatible type "**{sa}"; expected "{se}"'
+    return f'Argument {ai + 1}{to} has incompatible type "{sa}"; expected "{se}"'
 
 
 # -- overloads ------------------------------------------------------------------------------
