@@ -183,4 +183,6 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
             seen.add(g[0])
             unique.append(g)
     unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
-    return [d for g in unique for d in g]
+    from veritype.diagnostics.line_duplicates import drop_line_repeats
+
+    return [d for g in drop_line_repeats(unique) for d in g]
