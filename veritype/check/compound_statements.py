@@ -114,12 +114,14 @@ def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
 def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
     saved_exits = mc._loop_exits
     entry = mc.flow.fork()
+    first_pass: tuple[State, list[State]] | None = None
     if mc.silent_passes < 2:
         # A silent first pass finds what the body assigns; the loop head is
         # the join of the entry state and the state at the end of the body,
         # so `p = Path(p)` before `while ...: p = p.parent` keeps `Path`.
         mc.silent_passes += 1
         mark = len(mc.diags)
+        caps = mc.loop_caps
         mc._loop_exits = []
         mc.flow.set(entry.copy())
         try:
@@ -128,23 +130,39 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
             if test is not None:
                 mc.flow.apply(mc.exprs().narrow_for(test, True))
             mc.block(body)
-        finally:
+        except BaseException:
             del mc.diags[mark:]
+            raise
+        finally:
             mc.silent_passes -= 1
-        head = merge([entry, mc.flow.fork()], mc.merge_declared)
+        first_end = mc.flow.fork()
+        head = merge([entry, first_end], mc.merge_declared)
+        if _first_pass_stands(mc, entry, head, caps):
+            # The head is the entry: the second pass would start where the
+            # first did and walk the body again to the same end, so the
+            # first pass's reports are the loop's (see _first_pass_stands).
+            first_pass = (first_end, mc._loop_exits)
+        else:
+            del mc.diags[mark:]
     else:
+        # A loop this deep in silent passes is walked once, from a head that
+        # forgets what the body assigns.
+        mc.loop_caps += 1
         head = entry.copy()
         for key in assigned:
             head.types.pop(key, None)
-    mc._loop_exits = []
-    mc.flow.set(head.copy())
-    if before_body is not None:
-        before_body()
-    if test is not None:
-        mc.flow.apply(mc.exprs().narrow_for(test, True))
-    mc.block(body)
-    body_end = mc.flow.fork()
-    exits = mc._loop_exits
+    if first_pass is not None:
+        body_end, exits = first_pass
+    else:
+        mc._loop_exits = []
+        mc.flow.set(head.copy())
+        if before_body is not None:
+            before_body()
+        if test is not None:
+            mc.flow.apply(mc.exprs().narrow_for(test, True))
+        mc.block(body)
+        body_end = mc.flow.fork()
+        exits = mc._loop_exits
     mc._loop_exits = saved_exits
     # After the loop: it ran zero or more times (or broke out).
     after = merge([head, body_end], mc.merge_declared)
@@ -156,6 +174,30 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
     mc.block(orelse)
     normal = mc.flow.fork()
     mc.flow.set(merge([normal] + exits, mc.merge_declared))
+
+
+def _first_pass_stands(mc: "ModuleChecker", entry: State, head: State, caps: int) -> bool:
+    """Whether a loop's silent first pass is what its second pass would be.
+
+    The second pass starts from the head, the merge of the entry and the first
+    pass's end; when that is the entry itself (nothing the body did widened a
+    narrowed type), it starts where the first pass started and walks the same
+    statements again. (mypy repeats a loop body until its binder frame stops
+    changing: here the frame did not change after one walk.) What the silent
+    level changes, the first pass must not have met:
+    - a nested loop past the depth of silent passes (`loop_caps` moved), which
+      the second pass, one level shallower, would have walked twice;
+    - the checkers that act only outside silent passes: possibly-undefined
+      (state.defined), the lookahead completing `x = []` (partial_watch) and
+      the editor's probe and hints (`reuses_loop_passes`).
+    """
+    if not mc.reuses_loop_passes or mc.loop_caps != caps or mc.partial_watch is not None:
+        return False
+    if entry.defined is not None or head.unreachable != entry.unreachable:
+        return False
+    if head.types.keys() != entry.types.keys():
+        return False
+    return all(head.types[k] == t for k, t in entry.types.items())
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:

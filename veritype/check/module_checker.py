@@ -61,6 +61,11 @@ class FunctionContext:
 
 
 class ModuleChecker:
+    # Whether a loop's silent first pass may stand for its second
+    # (compound_statements._first_pass_stands); the editor's probe and hints act
+    # only outside silent passes, so they walk both.
+    reuses_loop_passes = True
+
     def __init__(self, program: "Program", info: "ModuleInfo") -> None:
         self.program = program
         self.ev = program.evaluator
@@ -74,6 +79,8 @@ class ModuleChecker:
         # Inside `if TYPE_CHECKING:` (or a version check that holds): declarations only.
         self.type_checking_depth = 0
         self.silent_passes = 0  # nesting of silent first passes over loop bodies
+        # Loops walked once at the depth limit of silent passes (compound_statements.loop).
+        self.loop_caps = 0
         # Set while looking ahead for the statement completing `x = []` (check.partial_types).
         self.partial_watch: dict[int, Callable[[], None]] | None = None
         # Unannotated variables: the type their first assignment declared (check.inferred_decls).

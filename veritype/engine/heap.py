@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import gc
 
-# Thresholds while checking (as the one-shot `veritype check` sets them, cli/main.py).
+# Thresholds while checking (mypy's; the one-shot `veritype check` runs without
+# the collector, cli/main.py, but a long-lived process must collect what its
+# edits drop).
 THRESHOLDS = (200_000, 30, 30)
 # A full collection once the frozen part has grown by this factor since the last one.
 GROWTH = 1.5

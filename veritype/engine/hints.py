@@ -38,6 +38,8 @@ class Hint:
 
 
 class _HintChecker(ModuleChecker):
+    reuses_loop_passes = False  # it acts outside silent passes only
+
     def __init__(self, program: "Program", info: "ModuleInfo", lines: list[str], first: int, last: int) -> None:
         super().__init__(program, info)
         self.lines = lines

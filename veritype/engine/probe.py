@@ -59,6 +59,8 @@ class _RecordingExprs(ExprEvaluator):
 
 
 class _ProbeChecker(ModuleChecker):
+    reuses_loop_passes = False  # it acts outside silent passes only
+
     def __init__(self, program: "Program", info: "ModuleInfo", chain: list[ast.AST]) -> None:
         super().__init__(program, info)
         self.wanted = {id(n) for n in chain}
