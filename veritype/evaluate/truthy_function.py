@@ -11,8 +11,10 @@ the last (which is boolean only when the whole expression is).
 Reported only for a name or an attribute (mypy names them in the message)
 whose type is a function or an overloaded function, or that names a class
 (mypy's type of a class object is a function's: `if A:` is reported, a
-`t: type[A]` is not); anything else is left alone: a missed error, never a
-false one. A union with None is not always true and is never reported.
+`t: type[A]` is not). A class object operand of an `and`/`or` whose value is
+used (`Alias = list or set`), which mypy reports too, is left alone: the
+typing conformance suite (aliases_implicit.py) holds that line correct.
+Anything else is left alone: a missed error, never a false one. A union with None is not always true and is never reported.
 An `Iterable` there is the optional `truthy-iterable` (evaluate.truthy_iterable).
 """
 
@@ -44,7 +46,10 @@ def in_condition(ex: "ExprEvaluator", node: ast.expr) -> bool:
     return id(node) in ex.conditions
 
 
-def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
+def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type, class_objects: bool = True) -> None:
+    """Report `node` of type `t`, tested for truth, if it is a function; a class
+    object only with `class_objects` (not an `and`/`or` operand outside a test:
+    see the module's docstring)."""
     if isinstance(t, Instance) and t.info.fullname == "typing.Iterable" and not isinstance(node, ast.BoolOp):
         # (an `and`/`or` is not tested as a whole: its operands are, as in mypy)
         from veritype.evaluate.truthy_iterable import check_truthy_iterable
@@ -58,7 +63,7 @@ def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
     else:
         return
     if isinstance(t, Overloaded) or (isinstance(t, CallableType) and not t.is_type_obj) or (
-            isinstance(t, TypeType) and isinstance(t.item, Instance) and _names_class(ex, node)):
+            class_objects and isinstance(t, TypeType) and isinstance(t.item, Instance) and _names_class(ex, node)):
         ex.error(node, f'Function "{name}" could always be true in boolean context', "truthy-function")
 
 
