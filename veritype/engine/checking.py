@@ -170,7 +170,9 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     for d in diags:
         # An indented note ("    a: int" after "Revealed local types are:")
         # continues the note before it.
-        continues = d.severity == "note" and d.message.startswith("    ")
+        # So does a note reported right after a note at the same position (the
+        # reason after an unchecked function's "Revealed type is "Any"").
+        continues = d.severity == "note" and (d.message.startswith("    ") or bool(groups) and groups[-1][-1].severity == "note" and groups[-1][-1].column == d.column)
         if d.severity == "note" and groups and (groups[-1][0].severity == "error" or continues) and groups[-1][0].line == d.line:
             groups[-1].append(d)
         else:
