@@ -53,23 +53,31 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
                 break
             node = nxt
             continue
-        tested = mc.infer(node.test, condition=True)
-        if mc.options.warn_unreachable and not mc.flow.state.unreachable:
-            from veritype.check.impossible_isinstance import report_impossible_isinstance
+        # One evaluator infers the test and then asks what it narrows, its memo
+        # kept between (`InferMemo.held`): the narrowing takes the operands' types
+        # and the `and`/`or` parts' narrowings from the inference.
+        exprs = mc.exprs()
+        with exprs.memo.held():
+            tested = mc.infer(node.test, condition=True, exprs=exprs)
+            if mc.options.warn_unreachable and not mc.flow.state.unreachable:
+                from veritype.check.impossible_isinstance import report_impossible_isinstance
 
-            report_impossible_isinstance(mc, node.test)
-        before = mc.flow.fork()
-        # One narrowing, applied and tested: asked again after it is applied, the
-        # question sees its own answer (`a is b` makes both Never, and Never
-        # against Never says nothing). Both ways are asked here, at one state
-        # (the `else` starts from this state again), each operand inferred once.
-        pos, neg = narrow_pair(mc.exprs(), node.test)
+                report_impossible_isinstance(mc, node.test)
+            before = mc.flow.fork()
+            # One narrowing, applied and tested: asked again after it is applied, the
+            # question sees its own answer (`a is b` makes both Never, and Never
+            # against Never says nothing). Both ways are asked here, at one state
+            # (the `else` starts from this state again), each operand inferred once.
+            pos, neg = narrow_pair(exprs, node.test)
         mc.flow.apply(pos)
         if _is_never_narrowed(mc.flow, pos) or never_true(mc.ev, tested):
             mc.flow.state.unreachable = True
         mc.block(node.body)
-        ends.append(mc.flow.fork())
-        mc.flow.set(before.copy())
+        # The states are handed over, not copied: the flow leaves each one
+        # here for another (`before`, then the merge), and nothing else holds
+        # a flow's state (whoever keeps one forks it).
+        ends.append(mc.flow.state)
+        mc.flow.set(before)
         mc.flow.apply(neg)
         if _is_never_narrowed(mc.flow, neg) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
@@ -80,8 +88,8 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             break
         node = nxt
     if ends:
-        ends.append(mc.flow.fork())
-        mc.flow.set(merge(ends, mc.merge_declared))
+        ends.append(mc.flow.state)
+        mc.flow.set(merge(ends, mc.merge_declared, handed_over=True))
 
 
 def _literal_condition(test: ast.expr) -> bool:

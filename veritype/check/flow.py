@@ -147,17 +147,19 @@ class Flow:
 _NOT_ITSELF = (UnionType, NeverType)
 
 
-def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None) -> State:
+def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:
     """The state where `states` meet. A key the branches left with different types
     is their union, with mypy's binder rules (`update_from_options`) for the
     variable's declared type, `declared(key)` (check.merge_declared): declared
     Any and branches that differ give Any again; Any items the branches
-    brought in are dropped when the rest is exactly the declared type."""
+    brought in are dropped when the rest is exactly the declared type.
+    `handed_over`: the caller keeps none of `states`, so one live state is
+    the result itself, not a copy."""
     live = [s for s in states if not s.unreachable]
     if not live:
         return State({}, True)
     if len(live) == 1:
-        return live[0].copy()
+        return live[0] if handed_over else live[0].copy()
     defined = merged_definedness([s.defined for s in live])
     keys = set(live[0].types)
     for s in live[1:]:

@@ -115,14 +115,17 @@ class ModuleChecker:
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
 
-    def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False) -> Type:
-        """The type of `node`; `condition`: its value is tested for truth (if, while, assert)."""
+    def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False, exprs: ExprEvaluator | None = None) -> Type:
+        """The type of `node`; `condition`: its value is tested for truth (if, while, assert);
+        `exprs`: the evaluator to infer it with (by default a new one)."""
+        if exprs is None:
+            exprs = self.exprs()
         if condition:
             from veritype.evaluate.truthy_function import infer_condition
 
-            t = infer_condition(self.exprs(), node)
+            t = infer_condition(exprs, node)
         else:
-            t = self.exprs().infer(node, expected)
+            t = exprs.infer(node, expected)
         # A call, or an await of one, that returns Never ends the flow (mypy marks
         # both unreachable: `await serve_forever()` in a NoReturn coroutine).
         if isinstance(node, (ast.Call, ast.Await)) and isinstance(t, NeverType):

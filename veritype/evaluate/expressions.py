@@ -174,6 +174,11 @@ class ExprEvaluator:
                 return  # reported once, at the `from` import (as mypy)
         self.error(node, msg, "deprecated")
 
+    @property
+    def memo(self) -> InferMemo:
+        """The inference memo (narrowing reads the answers of the evaluator it asks for)."""
+        return self._memo
+
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -462,6 +467,7 @@ class ExprEvaluator:
 
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
         t = self.infer(node.value, expected)
+        self._memo.binds += 1  # the flow changes under the memoized answers (InferMemo.shared)
         if isinstance(node.target, ast.Name):
             self._final_target(node.target)
             declared = self.declared_of(node.target.id)

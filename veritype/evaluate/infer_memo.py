@@ -29,6 +29,8 @@ times, and kept as a list they multiplied by four a level (issue #19:
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from veritype.types.model import Type
 
@@ -49,7 +51,7 @@ class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
     # `end_epoch` when there is nothing to clear.
-    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free")
+    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "binds", "_narrowed")
 
     def __init__(self) -> None:
         self.depth = 0
@@ -60,6 +62,59 @@ class InferMemo:
         # Keys (expected type None) of calls whose answer is the same under any
         # expected type (see `context_free`).
         self._context_free: set[tuple[object, ...]] = set()
+        # Walrus targets bound in this epoch: after one, the flow is not what
+        # the memoized answers saw (see `shared`). Reset with the epoch (an
+        # epoch that memoized nothing keeps the count: questions are then
+        # answered afresh, never wrongly).
+        self.binds = 0
+        # What a condition says, true or false, asked in this epoch (narrowing's
+        # `_narrow`): (node, positive, overlay layers) -> (node, names -> types).
+        self._narrowed: dict[tuple[object, ...], tuple[ast.expr, dict[str, Type]]] = {}
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """One epoch for the whole block, not only one outermost `infer`:
+        several questions about the same expressions at the same flow state
+        (an `if` infers its test, then asks what it narrows) share the
+        answers (narrowing reads them through `peek`)."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if self.depth == 0:
+                self.end_epoch()
+
+    def shared(self) -> bool:
+        """Whether another evaluator asking about this one's expressions, at
+        this very flow state, may take its memoized answers: an epoch is open
+        (the answers are kept) and no walrus has bound a name since they were
+        inferred (a bind changes the flow, and writes into the top overlay layer,
+        possibly a memoized narrowing)."""
+        return self.depth > 0 and self.binds == 0
+
+    def peek(self, node: ast.expr, overlay: list[dict[str, Type]]) -> Type | None:
+        """The type memoized for `node` inferred without expected type under
+        `overlay` (the same layers), or None; what it reported is not replayed:
+        for a silent asker. Layers are compared by id: memoized keys keep
+        theirs alive, so an id found there is that very layer."""
+        key = (id(node), None, tuple(id(layer) for layer in overlay)) if overlay else (id(node), None)
+        hit = self._table.get(key)
+        return hit[0] if hit is not None else None
+
+    def narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> dict[str, Type] | None:
+        """What `node` says when true (or false) under `overlay`, as memoized by `put_narrowed`."""
+        hit = self._narrowed.get((id(node), positive, *(id(layer) for layer in overlay)))
+        return hit[1] if hit is not None else None
+
+    def put_narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
+        """Memoize a narrowing for the epoch; `narrowed` must not change from
+        here on (it is the very layer a later question pushes, so that the
+        inferences memoized under it are found again). The node and the
+        layers are kept alive until the epoch ends, so no id is reused."""
+        self._layers.extend(overlay)
+        self._layers.append(node)  # (also makes the epoch's end clear the table)
+        self._narrowed[(id(node), positive, *(id(layer) for layer in overlay))] = (node, narrowed)
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
@@ -117,3 +172,5 @@ class InferMemo:
         self._table.clear()
         self._layers.clear()
         self._context_free.clear()
+        self._narrowed.clear()
+        self.binds = 0

@@ -21,10 +21,12 @@ from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrowed_items, surely_distinct, to_other
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
+from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.infer_memo import InferMemo
     from veritype.evaluate.expressions import ExprEvaluator, FlowView
 
 
@@ -38,7 +40,9 @@ def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict
 def narrow_pair(exprs: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type], dict[str, Type]]:
     """What `test` says when true and when false, asked at one flow state (an
     `if` asks both before its body changes the state): one silent evaluator
-    serves both, so each operand is inferred once (see `_Once`)."""
+    serves both, so each operand is inferred once (see `_Once`). Asked of the
+    evaluator that inferred `test`, its epoch still open (`InferMemo.held`), the
+    operands are not inferred again at all (see `_Once.shared`)."""
     silent = _silent(exprs)
     out: list[dict[str, Type]] = []
     for positive in (True, False):
@@ -53,7 +57,15 @@ _key = expr_key  # the reference key of a node (`x`, `x.attr`, `x[0]`), or None
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
-    return _Once(exprs.silent(_ReadOnlyFlow(exprs.flow)))  # type: ignore[return-value]
+    silent = exprs.silent(_ReadOnlyFlow(exprs.flow))
+    # It asks about the asker's expressions where the asker stands: in a
+    # class-body comprehension (whose names skip the class's), in a lambda (no
+    # possibly-undefined there), in a generator (a `yield`'s value).
+    silent.nested_in_class = exprs.nested_in_class
+    silent.in_lambda = exprs.in_lambda
+    silent.in_async = exprs.in_async
+    silent.yield_types = exprs.yield_types
+    return _Once(silent, exprs)  # type: ignore[return-value]
 
 
 class _ReadOnlyFlow:
@@ -86,16 +98,31 @@ class _Once:
     overlay it was inferred under and used only under that very overlay: the
     same layers holding the same values, compared by identity (kept alive
     here, so no id is reused). Only inference without context is kept;
-    nested expressions are inferred as usual."""
+    nested expressions are inferred as usual.
 
-    def __init__(self, exprs: "ExprEvaluator") -> None:
+    The evaluator asking (`asker`) has usually just inferred the condition
+    itself (an `if` test, an operand of `and`/`or`, a conditional expression's
+    test), its memo still open: when `shared`, what it memoized is taken from
+    there (`InferMemo.peek`), and what each part of the condition says is
+    memoized there too (`_narrow`), so that `a` in `if a and b:` is narrowed
+    once for the `and`'s value, and the `if` takes it from there. This
+    evaluator infers what the asker would (`_silent`), so its answers are
+    the same while no walrus has bound a name since (`InferMemo.shared`)."""
+
+    def __init__(self, exprs: "ExprEvaluator", asker: "ExprEvaluator") -> None:
         self.exprs = exprs
         self._memo: dict[tuple[int, tuple[object, ...]], tuple[ast.expr, Type, list[object]]] = {}
+        memo = asker.memo
+        self.shared = memo if memo.shared() else None
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
             return self.exprs.infer(node, expected)
         overlay = self.exprs.overlay
+        if self.shared is not None and type(node) not in _LEAVES:
+            t = self.shared.peek(node, overlay)
+            if t is not None:
+                return t
         if overlay:
             alive: list[object] = list(overlay)
             for layer in overlay:
@@ -114,21 +141,43 @@ class _Once:
 
 
 def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
+    shared: "InferMemo | None" = silent.shared  # type: ignore[attr-defined]
+    if shared is None:
+        return _narrow_uncached(exprs, silent, test, positive, None)
+    overlay = exprs.overlay
+    hit = shared.narrowed(test, positive, overlay)
+    if hit is None:
+        hit = _narrow_uncached(exprs, silent, test, positive, shared)
+        shared.put_narrowed(test, positive, overlay, hit)
+    return hit
+
+
+def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool, shared: "InferMemo | None") -> dict[str, Type]:
     ev = exprs.ev
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _narrow(exprs, silent, test.operand, not positive)
     if isinstance(test, ast.BoolOp):
         is_and = isinstance(test.op, ast.And)
         if is_and == positive:
-            # All parts hold: apply them in order.
+            # All parts hold: apply them in order. Shared, each part is its own
+            # overlay layer, the very one the `and`'s own inference pushed
+            # (`infer_bool_op`), so that what it inferred under it is found again;
+            # else one layer gathers them (a walrus in a part writes there).
             result: dict[str, Type] = {}
-            exprs.overlay.append(result)
+            pushed = 0
+            if shared is None:
+                exprs.overlay.append(result)
+                pushed = 1
             try:
                 for value in test.values:
                     part = _narrow(exprs, silent, value, positive)
                     result.update(part)
+                    if shared is not None:
+                        exprs.overlay.append(part)
+                        pushed += 1
             finally:
-                exprs.overlay.pop()
+                for _ in range(pushed):
+                    exprs.overlay.pop()
             return result
         # At least one part holds: join what each part says (only keys all agree on).
         parts: list[dict[str, Type]] = []
@@ -152,7 +201,7 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
             keys &= set(p)
         return {k: make_union([p[k] for p in parts]) for k in keys}
     if isinstance(test, ast.NamedExpr):
-        inner = _narrow(exprs, silent, test.value, positive)
+        inner = dict(_narrow(exprs, silent, test.value, positive))  # (a memoized one stays as it is)
         key = _key(test.target)
         if key is not None:
             t = silent.infer(test.value)
