@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from veritype.cli.main import run
-from veritype.evaluate.found_members import FoundMembers
+from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.members import Members
-from veritype.types.model import AnyType, Instance
+from veritype.types.model import AnyType, Instance, TypeType
 
 
 class _Info:
@@ -101,3 +101,44 @@ def test_a_repeated_member_is_looked_up_once_in_a_run(tmp_path: Path, monkeypatc
     run(["check", "m.py", "--no-incremental"], out, str(tmp_path))
     assert 'Revealed type is "int"' in out.getvalue()
     assert len(calls) == 1
+
+
+# -- constructors (FoundConstructors) ------------------------------------------------
+
+
+def _constructing() -> tuple[list[object], object]:
+    asked: list[object] = []
+
+    def construct(receiver):  # type: ignore[no-untyped-def]
+        asked.append(receiver)
+        return AnyType("special")
+
+    return asked, construct
+
+
+def test_a_class_object_is_constructed_once_and_told_from_explicit_any() -> None:
+    asked, construct = _constructing()
+    found = FoundConstructors()
+    info = _Info()
+    bare = TypeType(Instance(info, (AnyType("bare"),)))  # type: ignore[arg-type]  # `list` as written
+    again = TypeType(Instance(info, (AnyType("bare"),)))  # type: ignore[arg-type]
+    explicit = TypeType(Instance(info, (AnyType("explicit"),)))  # type: ignore[arg-type]  # `list[Any]`
+    assert bare == explicit  # equal by value: the reason is no part of it
+    assert found.answer(bare, construct, True) is found.answer(again, construct, True)  # type: ignore[arg-type]
+    assert len(asked) == 1
+    found.answer(explicit, construct, True)  # type: ignore[arg-type]
+    found.answer(explicit, construct, True)  # type: ignore[arg-type]  # never kept: not plain
+    assert asked[1:] == [explicit, explicit] and asked[1] is explicit
+
+
+def test_a_plain_class_object_is_kept_only_when_final() -> None:
+    asked, construct = _constructing()
+    found = FoundConstructors()
+    info = _Info()
+    plain = TypeType(Instance(info, (Instance(info),)))  # type: ignore[arg-type]  # `type[list[list]]`
+    found.answer(plain, construct, False)  # type: ignore[arg-type]
+    found.answer(plain, construct, False)  # type: ignore[arg-type]
+    assert len(asked) == 2
+    found.answer(plain, construct, True)  # type: ignore[arg-type]
+    found.answer(plain, construct, False)  # type: ignore[arg-type]
+    assert len(asked) == 3

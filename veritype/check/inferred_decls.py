@@ -50,13 +50,23 @@ _DECLARING = (ast.Assign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
 
 
 def enabled(checker: "ModuleChecker") -> bool:
+    # Asked for every assignment (63k times on the bench corpus): the answer is
+    # kept for the scope last asked about. Pure: the options are the module's,
+    # and a scope's type variables are bound before its body is checked.
+    scope = checker.scope
+    kept = checker.__dict__.get("_decls_enabled")
+    if kept is not None and kept[0] is scope:
+        return kept[1]  # type: ignore[no-any-return]
     o = checker.options
     if checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new:
-        return False
-    # mypy checks a function generic in a constrained type variable (`AnyStr`) once
-    # per constraint, each with the branches for the others unreachable; we check it
-    # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
-    return not any(tv.values for tv in checker.scope.bound_type_vars().values())
+        answer = False
+    else:
+        # mypy checks a function generic in a constrained type variable (`AnyStr`) once
+        # per constraint, each with the branches for the others unreachable; we check it
+        # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
+        answer = not any(tv.values for tv in scope.bound_type_vars().values())
+    checker.__dict__["_decls_enabled"] = (scope, answer)
+    return answer
 
 
 def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":

@@ -48,6 +48,7 @@ def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
         checker.run()
     except RecursionError:
         checker.diags.append(Diagnostic(info.path, 1, 1, "error", "Internal error: the module is too deeply nested to check", "misc"))
+    checker._exprs = None  # (see ModuleChecker.__init__)
     return checker.diags
 
 
@@ -85,6 +86,11 @@ class ModuleChecker:
         self.partial_watch: dict[int, Callable[[], None]] | None = None
         # Unannotated variables: the type their first assignment declared (check.inferred_decls).
         self.inferred: dict[int, Type] = {}
+        # The evaluator `exprs` hands out. It refers back to the checker (its
+        # reporter): `check_module` and the end of a nested scope drop it, so
+        # that no reference cycle outlives a check or a silent walk of a
+        # method (a one-shot run has no cyclic collector).
+        self._exprs: ExprEvaluator | None = None
 
     # -- reporting ----------------------------------------------------------------
 
@@ -110,7 +116,12 @@ class ModuleChecker:
             self.note(node, n)
 
     def exprs(self) -> ExprEvaluator:
-        e = ExprEvaluator(self.ev, self.scope, self.flow, self.report)
+        # One evaluator serves the questions asked in the same scope and flow
+        # (one per question was 73k on the bench corpus): see `reusable`.
+        e = self._exprs
+        report = self.report
+        if e is None or not e.reusable(self.scope, self.flow, report):
+            e = self._exprs = ExprEvaluator(self.ev, self.scope, self.flow, report)
         e.in_async = bool(self.func and self.func.is_async)
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
@@ -517,6 +528,7 @@ class _ScopeSwitch:
     def __exit__(self, *exc: object) -> None:
         c = self.checker
         c.scope, c.func, c.flow, c._loop_exits = self.saved
+        c._exprs = None  # the inner scope's (a cycle through the checker, see __init__)
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -239,8 +239,7 @@ class Snapshot:
             for key in [k for k, c in named.items() if stale(c)]:
                 del named[key]
         ev._subtype_checker = None  # its cache holds pairs of the forgotten classes' types
-        ev.members._mapped.clear()  # (so does this one, and it would keep them alive)
-        ev.members.found.clear()
+        ev.members.forget()  # (so do the members' tables, and they would keep them alive)
 
     def warm(self, path: str) -> None:
         """Load an open document's module and what it imports (the parsing a

@@ -352,6 +352,17 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
+    if targets and site.expected_ret is not None:
+        # mypy solves from the return context first and checks the arguments
+        # against that (evaluate/context_first.py).
+        from veritype.evaluate.context_first import solve_from_context
+
+        fixed = solve_from_context(ev, callee, site.expected_ret, targets)
+        if fixed:
+            if site.context_free is not None:
+                site.context_free[0] = False
+            callee = substitute(callee, fixed)  # type: ignore[assignment]
+            targets = {tv_key(v) for v in callee.type_vars}
     mapping: dict = {}
     # Overloaded arguments whose item was picked by literal argument types:
     # they are checked against the parameter with those literals.
@@ -515,7 +526,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 report(arg.node or site.node, "", "arg-type")
                 return _ret_after_error(callee)
             else:
-                if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict)) and arg.type is None \
+                if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict, ast.GeneratorExp)) and arg.type is None \
                         and not _mentions_own_type_vars(callee, p.type):
                     # A display passed for a container parameter: its bad items are
                     # reported (`List item 0 has incompatible type ...` [list-item]),

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic.binder import collect_instance_attributes
 from veritype.semantic.symbols import Symbol, SymbolTable
-from veritype.types.model import Instance, TupleType, Type, TypeVarType, AnyType
+from veritype.types.model import Instance, TupleType, Type, TypeType, TypeVarType, AnyType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -34,6 +34,7 @@ class ClassInfo:
         self._bases: tuple[Instance, ...] | None = None
         self._mro: tuple[ClassInfo, ...] | None = None
         self._resolving = False
+        self.class_object: TypeType | None = None  # see evaluator.class_object_type
         # Flags set while the bases are evaluated.
         self.is_protocol = False
         self.is_runtime_checkable = False

@@ -1,4 +1,5 @@
-"""Item-level errors for a list/set/dict display or comprehension given a declared type:
+"""Item-level errors for a list/set/dict display, comprehension or generator
+expression given a declared type:
 assigned to a declared variable (the check stage) or passed for a parameter
 (evaluate.calls).
 
@@ -42,6 +43,8 @@ def report_display_items(ev: "Evaluator", infer: Infer, report: Report, value: a
     declared = _container_member(ev, declared, value)
     if not isinstance(declared, Instance):
         return False
+    if isinstance(value, ast.GeneratorExp):
+        return _generator_item(ev, infer, report, value, declared)
     kind = _SEQ.get(type(value))
     if kind is not None and isinstance(value, (ast.List, ast.Set)):
         if _item_types(ev, declared, kind[0]) is None or len(declared.args) != 1:
@@ -95,6 +98,23 @@ def report_display_items(ev: "Evaluator", infer: Infer, report: Report, value: a
                 report(k, f'Dict entry {i} has incompatible type "{gk}": "{gv}"; expected "{ek}": "{ev_}"', "dict-item")
         return reported
     return False
+
+
+def _generator_item(ev: "Evaluator", infer: Infer, report: Report, value: ast.GeneratorExp, declared: Instance) -> bool:
+    """mypy: `Generator has incompatible item type "T"; expected "C"` [misc] for a
+    generator expression passed or assigned where an `Iterable[C]` or
+    `Iterator[C]` is expected (`tuple(x for x in xs)` for a `tuple[C, ...]`)."""
+    if declared.info.fullname not in ("typing.Iterable", "typing.Iterator") or len(declared.args) != 1:
+        return False
+    got_t = infer(value, declared)
+    if not (isinstance(got_t, Instance) and got_t.info.fullname == "typing.Generator" and got_t.args):
+        return False
+    item, want = got_t.args[0], declared.args[0]
+    if is_subtype(ev, item, want):
+        return False
+    got, exp = format_pair(item, expand_top(want))
+    report(value, f'Generator has incompatible item type "{got}"; expected "{exp}"', "misc")
+    return True
 
 
 def _is_display(node: ast.expr) -> bool:

@@ -120,13 +120,20 @@ def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None
 
 
 def infer_bin_op(ex: "ExprEvaluator", node: ast.BinOp, expected: Type | None) -> Type:
-    left = ex.infer(node.left, expected if isinstance(node.op, (ast.Add, ast.BitOr, ast.Mult)) else None)
+    # mypy gives an operand no context of the operation's own (the right one
+    # gets the dunder's parameter as it is checked), but for `[...] * n`, whose
+    # list display takes it (check_list_multiply): in `x: list[object] =
+    # list(range(3)) + list(range(2))` a generic call is not solved from a
+    # context it never had (evaluate/context_first.py). A display or
+    # comprehension keeps the operation's context (veritype's stand-in for the
+    # dunder's parameter: `d: dict[object, str] = {...} | {str: "s"}`).
+    left = ex.infer(node.left, expected if _takes_context(node.op, node.left) else None)
     if isinstance(node.op, ast.BitOr) and isinstance(left, TypedDictType) and isinstance(node.right, ast.Dict):
         from veritype.evaluate.typeddict_merges import merge_display
 
         if merge_display(ex, left, node.right, mutates=False):
             return left
-    right = ex.infer(node.right, expected if isinstance(node.op, (ast.Add, ast.BitOr)) else None)
+    right = ex.infer(node.right, expected if _takes_context(node.op, node.right) and not isinstance(node.op, ast.Mult) else None)
     if isinstance(node.op, ast.Mod) and isinstance(left, (Instance, LiteralType)) and _fallback_name(left) in ("builtins.str", "builtins.bytes"):
         from veritype.evaluate.percent_format import check_percent
 
@@ -143,6 +150,14 @@ def infer_bin_op(ex: "ExprEvaluator", node: ast.BinOp, expected: Type | None) ->
     if isinstance(node.op, ast.Pow):
         return _int_pow(ex, node, left, result)
     return result
+
+
+_DISPLAYS = (ast.List, ast.Set, ast.Dict, ast.Tuple, ast.ListComp, ast.SetComp, ast.DictComp)
+
+
+def _takes_context(op: ast.operator, operand: ast.expr) -> bool:
+    """Whether an operand of `op` is inferred with the operation's own context."""
+    return isinstance(op, (ast.Add, ast.BitOr, ast.Mult)) and isinstance(operand, _DISPLAYS)
 
 
 def _int_pow(ex: "ExprEvaluator", node: ast.BinOp, left: Type, result: Type) -> Type:

@@ -57,6 +57,8 @@ class FlowView(Protocol):
 class NullFlow:
     """No flow analysis: names have their declared types."""
 
+    undefined = None  # no possibly-undefined tracking (read by `_Name` for every name)
+
     def lookup(self, key: str) -> Type | None:
         return None
 
@@ -113,6 +115,26 @@ class ExprEvaluator:
         silent.overlay = self.overlay
         return silent
 
+    def reusable(self, scope: Scope | None, flow: FlowView, report: Reporter | None) -> bool:
+        """Whether this evaluator can serve as a new one made with `scope`,
+        `flow` and `report`, made ready for it if so. It can when idle: no
+        inference, recording, lambda or comprehension of its own in progress
+        (it may be asked for from inside one). What an idle one keeps is then
+        dropped: its memo's last epoch (infer_memo: context-free marks, the
+        count of walrus binds that stops sharing, see `InferMemo.shared`) and
+        the conditions it marked (truthy_function); the caller sets
+        `in_async`/`yield_types`."""
+        memo = self._memo
+        # (`!=` for the reporter: a bound method is made anew at each access.)
+        if (self.scope is not scope or self.flow is not flow or self._report != report
+                or memo.depth or self.overlay or self.nested_in_class or self.in_lambda):
+            return False
+        if memo._context_free or memo.binds:  # (what an epoch that memoized nothing leaves)
+            memo.end_epoch()
+        if self.conditions:
+            self.conditions = set()
+        return True
+
     # -- reporting ------------------------------------------------------------
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
@@ -148,10 +170,18 @@ class ExprEvaluator:
                 outer(node, msg, code, severity)
 
         self._report = record
+        memo = self._memo
+        held_from = memo.held_from
+        if not forward:
+            # An inference in progress around this block did not report what
+            # is held back here: its memo entry must not replay it (a trial of
+            # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
+            memo.held_from = len(memo._recording)
         try:
             yield seen
         finally:
             self._report = outer
+            memo.held_from = held_from
 
     def replay(self, reported: Iterable[tuple[ast.AST | None, str, str, str]]) -> None:
         """Report again what a `recording` block held back, as if it ran again here."""
@@ -313,8 +343,7 @@ class ExprEvaluator:
                 return narrowed
         if scope is None:
             return AnyType("special")
-        tp = scope.lookup_type_param(node.id)
-        if tp is not None:
+        if self.ev.type_params_seen and scope.lookup_type_param(node.id) is not None:
             return AnyType("special")
         hit = self.ev.lookup(node.id, scope)
         if hit is None:
@@ -499,7 +528,11 @@ class ExprEvaluator:
         return self.ev.declared_type(*hit)
 
     def _Await(self, node: ast.Await, expected: Type | None) -> Type:
-        t = self.infer(node.value)
+        # What the await is expected to give, the awaitable is expected to
+        # wrap (mypy: `Awaitable[T]` as its context), so a generic coroutine
+        # call is solved from it first (evaluate/context_first.py).
+        awaitable = self.ev.named_class("typing.Awaitable") if expected is not None and not isinstance(expected, AnyType) else None
+        t = self.infer(node.value, Instance(awaitable, (expected,)) if awaitable is not None else None)  # type: ignore[arg-type]
         result = self.awaited(t, node)
         if self.reporting:
             check_awaited_value(self, node, result)

@@ -25,7 +25,30 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope) -> list[str]:
-    """Fully qualified names of the decorators (best effort), e.g. 'builtins.property'."""
+    """Fully qualified names of the decorators (best effort), e.g. 'builtins.property'.
+    A new list each time: callers may change it."""
+    if not node.decorator_list:
+        return []
+    # Asked again and again of a def (its kind, whether it is an overload, its
+    # type, the checks of its class): kept on the node with the scope asked in,
+    # once final (no lazy evaluation in progress: the names are found through
+    # imports, final once the modules they name are loaded). Only a def's: the
+    # engine drops what is kept on those (workspace._drop_evaluations).
+    if type(node) is ast.ClassDef:
+        return _decorator_names(ev, node, scope)
+    cache = node.__dict__.get("_veritype_cache")
+    kept = cache.get("decorators") if cache is not None else None
+    if kept is not None and kept[0] is scope:
+        return list(kept[1])
+    out = _decorator_names(ev, node, scope)
+    if not ev.lazy_depth:
+        if cache is None:
+            cache = node._veritype_cache = {}  # type: ignore[union-attr]
+        cache["decorators"] = (scope, tuple(out))
+    return out
+
+
+def _decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope) -> list[str]:
     out: list[str] = []
     for d in node.decorator_list:
         target = d.func if isinstance(d, ast.Call) else d

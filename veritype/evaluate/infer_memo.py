@@ -51,7 +51,7 @@ class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
     # `end_epoch` when there is nothing to clear.
-    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "binds", "_narrowed")
+    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed")
 
     def __init__(self) -> None:
         self.depth = 0
@@ -62,6 +62,11 @@ class InferMemo:
         # Keys (expected type None) of calls whose answer is the same under any
         # expected type (see `context_free`).
         self._context_free: set[tuple[object, ...]] = set()
+        # While reports are held back (`ExprEvaluator.recording` not forwarding),
+        # the number of inferences in progress when that began: what is held
+        # back is theirs to know only if it is reported again (replayed), so it
+        # is recorded for the inferences begun since only.
+        self.held_from = 0
         # Walrus targets bound in this epoch: after one, the flow is not what
         # the memoized answers saw (see `shared`). Reset with the epoch (an
         # epoch that memoized nothing keeps the count: questions are then
@@ -151,7 +156,7 @@ class InferMemo:
         return self._table.get(key) if key is not None and key in self._context_free else None
 
     def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
-        for seen in self._recording:
+        for seen in self._recording[self.held_from:] if self.held_from else self._recording:
             seen[(node, msg, code, severity)] = None
 
     def enter(self, memoized: bool) -> None:

@@ -18,7 +18,7 @@ from veritype.types.model import (
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.substitute import substitute, tv_key, type_vars_in
-from veritype.evaluate.found_members import FoundMembers
+from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate import protocol_membership
 from veritype.evaluate import enum_membership
 
@@ -49,6 +49,13 @@ class Members:
         # this (a supertype walk and a substitution each time) before.
         self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
         self.found = FoundMembers()
+        self.constructors = FoundConstructors()
+
+    def forget(self) -> None:
+        """Drop every kept answer (the engine forgets modules: their classes go)."""
+        self._mapped.clear()
+        self.found.clear()
+        self.constructors.clear()
 
     # -- entry point ------------------------------------------------------------
 
@@ -400,7 +407,11 @@ class Members:
     # -- constructors ------------------------------------------------------------
 
     def constructor(self, receiver: TypeType) -> Type | None:
-        """The signature of calling the class object (spec, "Constructors")."""
+        """The signature of calling the class object (spec, "Constructors"); final
+        answers are kept (evaluate.found_members)."""
+        return self.constructors.answer(receiver, self._constructor, not self.ev.lazy_depth)
+
+    def _constructor(self, receiver: TypeType) -> Type | None:
         ev = self.ev
         item = receiver.item
         if isinstance(item, TupleType):

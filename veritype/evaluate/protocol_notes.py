@@ -74,6 +74,8 @@ def _notes(ev: "Evaluator", actual: Instance, proto: Instance) -> list[str]:
         plural = "s" if len(missing) > 1 else ""
         out.append(f'"{short}" is missing following "{format_type(proto)}" protocol member{plural}:')
         out.append(_OFFSET + ", ".join(missing))
+    if conflicts and _generic_mismatch_only(ev, actual, proto):
+        return out
     if conflicts:
         lines: list[str] = []
         for name, got, want in conflicts[:_MAX_ITEMS]:
@@ -92,6 +94,19 @@ def _notes(ev: "Evaluator", actual: Instance, proto: Instance) -> list[str]:
         if len(conflicts) > _MAX_ITEMS:
             out.append(f"{_OFFSET}<{len(conflicts) - _MAX_ITEMS} more conflict(s) not shown>")
     return out
+
+
+def _generic_mismatch_only(ev: "Evaluator", actual: Instance, proto: Instance) -> bool:
+    """mypy lists no conflicts when both classes are generic and `actual` fits
+    the protocol with its arguments erased: `list[str]` for an
+    `Iterable[int | None]` differs in the arguments only, which the error
+    message already shows."""
+    if not actual.info.type_vars or not proto.info.type_vars:
+        return False
+    if any(tv.kind == "paramspec" for tv in (*actual.info.type_vars, *proto.info.type_vars)):
+        return False
+    erased = Instance(proto.info, tuple(AnyType("special") for _ in proto.args))
+    return ev.subtype_checker().check(actual, erased)
 
 
 def _method(name: str, bound: CallableType) -> str | None:

@@ -33,6 +33,9 @@ class Scope:
     # the parent's names, class-level ones too, are visible) and adds the
     # alias's type parameters; a name found here is the parent's.
     alias_value: bool = False
+    # `Evaluator.lookup`'s final answers from this scope, by name (see there); a
+    # symbol found in this scope itself is kept alone.
+    known: "dict[str, tuple[Symbol, Scope] | Symbol | None]" = field(default_factory=dict, repr=False)
 
     def enclosing_class(self) -> "ClassInfo | None":
         s: Scope | None = self
