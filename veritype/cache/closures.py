@@ -52,6 +52,18 @@ class ImportGraph:
         self.program = program
         self._imports: dict[str, tuple[set[str], set[str]]] = {}
         self._below: dict[str, list[str]] | None = None
+        # Non-stdlib modules loaded in worker processes and not here, with
+        # their static imports (None: no tree, a namespace package; see
+        # engine/early_workers.py): loaded modules too.
+        self._elsewhere: dict[str, tuple[set[str], set[str]] | None] = {}
+
+    def add_loaded_elsewhere(self, imports: Mapping[str, "tuple[set[str], set[str]] | None"]) -> None:
+        """Modules another process loaded (and read the static imports of):
+        the walks go through them as through this program's loaded modules."""
+        for name, found in imports.items():
+            if self.program.modules.get(name) is None:
+                self._elsewhere[name] = found
+        self._below = None
 
     def _loaded_below(self) -> dict[str, list[str]]:
         """package name -> the loaded (non-stdlib) modules anywhere below it
@@ -63,6 +75,10 @@ class ImportGraph:
                     continue
                 for parent in _parents(name):
                     below.setdefault(parent, []).append(name)
+            for name in self._elsewhere:
+                if self.program.modules.get(name) is None:
+                    for parent in _parents(name):
+                        below.setdefault(parent, []).append(name)
             self._below = below
         return self._below
 
@@ -108,9 +124,12 @@ class ImportGraph:
                         stack.append(parent)
                 continue
             info = program.modules.get(name)
-            if info is None or info.tree is None or info.origin == "stdlib":
+            if info is not None and info.tree is not None and info.origin != "stdlib":
+                names, bound = self._static_imports(info)
+            elif (found := self._elsewhere.get(name)) is not None:
+                names, bound = found
+            else:
                 continue
-            names, bound = self._static_imports(info)
             deps = set(names)
             if bound:
                 below = self._loaded_below()

@@ -62,6 +62,11 @@ class _States:
         # that text), taken from the check's parse before the module's function
         # bodies were released (`keep_interface`); used if the state is asked.
         self._early: dict[str, tuple[str, str]] = {}
+        # Interface digests computed by worker processes from their own parse
+        # (engine/early_workers.py, `LoadedDigests`): the same function of the
+        # same bytes, taken instead of parsing here. Unlike `known`, consulted
+        # only where a digest is computed: the shared cache is asked first.
+        self.computed: dict[str, str] = {}
 
     def keep_interface(self, name: str) -> None:
         """Digest the interface of the checked source module `name` now, while
@@ -120,6 +125,8 @@ class _States:
         if full not in self.used:
             known = self.known.get(full)
             if known is None:
+                known = self.computed.get(full)
+            if known is None:
                 from veritype.cache.interface import interface_digest  # imports the evaluate stage: not on a warm run
 
                 known = interface_digest(text, parsed, early)
@@ -153,12 +160,33 @@ class _States:
             if value is None and library and self.shared is not None:
                 value = self.shared.interface(content, path)
                 if value is None:
-                    value = interface_digest_of_bytes(data, parsed)
+                    value = self.computed.get(full) or interface_digest_of_bytes(data, parsed)
                     self.shared.store_interface(content, value)
             if value is None:
-                value = interface_digest_of_bytes(data, parsed, early)
+                value = self.computed.get(full) or interface_digest_of_bytes(data, parsed, early)
         self.used[full] = value
         return value
+
+
+class LoadedDigests:
+    """In a worker process (engine/early_workers.py): the interface digests of
+    modules it loaded, from its own parse, as `_States` computes them (no
+    cache read: `known` is empty, no shared cache), for the parent's
+    `_States.computed`. `take(name)` while the module's tree is whole."""
+
+    def __init__(self, program: Program) -> None:
+        self._states = _States(program)
+        self._sent = 0
+
+    def take(self, name: str) -> None:
+        self._states.state(name)
+
+    def new(self) -> dict[str, str]:
+        """The digests computed since the last call."""
+        used = self._states.used
+        items = list(used.items())[self._sent:]
+        self._sent = len(used)
+        return dict(items)
 
 
 def _module_key(base: str, src: BuildSource, states: _States) -> str:
@@ -233,6 +261,9 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
                     states.state(name)
 
     result = check(sources, reuse, remember, before_release, meanwhile)
+    # What worker processes loaded and this one did not (engine/early_workers.py).
+    graph.add_loaded_elsewhere(result.loaded_elsewhere)
+    states.computed.update(result.digests_elsewhere)
 
     # Entries are written after the whole run: only then has every module
     # that any check needed been loaded, so the closures are complete.

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from veritype.cache import CacheStore
     from veritype.cache.file_digests import FileDigests
     from veritype.cache.shared import SharedCache
+    from veritype.engine.early_workers import EarlyWorkers
+    from veritype.engine.followed_imports import Scan
     from veritype.evaluate.program import ModuleInfo, Program
 
 __all__ = ["BuildResult", "run"]
@@ -43,18 +45,6 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
-    check_many: CheckMany | None = None
-    if options.num_workers > 1:
-        from veritype.engine.workers import runner
-
-        check_many = runner(program, options.num_workers, release_bodies)
-
-    def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
-              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None,
-              before_release: "Callable[[ModuleInfo], None] | None" = None,
-              meanwhile: Callable[[], None] | None = None) -> BuildResult:
-        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies, before_release, meanwhile)
-
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.
@@ -63,6 +53,34 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
         from veritype.cache import CacheStore
 
         store = CacheStore(options.cache_dir)
+    check_many: CheckMany | None = None
+    early: "EarlyWorkers | None" = None
+    if options.num_workers > 1:
+        from veritype.engine import workers
+
+        check_many = workers.runner(program, options.num_workers, release_bodies)
+        if check_many is not None:
+            # Forked before parsing, if the import walk has enough to parse
+            # (engine/early_workers.py); else the modules load here and
+            # check_many forks once they are.
+            from veritype.engine.early_workers import EarlyWorkers
+
+            early = EarlyWorkers(program, options.num_workers, release_bodies, workers.CHARS_PER_WORKER, store is not None)
+    try:
+        return _check(program, sources, options, store, check_many, early, release_bodies)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _check(program: "Program", sources: list[BuildSource], options: Options, store: "CacheStore | None",
+           check_many: CheckMany | None, early: "EarlyWorkers | None", release_bodies: bool) -> BuildResult:
+    def check(srcs: list[BuildSource], reuse: dict[str, list[Diagnostic]] | None = None,
+              on_checked: Callable[[BuildSource, list[Diagnostic]], None] | None = None,
+              before_release: "Callable[[ModuleInfo], None] | None" = None,
+              meanwhile: Callable[[], None] | None = None) -> BuildResult:
+        return check_sources(program, srcs, reuse, on_checked, check_many, release_bodies, before_release, meanwhile, early)
+
     # mypy's follow_imports=normal: the project modules the sources import are
     # checked and reported too, without counting as sources (engine.followed_imports).
     files = None
@@ -72,7 +90,7 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
         files = FileDigests(store.load_files())  # read once, for both uses below
     followed: list[BuildSource] = []
     if options.follow_imports == "normal" or options.overrides:
-        followed = _followed(program, sources, store, files)
+        followed = _followed(program, sources, store, files, early.scan if early is not None else None)
     if store is not None:
         from veritype.cache import check_incrementally
 
@@ -96,18 +114,18 @@ def shared_cache(options: Options) -> "SharedCache | None":
 
 
 def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None",
-              files: "FileDigests | None" = None) -> list[BuildSource]:
+              files: "FileDigests | None" = None, scan: "Scan | None" = None) -> list[BuildSource]:
     """followed_sources, with the cache's import memo when there is a cache."""
     from veritype.engine.followed_imports import followed_sources
 
     if store is None:
-        return followed_sources(program, sources)
+        return followed_sources(program, sources, scan=scan)
     from veritype.cache.fingerprint import veritype_key
 
     key = veritype_key()
     memo = store.load_imports(key)
     before = dict(memo)
-    found = followed_sources(program, sources, memo, files)
+    found = followed_sources(program, sources, memo, files, scan)
     if memo != before:
         store.save_imports(key, memo)
     return found

@@ -21,6 +21,7 @@ from veritype.diagnostics.diagnostic import Diagnostic
 if TYPE_CHECKING:
     import ast
 
+    from veritype.engine.early_workers import EarlyWorkers
     from veritype.evaluate.program import ModuleInfo, Program
     from veritype.modules.sources import BuildSource
 
@@ -40,6 +41,12 @@ class BuildResult:
     cache_notes: list[str] = field(default_factory=list)
     # The run's Program, for `--stats` (counted on demand: see Program.statistics).
     program: object | None = field(default=None, repr=False, compare=False)
+    # What worker processes forked before parsing loaded and this process did
+    # not (engine/early_workers.py), for the cache's entries: each non-stdlib
+    # module's static imports (None: no tree), and interface digests
+    # ("file:<digest>" -> digest) computed from their parse.
+    loaded_elsewhere: "dict[str, tuple[set[str], set[str]] | None]" = field(default_factory=dict, repr=False, compare=False)
+    digests_elsewhere: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
 
 def lend_method_walker(program: "Program") -> None:
@@ -65,6 +72,7 @@ def check_sources(
     release: bool = False,
     before_release: "Callable[[ModuleInfo], None] | None" = None,
     meanwhile: "Callable[[], None] | None" = None,
+    early: "EarlyWorkers | None" = None,
 ) -> BuildResult:
     """Check `sources` in `program`. The incremental cache (veritype/cache)
     passes `reuse` (module -> diagnostics kept from an earlier run: that
@@ -79,8 +87,12 @@ def check_sources(
     parse the file again). `meanwhile`: work the caller will do after the
     check and that the check cannot change (the cache's syntactic digests);
     `check_many` may do it while its workers check. It is the caller's to do
-    if it was not done: a serial check never calls it."""
+    if it was not done: a serial check never calls it. `early`: worker
+    processes forked before parsing; once started (by the import walk), they
+    load and check the modules, this process never loads them."""
     reuse = reuse or {}
+    if early is not None and early.started:
+        return _check_early(program, sources, reuse, on_checked, early)
     if any(src.module not in reuse for src in sources):
         lend_method_walker(program)  # (not on a warm run: it makes the evaluator)
     for src in sources:
@@ -106,6 +118,26 @@ def check_sources(
         result.files_checked += 1
         if on_checked is not None:
             on_checked(src, diags)
+    return result
+
+
+def _check_early(program: "Program", sources: "list[BuildSource]", reuse: dict[str, list[Diagnostic]],
+                 on_checked: "Callable[[BuildSource, list[Diagnostic]], None] | None", early: "EarlyWorkers") -> BuildResult:
+    """check_sources with the modules loaded and checked in `early`'s workers."""
+    for src in sources:
+        program.sources[src.module] = src
+    checked = early.check(sources, [src.module for src in sources if src.module not in reuse])
+    result = BuildResult(loaded_elsewhere=early.imports, digests_elsewhere=early.digests)
+    for src in sources:
+        diags = reuse.get(src.module)
+        if diags is None:
+            diags = checked.get(src.module)
+            if diags is None:
+                continue
+            if on_checked is not None:
+                on_checked(src, diags)
+        result.diagnostics.extend(diags)
+        result.files_checked += 1
     return result
 
 

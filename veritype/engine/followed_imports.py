@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from veritype.cache.file_digests import FileDigests
@@ -39,16 +39,24 @@ from veritype.semantic.conditions import evaluate_condition
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
-    from veritype.evaluate.program import Program
+    from veritype.evaluate.program import ModuleInfo, Program
+
+
+# Loads modules elsewhere (engine/early_workers.py: in worker processes) and
+# tells, of each, (the modules it imports, as `module_imports` gives them;
+# whether it has `# mypy:` lines), None where it has no tree; or declines
+# (None: too little to parse for a worker to pay), and they load here.
+Scan = Callable[[list[BuildSource]], "dict[str, tuple[list[str], bool] | None] | None"]
 
 
 def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[str, list[str]] | None = None,
-                     files: FileDigests | None = None) -> list[BuildSource]:
+                     files: FileDigests | None = None, scan: Scan | None = None) -> list[BuildSource]:
     """The project modules the sources import, directly or not, that are not sources.
 
     `memo` (digest -> imports, see the module's docstring) is read and, after
     the call, holds the entries of this run's modules only. `files`: the
-    run's content digests (cache/file_digests.py: by stat where unchanged)."""
+    run's content digests (cache/file_digests.py: by stat where unchanged).
+    `scan`: where the modules to parse are loaded, if not here."""
     options = program.options
     if files is None:
         files = FileDigests()
@@ -59,6 +67,7 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
     paths = {os.path.abspath(s.path) for s in sources}
     for src in sources:
         program.sources.setdefault(src.module, src)
+    scanned = _scan_ahead(program, sources, known, files, scan, listed, paths) if scan is not None else {}
     queue = [s.module for s in sources]
     seen = set(queue)
     found: list[BuildSource] = []
@@ -66,34 +75,93 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
         name = queue.pop()
         digest = _digest(program, name, files) if known is not None else None
         deps = known.get(digest) if known is not None and digest is not None else None
-        if deps is None:
+        if deps is None and name in scanned:
+            answer = scanned[name]
+            if answer is None:
+                continue
+            deps, comments = answer
+            if comments:
+                digest = None  # (as below)
+        elif deps is None:
             info = program.get_module(name)
             if info is None or info.tree is None:
                 continue
             if info.parsed is not None and mypy_comments(info.parsed.source):
                 digest = None  # its settings are known once it is loaded: never from the memo
-            mod_opts = options.for_module(name)
-            always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
-            lines = word_lines(info.parsed.source, "import") if info.parsed is not None else None
-            deps = list(_imports(info.tree, name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
+            deps = module_imports(program, info)
         if memo is not None and digest is not None:
             memo[digest] = deps
         for dep in deps:
             if dep in seen:
                 continue
             seen.add(dep)
-            if dep in listed or options.for_module(dep).follow_imports != "normal":
+            followed = _followed(program, dep, listed, paths)
+            if followed is None:
                 continue
-            target = program.find(dep)
-            if not isinstance(target, FoundModule) or target.origin != "source" or target.is_namespace:
-                continue
-            if os.path.abspath(target.path) in paths:
-                continue
-            followed = BuildSource(_shown(target.path), dep, _root_of(target.path, dep))
             program.sources[dep] = followed  # loaded from here on as a source, under its shown path
             found.append(followed)
             queue.append(dep)
     return found
+
+
+def _scan_ahead(program: "Program", sources: list[BuildSource], known: dict[str, list[str]] | None, files: FileDigests,
+                scan: Scan, listed: set[str], paths: set[str]) -> "dict[str, tuple[list[str], bool] | None]":
+    """What `scan` finds in each module that `followed_sources` would load: the
+    same walk, breadth first, each round of modules to parse loaded in one
+    call (in worker processes, in parallel). The walk of followed_sources
+    then takes its answers in its own order, which decides the order of the
+    followed modules. Empty when `scan` declines."""
+    scanned: dict[str, tuple[list[str], bool] | None] = {}
+    frontier = list(sources)
+    seen = {s.module for s in sources}
+    while frontier:
+        todo: list[BuildSource] = []
+        deps_by_module: list[list[str]] = []
+        for src in frontier:
+            digest = _digest(program, src.module, files) if known is not None else None
+            deps = known.get(digest) if known is not None and digest is not None else None
+            if deps is None:
+                todo.append(src)
+            else:
+                deps_by_module.append(deps)
+        if todo:
+            answers = scan(todo)
+            if answers is None:
+                return {}
+            scanned.update(answers)
+            deps_by_module.extend(answer[0] for answer in answers.values() if answer is not None)
+        frontier = []
+        for deps in deps_by_module:
+            for dep in deps:
+                if dep in seen:
+                    continue
+                seen.add(dep)
+                followed = _followed(program, dep, listed, paths)
+                if followed is not None:
+                    program.sources[dep] = followed
+                    frontier.append(followed)
+    return scanned
+
+
+def _followed(program: "Program", dep: str, listed: set[str], paths: set[str]) -> BuildSource | None:
+    """The module `dep` as a followed source, if an import of it is followed."""
+    if dep in listed or program.options.for_module(dep).follow_imports != "normal":
+        return None
+    target = program.find(dep)
+    if not isinstance(target, FoundModule) or target.origin != "source" or target.is_namespace:
+        return None
+    if os.path.abspath(target.path) in paths:
+        return None
+    return BuildSource(_shown(target.path), dep, _root_of(target.path, dep))
+
+
+def module_imports(program: "Program", info: "ModuleInfo") -> list[str]:
+    """The modules a loaded module imports where it can run on its target (the module's docstring)."""
+    assert info.tree is not None
+    mod_opts = program.options.for_module(info.name)
+    always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
+    lines = word_lines(info.parsed.source, "import") if info.parsed is not None else None
+    return list(_imports(info.tree, info.name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:

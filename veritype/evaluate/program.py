@@ -74,6 +74,10 @@ class Program:
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
+        # The modules the run checks, marked `checked` as they load: a worker
+        # process forked before loading them (engine/early_workers.py) loads
+        # most while checking others, as a serial run has them all marked.
+        self.checking: frozenset[str] = frozenset()
 
     @functools.cached_property
     def evaluator(self) -> "Evaluator":
@@ -106,6 +110,8 @@ class Program:
         ev = self.evaluator
         with ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
             info = self._load(found)
+        if name in self.checking:
+            info.checked = True
         self.modules[name] = info
         return info
 

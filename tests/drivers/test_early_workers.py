@@ -1,0 +1,124 @@
+"""Workers forked before parsing (veritype/engine/early_workers.py): the parent
+never parses the sources, the followed modules and their order are a serial
+run's, and so are the diagnostics and the cache written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import veritype.engine.workers as workers_module
+from veritype.engine.build import run
+from veritype.engine.fork_pool import ForkPool
+from veritype.modules.sources import BuildSource
+
+from test_workers import FILES, _cache_contents, options, sources, write
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes need fork")
+
+
+@pytest.fixture(autouse=True)
+def small_programs_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers_module, "CHARS_PER_WORKER", 1)
+
+
+@pytest.fixture
+def parsed_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files parsed in this process (a worker's parses are its own)."""
+    import veritype.evaluate.program as program_module
+
+    parent = os.getpid()
+    seen: list[str] = []
+    real = program_module.parse_file
+
+    def spy(path: str):  # type: ignore[no-untyped-def]
+        if os.getpid() == parent:
+            seen.append(path)
+        return real(path)
+
+    monkeypatch.setattr(program_module, "parse_file", spy)
+    return seen
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_the_parent_parses_no_source(tmp_path: Path, parsed_here: list[str], cache: bool) -> None:
+    root = tmp_path / "proj"
+    write(root, FILES)
+    flags = [] if cache else ["--no-incremental"]
+    serial = run(sources(root), options(root, "--no-incremental"))
+    parsed_here.clear()
+    parallel = run(sources(root), options(root, *flags, "-n", "2"), release_bodies=True)
+    assert parallel.diagnostics == serial.diagnostics
+    assert [p for p in parsed_here if str(root) in p] == []
+    # Without a second worker's worth to parse, the run loads here as before.
+    workers_module.CHARS_PER_WORKER = 10**9
+    try:
+        parsed_here.clear()
+        small = run(sources(root), options(root, "--no-incremental", "-n", "2"))
+    finally:
+        workers_module.CHARS_PER_WORKER = 1
+    assert small.diagnostics == serial.diagnostics
+    assert any(p.endswith("a.py") for p in parsed_here)
+
+
+def test_followed_modules_are_a_serial_runs(tmp_path: Path) -> None:
+    # Only app/d.py is named: the others are followed (mypy's follow_imports
+    # = normal), found by the workers' scans, reported in a serial run's order.
+    root = tmp_path / "proj"
+    write(root, FILES)
+    only = [BuildSource(str(root / "app" / "d.py"), "app.d", str(root))]
+    serial = run(only, options(root, "--no-incremental"))
+    parallel = run(only, options(root, "--no-incremental", "-n", "2"))
+    paths = {os.path.basename(d.path) for d in serial.diagnostics}
+    assert {"a.py", "b.py", "c.py", "d.py", "leaf.py"} <= paths
+    assert parallel.diagnostics == serial.diagnostics
+    assert parallel.files_checked == serial.files_checked == 1
+
+
+def test_a_cold_run_in_early_workers_writes_a_serial_runs_cache(tmp_path: Path) -> None:
+    # As a one-shot `veritype check` runs (bodies released after each check):
+    # the workers' digests and static imports are taken before that.
+    import shutil
+
+    root = tmp_path / "proj"
+    write(root, FILES)
+    run(sources(root), options(root), release_bodies=True)
+    serial = _cache_contents(root)
+    shutil.rmtree(root / ".veritype_cache")
+    run(sources(root), options(root, "-n", "2"), release_bodies=True)
+    assert _cache_contents(root) == serial
+
+
+def _fail_on_two(n: int) -> int:
+    if n == 2:
+        raise ValueError("two")
+    return n * 10
+
+
+def test_a_failing_task_is_raised_in_the_parent() -> None:
+    pool = ForkPool(2, _fail_on_two)
+    try:
+        assert sorted(answer for _, _, answer in pool.run([1, 3])) == [10, 30]
+        with pytest.raises(RuntimeError, match="ValueError: two"):
+            list(pool.run([1, 2, 3]))
+    finally:
+        pool.close()
+
+
+def test_settings_not_enforced_in_a_workers_module_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # A module's `# mypy:` line naming a setting veritype does not enforce is
+    # read where the module loads: a worker; the run's warning names it still.
+    from veritype.cli.main import main
+
+    root = tmp_path / "proj"
+    write(root, {**FILES, "app/inline.py": "# mypy: disallow-any-expr\nx = 1\n"})
+    monkeypatch.chdir(root)
+    outputs = []
+    for flags in ([], ["-n", "2"]):
+        main(["check", "--no-incremental", *flags, "app"])
+        outputs.append(capsys.readouterr())
+    assert "not enforced: disallow_any_expr" in outputs[0].err
+    assert outputs[1] == outputs[0]

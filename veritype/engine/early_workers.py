@@ -1,0 +1,294 @@
+"""Worker processes forked before parsing (`-n N` on a cold run).
+
+engine/workers.py forks once the parent has loaded every source: the parse
+is then serial (~0.8 s on the bench corpus) and every worker inherits all of
+the sources' trees (the parent is ~22 MB before parsing, ~164 MB after), so
+each one's peak is that plus its own work. Here the parent forks as soon as
+it has a round of sources to parse worth a second worker (`scan`, called by
+engine.followed_imports while it walks the imports to follow), and never
+parses them itself:
+
+- a **scan** loads (parses and binds) a chunk of modules in a worker and
+  answers what the parent needs of them: the imports to follow, whether
+  they have `# mypy:` lines, their static imports (the import cycles, the
+  cache's dependency walks) and their size. The worker keeps what it loaded.
+- a **check** takes one import cycle (kept in one worker, as in
+  engine/workers.py) to whichever worker is idle, preferably the one that
+  scanned most of it (it parsed those already), and answers its modules'
+  diagnostics, the static imports of every module the worker had to load,
+  and, when the run has a cache, their interface digests, from the worker's
+  own parse (cache/incremental.py `LoadedDigests`): the parent records the
+  entries without parsing anything.
+
+A module's diagnostics come from its own check (`engine.checking.check_one`)
+as in a serial run. Where the first round is too small (an edit, a small
+project) `scan` declines, and the run goes as before: loaded here, checked
+by engine/workers.py.
+"""
+
+from __future__ import annotations
+
+import os
+from itertools import islice
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from veritype.cache.fingerprint import static_imports
+from veritype.config.inline import mypy_comments
+from veritype.engine.checking import check_one, lend_method_walker
+from veritype.engine.fork_pool import ForkPool
+from veritype.engine.followed_imports import module_imports
+from veritype.engine.release import release_bodies
+from veritype.modules.import_cycles import strongly_connected
+from veritype.modules.sources import BuildSource
+
+if TYPE_CHECKING:
+    from veritype.diagnostics.diagnostic import Diagnostic
+    from veritype.evaluate.program import Program
+
+# A module's static imports: (names it may import, names it binds) (cache/fingerprint.py);
+# None for a loaded module without a tree (a namespace package).
+Imports = tuple[set[str], set[str]] | None
+
+
+
+class EarlyWorkers:
+    """The run's worker processes, forked at the first `scan` worth them.
+
+    `digests`: the run has a cache (workers compute interface digests)."""
+
+    def __init__(self, program: Program, size: int, release: bool, chars_per_worker: int, digests: bool = False) -> None:
+        self.program = program
+        self.digests_wanted = digests
+        self.size = size
+        self.release = release
+        self.chars_per_worker = chars_per_worker
+        self.pool: ForkPool | None = None
+        self.declined = False
+        self.scanned: set[str] = set()
+        self.loaded_by: list[set[str]] = []  # per worker: the modules it loaded
+        self.chars: dict[str, int] = {}
+        # Every non-stdlib module some worker loaded, with its static imports.
+        self.imports: dict[str, Imports] = {}
+        # Interface digests workers computed ("file:<digest>" or "text:<digest>" -> digest).
+        self.digests: dict[str, str] = {}
+
+    @property
+    def started(self) -> bool:
+        return self.pool is not None
+
+    def scan(self, sources: list[BuildSource]) -> dict[str, tuple[list[str], bool] | None] | None:
+        """engine.followed_imports.Scan: load `sources` in the workers. The
+        first call decides: None (declined, load here) when the modules are
+        too small for two workers, or when this process loaded sources already."""
+        if self.pool is None:
+            if self.declined or any(s.module in self.program.modules for s in sources):
+                self.declined = True
+                return None
+            chars = sum(_size(s) for s in sources)
+            size = min(self.size, len(sources), chars // self.chars_per_worker)
+            if size < 2:
+                self.declined = True
+                return None
+            self.pool = ForkPool(size, _Worker(self.program))
+            self.loaded_by = [set() for _ in range(size)]
+        answers: dict[str, tuple[list[str], bool] | None] = {}
+        # One contiguous share of the sources per worker, of about equal size:
+        # the modules of a package (which import each other and mostly what
+        # is near them) are parsed in one worker, which is then preferred to
+        # check them (`check`), and loads less of the rest.
+        shares = _shares(sources, len(self.loaded_by))
+        tasks = [("scan", share) for share in shares if share]
+        for w, (found, loaded) in self._run(tasks, lambda w, pending: _own(w, pending, shares)):
+            self.imports.update(loaded)
+            self.loaded_by[w].update(loaded)
+            self.scanned.update(found)
+            for name, answer in found.items():
+                if answer is None:
+                    answers[name] = None
+                else:
+                    deps, comments, chars = answer
+                    self.chars[name] = chars
+                    answers[name] = (deps, comments)
+        return answers
+
+    def check(self, sources: list[BuildSource], names: list[str]) -> dict[str, list[Diagnostic]]:
+        """The diagnostics of the modules `names` (of the run's `sources`), each
+        import cycle checked in one worker."""
+        assert self.pool is not None
+        program = self.program
+        self.pool.broadcast(("begin", sources, names, self.release, self.digests_wanted))
+        # Modules no worker scanned (their imports came from the cache's memo): scanned now.
+        unknown = [program.sources[n] for n in names if n not in self.scanned and n not in self.imports and n in program.sources]
+        if unknown:
+            self.scan(unknown)
+        order = {name: i for i, name in enumerate(names)}
+
+        def successors(name: str) -> list[str]:
+            found = self.imports.get(name)
+            deps = found[0] if found is not None else set()  # (not loaded: no edges, as import_cycles)
+            return sorted((n for n in deps if n in order and n != name), key=order.__getitem__)
+
+        groups = [sorted(g, key=order.__getitem__) for g in strongly_connected(order, successors)]
+        weight = {tuple(g): sum(self.chars.get(n, 0) for n in g) for g in groups}
+        # Largest first: the long components start early and the short ones fill in.
+        tasks = [("check", g) for g in sorted(groups, key=lambda g: -weight[tuple(g)])]
+
+        # Each cycle with the modules it imports directly: what its check loads first.
+        near = {tuple(g): set(g).union(*(found[0] for n in g if (found := self.imports.get(n)) is not None)) for g in groups}
+
+        def choose(w: int, pending: list[Any]) -> int:
+            # The largest cycle this worker loaded most of; else the one of
+            # which, with what it imports, it loaded most (the largest first):
+            # a worker that takes another's share loads less of it.
+            for i, (_, group) in enumerate(pending):
+                if self._preferred(group) == w:
+                    return i
+            loaded = self.loaded_by[w]
+            best, most = 0, -1
+            for i, (_, group) in enumerate(pending):
+                have = sum(self.chars.get(n, 0) for n in near[tuple(group)] if n in loaded)
+                if have > most:
+                    best, most = i, have
+            return best
+
+        results: dict[str, list[Diagnostic]] = {}
+        for w, (checked, loaded, found_digests) in self._run(tasks, choose):
+            results.update(checked)
+            self.imports.update(loaded)
+            self.loaded_by[w].update(loaded)
+            self.digests.update(found_digests)
+        return results
+
+    def _run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int]) -> Iterator[tuple[int, Any]]:
+        """The pool's answers. A module's `# mypy:` comments may name settings
+        veritype does not enforce (Program._inline_config): those the workers
+        met are named in the run's warning too, as if loaded here."""
+        assert self.pool is not None
+        for w, _, (answer, not_enforced) in self.pool.run(tasks, choose):
+            self.program.options.not_enforced.update(not_enforced)
+            yield w, answer
+
+    def _preferred(self, group: list[str]) -> int | None:
+        """The worker that loaded most of `group` (by size), if any did."""
+        best, most = None, 0
+        for w, loaded in enumerate(self.loaded_by):
+            have = sum(self.chars.get(name, 0) + 1 for name in group if name in loaded)
+            if have > most:
+                best, most = w, have
+        return best
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+def _shares(sources: list[BuildSource], n: int) -> list[list[BuildSource]]:
+    """`sources` cut in `n` runs of about equal size, in order."""
+    total = sum(_size(s) for s in sources) or 1
+    shares: list[list[BuildSource]] = [[] for _ in range(n)]
+    done = 0
+    for src in sources:
+        shares[min(done * n // total, n - 1)].append(src)
+        done += _size(src)
+    return shares
+
+
+def _own(w: int, pending: list[Any], shares: list[list[BuildSource]]) -> int:
+    """The index in `pending` of worker `w`'s own share, else the first."""
+    for i, (_, share) in enumerate(pending):
+        if share is shares[w]:
+            return i
+    return 0
+
+
+def _size(src: BuildSource) -> int:
+    if src.text is not None:
+        return len(src.text)
+    try:
+        return os.path.getsize(src.path)
+    except OSError:
+        return 0
+
+
+class _Worker:
+    """In a worker process: its copy of the program, and what it told the parent."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.noted = 0  # program.modules entries whose imports were sent (in order)
+        self.release = False
+        self.digests: Any = None  # cache/incremental.py LoadedDigests, when the run has a cache
+
+    def __call__(self, message: tuple[Any, ...]) -> Any:
+        if message[0] == "begin":
+            return self.begin(*message[1:])
+        answer = self.scan(message[1]) if message[0] == "scan" else self.check(message[1])
+        return answer, self.program.options.not_enforced
+
+    def scan(self, sources: list[BuildSource]) -> tuple[dict[str, tuple[list[str], bool, int] | None], dict[str, Imports]]:
+        program = self.program
+        found: dict[str, tuple[list[str], bool, int] | None] = {}
+        for src in sources:
+            program.sources[src.module] = src
+            info = program.get_module(src.module)
+            if info is None or info.tree is None or info.parsed is None:
+                found[src.module] = None
+                continue
+            found[src.module] = (module_imports(program, info), bool(mypy_comments(info.parsed.source)), len(info.parsed.source))
+        return found, self._loaded()
+
+    def begin(self, sources: list[BuildSource], names: list[str], release: bool, digests: bool) -> None:
+        """The check starts: the run's sources as a serial run registers them,
+        the modules it checks marked so (engine.checking.check_sources)."""
+        program = self.program
+        for src in sources:
+            program.sources[src.module] = src
+        self.release = release
+        if digests:
+            from veritype.cache.incremental import LoadedDigests
+
+            self.digests = LoadedDigests(program)
+        lend_method_walker(program)
+        program.checking = frozenset(names)
+        for name in names:
+            info = program.modules.get(name)
+            if info is not None:
+                info.checked = True
+
+    def check(self, group: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], dict[str, Imports], dict[str, str]]:
+        program = self.program
+        infos = []
+        for name in group:
+            info = program.get_module(name)
+            if info is not None and info.parsed is not None:
+                info.checked = True
+                infos.append(info)
+        checked = []
+        loaded: dict[str, Imports] = {}
+        for info in infos:
+            checked.append((info.name, check_one(program, info)))
+            # Before its bodies go: the digests read the whole tree.
+            loaded.update(self._loaded())
+            if self.digests is not None:
+                self.digests.take(info.name)
+            if self.release:
+                release_bodies(info)
+        loaded.update(self._loaded())
+        found_digests: dict[str, str] = {}
+        if self.digests is not None:
+            for name, found in loaded.items():
+                if found is not None:
+                    self.digests.take(name)
+            found_digests = self.digests.new()
+        return checked, loaded, found_digests
+
+    def _loaded(self) -> dict[str, Imports]:
+        """The static imports of the non-stdlib modules loaded since the last call."""
+        modules = self.program.modules
+        new: dict[str, Imports] = {}
+        for name, info in islice(modules.items(), self.noted, None):
+            if info is not None and info.origin != "stdlib":
+                new[name] = static_imports(info.tree, name, info.is_package) if info.tree is not None else None
+        self.noted = len(modules)
+        return new

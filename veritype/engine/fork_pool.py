@@ -1,0 +1,130 @@
+"""A pool of forked worker processes, each with its own pipe.
+
+multiprocessing.Pool hands a task to whichever worker takes it from a shared
+queue; the early workers (engine/early_workers.py) need to choose: a worker
+keeps the modules it parsed, so a task goes preferably to the worker that
+holds most of what it needs (`choose`). Each worker runs `handler(message)`
+for each message it receives and sends back the answer; the parent deals
+tasks one at a time to whichever worker is idle, so the load still balances.
+
+A failure in a worker (an exception, or the process dying) is raised in the
+parent as RuntimeError with the worker's traceback: never a hang.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import traceback
+import warnings
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+
+def _serve(conn: Connection, handler: Callable[[Any], Any]) -> None:
+    """In a worker: answer each message until None (or the parent is gone)."""
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            break
+        if message is None:
+            break
+        try:
+            answer = ("ok", handler(message))
+        except BaseException:  # noqa: BLE001 (sent to the parent, which raises it)
+            answer = ("error", traceback.format_exc())
+        conn.send(answer)
+    conn.close()
+
+
+class ForkPool:
+    """`size` processes forked from this one now, inheriting its state."""
+
+    def __init__(self, size: int, handler: Callable[[Any], Any]) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.conns: list[Connection] = []
+        self.procs: list[Any] = []
+        # What is loaded now is shared with the workers copy-on-write; frozen,
+        # the collector never walks (and so never writes to) it in either process.
+        gc.freeze()
+        try:
+            with warnings.catch_warnings():
+                # Python 3.12+ warns that forking a multi-threaded process may
+                # deadlock the child on a lock another thread held. The run is
+                # on the deep-stack thread (engine.deep_stack) while the main
+                # thread only waits in Thread.join, holding no lock a worker
+                # takes; and a worker never returns to the main thread's code.
+                warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*multi-threaded.*fork")
+                for _ in range(size):
+                    parent_end, child_end = ctx.Pipe()
+                    proc = ctx.Process(target=_serve, args=(child_end, handler), daemon=True)
+                    proc.start()
+                    child_end.close()
+                    self.conns.append(parent_end)
+                    self.procs.append(proc)
+        except BaseException:
+            self.close()  # (a fork that failed: those started stop)
+            raise
+        finally:
+            gc.unfreeze()
+
+    def run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int] | None = None) -> Iterator[tuple[int, Any, Any]]:
+        """Each task sent to one worker, (worker index, task, answer) as each
+        answer arrives. `choose(worker, pending)`: the index in `pending` of
+        the task for that idle worker (default: the first)."""
+        pending = list(tasks)
+        busy: dict[int, Any] = {}
+        for w in range(len(self.conns)):
+            self._give(w, pending, busy, choose)
+        while busy:
+            for ready in wait([self.conns[w] for w in busy]):
+                w = next(i for i, conn in enumerate(self.conns) if conn is ready)
+                try:
+                    status, answer = self.conns[w].recv()
+                except (EOFError, OSError):
+                    raise RuntimeError(f"worker process {self.procs[w].pid} died") from None
+                task = busy.pop(w)
+                if status != "ok":
+                    raise RuntimeError(f"worker process failed:\n{answer}")
+                yield w, task, answer
+                self._give(w, pending, busy, choose)
+
+    def _give(self, w: int, pending: list[Any], busy: dict[int, Any], choose: Callable[[int, list[Any]], int] | None) -> None:
+        if not pending:
+            return
+        task = pending.pop(choose(w, pending) if choose is not None else 0)
+        busy[w] = task
+        self.conns[w].send(task)
+
+    def broadcast(self, message: Any) -> list[Any]:
+        """`message` to every worker; their answers, in worker order."""
+        for conn in self.conns:
+            conn.send(message)
+        answers = []
+        for w, conn in enumerate(self.conns):
+            try:
+                status, answer = conn.recv()
+            except (EOFError, OSError):
+                raise RuntimeError(f"worker process {self.procs[w].pid} died") from None
+            if status != "ok":
+                raise RuntimeError(f"worker process failed:\n{answer}")
+            answers.append(answer)
+        return answers
+
+    def close(self) -> None:
+        """Stop the workers (they exit on None; one that does not in time is terminated)."""
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+        for conn in self.conns:
+            conn.close()
+        self.conns, self.procs = [], []
