@@ -249,7 +249,19 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
                 children.append(c)
             elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
                 children.extend(c.body)  # `except` and `case` bodies
+            elif isinstance(c, ast.expr) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                _note_unchecked_reveals(checker, c)
         todo.extend(reversed(children))
+
+
+def _note_unchecked_reveals(checker: "ModuleChecker", expr: ast.expr) -> None:
+    """mypy's notes for a `reveal_type(...)` in a body that is not checked: its
+    value is Any there, and a second note says why."""
+    for n in ast.walk(expr):
+        if isinstance(n, ast.Call) and len(n.args) == 1 and (
+                isinstance(n.func, ast.Name) and n.func.id == "reveal_type" or isinstance(n.func, ast.Attribute) and n.func.attr == "reveal_type"):
+            checker.report(n, 'Revealed type is "Any"', "note", "note")
+            checker.report(n, "'reveal_type' always outputs 'Any' in unchecked functions", "note", "note")
 
 
 def _def_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:

@@ -202,7 +202,9 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     for d in diags:
         # An indented note ("    a: int" after "Revealed local types are:")
         # continues the note before it.
-        continues = d.severity == "note" and d.message.startswith("    ")
+        # So does a note reported right after a note at the same position (the
+        # reason after an unchecked function's "Revealed type is "Any"").
+        continues = d.severity == "note" and (d.message.startswith("    ") or bool(groups) and groups[-1][-1].severity == "note" and groups[-1][-1].column == d.column)
         if d.severity == "note" and groups and (groups[-1][0].severity == "error" or continues) and groups[-1][0].line == d.line:
             groups[-1].append(d)
         else:
@@ -215,4 +217,6 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
             seen.add(g[0])
             unique.append(g)
     unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
-    return [d for g in unique for d in g]
+    from veritype.diagnostics.line_duplicates import drop_line_repeats
+
+    return [d for g in drop_line_repeats(unique) for d in g]

@@ -96,8 +96,20 @@ class Collect:
         self.errors.append((node, msg, code))
 
 
-def callable_name(t: CallableType) -> str:
-    return f'"{t.name}"' if t.name else "function"
+def callable_name(t: CallableType | Overloaded) -> str | None:
+    """How a message names the callee, as mypy: `"f"`, a method `"m" of "C"`
+    (`Too many arguments for "append" of "list"`); None for a callable without a
+    name (a lambda, a `Callable[...]` value), which mypy's messages leave out."""
+    if not t.name or t.name == "lambda":
+        return None
+    owner = t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
+    return f'"{t.name}" of "{owner}"' if owner is not None else f'"{t.name}"'
+
+
+def for_function(t: CallableType) -> str:
+    """` for "f"` after an arity message, nothing for a callable without a name."""
+    name = callable_name(t)
+    return f" for {name}" if name is not None else ""
 
 
 # -- argument to parameter mapping ---------------------------------------------------
@@ -147,7 +159,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 surplus_pos += 1
             elif not too_many:
                 too_many = True
-                errors.append((at or arg.node, f"Too many arguments for {callable_name(callee)}", "call-arg"))
+                errors.append((at or arg.node, f"Too many arguments{for_function(callee)}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
@@ -162,9 +174,9 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if idx is not None:
                 if idx in kw_only[:surplus_pos]:
                     dup_kw.add(idx)
-                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
-                    errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{arg.name}"', "misc"))
+                    errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif not slots[idx]:
                     slots[idx].append(ai)
             elif kw_index is not None:
@@ -172,7 +184,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             else:
                 if callee.is_ellipsis:
                     continue
-                msg = f'Unexpected keyword argument "{arg.name}" for {callable_name(callee)}'
+                msg = f'Unexpected keyword argument "{arg.name}"{for_function(callee)}'
                 errors.append((at or arg.node, msg, "call-arg"))
                 unexpected_kw = True
         elif arg.kind == ARG_STAR2:
@@ -186,7 +198,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
                         # `f(v1=1, **td)` where the TypedDict has a `v1` key: a
                         # TypeError at runtime; mypy's message.
-                        errors.append((at or arg.node, f'{callable_name(callee)} gets multiple values for keyword argument "{key}"', "misc"))
+                        errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{key}"', "misc"))
                     elif kw_index is not None:
                         slots[kw_index].append(ai)
                 continue
@@ -198,7 +210,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if callee.is_ellipsis:
         return Matching(slots, [])
     if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
-        errors.append((at, f"Too many positional arguments for {callable_name(callee)}", "call-arg"))
+        errors.append((at, f"Too many positional arguments{for_function(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
     # keyword was most likely meant for the parameter that looks missing.
@@ -216,17 +228,17 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if missing_pos and not has_star_arg:
         name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
-        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY]
+        names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY] if name is not None else []
         if len(missing_pos) == 1 and names:
             errors.append((site.node, f'Missing positional argument "{names[0]}" in call to {name}', "call-arg"))
         elif names and len(names) == len(missing_pos):
             quoted = ", ".join(f'"{n}"' for n in names)
             errors.append((site.node, f"Missing positional arguments {quoted} in call to {name}", "call-arg"))
         else:
-            errors.append((site.node, f"Too few arguments for {name}", "call-arg"))
+            errors.append((site.node, f"Too few arguments{for_function(callee)}", "call-arg"))
     if missing_kw and not has_star2_arg:
         for p in missing_kw:
-            errors.append((site.node, f'Missing named argument "{p.name}" for {callable_name(callee)}', "call-arg"))
+            errors.append((site.node, f'Missing named argument "{p.name}"{for_function(callee)}', "call-arg"))
     return Matching(slots, errors)
 
 
@@ -286,15 +298,39 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     and the arguments, so they are not computed twice. An overload item tried
     with its reports `held_back` only needs to know whether there is an error: it
     stops at the first argument that does not fit, its message left unworded."""
-    ev = site.ev
     if prepared is not None:
-        arg_types = list(prepared[0])  # this check re-infers some in context: a copy
-        matching = prepared[1]
-    else:
-        arg_types = []
-        for a in args:  # (initial_type, inlined: this runs for every argument of every call)
-            arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
-        matching = match_arguments(site, callee, args, arg_types)
+        # (this check re-infers some in context: a copy)
+        return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
+    arg_types: list[Type] = []
+    # What an argument inferred again with its parameter's type reported without
+    # context is held back, and reported only if no such inference happens: mypy
+    # infers the arguments of a callee that is not overloaded in their parameter's
+    # context only, so `k(Box(1))` for `k(b: Box[str])` is the arg-type of `Box(1)`
+    # against `str`, not also the type-var of `Box(1)` alone (T bounded by str).
+    held: dict[int, list[Recorded]] = {}
+    for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
+        if a.type is not None:
+            arg_types.append(a.type)
+        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and isinstance(a.node, _RE_INFERRED):
+            with site.recording(False) as seen:
+                arg_types.append(site.infer(a.node, None))
+            if seen:
+                held[ai] = seen
+        else:
+            arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]
+    matching = match_arguments(site, callee, args, arg_types)
+    ret = _check_matched(site, callee, args, arg_types, matching, report, held_back, held)
+    if held and site.replay is not None:
+        for seen in held.values():
+            site.replay(seen)
+    return ret
+
+
+def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], matching: Matching, report: Report,
+                   held_back: bool, held: dict[int, list[Recorded]] | None) -> Type:
+    """check_signature once the arguments are inferred without context and matched;
+    an argument inferred again in context is dropped from `held`."""
+    ev = site.ev
     for node, msg, code in matching.errors:
         report(node, msg, code)
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
@@ -348,6 +384,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                     ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
+                    if held:
+                        held.pop(ai, None)
                 actual = _arg_actual(site, arg, t, p)
                 slots = forwarding_slots(callee, p.type) if isinstance(actual, CallableType) and actual.type_vars else []
                 if slots:
@@ -375,6 +413,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 ctx = _erase_targets(substitute(p.type, known) if known else p.type, targets)
                 t = site.infer(args[ai].node, ctx)  # type: ignore[arg-type]
                 arg_types[ai] = t
+                if held:
+                    held.pop(ai, None)
                 cons += infer_constraints(ev, p.type, _arg_actual(site, args[ai], t, p), SUBTYPE, targets)
         ret_cons = []
         if site.expected_ret is not None and not isinstance(site.expected_ret, AnyType):
@@ -406,6 +446,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         free = _free_in_returned_callable(callee, cons)
         for tv in free:
             mapping.pop(tv_key(tv), None)
+        if not ret_cons and len(contexts) > 1:
+            # A union context none of whose members but one can constrain the return
+            # (`Box[str] | None`) in a way the variables allow (their bounds):
+            # that member's constraints (mypy's any_constraints, filter_satisfiable).
+            usable = [c for c, _ in contexts[1:] if c and _satisfiable(ev, callee, c, targets)]
+            if len(usable) == 1:
+                ret_cons = usable[0]
         ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
@@ -417,7 +464,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 # checked against that solution (arg-type), not the variable (type-var).
                 mapping[tv_key(tv)] = ctx_sol
                 continue
-            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee)} cannot be "{format_type(sol)}"', "type-var")
+            report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee) or "function"} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
     for pi, p in enumerate(callee.params):
         slot = matching.slots[pi]
@@ -448,6 +495,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(node, expected)
                 arg_types[ai] = t
+                if held:
+                    held.pop(ai, None)
             actual = t if plain else _arg_actual(site, arg, t, p)
             if ai in picked and not is_subtype(ev, actual, expected) and is_subtype(ev, actual, substitute(p.type, {**mapping, **picked[ai]})):
                 continue
@@ -507,6 +556,16 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     return ret
 
 
+def _satisfiable(ev: "Evaluator", callee: CallableType, cons: list, targets: set) -> bool:  # type: ignore[type-arg]
+    """Whether what `cons` solve each variable of `callee` to fits it."""
+    sols = solve(ev, callee.type_vars, cons)
+    for tv in callee.type_vars:
+        sol = sols.get(tv_key(tv))
+        if sol is not None and not isinstance(sol, AnyType) and tv.kind == "typevar" and not fits_type_var(ev, sol, tv, targets):
+            return False
+    return True
+
+
 def _free_in_returned_callable(callee: CallableType, cons: list) -> list[TypeVarType]:  # type: ignore[type-arg]
     """Type variables no argument constrains that the returned callable mentions.
 
@@ -555,14 +614,15 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
 
     sa, se = format_pair(actual, expected)
     name = callable_name(callee)
+    to = f" to {name}" if name is not None else ""
     arg = args[ai]
     if arg.kind == ARG_KW:
-        return f'Argument "{arg.name}" to {name} has incompatible type "{sa}"; expected "{se}"'
+        return f'Argument "{arg.name}"{to} has incompatible type "{sa}"; expected "{se}"'
     if arg.kind == ARG_STAR:
-        return f'Argument {ai + 1} to {name} has incompatible type "*{sa}"; expected "{se}"'
+        return f'Argument {ai + 1}{to} has incompatible type "*{sa}"; expected "{se}"'
     if arg.kind == ARG_STAR2:
-        return f'Argument {ai + 1} to {name} has incompatible type "**{sa}"; expected "{se}"'
-    return f'Argument {ai + 1} to {name} has incompatible type "{sa}"; expected "{se}"'
+        return f'Argument {ai + 1}{to} has incompatible type "**{sa}"; expected "{se}"'
+    return f'Argument {ai + 1}{to} has incompatible type "{sa}"; expected "{se}"'
 
 
 # -- overloads ------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
                 mark_condition(ex, value)
             t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
             if tested:
-                check_truthy_function(ex, value, t)
+                check_truthy_function(ex, value, t, class_objects=in_condition(ex, node))
             if not last:
                 from veritype.evaluate.redundant_expr import check_operand, check_right_operand
 

@@ -141,13 +141,22 @@ def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
         if result is None:
             return AnyType("special")
         base = result
-        if isinstance(base, (CallableType, Overloaded)) and base.name != node.name:
+        owner = scope.cls.name if scope.kind == "class" and scope.cls is not None else None
+        if isinstance(base, (CallableType, Overloaded)) and (base.name != node.name or _owner(base) != owner):
             # The decorated function keeps its name in messages (mypy's
-            # set_callable_name): 'Argument 1 to "add"', not 'to function'.
+            # set_callable_name): 'Argument 1 to "add"', not 'to function';
+            # a method's, with its class: 'to "add" of "C"'.
             import dataclasses
 
-            base = dataclasses.replace(base, name=node.name)
+            if isinstance(base, Overloaded):
+                base = dataclasses.replace(base, name=node.name, items=tuple(dataclasses.replace(i, name=node.name, owner=owner) for i in base.items))
+            else:
+                base = dataclasses.replace(base, name=node.name, owner=owner)
     return base
+
+
+def _owner(t: CallableType | Overloaded) -> str | None:
+    return t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
 
 
 def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -> Scope:
@@ -405,7 +414,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         type_guard=guard[1] if guard and guard[0] == "TypeGuard" else None,
         type_is=guard[1] if guard and guard[0] == "TypeIs" else None,
         is_untyped=not annotated_any, is_async=isinstance(node, ast.AsyncFunctionDef),
-        kwargs_unpacked=kwargs_unpacked,
+        kwargs_unpacked=kwargs_unpacked, owner=cls.name if cls is not None else None,
     )
 
 

@@ -664,7 +664,7 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             if isinstance(self_value, (LiteralType,)):
                 self_value = self_value.fallback
             mapping[tv_key(v)] = self_value
-    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked)
+    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner)
     if mapping:
         substituted = substitute(rest, mapping)
         # Substitution keeps a callable a callable (it maps inside params and return).

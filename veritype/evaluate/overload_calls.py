@@ -284,7 +284,9 @@ def _fill_any(t: Type, fill: Type, keep=lambda a: False) -> Type:  # type: ignor
 
 
 def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
-    name = f'"{callee.name}"' if callee.name else "function"
+    from veritype.evaluate.calls import callable_name
+
+    name = callable_name(callee) or "function"
     if not args:
         desc = "call"
         msg = f"All overload variants of {name} require at least one argument"

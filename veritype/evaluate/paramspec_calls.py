@@ -166,7 +166,7 @@ def _check_overloaded_source(site: "CallSite", callee: CallableType, spec: TypeV
             n = f'"{args[ai].name}"' if args[ai].name else str(ai + 1)
             from veritype.evaluate.calls import callable_name
 
-            where = f" to {callable_name(callee)}" if callee.name else ""
+            where = f" to {callable_name(callee)}" if callable_name(callee) is not None else ""
             report(args[ai].node or site.node, f'Argument {n}{where} has incompatible type {shown}; expected "{format_type(want)}"', "arg-type")
         return
 
@@ -188,7 +188,7 @@ def _message(callee: CallableType, args: "list[Arg]", ai: int, shown: str, expec
 
     se = expected if isinstance(expected, str) else format_type(expected)
     arg = args[ai]
-    where = f" to {callable_name(callee)}" if callee.name else ""
+    where = f" to {callable_name(callee)}" if callable_name(callee) is not None else ""
     if arg.kind == ARG_KW:
         return f'Argument "{arg.name}"{where} has incompatible type "{shown}"; expected "{se}"'
     return f'Argument {ai + 1}{where} has incompatible type "{shown}"; expected "{se}"'

@@ -9,9 +9,12 @@ comprehension's `if`, the operand of `not`, every operand of `and`/`or` but
 the last (which is boolean only when the whole expression is).
 
 Reported only for a name or an attribute (mypy names them in the message)
-whose type is a function or an overloaded function; a class object (mypy
-reports it too) and anything else is left alone: a missed error, never a
-false one. A union with None is not always true and is never reported.
+whose type is a function or an overloaded function, or that names a class
+(mypy's type of a class object is a function's: `if A:` is reported, a
+`t: type[A]` is not). A class object operand of an `and`/`or` whose value is
+used (`Alias = list or set`), which mypy reports too, is left alone: the
+typing conformance suite (aliases_implicit.py) holds that line correct.
+Anything else is left alone: a missed error, never a false one. A union with None is not always true and is never reported.
 An `Iterable` there is the optional `truthy-iterable` (evaluate.truthy_iterable).
 """
 
@@ -20,7 +23,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import CallableType, Instance, Overloaded, Type
+from veritype.types.model import CallableType, Instance, Overloaded, Type, TypeType
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -43,7 +46,10 @@ def in_condition(ex: "ExprEvaluator", node: ast.expr) -> bool:
     return id(node) in ex.conditions
 
 
-def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
+def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type, class_objects: bool = True) -> None:
+    """Report `node` of type `t`, tested for truth, if it is a function; a class
+    object only with `class_objects` (not an `and`/`or` operand outside a test:
+    see the module's docstring)."""
     if isinstance(t, Instance) and t.info.fullname == "typing.Iterable" and not isinstance(node, ast.BoolOp):
         # (an `and`/`or` is not tested as a whole: its operands are, as in mypy)
         from veritype.evaluate.truthy_iterable import check_truthy_iterable
@@ -56,5 +62,15 @@ def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type) -> None:
         name = node.attr
     else:
         return
-    if isinstance(t, Overloaded) or (isinstance(t, CallableType) and not t.is_type_obj):
+    if isinstance(t, Overloaded) or (isinstance(t, CallableType) and not t.is_type_obj) or (
+            class_objects and isinstance(t, TypeType) and isinstance(t.item, Instance) and _names_class(ex, node)):
         ex.error(node, f'Function "{name}" could always be true in boolean context', "truthy-function")
+
+
+def _names_class(ex: "ExprEvaluator", node: ast.Name | ast.Attribute) -> bool:
+    """`node` names a class itself (`if A:`), not a `type[A]` value: mypy's type
+    of a class object is a function's, whatever its metaclass says of its truth."""
+    if ex.scope is None:
+        return False
+    ref = ex.ev.resolve_expr(node, ex.scope)
+    return ref is not None and ref.kind == "class"

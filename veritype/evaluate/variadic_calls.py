@@ -49,7 +49,7 @@ def variadic_constraints(site: "CallSite", p: Param, args: "list[Arg]", types: l
 
 
 def check_variadic_args(site: "CallSite", callee: "CallableType", p: Param, arg_indices: list[int], all_args: "list[Arg]", all_types: list[Type], mapping: dict, report: "Report") -> None:  # type: ignore[type-arg]
-    from veritype.evaluate.calls import _arg_message, callable_name
+    from veritype.evaluate.calls import _arg_message, for_function
 
     template = _template(site, p)
     args = [all_args[i] for i in arg_indices]
@@ -72,7 +72,7 @@ def check_variadic_args(site: "CallSite", callee: "CallableType", p: Param, arg_
         assert isinstance(expected, TupleType)
         fixed = sum(1 for i in expected.items if not isinstance(i, UnpackType))
         few = len(types) < fixed
-        report(site.node, f"{'Too few' if few else 'Too many'} arguments for {callable_name(callee)}", "call-arg")
+        report(site.node, f"{'Too few' if few else 'Too many'} arguments{for_function(callee)}", "call-arg")
         return
     for ai, t, want in zip(arg_indices, types, per):
         if not is_subtype(site.ev, t, want):

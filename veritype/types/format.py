@@ -293,7 +293,7 @@ def format_pair(a: Type, b: Type) -> tuple[str, str]:
     if not _mentions_literal(b):
         from veritype.types.join import widen_literals
 
-        a = widen_literals(a)
+        a = widen_literals(a, keep_declared=True)
     sa, sb = format_type(a), format_type(b)
     if sa == sb and isinstance(a, Instance) and isinstance(b, Instance):
         return a.info.fullname, b.info.fullname

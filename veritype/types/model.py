@@ -193,6 +193,9 @@ class CallableType(_CallableBase):
     # Its keyword parameters came from `**kwargs: Unpack[TD]` (the TypedDict's
     # items are in `params`): a callable without **kwargs is not assignable to it.
     kwargs_unpacked: bool = False
+    # The class a method is defined in, for messages: mypy names a method
+    # `"m" of "C"` (`Too many arguments for "append" of "list"`).
+    owner: str | None = field(default=None, compare=False)
 
     def with_params(self, params: tuple[Param, ...]) -> "CallableType":
         return _replace(self, params=params)

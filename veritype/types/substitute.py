@@ -83,7 +83,7 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
         out = CallableType(
             params, _sub(t.ret, m), tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
-            guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked,
+            guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
         )
         if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params):
             from veritype.types.tuples import expand_star_params
@@ -188,7 +188,7 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
         tail = (Param(None, AnyType("special"), VAR_POS), Param(None, AnyType("special"), VAR_KW))
     return CallableType(
         prefix + tail, ret, tvs, t.name, t.definition, ellipsis, t.is_type_obj,
-        guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked,
+        guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
     )
 
 
