@@ -81,6 +81,10 @@ def _constraints(ev: "Evaluator", template: Type, actual: Type, targets: set[TVK
         if all(o == options[0] for o in options[1:]):
             return options[0]
         return []  # options that disagree: mypy deduces nothing
+    if isinstance(actual, TupleType) and isinstance(template, Instance) and template.info.fullname == "builtins.tuple":
+        # `tuple[T, ...]` expected to be a `tuple[int, int]` learns nothing (mypy:
+        # `a: tuple[int, int] = tuple(untyped_iter)` stays a tuple[Any, ...]).
+        return []
     if isinstance(template, Instance) and isinstance(actual, Instance) and depth < 8:
         # A union inside (`Coroutine[Any, Any, Value[R] | Error]` awaited as an
         # `Outcome[str] | None`): the covariant arguments are read the same way.
