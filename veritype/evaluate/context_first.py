@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.typevar_values import fits_type_var
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypeType,
-    TypeVarType, UnionType, holds_any, remove_none,
+    AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type,
+    TypeVarType, UnionType, holds_any, holds_kind, remove_none,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, Constraint, infer_constraints, solve
 from veritype.types.substitute import TVKey, substitute, tv_key
@@ -59,7 +59,7 @@ def solve_from_context(ev: "Evaluator", callee: CallableType, expected: Type, ta
     for tv in callee.type_vars:
         key = tv_key(tv)
         sol = solved.get(key)
-        if key not in keys or sol is None or holds_any(sol) or _holds_never(sol):
+        if key not in keys or sol is None or holds_any(sol) or holds_kind(sol, NeverType):
             continue
         if fits_type_var(ev, sol, tv, targets):
             fixed[key] = sol
@@ -110,19 +110,3 @@ def _generic_or_literal(t: Type) -> bool:
     if isinstance(t, LiteralType):
         return True
     return isinstance(t, UnionType) and any(isinstance(i, LiteralType) for i in t.items)
-
-
-def _holds_never(t: Type, depth: int = 0) -> bool:
-    if depth > 8:
-        return False
-    if isinstance(t, NeverType):
-        return True
-    if isinstance(t, Instance):
-        return any(_holds_never(a, depth + 1) for a in t.args)
-    if isinstance(t, (TupleType, UnionType)):
-        return any(_holds_never(i, depth + 1) for i in t.items)
-    if isinstance(t, TypeType):
-        return _holds_never(t.item, depth + 1)
-    if isinstance(t, CallableType):
-        return _holds_never(t.ret, depth + 1) or any(_holds_never(p.type, depth + 1) for p in t.params)
-    return False

@@ -34,8 +34,8 @@ class FoundMembers:
 
     def answer(self, inst: Instance, name: str, receiver: Type, lookup: Lookup) -> Type | None:
         """`lookup(inst, name, receiver)`, from the table when asked before."""
-        # (`_plain` written out for an instance without arguments, the usual receiver.)
-        if (type(inst) is Instance and (not inst.args or _plain(inst))) and (receiver is inst or _plain(receiver)):
+        # (`plain_instance` written out for an instance without arguments, the usual receiver.)
+        if (type(inst) is Instance and (not inst.args or plain_instance(inst))) and (receiver is inst or plain_instance(receiver)):
             key: tuple[object, str, object] = (inst, name, receiver)
         else:
             key = (id(inst), name, id(receiver))
@@ -50,12 +50,12 @@ class FoundMembers:
         self._found.clear()
 
 
-def _plain(t: Type) -> bool:
+def plain_instance(t: Type) -> bool:
     """An instance type whose arguments are plain instances too."""
     if type(t) is not Instance:
         return False
     for a in t.args:  # type: ignore[attr-defined]
-        if not _plain(a):
+        if not plain_instance(a):
             return False
     return True
 
@@ -106,4 +106,4 @@ def _constructor_key(receiver: TypeType) -> object:
         return item
     if all(type(a) is AnyType and a.reason == "bare" for a in args):  # type: ignore[attr-defined]
         return item.info  # type: ignore[attr-defined]
-    return item if _plain(item) else None
+    return item if plain_instance(item) else None

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.found_members import plain_instance as _plain
 from veritype.types.model import Instance, LiteralType, NoneType, Type
 
 if TYPE_CHECKING:
@@ -73,13 +74,3 @@ def _key(callee: Type, arg_types: list[Type]) -> tuple[object, ...] | None:
         else:
             return None
     return tuple(key)
-
-
-def _plain(t: Type) -> bool:
-    """An instance whose arguments are plain instances too (every field compared)."""
-    if type(t) is not Instance:
-        return False
-    for a in t.args:  # type: ignore[attr-defined]
-        if not _plain(a):
-            return False
-    return True

@@ -349,18 +349,24 @@ def holds_any(t: Type, reason: str | None = None, depth: int = 0) -> bool:
     """Whether `t` holds Any anywhere (of `reason` only, when given): in type
     arguments, tuple and union items, `type[...]` and callable parts. Nesting
     beyond eight levels is not searched."""
+    return holds_kind(t, AnyType, reason, depth)
+
+
+def holds_kind(t: Type, kind: type, reason: str | None = None, depth: int = 0) -> bool:
+    """Whether `t` holds a `kind` (an AnyType of `reason`, when given) anywhere
+    `holds_any` looks."""
     if depth > 8:
         return False
-    if isinstance(t, AnyType):
-        return reason is None or t.reason == reason
+    if isinstance(t, kind):
+        return reason is None or getattr(t, "reason", None) == reason
     if isinstance(t, Instance):
-        return any(holds_any(a, reason, depth + 1) for a in t.args)
+        return any(holds_kind(a, kind, reason, depth + 1) for a in t.args)
     if isinstance(t, (TupleType, UnionType)):
-        return any(holds_any(i, reason, depth + 1) for i in t.items)
+        return any(holds_kind(i, kind, reason, depth + 1) for i in t.items)
     if isinstance(t, TypeType):
-        return holds_any(t.item, reason, depth + 1)
+        return holds_kind(t.item, kind, reason, depth + 1)
     if isinstance(t, CallableType):
-        return holds_any(t.ret, reason, depth + 1) or any(holds_any(p.type, reason, depth + 1) for p in t.params)
+        return holds_kind(t.ret, kind, reason, depth + 1) or any(holds_kind(p.type, kind, reason, depth + 1) for p in t.params)
     return False
 
 
