@@ -30,7 +30,7 @@ from veritype.types.model import (
 )
 from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
-from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.types.substitute import erase_to_any, substitute, tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -381,7 +381,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                     continue
                 if arg.node is not None and _context_sensitive(arg.node) and arg.type is None and arg.kind in (ARG_POS, ARG_KW):
                     # Infer with the parameter's type as context where it has no variables.
-                    ctx = p.type if not type_vars_in(p.type).keys() & targets else _erase_targets(p.type, targets)
+                    ctx = p.type if not type_vars_in(p.type).keys() & targets else erase_to_any(p.type, targets)
                     t = site.infer(arg.node, ctx)
                     arg_types[ai] = t
                     if held:
@@ -410,7 +410,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                     picked[ai] = exact
                 cons += infer_constraints(ev, p.type, item if item is not None else over, SUBTYPE, targets)
             for ai, p in lambdas:
-                ctx = _erase_targets(substitute(p.type, known) if known else p.type, targets)
+                ctx = erase_to_any(substitute(p.type, known) if known else p.type, targets)
                 t = site.infer(args[ai].node, ctx)  # type: ignore[arg-type]
                 arg_types[ai] = t
                 if held:
@@ -597,10 +597,6 @@ def initial_type(site: CallSite, arg: Arg) -> Type:
         return arg.type
     assert arg.node is not None
     return site.infer(arg.node, None)
-
-
-def _erase_targets(t: Type, targets: set) -> Type:  # type: ignore[type-arg]
-    return substitute(t, {k: AnyType("special") for k in targets})
 
 
 def _ret_after_error(callee: CallableType) -> Type:

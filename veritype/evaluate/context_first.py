@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.typevar_values import fits_type_var
 from veritype.types.model import (
     AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, TupleType, Type,
-    TypeVarType, UnionType, holds_any, holds_kind, remove_none,
+    TypeVarType, UnionType, holds_any, holds_kind, is_optional, remove_none,
 )
 from veritype.types.solve import SUBTYPE, SUPERTYPE, Constraint, infer_constraints, solve
-from veritype.types.substitute import TVKey, substitute, tv_key
+from veritype.types.substitute import TVKey, erase_to_any, tv_key
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _constraints(ev: "Evaluator", template: Type, actual: Type, targets: set[TVK
     if isinstance(template, UnionType):
         return [c for item in template.items for c in _constraints(ev, item, actual, targets, depth + 1)]
     if isinstance(actual, UnionType):
-        erased = substitute(template, {k: AnyType("special") for k in targets})
+        erased = erase_to_any(template, targets)
         options = [_constraints(ev, template, item, targets, depth + 1) for item in actual.items if is_subtype(ev, erased, item)]
         if not options:
             return []
@@ -101,7 +101,7 @@ def _constraints(ev: "Evaluator", template: Type, actual: Type, targets: set[TVK
 
 
 def _may_be_none(t: Type) -> bool:
-    return isinstance(t, NoneType) or isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items)
+    return isinstance(t, NoneType) or is_optional(t)
 
 
 def _generic_or_literal(t: Type) -> bool:

@@ -17,7 +17,7 @@ from veritype.types.model import (
     POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
-from veritype.types.substitute import substitute, tv_key, type_vars_in
+from veritype.types.substitute import erase_to_any, substitute, tv_key, type_vars_in
 from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate import protocol_membership
 from veritype.evaluate import enum_membership
@@ -763,7 +763,7 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
             # `self: Array[Axis1, Axis2]` on a class generic over a TypeVarTuple (spec,
             # "TypeVarTuple", "Overloads for Accessing Individual Types"): the shape
             # must fit, whatever the variables solve to.
-            erased = substitute(first, {k: AnyType("special") for k in type_vars_in(first)})
+            erased = erase_to_any(first, type_vars_in(first))
             return is_subtype(ev, receiver, erased)
         return _bounds_fit(ev, first, receiver)
     return is_subtype(ev, receiver, first)

@@ -19,7 +19,7 @@ from veritype.types.model import (
     UnpackType, make_union,
 )
 from veritype.types.join import widen_literals
-from veritype.types.substitute import TVKey, paramspec_tail, substitute, tv_key, type_vars_in
+from veritype.types.substitute import TVKey, erase_to_any, paramspec_tail, substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -293,7 +293,7 @@ def _infer_union(ev: "Evaluator", t: UnionType, a: Type, d: int, targets: set[TV
                 matched = True
                 break
             if isinstance(g, Instance) and isinstance(item, TupleType) and g.info.fullname == "builtins.tuple":
-                if not is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+                if not is_subtype(ev, item, erase_to_any(g, targets)):
                     # As mypy's infer_constraints_if_possible: a union member the item
                     # cannot fit whatever the variables (`("hello", E1)` for
                     # `tuple[type[E], ...]`) teaches nothing; the argument is reported.
@@ -332,7 +332,7 @@ def _infer_any_member(ev: "Evaluator", generic: list[Type], item: Type, d: int, 
         return False
     options: list[list[Constraint]] = []
     for g in generic:
-        if is_subtype(ev, item, substitute(g, {k: AnyType("special") for k in targets})):
+        if is_subtype(ev, item, erase_to_any(g, targets)):
             found: list[Constraint] = []
             _infer(ev, g, item, d, targets, found, depth + 1)
             options.append(found)
@@ -459,7 +459,7 @@ def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
             # The item that fits the protocol's signature (the targets erased): float's
             # `__round__(None) -> int` / `__round__(SupportsIndex) -> float` against
             # `__round__(int) -> T` is the second one.
-            erased = substitute(proto_member, {k: AnyType("special") for k in targets})
+            erased = erase_to_any(proto_member, targets)
             arity = [i for i in actual_member.items if _arity_ok(i, proto_member)]
             picked = next((i for i in arity if is_subtype(ev, i, erased)), arity[0] if arity else actual_member.items[0])
             actual_member = picked
@@ -491,7 +491,7 @@ def matching_overload_item(ev: "Evaluator", items: tuple[CallableType, ...], tem
         return None
     if any(isinstance(p.type, (UnpackType, TypeVarType)) and getattr(p.type, "kind", "typevar") != "typevar" for p in template.params):
         return None
-    erased = substitute(template, {k: AnyType("special") for k in targets}) if targets else template
+    erased = erase_to_any(template, targets) if targets else template
     if not isinstance(erased, CallableType):
         return None
     for item in items:
@@ -536,7 +536,7 @@ def _fitting_items(ev: "Evaluator", a: Overloaded, template: CallableType | None
         return list(a.items)
     from veritype.types.subtype import is_subtype
 
-    erased = substitute(template, {k: AnyType("special") for k in (targets or set())})
+    erased = erase_to_any(template, targets or ())
     if not isinstance(erased, CallableType):
         return list(a.items)
     want = erased.with_ret(AnyType("special"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from veritype.types.model import TypeFormType
 from veritype.types.model import (
@@ -23,6 +23,13 @@ def substitute(t: Type, mapping: Mapping[TVKey, Type]) -> Type:
     if not mapping:
         return t
     return _sub(t, mapping)
+
+
+def erase_to_any(t: Type, keys: "Iterable[TVKey]") -> Type:
+    """`t` with the type variables `keys` made Any: what fits whatever they are
+    solved to (a context for an argument before solving, or the test of whether
+    a type could fit at all)."""
+    return substitute(t, {k: AnyType("special") for k in keys})
 
 
 def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
