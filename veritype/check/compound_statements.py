@@ -203,9 +203,7 @@ def _first_pass_stands(mc: "ModuleChecker", entry: State, head: State, caps: int
         return False
     if entry.defined is not None or head.unreachable != entry.unreachable:
         return False
-    if head.types.keys() != entry.types.keys():
-        return False
-    return all(head.types[k] == t for k, t in entry.types.items())
+    return head.types == entry.types
 
 
 def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:

@@ -128,7 +128,7 @@ class ModuleChecker:
 
     def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False, exprs: ExprEvaluator | None = None) -> Type:
         """The type of `node`; `condition`: its value is tested for truth (if, while, assert);
-        `exprs`: the evaluator to infer it with (by default a new one)."""
+        `exprs`: the evaluator to infer it with (by default the checker's, `exprs()`)."""
         if exprs is None:
             exprs = self.exprs()
         if condition:

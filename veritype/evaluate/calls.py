@@ -336,6 +336,8 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
+    if targets and site.context_free is not None:
+        site.context_free[0] = False  # variables to solve: the context is read
     if targets and site.expected_ret is not None:
         # mypy solves from the return context first and checks the arguments
         # against that (evaluate/context_first.py).
@@ -343,8 +345,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
 
         fixed = solve_from_context(ev, callee, site.expected_ret, targets)
         if fixed:
-            if site.context_free is not None:
-                site.context_free[0] = False
             callee = substitute(callee, fixed)  # type: ignore[assignment]
             targets = {tv_key(v) for v in callee.type_vars}
     mapping: dict = {}
@@ -352,8 +352,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     # they are checked against the parameter with those literals.
     picked: dict[int, dict] = {}  # type: ignore[type-arg]
     if targets:
-        if site.context_free is not None:
-            site.context_free[0] = False
         cons = []
         lambdas: list[tuple[int, Param]] = []
         overloads: list[tuple[int, Param]] = []
