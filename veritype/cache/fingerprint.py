@@ -42,14 +42,6 @@ def digest_text(text: str) -> str:
     return digest_bytes(text.encode("utf-8", "surrogatepass"))
 
 
-def digest_file(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            return digest_bytes(f.read())
-    except OSError:
-        return UNREADABLE
-
-
 def options_key(options: Options) -> str:
     """A digest of every option that may change a module's diagnostics.
 

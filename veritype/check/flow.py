@@ -115,13 +115,6 @@ class Flow:
         for k in [k for k in members if k.startswith(key + ".") or k.startswith(key + "[")]:
             del types[k]
 
-    def invalidate_members(self) -> None:
-        """After a call that may mutate anything: forget narrowed attributes and items."""
-        types = self.state.types
-        members = types.member_keys() if isinstance(types, KeyTable) else list(types)
-        for k in [k for k in members if _is_member_key(k)]:
-            del types[k]
-
     def apply(self, narrowed: dict[str, Type]) -> None:
         for k, v in narrowed.items():
             self.state.types[k] = v

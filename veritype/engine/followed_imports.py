@@ -57,7 +57,6 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
     the call, holds the entries of this run's modules only. `files`: the
     run's content digests (cache/file_digests.py: by stat where unchanged).
     `scan`: where the modules to parse are loaded, if not here."""
-    options = program.options
     if files is None:
         files = FileDigests()
     known = dict(memo) if memo is not None else None

@@ -188,8 +188,6 @@ def _alias_targets(cur: Cursor, node: ast.alias) -> list[Target]:
         mod = program.get_module(node.name)
         return [Target(mod, None)] if mod is not None else []
     if isinstance(stmt, ast.ImportFrom):
-        from veritype.modules.finder import MissingModule  # noqa: F401 - the finder names relative modules
-
         base = _absolute_module(cur, stmt)
         mod = program.get_module(base) if base else None
         if mod is None:

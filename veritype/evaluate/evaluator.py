@@ -19,7 +19,7 @@ from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
-    ANY, ANY_SPECIAL, AnyType, Instance, LiteralType, ModuleType, NoneType,
+    ANY, ANY_SPECIAL, AnyType, Instance, LiteralType, ModuleType,
     SpecialForm, TupleType, Type, TypeType, TypeVarType, UnpackType,
 )
 
@@ -573,10 +573,6 @@ def class_object_type(info: ClassInfo) -> TypeType:
         if not info.ev.lazy_depth:
             info.class_object = t
     return t
-
-
-def none_or(t: Type | None) -> Type:
-    return t if t is not None else NoneType()
 
 
 def _declares_itself(sym: Symbol) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnpackType
+from veritype.types.model import AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnpackType
 from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, Constraint, infer_constraints
 from veritype.types.subtype import is_subtype

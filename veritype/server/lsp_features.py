@@ -10,7 +10,6 @@ editor's server down.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from typing import Any
 

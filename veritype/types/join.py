@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, Instance, LiteralType, NeverType, Type, TupleType, TypeType, UnionType, make_union, NEVER
+from veritype.types.model import AnyType, Instance, LiteralType, NeverType, Type, TupleType, UnionType, make_union, NEVER
 
 if TYPE_CHECKING:
-    from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
 
 
