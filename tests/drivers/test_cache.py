@@ -386,9 +386,9 @@ def test_a_released_module_is_digested_from_the_checks_parse(shapes: Path, monke
     trees: list[bool] = []
     real = interface.interface_text
 
-    def spy(source: str, tree: object = None) -> str:
+    def spy(source: str, tree: object = None, *rest: object) -> str:
         trees.append(tree is not None)
-        return real(source, tree)  # type: ignore[arg-type]
+        return real(source, tree, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(interface, "interface_text", spy)
     result = run(sources(shapes), options(shapes), release_bodies=True)

@@ -85,7 +85,8 @@ class ImportGraph:
     def _static_imports(self, info: "ModuleInfo") -> tuple[set[str], set[str]]:
         if info.name not in self._imports:
             assert info.tree is not None  # (the callers' condition)
-            self._imports[info.name] = static_imports(info.tree, info.name, info.is_package)
+            lines = info.parsed.word_lines("import") if info.parsed is not None else None
+            self._imports[info.name] = static_imports(info.tree, info.name, info.is_package, lines)
         return self._imports[info.name]
 
     def direct_dependencies(self, module: str) -> set[str]:

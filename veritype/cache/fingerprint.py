@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from veritype import __version__
 from veritype.options import Options
+from veritype.syntax.word_lines import any_in_span, span_start
 
 UNREADABLE = "unreadable"
 MISSING = "missing"
@@ -109,7 +110,7 @@ def veritype_key() -> str:
     return digest_text("\n".join(parts))
 
 
-def static_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set[str], set[str]]:
+def static_imports(tree: ast.Module, module: str, is_package: bool, lines: list[int] | None = None) -> tuple[set[str], set[str]]:
     """(every module name `tree` may import, the module names it binds).
 
     Conservative: `import a.b.c` gives a, a.b and a.b.c; `from p import x`
@@ -122,11 +123,14 @@ def static_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set
     `a`; `from p import x` may bind the module p.x): attribute access on them
     can reach submodules no import names (`pkg.sub.x` after `import pkg`),
     so the caller counts their loaded submodules as dependencies too.
+
+    `lines`: those of the source holding the word `import` (None: not known);
+    a statement whose lines hold none holds no import (syntax/word_lines.py).
     """
     names: set[str] = set()
     bound: set[str] = set()
     package = module if is_package else module.rpartition(".")[0]
-    for node in _statements(tree.body):
+    for node in _statements(tree.body, lines):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 names.update(_prefixes(alias.name))
@@ -147,13 +151,16 @@ def static_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[set
     return names, bound
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+def _statements(body: list[ast.stmt], lines: list[int] | None = None) -> Iterator[ast.AST]:
     """Every statement, nested ones too (and the except handlers and match
     cases holding them); expressions are not entered (an import is always a
-    statement, and most of a tree is expressions)."""
+    statement, and most of a tree is expressions). With `lines`, not the
+    statements whose lines hold none of them, nor what they nest."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
+        if lines is not None and isinstance(node, ast.stmt) and not any_in_span(lines, span_start(node), node.end_lineno):
+            continue
         yield node
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             child = getattr(node, name, None)

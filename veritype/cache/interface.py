@@ -47,16 +47,19 @@ equals an interface digest and any edit is seen.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.statements import walk_statements
+from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
@@ -90,7 +93,7 @@ def interface_digest(source: str, parsed: ParsedFile | None = None, early: tuple
     tree = parsed.tree if parsed is not None and parsed.source == source else None
     try:
         try:
-            text = interface_text(source, tree)
+            text = interface_text(source, tree, parsed if tree is not None else None)
         except _StaleTree:
             text = interface_text(source)
     except Exception:  # noqa: BLE001 - does not parse (or a surprise): count every byte
@@ -98,21 +101,23 @@ def interface_digest(source: str, parsed: ParsedFile | None = None, early: tuple
     return "iface:" + digest_text(text)
 
 
-def interface_text(source: str, tree: ast.Module | None = None) -> str:
+def interface_text(source: str, tree: ast.Module | None = None, parsed: ParsedFile | None = None) -> str:
     """The kept text (see the module docstring). `tree`: `source` parsed with
-    type comments, parsed here if not given. Raises SyntaxError (or
-    tokenize's errors) on a source that does not parse."""
+    type comments, parsed here if not given. `parsed`: the parse `tree` and
+    `source` come from (its `word_lines` are those of `source`). Raises
+    SyntaxError (or tokenize's errors) on a source that does not parse."""
     source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
-    kept = _kept_source(source, tree)
+    kept = _kept_source(source, tree, parsed.word_lines if parsed is not None and parsed.source == source else None)
     if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
         return _tokenized(kept)
     return _scanned(kept)
 
 
-def _kept_source(source: str, tree: ast.Module) -> str:
-    """`source` without the function bodies and docstrings importers do not see."""
+def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[int] | None] | None = None) -> str:
+    """`source` without the function bodies and docstrings importers do not see.
+    `lines_of`: the source's `word_lines` for one word, if known (a parse's memo)."""
     lines = source.split("\n")
     starts = [0]
     for line in lines:
@@ -141,8 +146,11 @@ def _kept_source(source: str, tree: ast.Module) -> str:
 
     # A def whose lines do not hold the word has none: no walk of its body
     # for it (syntax/word_lines.py; None: the lines are not known, walk).
-    yield_lines = word_lines(source, "yield")
-    await_lines = word_lines(source, "await")
+    if lines_of is None:
+        lines_of = functools.partial(word_lines, source)
+    yield_lines = lines_of("yield")
+    await_lines = lines_of("await")
+    for_lines = lines_of("for")
 
     # An explicit stack, not a recursive closure: a closure calling itself is a
     # reference cycle, which kept `lines`, `starts` and `cuts` of every module
@@ -155,7 +163,7 @@ def _kept_source(source: str, tree: ast.Module) -> str:
         body, in_class = pending.pop()
         for stmt in body:
             if isinstance(stmt, FuncDef):
-                if in_class and _stores_on_first_param(stmt):
+                if in_class and _stores_on_first_param(stmt, for_lines):
                     docstring(stmt.body)  # the rest is read by the method walker
                 else:
                     cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))
@@ -239,17 +247,66 @@ def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, yield_lines: list
     return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
 
 
-def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lines: list[int] | None) -> bool:
+    """Whether any node of the def stores to or deletes an attribute of its
+    first parameter (`ast.Attribute` with a Store or Del context on that name).
+
+    Such a node is only ever an assignment's, `for`'s, `with`'s or `del`'s
+    target (or an element of one), or a comprehension's target: the
+    statements' targets are read without visiting their expressions, and
+    only those expressions are walked that can hold a comprehension, whose
+    `for` is written in their span (`for_lines`: the lines of the source
+    holding the word; None: not known, walk them all; syntax/word_lines.py).
+    The expressions pruned so are a statement's own, whose positions are
+    exact (those nested in an f-string may not be, before Python 3.12)."""
     positional = node.args.posonlyargs + node.args.args
     if not positional:
         return False
     first = positional[0].arg
-    for sub in walk_nodes(node):
+    for stmt in walk_statements(node):
+        for target in _store_targets(stmt):
+            if _stores_to(target, first):
+                return True
+        parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)
+        while parts:
+            part = parts.pop()
+            if not isinstance(part, _POSITIONED):
+                parts.extend(child_nodes(part))  # a def's `arguments`, a `withitem`: their parts have positions
+                continue
+            if for_lines is not None and not any_in_span(for_lines, part.lineno, part.end_lineno):
+                continue
+            for sub in walk_nodes(part):
+                if isinstance(sub, ast.comprehension) and _stores_to(sub.target, first):
+                    return True
+    return False
+
+
+_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
+# The parts of a statement with a position of their own (not `arguments`,
+# `withitem`, nor the contexts Load/Store/Del and operators, which hold nothing).
+_POSITIONED = (ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
+
+
+def _store_targets(stmt: ast.AST) -> list[ast.expr]:
+    if isinstance(stmt, (ast.Assign, ast.Delete)):
+        return stmt.targets
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [stmt.target]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    return []
+
+
+def _stores_to(target: ast.expr, name: str) -> bool:
+    """Whether `target` (or a node in it) stores to or deletes an attribute of `name`."""
+    if type(target) is ast.Name:
+        return False  # (the most common target)
+    for sub in walk_nodes(target):
         if (
             isinstance(sub, ast.Attribute)
             and isinstance(sub.ctx, (ast.Store, ast.Del))
             and isinstance(sub.value, ast.Name)
-            and sub.value.id == first
+            and sub.value.id == name
         ):
             return True
     return False

@@ -24,20 +24,22 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import child_nodes
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.word_lines import any_in_span, span_start
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.syntax.parse import ParsedFile
 
 # The kinds of scope an expression can be evaluated in.
 _MODULE, _CLASS, _DEF, _ASYNC = "module", "class", "def", "async"
 
 
-def check_await_placement(checker: "ModuleChecker", tree: ast.Module, source: str) -> None:
+def check_await_placement(checker: "ModuleChecker", tree: ast.Module, parsed: "ParsedFile") -> None:
     # Most modules use neither keyword: they need no walk at all.
+    source = parsed.source
     if "await" not in source and "async" not in source:
         return
-    _Walker(checker, word_lines(source, "await", "async")).visit_body(tree.body, _MODULE)
+    _Walker(checker, parsed.word_lines("await", "async")).visit_body(tree.body, _MODULE)
 
 
 class _Walker:

@@ -22,7 +22,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import Type
-from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.statements import walk_statements
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -87,7 +87,8 @@ def _walk_facts(func: ast.AST) -> tuple[frozenset[str], list[tuple[int, int]]]:
     if facts is None:
         names: set[str] = set()
         loops: list[tuple[int, int]] = []
-        for n in walk_nodes(func):
+        # Both are statements: the expressions need no visit (same order).
+        for n in walk_statements(func):
             if isinstance(n, ast.Nonlocal):
                 names.update(n.names)
             elif isinstance(n, _LOOPS):

@@ -11,13 +11,12 @@ from veritype.check.flow import Flow, State, merge
 from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.narrowing import narrow_pair
-from veritype.evaluate.reference_keys import expr_key
+from veritype.check.assigned_keys import body_keys, stmt_keys, target_keys
 from veritype.evaluate.truthiness import never_false, never_true
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
 from veritype.types.subtype import is_subtype
-from veritype.syntax.walk import child_nodes
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -217,7 +216,7 @@ def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
         mc.flow.apply(mc.exprs().narrow_for(stmt.test, False))
         mc.block(stmt.orelse)
         return
-    mc._loop(stmt.body, stmt.orelse, _body_keys(stmt), stmt.test, infinite)
+    mc._loop(stmt.body, stmt.orelse, body_keys(stmt, _walrus(mc)), stmt.test, infinite)
 
 
 def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
@@ -251,7 +250,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
         if expr is not None:
             declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report())
             declared_name = stmt.target.id
-    assigned = _body_keys(stmt) | _target_keys(stmt.target)
+    assigned = body_keys(stmt, _walrus(mc)) | target_keys(stmt.target)
 
     def bind_target() -> None:
         if declared is not None:
@@ -290,7 +289,7 @@ def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
 
 
 def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
-    assigned = _body_keys(stmt)
+    assigned = body_keys(stmt, _walrus(mc))
     entry = mc.flow.fork()
     # A handler may start after any statement of the body: mypy joins the states
     # it could start from. A name assigned by a simple statement of the body
@@ -301,7 +300,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     nested: set[str] = set()
     for s in stmt.body:
         if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
-            nested |= _stmt_keys(s)
+            nested |= stmt_keys(s, _walrus(mc))
     mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()
@@ -363,103 +362,9 @@ def check_match(mc: "ModuleChecker", stmt: ast.Match) -> None:
     check_match(mc, stmt)
 
 
-def _assigned_keys(body: list[ast.stmt]) -> set[str]:
-    """The keys every statement of `body` may rebind (see `_stmt_keys`)."""
-    keys: set[str] = set()
-    for stmt in body:
-        keys |= _stmt_keys(stmt)
-    return keys
-
-
-def _body_keys(owner: ast.For | ast.AsyncFor | ast.While | ast.Try) -> set[str]:
-    """`_assigned_keys(owner.body)`, kept on `owner`: a loop is checked again for
-    every pass of each enclosing loop, and its body's keys do not change."""
-    known: frozenset[str] | None = getattr(owner, "_vt_body_keys", None)
-    if known is None:
-        known = frozenset(_assigned_keys(owner.body))
-        owner._vt_body_keys = known  # type: ignore[attr-defined]
-    return set(known)
-
-
-def _stmt_keys(stmt: ast.stmt) -> frozenset[str]:
-    """The keys of every node under `stmt`. A compound statement keeps its
-    answer (`_vt_assigned_keys`), so each statement is walked once however many
-    enclosing loops and `try` statements ask; a simple one is small and walked
-    afresh. (The keys were once kept on a body's first statement, where a `try`
-    body and the one-statement list of that statement answered for each other.)"""
-    known: frozenset[str] | None = getattr(stmt, "_vt_assigned_keys", None)
-    if known is not None:
-        return known
-    keys = _walk_assigned_keys(stmt)
-    known = frozenset(keys) if keys else _NO_KEYS
-    if isinstance(stmt, _COMPOUND):
-        stmt._vt_assigned_keys = known  # type: ignore[attr-defined]
-    return known
-
-
-_NO_KEYS: frozenset[str] = frozenset()
-_COMPOUND = (
-    ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.Match,
-    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
-
-
-def _walk_assigned_keys(root: ast.stmt) -> set[str]:
-    """The keys of every node under `root` (a set: the walk's order is free); a
-    nested compound statement answers from its own walk (`_stmt_keys`)."""
-    keys: set[str] = set()
-    stack: list[ast.AST] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for t in targets:
-                keys |= _target_keys(t)
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            keys |= _target_keys(node.target)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    keys |= _target_keys(item.optional_vars)
-        elif isinstance(node, ast.NamedExpr):
-            keys |= _target_keys(node.target)
-        elif isinstance(node, ast.Delete):
-            for t in node.targets:
-                keys |= _target_keys(t)
-        elif isinstance(node, ast.Call):
-            # A call in the loop may mutate attributes narrowed before it.
-            keys.add("\0calls")
-        for child in child_nodes(node):
-            if isinstance(child, _COMPOUND):
-                keys |= _stmt_keys(child)
-            elif not isinstance(child, _CONTEXTS):
-                stack.append(child)
-    return keys
-
-
-# Load/Store/Del markers have nothing under them.
-_CONTEXTS = (ast.expr_context,)
-
-
-def _target_keys(target: ast.expr) -> set[str]:
-    """Keys rebound by assigning to `target`.
-
-    Only the target itself (and the elements of a tuple/list/starred target):
-    assigning to `s.attr[0]` rebinds that item, never `s` or `s.attr`, so a
-    narrowing of `s` survives it.
-    """
-    if isinstance(target, (ast.Tuple, ast.List)):
-        out: set[str] = set()
-        for elt in target.elts:
-            out |= _target_keys(elt)
-        return out
-    if isinstance(target, ast.Starred):
-        return _target_keys(target.value)
-    if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
-        k = expr_key(target)
-        if k is not None:
-            return {k}
-    return set()
+def _walrus(mc: "ModuleChecker") -> bool:
+    """Whether the module's source may hold a `:=` (check/assigned_keys.py)."""
+    return mc.program.binder_for(mc.info).has_walrus
 
 
 def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:

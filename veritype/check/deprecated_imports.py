@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate import deprecation
 from veritype.semantic import symbols as S
 
 if TYPE_CHECKING:
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 
 
 def check_deprecated_import(checker: "ModuleChecker", stmt: ast.ImportFrom, mod: "ModuleInfo", sym: S.Symbol) -> None:
-    from veritype.evaluate import deprecation
-
     ev = checker.ev
     if not deprecation.enabled(ev) or sym.kind not in (S.FUNC, S.CLASS):
         return

@@ -257,7 +257,7 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
 def _note_unchecked_reveals(checker: "ModuleChecker", expr: ast.expr) -> None:
     """mypy's notes for a `reveal_type(...)` in a body that is not checked: its
     value is Any there, and a second note says why."""
-    for n in ast.walk(expr):
+    for n in walk_nodes(expr):
         if isinstance(n, ast.Call) and len(n.args) == 1 and (
                 isinstance(n.func, ast.Name) and n.func.id == "reveal_type" or isinstance(n.func, ast.Attribute) and n.func.attr == "reveal_type"):
             checker.report(n, 'Revealed type is "Any"', "note", "note")

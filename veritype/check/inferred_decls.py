@@ -110,10 +110,22 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
 
 def _holds(t: ast.expr, target: ast.Name) -> bool:
     # Asked at every assignment: most targets are a bare name, whose subtree
-    # (the name and its ctx) holds `target` only if it is `target`.
+    # (the name and its ctx) holds `target` only if it is `target`. A node
+    # holding `target` spans it (a target's positions are exact: no target is
+    # inside an f-string): one that does not is not walked.
     if isinstance(t, ast.Name):
         return t is target
+    if not _may_span(t, target):
+        return False
     return any(sub is target for sub in walk_nodes(t))
+
+
+def _may_span(outer: ast.expr, inner: ast.expr) -> bool:
+    """Whether `inner`'s span lies within `outer`'s (yes when a position is missing)."""
+    if outer.end_lineno is None or outer.end_col_offset is None or inner.end_lineno is None or inner.end_col_offset is None:
+        return True
+    return ((outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset)
+            and (inner.end_lineno, inner.end_col_offset) <= (outer.end_lineno, outer.end_col_offset))
 
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
@@ -370,6 +382,9 @@ def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int,
         else:
             parts = _assigned_targets(stmt)
         for n in parts:
+            if type(n) is ast.Name:
+                index[id(n)] = here  # (most targets; its context node is one shared by the tree)
+                continue
             for sub in walk_nodes(n):
                 index[id(sub)] = here
 

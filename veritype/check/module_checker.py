@@ -12,7 +12,7 @@ statements are not checked (mypy's behaviour), and are reported only with
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from veritype.check.flow import Flow, State
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -91,6 +91,7 @@ class ModuleChecker:
         # that no reference cycle outlives a check or a silent walk of a
         # method (a one-shot run has no cyclic collector).
         self._exprs: ExprEvaluator | None = None
+        self._handlers = _handlers_of(type(self))
 
     # -- reporting ----------------------------------------------------------------
 
@@ -161,7 +162,7 @@ class ModuleChecker:
         from veritype.check.await_placement import check_await_placement
 
         if self.info.parsed is not None:
-            check_await_placement(self, tree, self.info.parsed.source)
+            check_await_placement(self, tree, self.info.parsed)
         self.block(tree.body)
         from veritype.check.module_use_before_def import check_module_uses
 
@@ -198,16 +199,21 @@ class ModuleChecker:
             from veritype.check import unimported_any
 
             unimported_any.check_statement(self, stmt)
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
+        kind = type(stmt)
+        if kind in _ANNOTATING:
             from veritype.check.runtime_annotations import check_statement as check_run_annotations
 
             check_run_annotations(self, stmt)
-        method = getattr(self, "_" + type(stmt).__name__, None)
+        # The handler `_<kind>` of this checker's class, looked up once per kind.
+        handlers = self._handlers
+        method = handlers.get(kind, _UNKNOWN)
+        if method is _UNKNOWN:
+            method = handlers[kind] = getattr(type(self), "_" + kind.__name__, None)
         tracked = self.flow.undefined is not None
         if tracked:
             possibly_undefined.statement_bindings(self, stmt, before=True)
         if method is not None:
-            method(stmt)
+            method(self, stmt)
         if tracked and not self.flow.state.unreachable:
             possibly_undefined.statement_bindings(self, stmt, before=False)
 
@@ -532,6 +538,25 @@ class _ScopeSwitch:
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+
+_ANNOTATING = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign})
+_Handler = Callable[[ModuleChecker, Any], None]
+
+
+def _UNKNOWN(checker: ModuleChecker, stmt: Any) -> None:
+    """The marker of a statement class not looked up yet (never called)."""
+
+
+def _handlers_of(cls: type) -> dict[type, _Handler | None]:
+    """A checker class's statement handlers by statement class, filled as met
+    (`ModuleChecker.stmt`); kept on the class itself, so a class made for one
+    edit (engine/toplevel_edits.py) takes its table with it."""
+    table: dict[type, _Handler | None] | None = cls.__dict__.get("_vt_handlers")
+    if table is None:
+        table = {}
+        setattr(cls, "_vt_handlers", table)
+    return table
 
 
 def _fits_a_constraint(ev, t: Type, expected: Type) -> bool:  # type: ignore[no-untyped-def]

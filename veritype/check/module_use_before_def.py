@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from veritype.syntax.statements import walk_statements
 from veritype.syntax.walk import child_nodes
-from veritype.syntax.word_lines import any_in_span, word_lines
+from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -44,10 +44,10 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         return
     # `global` is a statement: no need to visit the expressions (nor the
     # statements, in a source without the word).
-    source = checker.info.parsed.source if checker.info.parsed is not None else None
+    parsed = checker.info.parsed
     declared_global = ({name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
-                       if source is None or "global" in source else set())
-    first = _first_bindings(tree.body, word_lines(source, ":=", "for") if source is not None else None)
+                       if parsed is None or "global" in parsed.source else set())
+    first = _first_bindings(tree.body, parsed.word_lines(":=", "for") if parsed is not None else None)
     builtins = checker.program.get_module("builtins")
     for name_node in _immediate_reads(checker, tree.body):
         name = name_node.id

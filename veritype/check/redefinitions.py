@@ -23,17 +23,22 @@ or `del` of the name, and names bound by anything but a plain assignment,
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.statements import scope_statements
 from veritype.syntax.walk import walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.word_lines import any_in_span, span_start
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
 _FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+# The statements `_bindings` reads, and those holding blocks of statements.
+_BINDING = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Import, ast.ImportFrom})
+_NESTING = frozenset({ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match}
+                     | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
 # (kind, node): kind is "def", "class", "var", "module" (import of a module) or "import".
 _Binding = tuple[str, ast.AST]
 
@@ -51,7 +56,7 @@ class _Scope:
         parsed = checker.info.parsed
         # The lines that may hold a `global`, `nonlocal` or `del` statement
         # (None: not known): a scope whose lines hold none has none to look for.
-        self.unsafe_lines = word_lines(parsed.source, "global", "nonlocal", "del") if parsed is not None else None
+        self.unsafe_lines = parsed.word_lines("global", "nonlocal", "del") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
         lines = self.unsafe_lines
@@ -66,19 +71,25 @@ class _Scope:
 
     def _block(self, body: list[ast.stmt], depth: int, bound: dict[str, _Binding], excluded: set[str], nested: list[list[ast.stmt]]) -> None:
         for stmt in body:
-            if isinstance(stmt, _FUNC) or isinstance(stmt, ast.ClassDef):
-                if isinstance(stmt, ast.ClassDef) or self.checker.options.check_untyped_defs or not is_unannotated_def(stmt):
-                    nested.append(stmt.body)  # (mypy reports nothing inside an unchecked function)
-                self._definition(stmt, depth, bound, excluded)
+            kind = type(stmt)
+            if kind in _DEFINITIONS:
+                defn = cast("ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef", stmt)
+                if isinstance(defn, ast.ClassDef) or self.checker.options.check_untyped_defs or not is_unannotated_def(defn):
+                    nested.append(defn.body)  # (mypy reports nothing inside an unchecked function)
+                self._definition(defn, depth, bound, excluded)
                 continue
-            if isinstance(stmt, ast.If):
-                taken = self._static(stmt.test)
+            if kind is ast.If:
+                branch = cast(ast.If, stmt)
+                taken = self._static(branch.test)
                 if taken is not False:
-                    self._block(stmt.body, depth + 1, bound, excluded, nested)
+                    self._block(branch.body, depth + 1, bound, excluded, nested)
                 if taken is not True:
-                    self._block(stmt.orelse, depth + 1, bound, excluded, nested)
+                    self._block(branch.orelse, depth + 1, bound, excluded, nested)
                 continue
-            self._bindings(stmt, bound)
+            if kind in _BINDING:
+                self._bindings(stmt, bound)
+            if kind not in _NESTING:
+                continue  # (a simple statement holds no block)
             for name in ("body", "orelse", "finalbody"):
                 sub = getattr(stmt, name, None)
                 if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
@@ -119,6 +130,10 @@ class _Scope:
                     bound.setdefault(a.asname or a.name, ("import", stmt))
             return
         for t in targets:
+            if type(t) is ast.Name:
+                # Most targets: a name in a target is stored to (no walk needed).
+                bound.setdefault(t.id, ("var", stmt))
+                continue
             for n in walk_nodes(t):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     bound.setdefault(n.id, ("var", stmt))

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
         return False
+    if checker.scope.kind == "function" and type(stmt.value) is not ast.Call:
+        # Every special form below is a call (TypeVar, NewType, NamedTuple,
+        # TypedDict, Enum, TypeAliasType) but a type alias, never a function's.
+        return False
     name = stmt.targets[0].id
     sym = checker.scope.table.get(name)
     if sym is None or sym.node is not stmt:

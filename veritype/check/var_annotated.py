@@ -12,6 +12,7 @@ store, `del`, `global`/`nonlocal` of the name keeps us silent.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
@@ -195,18 +196,18 @@ def _binds(node: ast.AST, name: str) -> bool:
     return getattr(node, "name", None) == name or getattr(node, "rest", None) == name or getattr(node, "arg", None) == name
 
 
-def _events(body: list[ast.stmt]) -> "list[tuple[str, ast.AST, ast.AST | None]]":
+def _events(body: list[ast.stmt]) -> "Iterator[tuple[str, ast.AST, ast.AST | None]]":
     """The nodes of `body` in evaluation order (an assignment's value before its
     targets, a loop's iterable before its target), each with its parent; a nested
-    scope is one ("nested", node) event."""
-    out: list[tuple[str, ast.AST, ast.AST | None]] = []
+    scope is one ("nested", node) event. Made as they are read: the reader
+    most often stops at the first use of its name after the assignment."""
     stack: list[tuple[ast.AST, ast.AST | None]] = [(s, None) for s in reversed(body)]
     while stack:
         node, parent = stack.pop()
         if isinstance(node, _NESTED):
-            out.append(("nested", node, parent))
+            yield ("nested", node, parent)
             continue
-        out.append(("node", node, parent))
+        yield ("node", node, parent)
         children: list[ast.AST]
         if isinstance(node, ast.Assign):
             children = [node.value, *node.targets]
@@ -219,4 +220,3 @@ def _events(body: list[ast.stmt]) -> "list[tuple[str, ast.AST, ast.AST | None]]"
         else:
             children = list(child_nodes(node))
         stack.extend((c, node) for c in reversed(children))
-    return out

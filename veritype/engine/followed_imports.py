@@ -36,7 +36,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.word_lines import any_in_span, span_start
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -159,7 +159,7 @@ def module_imports(program: "Program", info: "ModuleInfo") -> list[str]:
     assert info.tree is not None
     mod_opts = program.options.for_module(info.name)
     always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
-    lines = word_lines(info.parsed.source, "import") if info.parsed is not None else None
+    lines = info.parsed.word_lines("import") if info.parsed is not None else None
     return list(_imports(info.tree, info.name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
 
 

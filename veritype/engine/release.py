@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.statements import walk_statements
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo
@@ -117,7 +118,9 @@ def _stores_attribute_of(stmt: ast.AST, name: str) -> bool:
     else:
         return False
     for target in targets:
-        for sub in ast.walk(target):
+        if type(target) is ast.Name:
+            continue  # (the most common target: no attribute in it)
+        for sub in walk_nodes(target):
             if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == name:
                 return True
     return False

@@ -145,6 +145,7 @@ def import_cycles(infos: list[ModuleInfo]) -> list[list[str]]:
     edges: dict[str, list[str]] = {}
     for info in infos:
         tree = info.tree
-        names = static_imports(tree, info.name, info.is_package)[0] if tree is not None else set()
+        lines = info.parsed.word_lines("import") if info.parsed is not None else None
+        names = static_imports(tree, info.name, info.is_package, lines)[0] if tree is not None else set()
         edges[info.name] = sorted((n for n in names if n in order and n != info.name), key=order.__getitem__)
     return [sorted(group, key=order.__getitem__) for group in strongly_connected(order, edges.__getitem__)]

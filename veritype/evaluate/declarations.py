@@ -21,6 +21,7 @@ from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
 from veritype.syntax.shapes import is_unannotated_def
+from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -551,7 +552,7 @@ def _with_variadics(ev: "Evaluator", value: ast.expr, scope: Scope, params: tupl
     `Alias[int, str]` is no wrong-count error. Ordered by first appearance."""
     order: list[str] = []
     found: dict[str, TypeVarType] = {}
-    for node in ast.walk(value):
+    for node in walk_nodes(value):
         if not isinstance(node, ast.Name):
             continue
         ref = ev.resolve_expr(node, scope)

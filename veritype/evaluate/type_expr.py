@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from veritype.syntax.walk import walk as walk_nodes
 from veritype.evaluate.scopes import Scope
 from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
@@ -197,7 +198,7 @@ class TypeExprEvaluator:
             if expr is None:
                 return self._error(ctx, node, f'Syntax error in forward reference "{text}"', "valid-type")
         # Positions inside the string map to the string's own position.
-        for sub in ast.walk(expr):
+        for sub in walk_nodes(expr):
             if hasattr(sub, "lineno"):
                 sub.lineno = node.lineno  # type: ignore[attr-defined]
                 sub.col_offset = node.col_offset  # type: ignore[attr-defined]

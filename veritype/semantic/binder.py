@@ -8,7 +8,8 @@ later ever sees a declaration for another Python version or platform.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from veritype.semantic import symbols as S
 from veritype.semantic.conditions import Always, evaluate_condition
@@ -21,7 +22,8 @@ from veritype.syntax.word_lines import any_in_span, span_start
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True, always: Always | None = None, yield_lines: list[int] | None = None) -> None:
+                 has_walrus: bool = True, always: Always | None = None, yield_lines: list[int] | None = None,
+                 walrus_lines: list[int] | None = None) -> None:
         self.module = module
         self.always = always  # always_true / always_false names (mypy's options)
         self.is_package = is_package
@@ -31,6 +33,9 @@ class Binder:
         # False when the source has no `:=` at all: then no expression needs
         # walking for walrus targets (most modules; the walk is costly).
         self.has_walrus = has_walrus
+        # The lines holding `:=` (None: not known): a statement's expression
+        # whose lines hold none has no walrus to bind and is not walked.
+        self.walrus_lines = walrus_lines
         # The lines of the source holding the word `yield` (syntax/word_lines.py;
         # None: not known). A def met here whose lines hold none is no generator
         # and is marked so (the fact evaluate.functions.is_generator keeps on
@@ -56,14 +61,21 @@ class Binder:
         for a in [*args.posonlyargs, *args.args, *([args.vararg] if args.vararg else []), *args.kwonlyargs, *([args.kwarg] if args.kwarg else [])]:
             table[a.arg] = Symbol(a.arg, S.PARAM, [a])
         if isinstance(node, ast.Lambda):
-            self._walrus(node.body, table)
+            if self.has_walrus:
+                # (A lambda may sit in an f-string, where positions may be
+                # off before Python 3.12: its body is walked whatever its lines.)
+                _bind_walrus(node.body, table)
             return table
         self._block(node.body, table)
         return table
 
     def _walrus(self, expr: ast.expr, table: SymbolTable) -> None:
+        """Bind the walrus targets in `expr`, a statement's own expression (whose
+        position is exact)."""
         if self.has_walrus:
-            _bind_walrus(expr, table)
+            lines = self.walrus_lines
+            if lines is None or any_in_span(lines, expr.lineno, expr.end_lineno):
+                _bind_walrus(expr, table)
 
     # -- statements ---------------------------------------------------------
 
@@ -81,130 +93,158 @@ class Binder:
         return value
 
     def _block(self, body: Iterable[ast.stmt], table: SymbolTable) -> None:
+        # One dict look-up per statement for its kind's handler, where a chain
+        # of isinstance tests cost eight on average (445k on the bench corpus);
+        # statements that bind nothing (pass, raise, del, ...) have none.
+        handlers = _HANDLERS
         for stmt in body:
-            self._stmt(stmt, table)
+            handler = handlers.get(type(stmt))
+            if handler is not None:
+                handler(self, stmt, table)
 
     def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if self.yield_lines is not None and not any_in_span(self.yield_lines, span_start(stmt), stmt.end_lineno):
-                stmt._vt_is_generator = False  # type: ignore[union-attr]
-            sym = table.get(stmt.name)
-            if sym is not None and sym.kind == S.FUNC:
-                sym.decls.append(stmt)  # overloads, property setters, redefinitions
-            else:
-                self._define(table, stmt.name, S.FUNC, stmt)
-        elif isinstance(stmt, ast.ClassDef):
-            self._define(table, stmt.name, S.CLASS, stmt)
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                self._target(target, stmt, table, stmt.type_comment is not None and len(stmt.targets) == 1)
-            if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "__all__":
+        handler = _HANDLERS.get(type(stmt))
+        if handler is not None:
+            handler(self, stmt, table)
+
+    def _def(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, table: SymbolTable) -> None:
+        if self.yield_lines is not None and not any_in_span(self.yield_lines, span_start(stmt), stmt.end_lineno):
+            stmt._vt_is_generator = False  # type: ignore[union-attr]
+        sym = table.get(stmt.name)
+        if sym is not None and sym.kind == S.FUNC:
+            sym.decls.append(stmt)  # overloads, property setters, redefinitions
+        else:
+            self._define(table, stmt.name, S.FUNC, stmt)
+
+    def _class(self, stmt: ast.ClassDef, table: SymbolTable) -> None:
+        self._define(table, stmt.name, S.CLASS, stmt)
+
+    def _assign(self, stmt: ast.Assign, table: SymbolTable) -> None:
+        for target in stmt.targets:
+            self._target(target, stmt, table, stmt.type_comment is not None and len(stmt.targets) == 1)
+        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "__all__":
+            table.all_names = _static_names(stmt.value)
+        self._walrus(stmt.value, table)
+
+    def _ann_assign(self, stmt: ast.AnnAssign, table: SymbolTable) -> None:
+        if isinstance(stmt.target, ast.Name):
+            sym = self._define(table, stmt.target.id, S.VAR, stmt)
+            if sym.annotation is None:
+                sym.annotation = stmt.annotation
+                sym.annotation_node = stmt
+            if stmt.target.id == "__all__" and stmt.value is not None:
                 table.all_names = _static_names(stmt.value)
-            self._walrus(stmt.value, table)
-        elif isinstance(stmt, ast.AnnAssign):
-            if isinstance(stmt.target, ast.Name):
-                sym = self._define(table, stmt.target.id, S.VAR, stmt)
-                if sym.annotation is None:
-                    sym.annotation = stmt.annotation
-                    sym.annotation_node = stmt
-                if stmt.target.id == "__all__" and stmt.value is not None:
-                    table.all_names = _static_names(stmt.value)
-        elif isinstance(stmt, ast.AugAssign):
-            if isinstance(stmt.target, ast.Name):
-                if stmt.target.id == "__all__" and table.all_names is not None:
-                    extra = _static_names(stmt.value)
-                    if extra is not None:
-                        table.all_names.extend(extra)
-                if stmt.target.id not in table:
-                    self._define(table, stmt.target.id, S.VAR, stmt)
-        elif isinstance(stmt, ast.Import):
-            # An import rebinding a name another import bound first (`try: import
-            # re._parser as p` / `except ImportError: import sre_parse as p`) names
-            # what the first one names: mypy's first binding decides the type.
-            for alias in stmt.names:
-                if alias.asname:
-                    sym = self._define(table, alias.asname, S.MODULE_REF, stmt, replace=True)
-                    if sym.decls[0] is stmt:
-                        sym.import_module = alias.name
-                        sym.explicit_reexport = alias.asname == alias.name
-                else:
-                    top = alias.name.split(".")[0]
-                    sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
-                    if sym.decls[0] is stmt or sym.import_module == top:
-                        sym.import_module = top
-                        sym.add_submodule(alias.name)
-        elif isinstance(stmt, ast.ImportFrom):
-            source = self.resolve_relative(stmt.module, stmt.level)
-            for alias in stmt.names:
-                if alias.name == "*":
-                    table.star_imports = [*table.star_imports, source]
-                    continue
-                local = alias.asname or alias.name
-                sym = self._define(table, local, S.FROM_IMPORT, stmt, replace=True)
-                if sym.decls[0] is not stmt and sym.import_module is not None:
-                    continue  # the first import decides (see above)
-                sym.import_module = source
-                sym.import_name = alias.name
-                # PEP 484: `from m import x as x` (and any from-import in a
-                # package's __init__ of a submodule via `from . import x`) re-exports.
-                sym.explicit_reexport = alias.asname == alias.name or (stmt.level > 0 and alias.asname is None and stmt.module is None)
-        elif isinstance(stmt, ast.If):
-            # An elif chain is an `If` nested in the `orelse` of the one before:
-            # walked as a loop, so that 1,000 branches cost no stack (issue #19).
-            branch_if = stmt
-            while True:
-                branch = self.static_branch(branch_if.test)
-                self._walrus(branch_if.test, table)
-                if branch is not False:
-                    self._block(branch_if.body, table)
-                if branch is True:
-                    break
-                nxt = elif_branch(branch_if)
-                if nxt is None:
-                    self._block(branch_if.orelse, table)
-                    break
-                branch_if = nxt
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self._target(stmt.target, stmt, table, False)
-            self._block(stmt.body, table)
-            self._block(stmt.orelse, table)
-        elif isinstance(stmt, ast.While):
-            self._walrus(stmt.test, table)
-            self._block(stmt.body, table)
-            self._block(stmt.orelse, table)
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            for item in stmt.items:
-                if item.optional_vars is not None:
-                    self._target(item.optional_vars, stmt, table, False)
-            self._block(stmt.body, table)
-        elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
-            self._block(stmt.body, table)  # type: ignore[attr-defined]
-            for handler in stmt.handlers:  # type: ignore[attr-defined]
-                if handler.name:
-                    self._define(table, handler.name, S.VAR, handler)
-                self._block(handler.body, table)
-            self._block(stmt.orelse, table)  # type: ignore[attr-defined]
-            self._block(stmt.finalbody, table)  # type: ignore[attr-defined]
-        elif isinstance(stmt, ast.Match):
-            for case in stmt.cases:
-                for node in walk_nodes(case.pattern):
-                    name = getattr(node, "name", None)
-                    if isinstance(name, str):
-                        self._define(table, name, S.VAR, case)
-                    rest = getattr(node, "rest", None)
-                    if isinstance(rest, str):
-                        self._define(table, rest, S.VAR, case)
-                self._block(case.body, table)
-        elif isinstance(stmt, ast.Global):
-            table.globals_declared = table.globals_declared | set(stmt.names)
-        elif isinstance(stmt, ast.Nonlocal):
-            table.nonlocals_declared = table.nonlocals_declared | set(stmt.names)
-        elif type(stmt).__name__ == "TypeAlias":
-            name = stmt.name.id  # type: ignore[attr-defined]
-            self._define(table, name, S.TYPE_ALIAS, stmt)
-        elif isinstance(stmt, ast.Expr):
-            self._walrus(stmt.value, table)
-        elif isinstance(stmt, ast.Return) and stmt.value is not None:
+
+    def _aug_assign(self, stmt: ast.AugAssign, table: SymbolTable) -> None:
+        if isinstance(stmt.target, ast.Name):
+            if stmt.target.id == "__all__" and table.all_names is not None:
+                extra = _static_names(stmt.value)
+                if extra is not None:
+                    table.all_names.extend(extra)
+            if stmt.target.id not in table:
+                self._define(table, stmt.target.id, S.VAR, stmt)
+
+    def _import(self, stmt: ast.Import, table: SymbolTable) -> None:
+        # An import rebinding a name another import bound first (`try: import
+        # re._parser as p` / `except ImportError: import sre_parse as p`) names
+        # what the first one names: mypy's first binding decides the type.
+        for alias in stmt.names:
+            if alias.asname:
+                sym = self._define(table, alias.asname, S.MODULE_REF, stmt, replace=True)
+                if sym.decls[0] is stmt:
+                    sym.import_module = alias.name
+                    sym.explicit_reexport = alias.asname == alias.name
+            else:
+                top = alias.name.split(".")[0]
+                sym = self._define(table, top, S.MODULE_REF, stmt, replace=True)
+                if sym.decls[0] is stmt or sym.import_module == top:
+                    sym.import_module = top
+                    sym.add_submodule(alias.name)
+
+    def _import_from(self, stmt: ast.ImportFrom, table: SymbolTable) -> None:
+        source = self.resolve_relative(stmt.module, stmt.level)
+        for alias in stmt.names:
+            if alias.name == "*":
+                table.star_imports = [*table.star_imports, source]
+                continue
+            local = alias.asname or alias.name
+            sym = self._define(table, local, S.FROM_IMPORT, stmt, replace=True)
+            if sym.decls[0] is not stmt and sym.import_module is not None:
+                continue  # the first import decides (see above)
+            sym.import_module = source
+            sym.import_name = alias.name
+            # PEP 484: `from m import x as x` (and any from-import in a
+            # package's __init__ of a submodule via `from . import x`) re-exports.
+            sym.explicit_reexport = alias.asname == alias.name or (stmt.level > 0 and alias.asname is None and stmt.module is None)
+
+    def _if(self, stmt: ast.If, table: SymbolTable) -> None:
+        # An elif chain is an `If` nested in the `orelse` of the one before:
+        # walked as a loop, so that 1,000 branches cost no stack (issue #19).
+        branch_if = stmt
+        while True:
+            branch = self.static_branch(branch_if.test)
+            self._walrus(branch_if.test, table)
+            if branch is not False:
+                self._block(branch_if.body, table)
+            if branch is True:
+                break
+            nxt = elif_branch(branch_if)
+            if nxt is None:
+                self._block(branch_if.orelse, table)
+                break
+            branch_if = nxt
+
+    def _for(self, stmt: ast.For | ast.AsyncFor, table: SymbolTable) -> None:
+        self._target(stmt.target, stmt, table, False)
+        self._block(stmt.body, table)
+        self._block(stmt.orelse, table)
+
+    def _while(self, stmt: ast.While, table: SymbolTable) -> None:
+        self._walrus(stmt.test, table)
+        self._block(stmt.body, table)
+        self._block(stmt.orelse, table)
+
+    def _with(self, stmt: ast.With | ast.AsyncWith, table: SymbolTable) -> None:
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                self._target(item.optional_vars, stmt, table, False)
+        self._block(stmt.body, table)
+
+    def _try(self, stmt: ast.Try, table: SymbolTable) -> None:  # (and TryStar)
+        self._block(stmt.body, table)
+        for handler in stmt.handlers:
+            if handler.name:
+                self._define(table, handler.name, S.VAR, handler)
+            self._block(handler.body, table)
+        self._block(stmt.orelse, table)
+        self._block(stmt.finalbody, table)
+
+    def _match(self, stmt: ast.Match, table: SymbolTable) -> None:
+        for case in stmt.cases:
+            for node in walk_nodes(case.pattern):
+                name = getattr(node, "name", None)
+                if isinstance(name, str):
+                    self._define(table, name, S.VAR, case)
+                rest = getattr(node, "rest", None)
+                if isinstance(rest, str):
+                    self._define(table, rest, S.VAR, case)
+            self._block(case.body, table)
+
+    def _global(self, stmt: ast.Global, table: SymbolTable) -> None:
+        table.globals_declared = table.globals_declared | set(stmt.names)
+
+    def _nonlocal(self, stmt: ast.Nonlocal, table: SymbolTable) -> None:
+        table.nonlocals_declared = table.nonlocals_declared | set(stmt.names)
+
+    def _type_alias(self, stmt: ast.stmt, table: SymbolTable) -> None:
+        name = stmt.name.id  # type: ignore[attr-defined]
+        self._define(table, name, S.TYPE_ALIAS, stmt)
+
+    def _expr(self, stmt: ast.Expr, table: SymbolTable) -> None:
+        self._walrus(stmt.value, table)
+
+    def _return(self, stmt: ast.Return, table: SymbolTable) -> None:
+        if stmt.value is not None:
             self._walrus(stmt.value, table)
 
     def _target(self, target: ast.expr, stmt: ast.stmt, table: SymbolTable, typed: bool) -> None:
@@ -236,6 +276,21 @@ class Binder:
 
     def resolve_relative(self, module: str | None, level: int) -> str:
         return absolute_import_name(self.module, self.is_package, module, level)
+
+
+# A statement's binding handler, by its exact class (ast node classes are
+# never subclassed); TryStar and TypeAlias exist on newer Pythons only.
+_HANDLERS: dict[type, Callable[[Binder, Any, SymbolTable], None]] = {
+    ast.FunctionDef: Binder._def, ast.AsyncFunctionDef: Binder._def, ast.ClassDef: Binder._class,
+    ast.Assign: Binder._assign, ast.AnnAssign: Binder._ann_assign, ast.AugAssign: Binder._aug_assign,
+    ast.Import: Binder._import, ast.ImportFrom: Binder._import_from, ast.If: Binder._if,
+    ast.For: Binder._for, ast.AsyncFor: Binder._for, ast.While: Binder._while,
+    ast.With: Binder._with, ast.AsyncWith: Binder._with, ast.Try: Binder._try, ast.Match: Binder._match,
+    ast.Global: Binder._global, ast.Nonlocal: Binder._nonlocal, ast.Expr: Binder._expr, ast.Return: Binder._return,
+}
+for _name, _handler in (("TryStar", Binder._try), ("TypeAlias", Binder._type_alias)):
+    if hasattr(ast, _name):
+        _HANDLERS[getattr(ast, _name)] = _handler
 
 
 def absolute_import_name(importer: str, is_package: bool, module: str | None, level: int) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
+from veritype.syntax.word_lines import word_lines
 
 
 @dataclass
@@ -25,6 +26,27 @@ class ParsedFile:
     source: str
     tree: ast.Module | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # `word_lines` answers by the words asked: several passes over the same
+    # tree ask for the same word (`yield`: the binder and the interface digest).
+    _lines_memo: dict[tuple[str, ...], list[int] | None] = field(default_factory=dict, repr=False, compare=False)
+
+    def word_lines(self, *words: str) -> list[int] | None:
+        """`syntax.word_lines.word_lines(self.source, *words)`, each word's
+        lines found once for the file."""
+        memo = self._lines_memo
+        if words in memo:
+            return memo[words]
+        lines: list[int] | None
+        if len(words) == 1:
+            lines = word_lines(self.source, words[0])
+        else:
+            parts = [self.word_lines(word) for word in words]
+            found: set[int] = set()
+            for part in parts:
+                found.update(part or ())
+            lines = None if any(part is None for part in parts) else sorted(found)
+        memo[words] = lines
+        return lines
 
 
 def _syntax_error(path: str, line: int, col: int, message: str) -> Diagnostic:

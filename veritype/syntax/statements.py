@@ -4,6 +4,11 @@ Statements (and the except handlers and match cases that hold them) sit only
 in the statement lists of other statements, so a rule that looks for a kind
 of statement (`global`, `del`, `self.x = ...`) need not visit the far more
 numerous expression nodes that `ast.walk` visits.
+
+Those lists are the fields `body`, `orelse`, `finalbody`, `handlers` and
+`cases` of statements, handlers, match cases and modules (elsewhere `body`
+and `orelse` name expressions: `Lambda`, `IfExp`); which of them a node
+class has is looked up once per class, so no other field is read.
 """
 
 from __future__ import annotations
@@ -12,8 +17,19 @@ import ast
 from collections import deque
 from collections.abc import Iterator
 
-_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case, ast.Module, ast.Interactive)
+# Node class -> its fields holding statements (handlers, cases), in `_fields` order.
+_BLOCKS: dict[type, tuple[str, ...]] = {}
+
+
+def _blocks(kind: type) -> tuple[str, ...]:
+    fields = _BLOCKS.get(kind)
+    if fields is None:
+        fields = tuple(f for f in kind._fields if f in _BLOCK_NAMES) if issubclass(kind, _HOLDERS) else ()
+        _BLOCKS[kind] = fields
+    return fields
 
 
 def walk_statements(node: ast.AST) -> Iterator[ast.AST]:
@@ -22,12 +38,15 @@ def walk_statements(node: ast.AST) -> Iterator[ast.AST]:
     breadth-first order, without visiting the expressions.
     """
     todo = deque([node])
+    blocks = _BLOCKS
     while todo:
         n = todo.popleft()
-        for name in n._fields:
+        kind = type(n)
+        fields = blocks[kind] if kind in blocks else _blocks(kind)
+        for name in fields:
             value = getattr(n, name, None)
-            if type(value) is list:
-                todo.extend(item for item in value if isinstance(item, _STRUCTURAL))
+            if value:
+                todo.extend(value)
         yield n
 
 
@@ -35,12 +54,15 @@ def scope_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """The statements of one scope's body, at any depth, with the nested
     function and class definitions but not their bodies (their own scopes)."""
     stack: list[ast.AST] = list(body)
+    blocks = _BLOCKS
     while stack:
         n = stack.pop()
         yield n
         if isinstance(n, _SCOPES):
             continue
-        for name in n._fields:
+        kind = type(n)
+        fields = blocks[kind] if kind in blocks else _blocks(kind)
+        for name in fields:
             value = getattr(n, name, None)
-            if type(value) is list:
-                stack.extend(item for item in value if isinstance(item, _STRUCTURAL))
+            if value:
+                stack.extend(value)
