@@ -301,8 +301,10 @@ class _Worker:
         loaded.update(self._loaded())
         found_digests: dict[str, str] = {}
         if self.digests is not None:
+            # A module the run checks is digested by the worker that checks
+            # it (above): the others that load it would compute it again.
             for name, found in loaded.items():
-                if found is not None:
+                if found is not None and name not in program.checking:
                     self.digests.take(name)
             found_digests = self.digests.new()
         self._release([name for name in loaded if name in self.elsewhere])
