@@ -79,8 +79,8 @@ class Program:
         # process forked before loading them (engine/early_workers.py) loads
         # most while checking others, as a serial run has them all marked.
         self.checking: frozenset[str] = frozenset()
-        # A one-shot check (engine/build.py): library stubs lose their
-        # statically dead branches once bound (semantic/dead_branches.py).
+        # A one-shot check (engine/build.py): typeshed's stdlib stubs lose
+        # their statically dead branches once bound (semantic/dead_branches.py).
         self.drop_dead_stub_branches = False
 
     @functools.cached_property
@@ -136,7 +136,7 @@ class Program:
         if parsed.tree is not None:
             binder = self.binder_for(info)
             info.symbols = binder.bind_module(parsed.tree)
-            if self.drop_dead_stub_branches and info.is_stub and found.origin != "source":
+            if self.drop_dead_stub_branches and found.origin == "stdlib":
                 drop_dead_branches(parsed.tree, binder)
         return info
 
