@@ -107,6 +107,42 @@ def test_a_failing_task_is_raised_in_the_parent() -> None:
         pool.close()
 
 
+def test_a_task_is_dressed_for_its_worker() -> None:
+    pool = ForkPool(2, _fail_on_two)
+    try:
+        answers = pool.run([1, 3], dress=lambda w, task: task * 10)
+        assert sorted(answer for _, _, answer in answers) == [100, 300]
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("release", [False, True])
+def test_a_worker_releases_the_bodies_of_modules_checked_elsewhere(tmp_path: Path, release: bool) -> None:
+    # Each module is checked by one worker; one the other worker checked is
+    # never read here again past its interface (a one-shot run only).
+    from veritype.engine.early_workers import _Worker
+    from veritype.evaluate.program import Program
+    from veritype.modules.finder import ModuleFinder
+
+    root = tmp_path / "proj"
+    write(root, FILES)
+    srcs = sources(root)
+    opts = options(root, "--no-incremental")
+    program = Program(opts, ModuleFinder(opts, [s.base_dir for s in srcs]))
+    worker = _Worker(program)
+    worker.scan(srcs)
+    worker(("begin", srcs, [s.module for s in srcs], release, False))
+    leaf, b = program.modules["app.leaf"], program.modules["app.b"]
+    assert leaf is not None and leaf.tree is not None and b is not None and b.tree is not None
+    leaf_body = leaf.tree.body[1].body  # def f
+    b_body = b.tree.body[1].body[0].body  # B.name
+    worker(("check", ["app.c"], ["app.leaf"]))
+    assert (leaf.tree.body[1].body is not leaf_body) == release
+    assert b.tree.body[1].body[0].body is b_body  # not checked yet anywhere
+    worker(("check", ["app.d"], ["app.a", "app.b"]))
+    assert (b.tree.body[1].body[0].body is not b_body) == release
+
+
 def test_settings_not_enforced_in_a_workers_module_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # A module's `# mypy:` line naming a setting veritype does not enforce is

@@ -91,3 +91,13 @@ def test_generator_fact_is_settled_before_the_body_goes() -> None:
 def test_stubs_are_left_alone() -> None:
     tree = ast.parse("def f() -> int:\n    x = 1\n    return x\n")
     assert release_bodies(SimpleNamespace(tree=tree, is_stub=True)) == 0  # type: ignore[arg-type]
+
+
+def test_a_worker_releases_bodies_with_imports_too() -> None:
+    # In an early worker (engine/early_workers.py) a module's imports went to
+    # the parent when it was loaded: a body importing may go as well.
+    tree = ast.parse(SOURCE)
+    before = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    release_bodies(SimpleNamespace(tree=tree, is_stub=False), keep_imports=False)  # type: ignore[arg-type]
+    after = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert {name for name, body in after.items() if body is not before[name]} == {"plain", "gen", "conditional", "lazy"}

@@ -45,6 +45,9 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
     roots = [s.base_dir for s in sources]
     finder = ModuleFinder(options, roots)
     program = Program(options, finder)
+    # Only the diagnostics are read after a one-shot run: nothing asks about
+    # the dead side of a typeshed `if sys.version_info` (semantic/dead_branches.py).
+    program.drop_dead_stub_branches = release_bodies
     # Incremental checking (veritype/cache): only when a driver asked for it
     # by setting a cache directory (the CLI does, by default); tests and other
     # callers of `run` get a plain full check.

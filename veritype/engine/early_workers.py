@@ -18,7 +18,12 @@ parses them itself:
   diagnostics, the static imports of every module the worker had to load,
   and, when the run has a cache, their interface digests, from the worker's
   own parse (cache/incremental.py `LoadedDigests`): the parent records the
-  entries without parsing anything.
+  entries without parsing anything. In a one-shot run, a check also tells
+  the worker which modules the others checked since its last task: it
+  releases their function bodies (engine/release.py), as a serial run
+  would have done by then, where it loaded them (scanned, or needed as a
+  dependency). They were most of a worker's trees it would never read
+  (each module is checked once, by one worker).
 
 A module's diagnostics come from its own check (`engine.checking.check_one`)
 as in a serial run. Where the first round is too small (an edit, a small
@@ -152,20 +157,32 @@ class EarlyWorkers:
                     best, most = i, have
             return best
 
+        # The modules checked, in the order their answers came, with the
+        # worker that checked them; `told[w]`: how many of them worker w heard of.
+        done: list[tuple[str, int]] = []
+        told = [0] * len(self.loaded_by)
+
+        def dress(w: int, task: tuple[str, list[str]]) -> tuple[str, list[str], list[str]]:
+            elsewhere = [name for name, by in done[told[w]:] if by != w] if self.release else []
+            told[w] = len(done)
+            return (*task, elsewhere)
+
         results: dict[str, list[Diagnostic]] = {}
-        for w, (checked, loaded, found_digests) in self._run(tasks, choose):
+        for w, (checked, loaded, found_digests) in self._run(tasks, choose, dress):
+            done.extend((name, w) for name, _ in checked)
             results.update(checked)
             self.imports.update(loaded)
             self.loaded_by[w].update(loaded)
             self.digests.update(found_digests)
         return results
 
-    def _run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int]) -> Iterator[tuple[int, Any]]:
+    def _run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int],
+             dress: Callable[[int, Any], Any] | None = None) -> Iterator[tuple[int, Any]]:
         """The pool's answers. A module's `# mypy:` comments may name settings
         veritype does not enforce (Program._inline_config): those the workers
         met are named in the run's warning too, as if loaded here."""
         assert self.pool is not None
-        for w, _, (answer, not_enforced) in self.pool.run(tasks, choose):
+        for w, _, (answer, not_enforced) in self.pool.run(tasks, choose, dress):
             self.program.options.not_enforced.update(not_enforced)
             yield w, answer
 
@@ -219,11 +236,13 @@ class _Worker:
         self.noted = 0  # program.modules entries whose imports were sent (in order)
         self.release = False
         self.digests: Any = None  # cache/incremental.py LoadedDigests, when the run has a cache
+        self.elsewhere: set[str] = set()  # the modules other workers checked
+        self.released: set[str] = set()  # those of them this one released
 
     def __call__(self, message: tuple[Any, ...]) -> Any:
         if message[0] == "begin":
             return self.begin(*message[1:])
-        answer = self.scan(message[1]) if message[0] == "scan" else self.check(message[1])
+        answer = self.scan(message[1]) if message[0] == "scan" else self.check(message[1], message[2])
         return answer, self.program.options.not_enforced
 
     def scan(self, sources: list[BuildSource]) -> tuple[dict[str, tuple[list[str], bool, int] | None], dict[str, Imports]]:
@@ -256,8 +275,13 @@ class _Worker:
             if info is not None:
                 info.checked = True
 
-    def check(self, group: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], dict[str, Imports], dict[str, str]]:
+    def check(self, group: list[str], elsewhere: list[str]) -> tuple[list[tuple[str, list[Diagnostic]]], dict[str, Imports], dict[str, str]]:
+        """`elsewhere`: modules the other workers checked since this one's last
+        task. Where this one loaded them, their bodies go (`_release`): now,
+        or once a task that loads them has taken their digests."""
         program = self.program
+        self.elsewhere.update(elsewhere)
+        self._release(elsewhere)
         infos = []
         for name in group:
             info = program.get_module(name)
@@ -273,15 +297,32 @@ class _Worker:
             if self.digests is not None:
                 self.digests.take(info.name)
             if self.release:
-                release_bodies(info)
+                release_bodies(info, keep_imports=False)
         loaded.update(self._loaded())
         found_digests: dict[str, str] = {}
         if self.digests is not None:
+            # A module the run checks is digested by the worker that checks
+            # it (above): the others that load it would compute it again.
             for name, found in loaded.items():
-                if found is not None:
+                if found is not None and name not in program.checking:
                     self.digests.take(name)
             found_digests = self.digests.new()
+        self._release([name for name in loaded if name in self.elsewhere])
         return checked, loaded, found_digests
+
+    def _release(self, names: list[str]) -> None:
+        """Release the bodies of the modules `names`, checked by another
+        worker, where this one loaded them (a one-shot run only). Each
+        module is checked by one worker: this one never reads those bodies
+        (nor, already sent, their imports and digests); a serial run would
+        have released them by now."""
+        if not self.release:
+            return
+        for name in names:
+            info = self.program.modules.get(name)
+            if info is not None and name not in self.released:
+                self.released.add(name)
+                release_bodies(info, keep_imports=False)
 
     def _loaded(self) -> dict[str, Imports]:
         """The static imports of the non-stdlib modules loaded since the last call."""

@@ -70,14 +70,17 @@ class ForkPool:
         finally:
             gc.unfreeze()
 
-    def run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int] | None = None) -> Iterator[tuple[int, Any, Any]]:
+    def run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int] | None = None,
+            dress: Callable[[int, Any], Any] | None = None) -> Iterator[tuple[int, Any, Any]]:
         """Each task sent to one worker, (worker index, task, answer) as each
         answer arrives. `choose(worker, pending)`: the index in `pending` of
-        the task for that idle worker (default: the first)."""
+        the task for that idle worker (default: the first). `dress(worker,
+        task)`: the message that carries the task to that worker (default:
+        the task itself), for news the worker should have with it."""
         pending = list(tasks)
         busy: dict[int, Any] = {}
         for w in range(len(self.conns)):
-            self._give(w, pending, busy, choose)
+            self._give(w, pending, busy, choose, dress)
         while busy:
             for ready in wait([self.conns[w] for w in busy]):
                 w = next(i for i, conn in enumerate(self.conns) if conn is ready)
@@ -89,14 +92,15 @@ class ForkPool:
                 if status != "ok":
                     raise RuntimeError(f"worker process failed:\n{answer}")
                 yield w, task, answer
-                self._give(w, pending, busy, choose)
+                self._give(w, pending, busy, choose, dress)
 
-    def _give(self, w: int, pending: list[Any], busy: dict[int, Any], choose: Callable[[int, list[Any]], int] | None) -> None:
+    def _give(self, w: int, pending: list[Any], busy: dict[int, Any], choose: Callable[[int, list[Any]], int] | None,
+              dress: Callable[[int, Any], Any] | None) -> None:
         if not pending:
             return
         task = pending.pop(choose(w, pending) if choose is not None else 0)
         busy[w] = task
-        self.conns[w].send(task)
+        self.conns[w].send(dress(w, task) if dress is not None else task)
 
     def broadcast(self, message: Any) -> list[Any]:
         """`message` to every worker; their answers, in worker order."""

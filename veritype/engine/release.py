@@ -17,8 +17,10 @@ A body stays when something outside the module's check may still read it:
   method's scope and walked by the method walker (evaluate/declarations.py);
 - `global` (the module symbol's declaration is inside), an import (the
   incremental cache's dependency walk reads function-level imports after
-  every check: cache/closures.py), a nested class (its ClassInfo and scope
-  hang on the function's scope);
+  every check: cache/closures.py; not in a worker process of
+  engine/early_workers.py, which sends each module's imports to the parent
+  when it loads it, before any release), a nested class (its ClassInfo and
+  scope hang on the function's scope);
 - a placeholder body (`...`, `pass`, `raise NotImplementedError`): the spec
   gives those meaning (protocol members, `[safe-super]`), and there is
   nothing to gain.
@@ -44,18 +46,21 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Statements that keep a body (see the module docstring).
 _KEEPING = (ast.Global, ast.Import, ast.ImportFrom, ast.ClassDef)
+_KEEPING_NO_IMPORTS = (ast.Global, ast.ClassDef)
 
 
-def release_bodies(info: "ModuleInfo") -> int:
-    """Replace the releasable function bodies of a checked module; how many."""
+def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
+    """Replace the releasable function bodies of a checked module; how many.
+    `keep_imports`: a body with an import stays (see the module docstring)."""
     from veritype.evaluate.functions import is_generator
 
     tree = info.tree
     if tree is None or info.is_stub:
         return 0
     released = 0
+    keeping = _KEEPING if keep_imports else _KEEPING_NO_IMPORTS
     for node, in_class in _defs(tree.body, False):
-        nested = _releasable(node, in_class)
+        nested = _releasable(node, in_class, keeping)
         if nested is None:
             continue
         is_generator(node)  # settled on the node while the body is there
@@ -86,7 +91,7 @@ def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]
                 yield from _defs(holder.body, in_class)
 
 
-def _releasable(node: FuncDef, in_class: bool) -> list[FuncDef] | None:
+def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...]) -> list[FuncDef] | None:
     """The defs nested in `node`'s body when the body may be released, else None."""
     if is_trivial_body(node.body):
         return None
@@ -95,7 +100,7 @@ def _releasable(node: FuncDef, in_class: bool) -> list[FuncDef] | None:
     nested: list[FuncDef] = []
     for stmt in node.body:
         for sub in walk_statements(stmt):
-            if isinstance(sub, _KEEPING):
+            if isinstance(sub, keeping):
                 return None
             if isinstance(sub, _DEFS):
                 nested.append(sub)

@@ -22,6 +22,7 @@ from veritype.modules.sources import BuildSource
 from veritype.options import Options
 from veritype.semantic import symbols as S
 from veritype.semantic.binder import Binder
+from veritype.semantic.dead_branches import drop_dead_branches
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
 
@@ -78,6 +79,9 @@ class Program:
         # process forked before loading them (engine/early_workers.py) loads
         # most while checking others, as a serial run has them all marked.
         self.checking: frozenset[str] = frozenset()
+        # A one-shot check (engine/build.py): typeshed's stdlib stubs lose
+        # their statically dead branches once bound (semantic/dead_branches.py).
+        self.drop_dead_stub_branches = False
 
     @functools.cached_property
     def evaluator(self) -> "Evaluator":
@@ -132,6 +136,8 @@ class Program:
         if parsed.tree is not None:
             binder = self.binder_for(info)
             info.symbols = binder.bind_module(parsed.tree)
+            if self.drop_dead_stub_branches and found.origin == "stdlib":
+                drop_dead_branches(parsed.tree, binder)
         return info
 
     def _inline_config(self, info: ModuleInfo) -> None:
