@@ -59,7 +59,8 @@ class KeyTable(dict[str, Type]):
         # The member keys are copied, not found again by scanning every key
         # (a state is copied at each branch: 400k key tests on the bench corpus).
         # `members` may hold deleted keys, so the copy's superset is as valid.
-        new = KeyTable()
+        # (`__new__` and the dict copy, not `__init__`: it would scan for member keys.)
+        new = KeyTable.__new__(KeyTable)
         dict.update(new, self)
         new.members = set(self.members)
         return new
@@ -82,8 +83,15 @@ class State:
             self.types = KeyTable(self.types)
 
     def copy(self) -> "State":
+        # Made without the dataclass `__init__` and `__post_init__` (a state is
+        # copied at each branch: 21k copies on the bench corpus): the fields
+        # are set as they would be.
         types = self.types
-        return State(types.copy() if isinstance(types, KeyTable) else KeyTable(types), self.unreachable, self.defined.copy() if self.defined is not None else None)
+        new = State.__new__(State)
+        new.types = types.copy() if isinstance(types, KeyTable) else KeyTable(types)
+        new.unreachable = self.unreachable
+        new.defined = self.defined.copy() if self.defined is not None else None
+        return new
 
 
 class Flow:
@@ -145,6 +153,7 @@ class Flow:
 # The types a join does not give back as themselves: a union is simplified
 # again (`Literal[True] | Literal[False]` is `bool`), and Never is the shared NEVER.
 _NOT_ITSELF = (UnionType, NeverType)
+_ABSENT = object()
 
 
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:
@@ -161,20 +170,30 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     if len(live) == 1:
         return live[0] if handed_over else live[0].copy()
     defined = merged_definedness([s.defined for s in live])
-    keys = set(live[0].types)
-    for s in live[1:]:
-        keys &= set(s.types)
+    # The keys every branch narrowed, read off the smallest table (the order of
+    # `out` is free: it was a set's).
+    tables = sorted((s.types for s in live), key=len)
+    smallest, others = tables[0], tables[1:]
     out: dict[str, Type] = {}
-    for k in keys:
-        types = [s.types[k] for s in live]
-        first = types[0]
-        if type(first) not in _NOT_ITSELF and all(t is first for t in types):
+    for k, first in smallest.items():
+        everywhere = same = True
+        for table in others:
+            other = table.get(k, _ABSENT)
+            if other is _ABSENT:
+                everywhere = False  # not narrowed on that branch: its declared type again
+                break
+            if other is not first:
+                same = False
+        if not everywhere:
+            continue
+        if same and type(first) not in _NOT_ITSELF:
             # Most keys come through every branch as the very same object (the
             # states are copies of one): the join below gives it back as is
             # (make_union of one item is that item, which is no union to
             # simplify, and no two branches differ for the declared rules).
             out[k] = first
             continue
+        types = [s.types[k] for s in live]
         anys = [t for t in types if isinstance(t, AnyType)]
         with_any = anys or [t for t in types if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items)]
         d = declared(k) if with_any and declared is not None and any(t != types[0] for t in types) else None
