@@ -107,19 +107,27 @@ class InferMemo:
         hit = self._table.get(key)
         return hit[0] if hit is not None else None
 
-    def narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> dict[str, Type] | None:
-        """What `node` says when true (or false) under `overlay`, as memoized by `put_narrowed`."""
-        hit = self._narrowed.get((id(node), positive, *(id(layer) for layer in overlay)))
+    @staticmethod
+    def narrowed_key(node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> tuple[object, ...]:
+        """The key of what `node` says when true (or false) under `overlay`,
+        for `narrowed` and `put_narrowed` (made once for both)."""
+        return (id(node), positive, *map(id, overlay)) if overlay else (id(node), positive)
+
+    def narrowed(self, key: tuple[object, ...]) -> dict[str, Type] | None:
+        """What a node says, keyed by `narrowed_key`, as memoized by `put_narrowed`."""
+        hit = self._narrowed.get(key)
         return hit[1] if hit is not None else None
 
-    def put_narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
-        """Memoize a narrowing for the epoch; `narrowed` must not change from
-        here on (it is the very layer a later question pushes, so that the
-        inferences memoized under it are found again). The node and the
-        layers are kept alive until the epoch ends, so no id is reused."""
-        self._layers.extend(overlay)
+    def put_narrowed(self, key: tuple[object, ...], node: ast.expr, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
+        """Memoize a narrowing for the epoch under `narrowed_key(node, ..., overlay)`;
+        `narrowed` must not change from here on (it is the very layer a later
+        question pushes, so that the inferences memoized under it are found
+        again). The node and the layers are kept alive until the epoch ends,
+        so no id is reused."""
+        if overlay:
+            self._layers.extend(overlay)
         self._layers.append(node)  # (also makes the epoch's end clear the table)
-        self._narrowed[(id(node), positive, *(id(layer) for layer in overlay))] = (node, narrowed)
+        self._narrowed[key] = (node, narrowed)
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""

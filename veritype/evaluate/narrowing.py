@@ -76,6 +76,8 @@ class _ReadOnlyFlow:
 
     def __init__(self, flow: "FlowView") -> None:
         self._flow = flow
+        # Read by `_Name` for every name (an attribute, not `__getattr__`'s call).
+        self.undefined = getattr(flow, "undefined", None)
 
     def lookup(self, key: str) -> Type | None:
         return self._flow.lookup(key)
@@ -145,10 +147,11 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
     if shared is None:
         return _narrow_uncached(exprs, silent, test, positive, None)
     overlay = exprs.overlay
-    hit = shared.narrowed(test, positive, overlay)
+    key = shared.narrowed_key(test, positive, overlay)
+    hit = shared.narrowed(key)
     if hit is None:
         hit = _narrow_uncached(exprs, silent, test, positive, shared)
-        shared.put_narrowed(test, positive, overlay, hit)
+        shared.put_narrowed(key, test, overlay, hit)  # (the overlay is as it was: parts pop what they push)
     return hit
 
 
