@@ -51,7 +51,7 @@ class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
     # `end_epoch` when there is nothing to clear.
-    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed")
+    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed", "silent")
 
     def __init__(self) -> None:
         self.depth = 0
@@ -75,6 +75,9 @@ class InferMemo:
         # What a condition says, true or false, asked in this epoch (narrowing's
         # `_narrow`): (node, positive, overlay layers) -> (node, names -> types).
         self._narrowed: dict[tuple[object, ...], tuple[ast.expr, dict[str, Type]]] = {}
+        # The silent evaluator narrowing asks this epoch's questions with
+        # (narrowing._silent: one serves them all while `shared`).
+        self.silent: object | None = None
 
     @contextmanager
     def held(self) -> Iterator[None]:
@@ -186,4 +189,5 @@ class InferMemo:
         self._layers.clear()
         self._context_free.clear()
         self._narrowed.clear()
+        self.silent = None
         self.binds = 0
