@@ -172,7 +172,7 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     defined = merged_definedness([s.defined for s in live])
     # The keys every branch narrowed, read off the smallest table (the order of
     # `out` is free: it was a set's).
-    tables = sorted((s.types for s in live), key=len)
+    tables = sorted([s.types for s in live], key=len)
     smallest, others = tables[0], tables[1:]
     out: dict[str, Type] = {}
     for k, first in smallest.items():
@@ -195,7 +195,7 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
             continue
         types = [s.types[k] for s in live]
         anys = [t for t in types if isinstance(t, AnyType)]
-        with_any = anys or [t for t in types if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items)]
+        with_any = anys or [t for t in types if isinstance(t, UnionType) and _holds_any(t)]
         d = declared(k) if with_any and declared is not None and any(t != types[0] for t in types) else None
         if isinstance(d, AnyType) and anys:
             # `tbstyle = getoption(...)` then `if tbstyle == "auto": tbstyle = "short"`
@@ -207,6 +207,13 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
             joined = d
         out[k] = joined
     return State(out, False, defined)
+
+
+def _holds_any(t: UnionType) -> bool:
+    for i in t.items:
+        if isinstance(i, AnyType):
+            return True
+    return False
 
 
 def _without_any_is(t: Type, declared: Type) -> bool:

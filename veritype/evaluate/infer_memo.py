@@ -106,7 +106,7 @@ class InferMemo:
         `overlay` (the same layers), or None; what it reported is not replayed:
         for a silent asker. Layers are compared by id: memoized keys keep
         theirs alive, so an id found there is that very layer."""
-        key = (id(node), None, tuple(id(layer) for layer in overlay)) if overlay else (id(node), None)
+        key = (id(node), None, tuple(map(id, overlay))) if overlay else (id(node), None)
         hit = self._table.get(key)
         return hit[0] if hit is not None else None
 
@@ -141,7 +141,7 @@ class InferMemo:
                 return None
         if overlay:
             self._layers.extend(overlay)
-            return (id(node), expected, tuple(id(layer) for layer in overlay))
+            return (id(node), expected, tuple(map(id, overlay)))
         return (id(node), expected)
 
     def get(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:

@@ -10,6 +10,7 @@ The result maps reference keys (`x`, `x.attr`, `x[0]`) to narrowed types.
 from __future__ import annotations
 
 import ast
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
@@ -142,7 +143,7 @@ class _Once:
             alive: list[object] = list(overlay)
             for layer in overlay:
                 alive.extend(layer.values())
-            key = (id(node), tuple(id(o) for o in alive) + tuple(k for layer in overlay for k in layer) + tuple(len(layer) for layer in overlay))
+            key = (id(node), tuple(map(id, alive)) + tuple(chain.from_iterable(overlay)) + tuple(map(len, overlay)))
         else:
             alive = []
             key = (id(node), ())

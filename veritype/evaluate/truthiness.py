@@ -120,11 +120,17 @@ def never_true(ev: "Evaluator", t: Type) -> bool:
     """No value of `t` is true (None, `Literal[False]`, `tuple[()]`, Never): a
     test of this type makes its true branch unreachable (mypy's true_only is
     Never, for any expression, not only a narrowable reference)."""
-    return not any(can_be_true(ev, i) for i in union_items(t))
+    for i in union_items(t):
+        if can_be_true(ev, i):
+            return False
+    return True
 
 
 def never_false(ev: "Evaluator", t: Type) -> bool:
     """No value of `t` is false (a function, a class object, a final class
     without `__bool__`, `Literal[True]`): the false branch of a test of this
     type is unreachable."""
-    return not any(can_be_false(ev, i, branch=True) for i in union_items(t))
+    for i in union_items(t):
+        if can_be_false(ev, i, branch=True):
+            return False
+    return True
