@@ -16,7 +16,7 @@ from veritype.evaluate import type_forms
 from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
@@ -38,37 +38,12 @@ from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_u
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
+from veritype.evaluate.flow_view import FlowView, NullFlow
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 Reporter = Callable[[ast.AST | None, str, str, str], None]
-
-class FlowView(Protocol):
-    """What expression inference needs of flow analysis: a name's (or a member
-    chain's, `a.b`) narrowed type, and binding one (walrus targets). The
-    checker's `check.flow.Flow` is one; `NullFlow` is the flow-less one."""
-
-    def lookup(self, key: str) -> Type | None: ...
-
-    def bind(self, key: str, t: Type) -> None: ...
-
-
-class NullFlow:
-    """No flow analysis: names have their declared types."""
-
-    undefined = None  # no possibly-undefined tracking (read by `_Name` for every name)
-
-    def lookup(self, key: str) -> Type | None:
-        return None
-
-    @contextmanager
-    def condition(self, ev: "ExprEvaluator", test: ast.expr, positive: bool) -> Iterator[None]:
-        yield
-
-    def bind(self, key: str, t: Type) -> None:
-        pass
-
 
 # The classes whose values may hold an alias reference at the top (has_top_ref),
 # tested first: most inferred types are neither.

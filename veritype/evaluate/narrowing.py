@@ -28,7 +28,8 @@ from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, l
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.infer_memo import InferMemo
-    from veritype.evaluate.expressions import ExprEvaluator, FlowView
+    from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.evaluate.flow_view import FlowView
 
 
 def narrow_names(exprs: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
