@@ -103,6 +103,11 @@ class Flow:
     def lookup(self, key: str) -> Type | None:
         return self.state.types.get(key)
 
+    def may_hold_members(self) -> bool:
+        """(FlowView) `KeyTable.members` holds every member key, and maybe some deleted."""
+        types = self.state.types
+        return bool(types.members) if isinstance(types, KeyTable) else any(_is_member_key(k) for k in types)
+
     def bind(self, key: str, t: Type) -> None:
         self.invalidate(key)
         self.state.types[key] = t

@@ -24,6 +24,11 @@ class FlowView(Protocol):
 
     def lookup(self, key: str) -> Type | None: ...
 
+    def may_hold_members(self) -> bool:
+        """Whether a member key (`x.attr`, `x[0]`) may have a narrowed type now:
+        if not, reading an attribute or an item need not make its key."""
+        ...
+
     def bind(self, key: str, t: Type) -> None: ...
 
 
@@ -34,6 +39,9 @@ class NullFlow:
 
     def lookup(self, key: str) -> Type | None:
         return None
+
+    def may_hold_members(self) -> bool:
+        return False
 
     @contextmanager
     def condition(self, ev: "ExprEvaluator", test: ast.expr, positive: bool) -> Iterator[None]:

@@ -97,6 +97,9 @@ class _ReadOnlyFlow:
     def lookup(self, key: str) -> Type | None:
         return self._flow.lookup(key)
 
+    def may_hold_members(self) -> bool:
+        return self._flow.may_hold_members()
+
     def bind(self, key: str, t: Type) -> None:
         pass
 
