@@ -42,7 +42,7 @@ class KeyTable(dict[str, Type]):
         self.members: set[str] = {k for k in self if _is_member_key(k)}
 
     def __setitem__(self, key: str, value: Type) -> None:
-        if _is_member_key(key):
+        if "." in key or "[" in key:  # (_is_member_key, written out: each narrowing is set here)
             self.members.add(key)
         super().__setitem__(key, value)
 
@@ -124,6 +124,8 @@ class Flow:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
         types = self.state.types
         types.pop(key, None)
+        if isinstance(types, KeyTable) and not types.members:
+            return  # no member key at all (most binds)
         members = types.member_keys() if isinstance(types, KeyTable) else list(types)
         for k in [k for k in members if k.startswith(key + ".") or k.startswith(key + "[")]:
             del types[k]
