@@ -29,8 +29,6 @@ times, and kept as a list they multiplied by four a level (issue #19:
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from veritype.types.model import Type
 
@@ -45,6 +43,24 @@ _LEAVES = frozenset((ast.Name, ast.Constant))  # exact classes: ast nodes are ne
 
 
 Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
+
+
+class _Held:
+    """`InferMemo.held`'s block (a class, not a generator: every `if` opens one)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, memo: "InferMemo") -> None:
+        self.memo = memo
+
+    def __enter__(self) -> None:
+        self.memo.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        memo = self.memo
+        memo.depth -= 1
+        if memo.depth == 0:
+            memo.end_epoch()
 
 
 class InferMemo:
@@ -79,19 +95,12 @@ class InferMemo:
         # (narrowing._silent: one serves them all while `shared`).
         self.silent: object | None = None
 
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        """One epoch for the whole block, not only one outermost `infer`:
+    def held(self) -> "_Held":
+        """One epoch for the `with` block, not only one outermost `infer`:
         several questions about the same expressions at the same flow state
         (an `if` infers its test, then asks what it narrows) share the
         answers (narrowing reads them through `peek`)."""
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-            if self.depth == 0:
-                self.end_epoch()
+        return _Held(self)
 
     def shared(self) -> bool:
         """Whether another evaluator asking about this one's expressions, at
