@@ -368,7 +368,10 @@ def _walrus(mc: "ModuleChecker") -> bool:
 
 
 def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
-    return any(isinstance(t, NeverType) for t in narrowed.values())
+    for t in narrowed.values():
+        if isinstance(t, NeverType):
+            return True
+    return False
 
 
 def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:

@@ -42,7 +42,7 @@ class KeyTable(dict[str, Type]):
         self.members: set[str] = {k for k in self if _is_member_key(k)}
 
     def __setitem__(self, key: str, value: Type) -> None:
-        if _is_member_key(key):
+        if "." in key or "[" in key:  # (_is_member_key, written out: each narrowing is set here)
             self.members.add(key)
         super().__setitem__(key, value)
 
@@ -59,7 +59,8 @@ class KeyTable(dict[str, Type]):
         # The member keys are copied, not found again by scanning every key
         # (a state is copied at each branch: 400k key tests on the bench corpus).
         # `members` may hold deleted keys, so the copy's superset is as valid.
-        new = KeyTable()
+        # (`__new__` and the dict copy, not `__init__`: it would scan for member keys.)
+        new = KeyTable.__new__(KeyTable)
         dict.update(new, self)
         new.members = set(self.members)
         return new
@@ -72,7 +73,7 @@ class KeyTable(dict[str, Type]):
 
 @dataclass
 class State:
-    types: dict[str, Type] = field(default_factory=dict)
+    types: dict[str, Type] = field(default_factory=dict)  # changed in place, never replaced (Flow.lookup)
     unreachable: bool = False
     # The names bound so far (check.possibly_undefined); None: not tracked.
     defined: "Definedness | None" = None
@@ -82,8 +83,15 @@ class State:
             self.types = KeyTable(self.types)
 
     def copy(self) -> "State":
+        # Made without the dataclass `__init__` and `__post_init__` (a state is
+        # copied at each branch: 21k copies on the bench corpus): the fields
+        # are set as they would be.
         types = self.types
-        return State(types.copy() if isinstance(types, KeyTable) else KeyTable(types), self.unreachable, self.defined.copy() if self.defined is not None else None)
+        new = State.__new__(State)
+        new.types = types.copy() if isinstance(types, KeyTable) else KeyTable(types)
+        new.unreachable = self.unreachable
+        new.defined = self.defined.copy() if self.defined is not None else None
+        return new
 
 
 class Flow:
@@ -92,8 +100,22 @@ class Flow:
         # The scope's possibly-undefined tracking, when that code is enabled.
         self.undefined: "UndefinedNames | None" = None
 
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name == "state":
+            # `lookup` is the state's own table's `get` (every name read asks it:
+            # 136k on the bench corpus), kept with the state: a state's table
+            # is never replaced, only changed.
+            object.__setattr__(self, "lookup", value.types.get)  # type: ignore[attr-defined]
+
     def lookup(self, key: str) -> Type | None:
+        """(Replaced on each instance by its state's `types.get`, see `__setattr__`.)"""
         return self.state.types.get(key)
+
+    def may_hold_members(self) -> bool:
+        """(FlowView) `KeyTable.members` holds every member key, and maybe some deleted."""
+        types = self.state.types
+        return bool(types.members) if isinstance(types, KeyTable) else any(_is_member_key(k) for k in types)
 
     def bind(self, key: str, t: Type) -> None:
         self.invalidate(key)
@@ -111,6 +133,8 @@ class Flow:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
         types = self.state.types
         types.pop(key, None)
+        if isinstance(types, KeyTable) and not types.members:
+            return  # no member key at all (most binds)
         members = types.member_keys() if isinstance(types, KeyTable) else list(types)
         for k in [k for k in members if k.startswith(key + ".") or k.startswith(key + "[")]:
             del types[k]
@@ -138,6 +162,7 @@ class Flow:
 # The types a join does not give back as themselves: a union is simplified
 # again (`Literal[True] | Literal[False]` is `bool`), and Never is the shared NEVER.
 _NOT_ITSELF = (UnionType, NeverType)
+_ABSENT = object()
 
 
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:
@@ -154,22 +179,32 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     if len(live) == 1:
         return live[0] if handed_over else live[0].copy()
     defined = merged_definedness([s.defined for s in live])
-    keys = set(live[0].types)
-    for s in live[1:]:
-        keys &= set(s.types)
+    # The keys every branch narrowed, read off the smallest table (the order of
+    # `out` is free: it was a set's).
+    tables = sorted([s.types for s in live], key=len)
+    smallest, others = tables[0], tables[1:]
     out: dict[str, Type] = {}
-    for k in keys:
-        types = [s.types[k] for s in live]
-        first = types[0]
-        if type(first) not in _NOT_ITSELF and all(t is first for t in types):
+    for k, first in smallest.items():
+        everywhere = same = True
+        for table in others:
+            other = table.get(k, _ABSENT)
+            if other is _ABSENT:
+                everywhere = False  # not narrowed on that branch: its declared type again
+                break
+            if other is not first:
+                same = False
+        if not everywhere:
+            continue
+        if same and type(first) not in _NOT_ITSELF:
             # Most keys come through every branch as the very same object (the
             # states are copies of one): the join below gives it back as is
             # (make_union of one item is that item, which is no union to
             # simplify, and no two branches differ for the declared rules).
             out[k] = first
             continue
+        types = [s.types[k] for s in live]
         anys = [t for t in types if isinstance(t, AnyType)]
-        with_any = anys or [t for t in types if isinstance(t, UnionType) and any(isinstance(i, AnyType) for i in t.items)]
+        with_any = anys or [t for t in types if isinstance(t, UnionType) and _holds_any(t)]
         d = declared(k) if with_any and declared is not None and any(t != types[0] for t in types) else None
         if isinstance(d, AnyType) and anys:
             # `tbstyle = getoption(...)` then `if tbstyle == "auto": tbstyle = "short"`
@@ -181,6 +216,13 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
             joined = d
         out[k] = joined
     return State(out, False, defined)
+
+
+def _holds_any(t: UnionType) -> bool:
+    for i in t.items:
+        if isinstance(i, AnyType):
+            return True
+    return False
 
 
 def _without_any_is(t: Type, declared: Type) -> bool:

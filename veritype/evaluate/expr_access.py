@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | None) -> Type:
-    key = expr_key(node)
+    # The key is made only where it may be found (`a.b.c` makes `a.b`'s too).
+    key = expr_key(node) if ex.overlay or ex.flow.may_hold_members() else None
     if key is not None:
         narrowed = ex.flow.lookup(key)
         if narrowed is not None:
@@ -168,7 +169,7 @@ def _private_import(sym: "Symbol") -> bool:
 
 
 def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | None) -> Type:
-    key = expr_key(node)
+    key = expr_key(node) if ex.overlay or ex.flow.may_hold_members() else None
     if key is not None:
         for layer in reversed(ex.overlay):
             if key in layer:

@@ -16,7 +16,7 @@ from veritype.evaluate import type_forms
 from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
@@ -38,37 +38,12 @@ from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_u
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
+from veritype.evaluate.flow_view import FlowView, NullFlow
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 Reporter = Callable[[ast.AST | None, str, str, str], None]
-
-class FlowView(Protocol):
-    """What expression inference needs of flow analysis: a name's (or a member
-    chain's, `a.b`) narrowed type, and binding one (walrus targets). The
-    checker's `check.flow.Flow` is one; `NullFlow` is the flow-less one."""
-
-    def lookup(self, key: str) -> Type | None: ...
-
-    def bind(self, key: str, t: Type) -> None: ...
-
-
-class NullFlow:
-    """No flow analysis: names have their declared types."""
-
-    undefined = None  # no possibly-undefined tracking (read by `_Name` for every name)
-
-    def lookup(self, key: str) -> Type | None:
-        return None
-
-    @contextmanager
-    def condition(self, ev: "ExprEvaluator", test: ast.expr, positive: bool) -> Iterator[None]:
-        yield
-
-    def bind(self, key: str, t: Type) -> None:
-        pass
-
 
 # The classes whose values may hold an alias reference at the top (has_top_ref),
 # tested first: most inferred types are neither.
@@ -326,10 +301,13 @@ class ExprEvaluator:
         return self.ev.builtin("str")
 
     def _Name(self, node: ast.Name, expected: Type | None) -> Type:
-        for layer in reversed(self.overlay):
-            if node.id in layer:
-                return layer[node.id]
-        undefined = getattr(self.flow, "undefined", None)
+        # Read for every name: locals for what is read more than once.
+        name, overlay, flow = node.id, self.overlay, self.flow
+        if overlay:
+            for layer in reversed(overlay):
+                if name in layer:
+                    return layer[name]
+        undefined = getattr(flow, "undefined", None)
         if undefined is not None and not self.in_lambda and isinstance(node.ctx, ast.Load):
             undefined.read(node)  # possibly-undefined (check.possibly_undefined)
         scope = self.scope
@@ -338,14 +316,15 @@ class ExprEvaluator:
             # `time` is the module's function, not the class attribute.
             scope = scope.parent
         else:
-            narrowed = self.flow.lookup(node.id)
+            narrowed = flow.lookup(name)
             if narrowed is not None:
                 return narrowed
         if scope is None:
             return AnyType("special")
-        if self.ev.type_params_seen and scope.lookup_type_param(node.id) is not None:
+        ev = self.ev
+        if ev.type_params_seen and scope.lookup_type_param(name) is not None:
             return AnyType("special")
-        hit = self.ev.lookup(node.id, scope)
+        hit = ev.lookup(name, scope)
         if hit is None:
             if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
                 return self.ev.builtin("str")
@@ -359,10 +338,10 @@ class ExprEvaluator:
         if scope is self.scope and scope.kind == "class" and scope.parent is not None and _all_after(sym.decls, node):
             # A class body runs top to bottom: a name its class binds only later
             # (`json_module = json` before `def json`) is still the enclosing one.
-            outer = self.ev.lookup(node.id, scope.parent)
+            outer = ev.lookup(name, scope.parent)
             if outer is not None:
                 sym, scope = outer
-        return self.ev.symbol_value_type(sym, scope)
+        return ev.symbol_value_type(sym, scope)
 
     # -- displays -------------------------------------------------------------------
 

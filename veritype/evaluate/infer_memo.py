@@ -29,8 +29,6 @@ times, and kept as a list they multiplied by four a level (issue #19:
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from veritype.types.model import Type
 
@@ -47,11 +45,29 @@ _LEAVES = frozenset((ast.Name, ast.Constant))  # exact classes: ast nodes are ne
 Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
 
 
+class _Held:
+    """`InferMemo.held`'s block (a class, not a generator: every `if` opens one)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, memo: "InferMemo") -> None:
+        self.memo = memo
+
+    def __enter__(self) -> None:
+        self.memo.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        memo = self.memo
+        memo.depth -= 1
+        if memo.depth == 0:
+            memo.end_epoch()
+
+
 class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
     # `end_epoch` when there is nothing to clear.
-    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed")
+    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed", "silent")
 
     def __init__(self) -> None:
         self.depth = 0
@@ -75,20 +91,16 @@ class InferMemo:
         # What a condition says, true or false, asked in this epoch (narrowing's
         # `_narrow`): (node, positive, overlay layers) -> (node, names -> types).
         self._narrowed: dict[tuple[object, ...], tuple[ast.expr, dict[str, Type]]] = {}
+        # The silent evaluator narrowing asks this epoch's questions with
+        # (narrowing._silent: one serves them all while `shared`).
+        self.silent: object | None = None
 
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        """One epoch for the whole block, not only one outermost `infer`:
+    def held(self) -> "_Held":
+        """One epoch for the `with` block, not only one outermost `infer`:
         several questions about the same expressions at the same flow state
         (an `if` infers its test, then asks what it narrows) share the
         answers (narrowing reads them through `peek`)."""
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-            if self.depth == 0:
-                self.end_epoch()
+        return _Held(self)
 
     def shared(self) -> bool:
         """Whether another evaluator asking about this one's expressions, at
@@ -103,23 +115,31 @@ class InferMemo:
         `overlay` (the same layers), or None; what it reported is not replayed:
         for a silent asker. Layers are compared by id: memoized keys keep
         theirs alive, so an id found there is that very layer."""
-        key = (id(node), None, tuple(id(layer) for layer in overlay)) if overlay else (id(node), None)
+        key = (id(node), None, tuple(map(id, overlay))) if overlay else (id(node), None)
         hit = self._table.get(key)
         return hit[0] if hit is not None else None
 
-    def narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> dict[str, Type] | None:
-        """What `node` says when true (or false) under `overlay`, as memoized by `put_narrowed`."""
-        hit = self._narrowed.get((id(node), positive, *(id(layer) for layer in overlay)))
+    @staticmethod
+    def narrowed_key(node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> tuple[object, ...]:
+        """The key of what `node` says when true (or false) under `overlay`,
+        for `narrowed` and `put_narrowed` (made once for both)."""
+        return (id(node), positive, *map(id, overlay)) if overlay else (id(node), positive)
+
+    def narrowed(self, key: tuple[object, ...]) -> dict[str, Type] | None:
+        """What a node says, keyed by `narrowed_key`, as memoized by `put_narrowed`."""
+        hit = self._narrowed.get(key)
         return hit[1] if hit is not None else None
 
-    def put_narrowed(self, node: ast.expr, positive: bool, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
-        """Memoize a narrowing for the epoch; `narrowed` must not change from
-        here on (it is the very layer a later question pushes, so that the
-        inferences memoized under it are found again). The node and the
-        layers are kept alive until the epoch ends, so no id is reused."""
-        self._layers.extend(overlay)
+    def put_narrowed(self, key: tuple[object, ...], node: ast.expr, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
+        """Memoize a narrowing for the epoch under `narrowed_key(node, ..., overlay)`;
+        `narrowed` must not change from here on (it is the very layer a later
+        question pushes, so that the inferences memoized under it are found
+        again). The node and the layers are kept alive until the epoch ends,
+        so no id is reused."""
+        if overlay:
+            self._layers.extend(overlay)
         self._layers.append(node)  # (also makes the epoch's end clear the table)
-        self._narrowed[(id(node), positive, *(id(layer) for layer in overlay))] = (node, narrowed)
+        self._narrowed[key] = (node, narrowed)
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
@@ -130,7 +150,7 @@ class InferMemo:
                 return None
         if overlay:
             self._layers.extend(overlay)
-            return (id(node), expected, tuple(id(layer) for layer in overlay))
+            return (id(node), expected, tuple(map(id, overlay)))
         return (id(node), expected)
 
     def get(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:
@@ -178,4 +198,5 @@ class InferMemo:
         self._layers.clear()
         self._context_free.clear()
         self._narrowed.clear()
+        self.silent = None
         self.binds = 0

@@ -89,7 +89,7 @@ def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
 
 
 def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool, intersect: bool = True) -> Type:
-    if any(isinstance(c, AnyType) for c in classes):
+    if any([isinstance(c, AnyType) for c in classes]):  # (a list: most hold one or two classes)
         # An unknown class: the value may be anything in the positive branch.
         return AnyType("special") if positive else current
     if positive:

@@ -50,11 +50,13 @@ def check_truthy_function(ex: "ExprEvaluator", node: ast.expr, t: Type, class_ob
     """Report `node` of type `t`, tested for truth, if it is a function; a class
     object only with `class_objects` (not an `and`/`or` operand outside a test:
     see the module's docstring)."""
-    if isinstance(t, Instance) and t.info.fullname == "typing.Iterable" and not isinstance(node, ast.BoolOp):
-        # (an `and`/`or` is not tested as a whole: its operands are, as in mypy)
-        from veritype.evaluate.truthy_iterable import check_truthy_iterable
+    if isinstance(t, Instance):
+        # (Most values tested are instances: never a function or a class object.)
+        if t.info.fullname == "typing.Iterable" and not isinstance(node, ast.BoolOp):
+            # (an `and`/`or` is not tested as a whole: its operands are, as in mypy)
+            from veritype.evaluate.truthy_iterable import check_truthy_iterable
 
-        check_truthy_iterable(ex, node, t)
+            check_truthy_iterable(ex, node, t)
         return
     if isinstance(node, ast.Name):
         name = node.id
