@@ -150,7 +150,7 @@ def _check_as_loaded(program: "Program", names: list[str],
     when a check before asks for it), not all before the first check. Its
     function bodies go once it is checked (engine/release.py), so the whole
     trees of all the modules are never held at once: they were the peak of a
-    run's memory (the 200k-line scale program: 523 -> 396 MiB). The modules
+    run's memory (the 200k-line scale program, cold: 535 -> 409 MiB). The modules
     are marked `checked` as they load (Program.checking), as worker processes
     mark them (engine/early_workers.py), so a check meets the same marks as
     when all were loaded first."""
