@@ -49,14 +49,16 @@ def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
     assert len(clean) == MODULES - 1  # one assignment error per importing module
     # A run killed right after writing its fifth temporary entry, before the
     # rename that publishes it (SIGKILL: no cleanup of any kind runs). The
-    # first rename publishes the import memo (imports.json), written before any entry.
+    # import memo (imports.json) of a cold one-shot run is written after the
+    # entries, once its imports read from prefixes are confirmed
+    # (engine/build.py `_followed`): the fifth rename is the fifth entry's.
     killer = (
         "import os, signal, sys\n"
         "real = os.replace\n"
         "calls = [0]\n"
         "def replace(a, b):\n"
         "    calls[0] += 1\n"
-        "    if calls[0] == 6:\n"
+        "    if calls[0] == 5:\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
         "    real(a, b)\n"
         "os.replace = replace\n"

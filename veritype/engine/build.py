@@ -92,14 +92,18 @@ def _check(program: "Program", sources: list[BuildSource], options: Options, sto
 
         files = FileDigests(store.load_files())  # read once, for both uses below
     followed: list[BuildSource] = []
+    settle: Callable[[], None] | None = None
     if options.follow_imports == "normal" or options.overrides:
-        followed = _followed(program, sources, store, files, early.scan if early is not None else None)
+        followed, settle = _followed(program, sources, store, files, early.scan if early is not None else None,
+                                     prefixes=release_bodies and check_many is None)
     if store is not None:
         from veritype.cache import check_incrementally
 
         result = check_incrementally(program, sources + followed, store, check, shared_cache(options), files)
     else:
         result = check(sources + followed)
+    if settle is not None:
+        settle()
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
@@ -117,18 +121,35 @@ def shared_cache(options: Options) -> "SharedCache | None":
 
 
 def _followed(program: "Program", sources: list[BuildSource], store: "CacheStore | None",
-              files: "FileDigests | None" = None, scan: "Scan | None" = None) -> list[BuildSource]:
-    """followed_sources, with the cache's import memo when there is a cache."""
+              files: "FileDigests | None" = None, scan: "Scan | None" = None,
+              prefixes: bool = False) -> "tuple[list[BuildSource], Callable[[], None] | None]":
+    """followed_sources, with the cache's import memo when there is a cache;
+    and what to do once the run is checked, if anything (save the memo).
+    `prefixes`: the check loads each module when its turn comes (a one-shot
+    serial run: engine/checking.py), so the walk reads imports from prefixes
+    rather than load every source first (engine/followed_imports.py); the
+    memo entries made so are kept once their module's whole parse is known."""
     from veritype.engine.followed_imports import followed_sources
 
+    unconfirmed: dict[str, str] | None = {} if prefixes else None
     if store is None:
-        return followed_sources(program, sources, scan=scan)
+        return followed_sources(program, sources, scan=scan, unconfirmed=unconfirmed), None
     from veritype.cache.fingerprint import veritype_key
 
     key = veritype_key()
     memo = store.load_imports(key)
     before = dict(memo)
-    found = followed_sources(program, sources, memo, files, scan)
-    if memo != before:
-        store.save_imports(key, memo)
-    return found
+    found = followed_sources(program, sources, memo, files, scan, unconfirmed)
+
+    def settle() -> None:
+        for name, digest in (unconfirmed or {}).items():
+            info = program.modules.get(name)
+            if info is None or info.tree is None:
+                memo.pop(digest, None)  # not loaded after all, or no tree: its imports are not known
+        if memo != before:
+            store.save_imports(key, memo)
+
+    if not unconfirmed:
+        settle()
+        return found, None
+    return found, settle

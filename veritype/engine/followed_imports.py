@@ -20,6 +20,20 @@ source is unchanged is not parsed here, nor read (its digest is known by its
 stat: cache/file_digests.py). One with `# mypy:` comments (lines that start
 with it: the text elsewhere, in a string or an indented comment, is no
 setting) is, as those can change its settings (`for_module`) only once loaded.
+
+A one-shot run without the memo (a cold run) would load every source here,
+before the first is checked: all their whole trees at once, the peak of the
+run's memory (the function bodies go once each module is checked:
+engine/release.py). So the walk first reads each source's imports from the
+part of its text that holds them (`_prefix_imports`: the lines up to the last
+one naming `import`, parsed alone) and leaves the module unloaded, to be
+loaded when it is checked (engine/checking.py). That answer is the whole
+parse's, or a superset of it when the file has a syntax error further down
+(the whole parse has no tree, so no imports). So it stands only when it
+finds no module to follow (then neither would the whole parses); when it
+finds one, the walk is made again by loading each module as before. A memo
+entry made from a prefix is confirmed once the module is loaded
+(`followed_sources`' `unconfirmed`).
 """
 
 from __future__ import annotations
@@ -36,7 +50,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.word_lines import any_in_span, span_start
+from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -50,23 +64,45 @@ Scan = Callable[[list[BuildSource]], "dict[str, tuple[list[str], bool] | None] |
 
 
 def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[str, list[str]] | None = None,
-                     files: FileDigests | None = None, scan: Scan | None = None) -> list[BuildSource]:
+                     files: FileDigests | None = None, scan: Scan | None = None,
+                     unconfirmed: dict[str, str] | None = None) -> list[BuildSource]:
     """The project modules the sources import, directly or not, that are not sources.
 
     `memo` (digest -> imports, see the module's docstring) is read and, after
     the call, holds the entries of this run's modules only. `files`: the
     run's content digests (cache/file_digests.py: by stat where unchanged).
-    `scan`: where the modules to parse are loaded, if not here."""
+    `scan`: where the modules to parse are loaded, if not here.
+    `unconfirmed`: given, the walk may read imports from a prefix of the
+    sources (the module's docstring) and fills it with module -> digest of
+    the memo entries made so: each stands once the module's whole parse has
+    a tree, and is for the caller to drop otherwise."""
     if files is None:
         files = FileDigests()
     known = dict(memo) if memo is not None else None
-    if memo is not None:
-        memo.clear()
     listed = {s.module for s in sources}
     paths = {os.path.abspath(s.path) for s in sources}
     for src in sources:
         program.sources.setdefault(src.module, src)
     scanned = _scan_ahead(program, sources, known, files, scan, listed, paths) if scan is not None else {}
+    if unconfirmed is not None and scan is None:
+        found = _walk(program, sources, known, memo, files, scanned, listed, paths, unconfirmed)
+        if found is not None:
+            return found
+        unconfirmed.clear()
+    found = _walk(program, sources, known, memo, files, scanned, listed, paths, None)
+    assert found is not None
+    return found
+
+
+def _walk(program: "Program", sources: list[BuildSource], known: dict[str, list[str]] | None,
+          memo: dict[str, list[str]] | None, files: FileDigests,
+          scanned: "dict[str, tuple[list[str], bool] | None]", listed: set[str], paths: set[str],
+          prefixes: dict[str, str] | None) -> list[BuildSource] | None:
+    """followed_sources' walk. With `prefixes` (module -> digest of the memo
+    entries read from a prefix), imports come from prefixes where they can,
+    and the walk gives up (None) at the first module it would follow."""
+    if memo is not None:
+        memo.clear()
     queue = [s.module for s in sources]
     seen = set(queue)
     found: list[BuildSource] = []
@@ -82,12 +118,17 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
             if comments:
                 digest = None  # (as below)
         elif deps is None:
-            info = program.get_module(name)
-            if info is None or info.tree is None:
-                continue
-            if info.parsed is not None and mypy_comments(info.parsed.source):
-                digest = None  # its settings are known once it is loaded: never from the memo
-            deps = module_imports(program, info)
+            deps = _prefix_imports(program, name) if prefixes is not None and name not in program.modules else None
+            if deps is not None:
+                if digest is not None:
+                    prefixes[name] = digest  # type: ignore[index]
+            else:
+                info = program.get_module(name)
+                if info is None or info.tree is None:
+                    continue
+                if info.parsed is not None and mypy_comments(info.parsed.source):
+                    digest = None  # its settings are known once it is loaded: never from the memo
+                deps = module_imports(program, info)
         if memo is not None and digest is not None:
             memo[digest] = deps
         for dep in deps:
@@ -97,6 +138,8 @@ def followed_sources(program: "Program", sources: list[BuildSource], memo: dict[
             followed = _followed(program, dep, listed, paths)
             if followed is None:
                 continue
+            if prefixes is not None:
+                return None  # (the module's docstring) before anything is registered
             program.sources[dep] = followed  # loaded from here on as a source, under its shown path
             found.append(followed)
             queue.append(dep)
@@ -161,6 +204,75 @@ def module_imports(program: "Program", info: "ModuleInfo") -> list[str]:
     always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
     lines = info.parsed.word_lines("import") if info.parsed is not None else None
     return list(_imports(info.tree, info.name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
+
+
+# A prefix longer than this share of its file is not worth a parse of its
+# own: the module is loaded as it was (its tree kept from here on).
+_PREFIX_SHARE = 0.6
+
+
+def _prefix_imports(program: "Program", name: str) -> list[str] | None:
+    """The imports of a source, from a parse of its lines up to the last one
+    naming `import` (the module's docstring); None where that cannot be told
+    so: unreadable text, `# mypy:` settings (known once loaded), a prefix that
+    does not parse alone or is most of the file."""
+    from veritype.config.inline import PREFIX
+    from veritype.syntax.parse import parse_source, read_source
+
+    src = program.sources.get(name)
+    found = program.find(name)
+    if src is None or not isinstance(found, FoundModule) or found.is_namespace:
+        return None
+    try:
+        source = src.text if src.text is not None else read_source(src.path)
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return None
+    lines = word_lines(source, "import")
+    if lines is None or PREFIX in source:
+        return None
+    if not lines:
+        return []  # no import statement (a file that does not parse has none either)
+    # The end of the last line naming `import`; if the statement goes on (a
+    # parenthesized list of names, a `try:` whose handlers follow), the end
+    # of the line before the next statement starting at column 0.
+    cut = source.find("\n", _line_offset(source, lines[-1]))
+    cuts = [cut]
+    if cut >= 0:
+        nxt = source.find("\n", cut + 1)
+        while nxt >= 0 and not _starts_statement(source, nxt + 1):
+            nxt = source.find("\n", nxt + 1)
+        if nxt >= 0:
+            cuts.append(nxt)
+    for end in cuts:
+        if end < 0 or end > _PREFIX_SHARE * len(source):
+            return None
+        tree = parse_source(src.path, source[: end + 1]).tree
+        if tree is not None:
+            opts = program.options.for_module(name)
+            always = (frozenset(opts.always_true), frozenset(opts.always_false))
+            return list(_imports(tree, name, found.is_package, opts.python_version, opts.platform, always, lines))
+    return None
+
+
+_CONTINUING = ("except", "else", "elif", "finally")
+
+
+def _starts_statement(source: str, pos: int) -> bool:
+    """Whether the line at `pos` starts a statement at column 0 (maybe: a
+    prefix that cuts a string or a statement does not parse, and is not used)."""
+    first = source[pos : pos + 1]
+    if not (first.isalpha() or first in ("_", "@")):
+        return False
+    word = source[pos : pos + 8].split(None, 1)[0].rstrip(":") if source[pos : pos + 8].strip() else ""
+    return word not in _CONTINUING
+
+
+def _line_offset(source: str, line: int) -> int:
+    """The offset of the start of 1-based `line`."""
+    pos = 0
+    for _ in range(line - 1):
+        pos = source.index("\n", pos) + 1
+    return pos
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:
