@@ -131,6 +131,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     # once per check).
     shape = shape_of(callee)
     positional = shape.positional
+    npos = len(positional)
     kw_only = shape.kw_only
     star_index = shape.star_index
     kw_index = shape.kw_index
@@ -147,7 +148,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     dup_kw: set[int] = set()
     for ai, arg in enumerate(args):
         if arg.kind == ARG_POS:
-            if pos_cursor < len(positional):
+            if pos_cursor < npos:
                 slots[positional[pos_cursor]].append(ai)
                 pos_cursor += 1
             elif star_index is not None:
@@ -164,7 +165,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
             # (call_dispatch.expand_star_tuples); any other iterable fills what is left.
-            while pos_cursor < len(positional):
+            while pos_cursor < npos:
                 slots[positional[pos_cursor]].append(ai)
                 pos_cursor += 1
             if star_index is not None:

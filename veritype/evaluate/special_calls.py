@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # The modules whose functions are special here, and what names them besides their own.
 _MODULES = ("typing", "typing_extensions", "builtins")
 _IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
+# The methods of a TypedDict evaluated by typeddict_key_method and update_call.
+_TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
 
 
 def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
@@ -81,12 +83,16 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] 
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
-    td_get = typeddict_key_method(exprs, node)
-    if td_get is not None:
-        return td_get
-    merged = update_call(exprs, node)
-    if merged is not None:
-        return merged
+    func = node.func
+    if type(func) is ast.Attribute and func.attr in _TYPEDDICT_METHODS:
+        # (Each gives None at once for a call of any other name: tested here, as
+        # this runs for every call.)
+        td_get = typeddict_key_method(exprs, node)
+        if td_get is not None:
+            return td_get
+        merged = update_call(exprs, node)
+        if merged is not None:
+            return merged
     name = _callee_name(exprs, node)
     if name is None:
         return None
