@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, has_star_arg, check_signature, initial_type
 from veritype.evaluate.overload_calls import check_overloaded
+from veritype.evaluate.variadic_calls import expand
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
@@ -22,8 +23,6 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
     ev = site.ev
     if type(callee) is CallableType:
         # The common case first (what the tests below do for it, without them).
-        from veritype.evaluate.variadic_calls import expand
-
         for a in args:
             if a.kind == ARG_STAR:
                 args = expand_star_tuples(site, args)
@@ -36,8 +35,6 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         return AnyType("implicit") if callee.reason != "error" else callee
     if isinstance(callee, (CallableType, Overloaded)):
         args = expand_star_tuples(site, args)
-        from veritype.evaluate.variadic_calls import expand
-
         callee = expand(callee)
     if isinstance(callee, CallableType):
         return check_signature(site, callee, args, site.report)

@@ -131,6 +131,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     # once per check).
     shape = shape_of(callee)
     positional = shape.positional
+    npos = len(positional)
     kw_only = shape.kw_only
     star_index = shape.star_index
     kw_index = shape.kw_index
@@ -147,7 +148,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     dup_kw: set[int] = set()
     for ai, arg in enumerate(args):
         if arg.kind == ARG_POS:
-            if pos_cursor < len(positional):
+            if pos_cursor < npos:
                 slots[positional[pos_cursor]].append(ai)
                 pos_cursor += 1
             elif star_index is not None:
@@ -164,7 +165,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             has_star_arg = True
             # Fixed tuples were spread to positional arguments already
             # (call_dispatch.expand_star_tuples); any other iterable fills what is left.
-            while pos_cursor < len(positional):
+            while pos_cursor < npos:
                 slots[positional[pos_cursor]].append(ai)
                 pos_cursor += 1
             if star_index is not None:
@@ -308,10 +309,18 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     # context only, so `k(Box(1))` for `k(b: Box[str])` is the arg-type of `Box(1)`
     # against `str`, not also the type-var of `Box(1)` alone (T bounded by str).
     held: dict[int, list[Recorded]] = {}
+    # Such an argument of a callee without type variables is inferred only in its
+    # parameter's context where it will be (see _later): its type without context
+    # would be read by nothing but the matching of a `**` argument.
+    later: list[int] | None = [] if not callee.type_vars and site.recording is not None else None
     for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
         if a.type is not None:
             arg_types.append(a.type)
         elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and isinstance(a.node, _RE_INFERRED):
+            if later is not None:
+                later.append(ai)
+                arg_types.append(_NOT_YET)
+                continue
             with site.recording(False) as seen:
                 arg_types.append(site.infer(a.node, None))
             if seen:
@@ -319,17 +328,48 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         else:
             arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]
     matching = match_arguments(site, callee, args, arg_types)
-    ret = _check_matched(site, callee, args, arg_types, matching, report, held_back, held)
+    if later:
+        later = _later(site, callee, args, arg_types, matching, later, held)
+    ret = _check_matched(site, callee, args, arg_types, matching, report, held_back, held, later)
     if held and site.replay is not None:
         for seen in held.values():
             site.replay(seen)
     return ret
 
 
+# The type of an argument not inferred yet (check_signature's `later`).
+_NOT_YET = AnyType("special")
+
+
+def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], matching: Matching,
+           later: list[int], held: dict[int, list[Recorded]]) -> list[int]:
+    """Of the arguments `later` (context-sensitive, of a callee without type
+    variables), those _check_matched will infer in their parameter's context;
+    the others are inferred without context now, what they report held back as
+    check_signature does. The same types and reports as inferring all of them
+    first (only that one is dropped: nothing read it), and one inference less."""
+    kept: list[int] = []
+    if not any(code == "call-arg" for _, _, code in matching.errors):  # (else _check_matched stops first)
+        for pi, p in enumerate(callee.params):
+            slot = matching.slots[pi]
+            if not slot or isinstance(p.type, UnpackType) or (
+                    p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec"):
+                continue  # (their arguments are not inferred again in _check_matched)
+            kept += [ai for ai in slot if ai in later]
+    for ai in later:
+        if ai not in kept:
+            with recording(site, False) as seen:
+                arg_types[ai] = site.infer(args[ai].node, None)  # type: ignore[arg-type]
+            if seen:
+                held[ai] = seen
+    return kept
+
+
 def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], matching: Matching, report: Report,
-                   held_back: bool, held: dict[int, list[Recorded]] | None) -> Type:
+                   held_back: bool, held: dict[int, list[Recorded]] | None, later: list[int] | None = None) -> Type:
     """check_signature once the arguments are inferred without context and matched;
-    an argument inferred again in context is dropped from `held`."""
+    an argument inferred again in context is dropped from `held`. The arguments
+    `later` were not inferred without context (see _later)."""
     ev = site.ev
     for node, msg, code in matching.errors:
         report(node, msg, code)
@@ -508,6 +548,12 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 report(arg.node or site.node, "", "arg-type")
                 return _ret_after_error(callee)
             else:
+                if later and ai in later:
+                    # What reports an error may ask for the argument's type without
+                    # context (an index's, "Invalid index type"): inferred as it would
+                    # have been first, what it reports dropped, as it then would be.
+                    with recording(site, False):
+                        site.infer(node, None)  # type: ignore[arg-type]
                 if arg.kind in (ARG_POS, ARG_KW) and isinstance(arg.node, (ast.List, ast.Set, ast.Dict, ast.GeneratorExp)) and arg.type is None \
                         and not _mentions_own_type_vars(callee, p.type):
                     # A display passed for a container parameter: its bad items are

@@ -10,15 +10,16 @@ still hold a placeholder, see Evaluator.lazy_depth).
 
 Types compare by value, but some of their fields take no part in it (an
 Any's reason, a literal's `declared`, a callable's name): only plain instances
-(`list[str]`), whose every field counts, are keyed by value; other types by
-identity, kept alive in the entry so that their ids stay theirs.
+(`list[str]`), whose every field counts, are keyed by value, and a receiver
+that is a literal (with its `declared` flag) or a fixed tuple of them; other
+types by identity, kept alive in the entry so that their ids stay theirs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from veritype.types.model import AnyType, Instance, Type, TypeType
+from veritype.types.model import AnyType, Instance, LiteralType, TupleType, Type, TypeType
 
 Lookup = Callable[[Instance, str, Type], "Type | None"]
 Construct = Callable[[TypeType], "Type | None"]
@@ -35,8 +36,12 @@ class FoundMembers:
     def answer(self, inst: Instance, name: str, receiver: Type, lookup: Lookup) -> Type | None:
         """`lookup(inst, name, receiver)`, from the table when asked before."""
         # (`plain_instance` written out for an instance without arguments, the usual receiver.)
-        if (type(inst) is Instance and (not inst.args or plain_instance(inst))) and (receiver is inst or plain_instance(receiver)):
-            key: tuple[object, str, object] = (inst, name, receiver)
+        if type(inst) is Instance and (not inst.args or plain_instance(inst)):
+            if receiver is inst or plain_instance(receiver):
+                key: tuple[object, str, object] = (inst, name, receiver)
+            else:
+                by_value = _receiver_key(receiver)
+                key = (inst, name, by_value) if by_value is not None else (id(inst), name, id(receiver))
         else:
             key = (id(inst), name, id(receiver))
         hit = self._found.get(key)
@@ -48,6 +53,25 @@ class FoundMembers:
 
     def clear(self) -> None:
         self._found.clear()
+
+
+def _receiver_key(receiver: Type) -> object:
+    """A literal or fixed tuple receiver (`"-".join`, `1 + x`'s `__radd__`, `x in
+    (a, b)`) by value where every field counts: a literal of a plain class with
+    its `declared` flag (which equality leaves out) and its value's class
+    (`Literal[1]` and `Literal[True]` are equal values); a tuple of plain
+    instances. None for any other."""
+    tp = type(receiver)
+    if tp is LiteralType:
+        if plain_instance(receiver.fallback):  # type: ignore[attr-defined]
+            return (receiver, type(receiver.value), receiver.declared)  # type: ignore[attr-defined]
+        return None
+    if tp is TupleType and plain_instance(receiver.fallback):  # type: ignore[attr-defined]
+        for item in receiver.items:  # type: ignore[attr-defined]
+            if not plain_instance(item):
+                return None
+        return receiver
+    return None
 
 
 def plain_instance(t: Type) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from typing import TYPE_CHECKING
 
+from veritype.evaluate import deprecation
 from veritype.evaluate.calls import (
     ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
@@ -311,8 +312,6 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
 def _deprecated_item(site: CallSite, callee: Overloaded, item: CallableType) -> None:
     """Spec, `@deprecated`: "For deprecated overloads, this includes all calls that
     resolve to the deprecated overload"."""
-    from veritype.evaluate import deprecation
-
     if deprecation.enabled(site.ev):
         msg = deprecation.overload_message(callee, item)
         if msg is not None:

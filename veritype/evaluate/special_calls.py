@@ -10,6 +10,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.typeddict_key_methods import typeddict_key_method
+from veritype.evaluate.typeddict_merges import update_call
 from veritype.evaluate.returns_value import allow_none_value
 from veritype.semantic import symbols as S
 from veritype.types.format import format_revealed, format_type
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 # The modules whose functions are special here, and what names them besides their own.
 _MODULES = ("typing", "typing_extensions", "builtins")
 _IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
+# The methods of a TypedDict evaluated by typeddict_key_method and update_call.
+_TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
 
 
 def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
@@ -57,9 +60,11 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] 
     if type(root) is not ast.Name:
         return None
     name = root.id  # type: ignore[attr-defined]
-    if scope.lookup_type_param(name) is not None:
-        return None  # a type parameter (and its attributes) is never one of them
     ev = exprs.ev
+    if ev.type_params_seen and scope.lookup_type_param(name) is not None:
+        # A type parameter (and its attributes) is never one of them. (Only a
+        # program with PEP 695 parameters has any: Evaluator.pep695_params.)
+        return None
     hit = ev.lookup(name, scope)
     if hit is None:
         return None
@@ -78,14 +83,16 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] 
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
-    td_get = typeddict_key_method(exprs, node)
-    if td_get is not None:
-        return td_get
-    from veritype.evaluate.typeddict_merges import update_call
-
-    merged = update_call(exprs, node)
-    if merged is not None:
-        return merged
+    func = node.func
+    if type(func) is ast.Attribute and func.attr in _TYPEDDICT_METHODS:
+        # (Each gives None at once for a call of any other name: tested here, as
+        # this runs for every call.)
+        td_get = typeddict_key_method(exprs, node)
+        if td_get is not None:
+            return td_get
+        merged = update_call(exprs, node)
+        if merged is not None:
+            return merged
     name = _callee_name(exprs, node)
     if name is None:
         return None
