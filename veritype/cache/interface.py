@@ -58,7 +58,7 @@ from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import walk_statements
+from veritype.syntax.statements import assigned_targets, walk_statements
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -288,13 +288,8 @@ _POSITIONED = (ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
 
 
 def _store_targets(stmt: ast.AST) -> list[ast.expr]:
-    if isinstance(stmt, (ast.Assign, ast.Delete)):
-        return stmt.targets
-    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-        return [stmt.target]
-    if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-    return []
+    """What a statement stores to, `del` included."""
+    return stmt.targets if isinstance(stmt, ast.Delete) else assigned_targets(stmt)
 
 
 def _stores_to(target: ast.expr, name: str) -> bool:

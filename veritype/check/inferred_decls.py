@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
+from veritype.syntax.statements import assigned_targets
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 
 if TYPE_CHECKING:
@@ -380,21 +381,10 @@ def _index_paths(body: list[ast.stmt], parent: "_Cell | None", index: "dict[int,
         if every:
             parts = [n for n in child_nodes(stmt) if not isinstance(n, (ast.stmt, ast.excepthandler, ast.match_case))]
         else:
-            parts = _assigned_targets(stmt)
+            parts = assigned_targets(stmt)
         for n in parts:
             if type(n) is ast.Name:
                 index[id(n)] = here  # (most targets; its context node is one shared by the tree)
                 continue
             for sub in walk_nodes(n):
                 index[id(sub)] = here
-
-
-def _assigned_targets(stmt: ast.stmt) -> list[ast.expr]:
-    """The targets a statement assigns (not a walrus's or a comprehension's)."""
-    if isinstance(stmt, ast.Assign):
-        return stmt.targets
-    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-        return [stmt.target]
-    if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-    return []

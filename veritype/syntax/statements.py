@@ -66,3 +66,16 @@ def scope_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
             value = getattr(n, name, None)
             if value:
                 stack.extend(value)
+
+
+def assigned_targets(stmt: ast.AST) -> list[ast.expr]:
+    """The targets a statement assigns to: `=`, annotated and augmented
+    assignments, `for` and `with ... as` (not a walrus's, a comprehension's,
+    nor `del`'s)."""
+    if isinstance(stmt, ast.Assign):
+        return stmt.targets
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [stmt.target]
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    return []
