@@ -92,6 +92,25 @@ def test_broken_config(project: Path, capsys, name: str, text: str) -> None:
     assert len(err.strip().splitlines()) == 1
 
 
+def test_in_process_caller_gets_the_collector_back(project: Path, capsys) -> None:
+    """A check runs without the cyclic collector (cli/main.py); a caller in the
+    same process (here, `main`) finds it as it was. Only the `veritype` program,
+    which exits at once, leaves it off."""
+    import gc
+
+    (project / "a.py").write_text("x: int = 1\n")
+    assert gc.isenabled()
+    code, out, _ = run(capsys, "check", "a.py", "--no-incremental")
+    assert code == 0 and "Success" in out
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        run(capsys, "check", "a.py", "--no-incremental")
+        assert not gc.isenabled()  # not turned on for a caller that had it off
+    finally:
+        gc.enable()
+
+
 def test_version(capsys) -> None:
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.startswith("veritype ")
