@@ -200,10 +200,16 @@ def _followed(program: "Program", dep: str, listed: set[str], paths: set[str]) -
 def module_imports(program: "Program", info: "ModuleInfo") -> list[str]:
     """The modules a loaded module imports where it can run on its target (the module's docstring)."""
     assert info.tree is not None
-    mod_opts = program.options.for_module(info.name)
-    always = (frozenset(mod_opts.always_true), frozenset(mod_opts.always_false))
     lines = info.parsed.word_lines("import") if info.parsed is not None else None
-    return list(_imports(info.tree, info.name, info.is_package, mod_opts.python_version, mod_opts.platform, always, lines))
+    return _tree_imports(program, info.tree, info.name, info.is_package, lines)
+
+
+def _tree_imports(program: "Program", tree: ast.Module, name: str, is_package: bool,
+                  lines: list[int] | None) -> list[str]:
+    """The imports of `tree` (a module's whole parse, or its prefix's) under the module's settings."""
+    opts = program.options.for_module(name)
+    always = (frozenset(opts.always_true), frozenset(opts.always_false))
+    return list(_imports(tree, name, is_package, opts.python_version, opts.platform, always, lines))
 
 
 # A prefix longer than this share of its file is not worth a parse of its
@@ -248,9 +254,7 @@ def _prefix_imports(program: "Program", name: str) -> list[str] | None:
             return None
         tree = parse_source(src.path, source[: end + 1]).tree
         if tree is not None:
-            opts = program.options.for_module(name)
-            always = (frozenset(opts.always_true), frozenset(opts.always_false))
-            return list(_imports(tree, name, found.is_package, opts.python_version, opts.platform, always, lines))
+            return _tree_imports(program, tree, name, found.is_package, lines)
     return None
 
 
@@ -263,7 +267,7 @@ def _starts_statement(source: str, pos: int) -> bool:
     first = source[pos : pos + 1]
     if not (first.isalpha() or first in ("_", "@")):
         return False
-    word = source[pos : pos + 8].split(None, 1)[0].rstrip(":") if source[pos : pos + 8].strip() else ""
+    word = source[pos : pos + 8].split(None, 1)[0].rstrip(":")  # (not blank: it starts with `first`)
     return word not in _CONTINUING
 
 
