@@ -235,14 +235,10 @@ def sorted_unique(diags: list[Diagnostic]) -> list[Diagnostic]:
             groups[-1].append(d)
         else:
             groups.append([d])
-    # A group whose head was seen already is a repeat (its notes are the same ones).
-    seen: set[Diagnostic] = set()
-    unique: list[list[Diagnostic]] = []
-    for g in groups:
-        if g[0] not in seen:
-            seen.add(g[0])
-            unique.append(g)
-    unique.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
+    # Sorted stably, a group keeps its place among groups with the same head;
+    # drop_line_repeats then keeps the first of them (a repeat of an identical
+    # head, from an expression inferred twice, is one of mypy's line repeats).
+    groups.sort(key=lambda g: (g[0].line, g[0].column, g[0].severity != "error", g[0].message))
     from veritype.diagnostics.line_duplicates import drop_line_repeats
 
-    return [d for g in drop_line_repeats(unique) for d in g]
+    return [d for g in drop_line_repeats(groups) for d in g]
