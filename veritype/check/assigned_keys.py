@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.reference_keys import expr_key
+from veritype.syntax.statements import assigned_targets
 from veritype.syntax.walk import child_nodes
 
 CALLS = "\0calls"
@@ -94,21 +95,14 @@ def _walk_keys(root: ast.stmt, walrus: bool) -> set[str]:
 
 def _node_keys(node: ast.AST, keys: set[str]) -> None:
     """Add the keys `node` (one of `_ASSIGNING`) rebinds."""
-    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for t in targets:
-            keys |= target_keys(t)
-    elif isinstance(node, (ast.For, ast.AsyncFor)):
-        keys |= target_keys(node.target)
-    elif isinstance(node, (ast.With, ast.AsyncWith)):
-        for item in node.items:
-            if item.optional_vars is not None:
-                keys |= target_keys(item.optional_vars)
+    if isinstance(node, ast.Delete):
+        targets = node.targets
     elif isinstance(node, ast.NamedExpr):
-        keys |= target_keys(node.target)
-    elif isinstance(node, ast.Delete):
-        for t in node.targets:
-            keys |= target_keys(t)
+        targets = [node.target]
+    else:
+        targets = assigned_targets(node)
+    for t in targets:
+        keys |= target_keys(t)
 
 
 def target_keys(target: ast.expr) -> set[str]:

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import walk_statements
+from veritype.syntax.statements import assigned_targets, walk_statements
 from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
@@ -113,16 +113,7 @@ def _stores_attribute_of(stmt: ast.AST, name: str) -> bool:
     """Does `stmt` assign to `name.attr` (any target position)? Wider than the
     binder's instance attributes (semantic/binder.py): keeping a body too many
     costs memory, releasing one too many would lose a declaration."""
-    targets: list[ast.expr]
-    if isinstance(stmt, ast.Assign):
-        targets = stmt.targets
-    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-    else:
-        return False
-    for target in targets:
+    for target in assigned_targets(stmt):
         if type(target) is ast.Name:
             continue  # (the most common target: no attribute in it)
         for sub in walk_nodes(target):
