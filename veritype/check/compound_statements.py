@@ -289,7 +289,8 @@ def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
 
 
 def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
-    assigned = body_keys(stmt, _walrus(mc))
+    walrus = _walrus(mc)
+    assigned = body_keys(stmt, walrus)
     entry = mc.flow.fork()
     # A handler may start after any statement of the body: mypy joins the states
     # it could start from. A name assigned by a simple statement of the body
@@ -300,7 +301,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     nested: set[str] = set()
     for s in stmt.body:
         if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
-            nested |= stmt_keys(s, _walrus(mc))
+            nested |= stmt_keys(s, walrus)
     mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()

@@ -102,11 +102,6 @@ class Binder:
             if handler is not None:
                 handler(self, stmt, table)
 
-    def _stmt(self, stmt: ast.stmt, table: SymbolTable) -> None:
-        handler = _HANDLERS.get(type(stmt))
-        if handler is not None:
-            handler(self, stmt, table)
-
     def _def(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, table: SymbolTable) -> None:
         if self.yield_lines is not None and not any_in_span(self.yield_lines, span_start(stmt), stmt.end_lineno):
             stmt._vt_is_generator = False  # type: ignore[union-attr]
