@@ -35,6 +35,7 @@ class ClassInfo:
         self._mro: tuple[ClassInfo, ...] | None = None
         self._resolving = False
         self.class_object: TypeType | None = None  # see evaluator.class_object_type
+        self.defines_truth: bool | None = None  # see truthiness._defines_truth
         # Flags set while the bases are evaluated.
         self.is_protocol = False
         self.is_runtime_checkable = False

@@ -307,7 +307,7 @@ class ExprEvaluator:
             for layer in reversed(overlay):
                 if name in layer:
                     return layer[name]
-        undefined = getattr(flow, "undefined", None)
+        undefined = flow.undefined
         if undefined is not None and not self.in_lambda and isinstance(node.ctx, ast.Load):
             undefined.read(node)  # possibly-undefined (check.possibly_undefined)
         scope = self.scope

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from veritype.types.model import Type
 
@@ -21,6 +21,10 @@ class FlowView(Protocol):
     """What expression inference needs of flow analysis: a name's (or a member
     chain's, `a.b`) narrowed type, and binding one (walrus targets). The
     checker's `check.flow.Flow` is one; `NullFlow` is the flow-less one."""
+
+    # The scope's possibly-undefined tracking (check.possibly_undefined), or
+    # None; read by `_Name` for every name. (Any: evaluate does not import check.)
+    undefined: Any
 
     def lookup(self, key: str) -> Type | None: ...
 

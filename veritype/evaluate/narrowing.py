@@ -92,7 +92,7 @@ class _ReadOnlyFlow:
     def __init__(self, flow: "FlowView") -> None:
         self._flow = flow
         # Read by `_Name` for every name (an attribute, not `__getattr__`'s call).
-        self.undefined = getattr(flow, "undefined", None)
+        self.undefined = flow.undefined
 
     def lookup(self, key: str) -> Type | None:
         return self._flow.lookup(key)

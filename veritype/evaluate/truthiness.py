@@ -50,13 +50,13 @@ def _defines_truth(ev: "Evaluator", info: "ClassInfo") -> bool:
     defines `__len__`. Kept on the class (36k MRO searches for 20k truth
     questions on the bench corpus), once final: not while a lazy evaluation is
     in progress, when the MRO may still be a placeholder (Evaluator.lazy_depth)."""
-    known: bool | None = info.__dict__.get("_vt_defines_truth")
+    known = info.defines_truth
     if known is not None:
         return known
     found = info.get("__bool__")
     answer = found is not None and found[1].fullname != "builtins.object" or info.get("__len__") is not None
     if not ev.lazy_depth:
-        info._vt_defines_truth = answer  # type: ignore[attr-defined]
+        info.defines_truth = answer
     return answer
 
 
