@@ -9,6 +9,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Collect, has_star_arg, check_signature, initial_type
+from veritype.evaluate.known_calls import answer as known_call
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.evaluate.variadic_calls import expand
 from veritype.types.format import format_type
@@ -275,9 +276,7 @@ def _type_of_value(ev: "Evaluator", t: Type) -> Type:
 
 def call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:
     """Call with already-known positional argument types, silently (None on error)."""
-    from veritype.evaluate.known_calls import answer
-
-    return answer(ev, callee, arg_types, lambda: _call_types(ev, callee, arg_types))
+    return known_call(ev, callee, arg_types, lambda: _call_types(ev, callee, arg_types))
 
 
 def _call_types(ev: "Evaluator", callee: Type, arg_types: list[Type]) -> Type | None:

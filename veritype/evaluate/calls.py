@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from veritype.evaluate.context_first import solve_from_context
 from veritype.evaluate.type_forms import expects_type_form
 from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_generic
 from veritype.evaluate.typevar_values import fits_type_var
@@ -26,7 +27,7 @@ from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance,
     NeverType, Overloaded, Param, TupleType, Type, TypedDictType, TypeFormType, TypeType, TypeVarType, UnpackType,
-    UnionType, make_union,
+    UnionType, callable_owner, make_union,
 )
 from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
@@ -102,7 +103,7 @@ def callable_name(t: CallableType | Overloaded) -> str | None:
     name (a lambda, a `Callable[...]` value), which mypy's messages leave out."""
     if not t.name or t.name == "lambda":
         return None
-    owner = t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
+    owner = callable_owner(t)
     return f'"{t.name}" of "{owner}"' if owner is not None else f'"{t.name}"'
 
 
@@ -381,8 +382,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     if targets and site.expected_ret is not None:
         # mypy solves from the return context first and checks the arguments
         # against that (evaluate/context_first.py).
-        from veritype.evaluate.context_first import solve_from_context
-
         fixed = solve_from_context(ev, callee, site.expected_ret, targets)
         if fixed:
             callee = substitute(callee, fixed)  # type: ignore[assignment]

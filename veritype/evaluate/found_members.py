@@ -63,14 +63,21 @@ def _receiver_key(receiver: Type) -> object:
     instances. None for any other."""
     tp = type(receiver)
     if tp is LiteralType:
-        if plain_instance(receiver.fallback):  # type: ignore[attr-defined]
-            return (receiver, type(receiver.value), receiver.declared)  # type: ignore[attr-defined]
-        return None
+        return literal_key(receiver)  # type: ignore[arg-type]
     if tp is TupleType and plain_instance(receiver.fallback):  # type: ignore[attr-defined]
         for item in receiver.items:  # type: ignore[attr-defined]
             if not plain_instance(item):
                 return None
         return receiver
+    return None
+
+
+def literal_key(t: LiteralType) -> object:
+    """A literal of a plain class by value where every field counts: with its
+    `declared` flag (which equality leaves out) and its value's class
+    (`Literal[1]` and `Literal[True]` are equal values); None for another."""
+    if plain_instance(t.fallback):
+        return (t, type(t.value), t.declared)
     return None
 
 

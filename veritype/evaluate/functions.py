@@ -14,7 +14,7 @@ from veritype.semantic.symbols import Symbol
 from veritype.syntax.walk import walk_own_body  # noqa: F401  (re-exported: the body walk lives with the other walks)
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NeverType, NoneType,
-    Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType,
+    Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType, callable_owner,
 )
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
             return AnyType("special")
         base = result
         owner = scope.cls.name if scope.kind == "class" and scope.cls is not None else None
-        if isinstance(base, (CallableType, Overloaded)) and (base.name != node.name or _owner(base) != owner):
+        if isinstance(base, (CallableType, Overloaded)) and (base.name != node.name or callable_owner(base) != owner):
             # The decorated function keeps its name in messages (mypy's
             # set_callable_name): 'Argument 1 to "add"', not 'to function';
             # a method's, with its class: 'to "add" of "C"'.
@@ -153,10 +153,6 @@ def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
             else:
                 base = dataclasses.replace(base, name=node.name, owner=owner)
     return base
-
-
-def _owner(t: CallableType | Overloaded) -> str | None:
-    return t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
 
 
 def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -> Scope:

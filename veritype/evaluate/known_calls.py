@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.found_members import plain_instance as _plain
+from veritype.evaluate.found_members import literal_key, plain_instance as _plain
 from veritype.types.model import Instance, LiteralType, NoneType, Type
 
 if TYPE_CHECKING:
@@ -51,8 +51,7 @@ def answer(ev: "Evaluator", callee: Type, arg_types: list[Type], call: Callable[
     if hit is not _MISSING and hit[1] is callee:  # type: ignore[index]
         return hit[0]  # type: ignore[index]
     result = call()
-    if not ev.lazy_depth:
-        table[key] = (result, callee)
+    table[key] = (result, callee)  # (lazy_depth is 0 again: lazy evaluations restore it)
     return result
 
 
@@ -65,10 +64,10 @@ def _key(callee: Type, arg_types: list[Type]) -> tuple[object, ...] | None:
                 return None
             key.append(t)
         elif tp is LiteralType:
-            if not _plain(t.fallback):  # type: ignore[attr-defined]
+            literal = literal_key(t)  # type: ignore[arg-type]
+            if literal is None:
                 return None
-            # (The value's class too: `Literal[1]` and `Literal[True]` are equal values.)
-            key.append((t, type(t.value), t.declared))  # type: ignore[attr-defined]
+            key.append(literal)
         elif tp is NoneType:
             key.append(t)
         else:

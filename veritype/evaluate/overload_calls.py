@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate import deprecation
 from veritype.evaluate.calls import (
-    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, check_signature, initial_type, match_arguments, recorded_errors, recording,
+    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
@@ -285,8 +285,6 @@ def _fill_any(t: Type, fill: Type, keep=lambda a: False) -> Type:  # type: ignor
 
 
 def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type]) -> None:
-    from veritype.evaluate.calls import callable_name
-
     name = callable_name(callee) or "function"
     if not args:
         desc = "call"

@@ -374,6 +374,11 @@ def union_items(t: Type) -> list[Type]:
     return list(t.items) if isinstance(t, UnionType) else [t]
 
 
+def callable_owner(t: "CallableType | Overloaded") -> str | None:
+    """The class a callable is a method of (`CallableType.owner`; an overload's first item's)."""
+    return t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
+
+
 def is_optional(t: Type) -> bool:
     return isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items)
 
