@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import AnyType, NeverType, Type, UnionType, make_union
+from veritype.types.model import AnyType, LiteralType, NeverType, Type, UnionType, make_union
 from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 
@@ -86,9 +86,8 @@ class State:
         # Made without the dataclass `__init__` and `__post_init__` (a state is
         # copied at each branch: 21k copies on the bench corpus): the fields
         # are set as they would be.
-        types = self.types
         new = State.__new__(State)
-        new.types = types.copy() if isinstance(types, KeyTable) else KeyTable(types)
+        new.types = self.types.copy()  # (a KeyTable: `__post_init__` makes every state's)
         new.unreachable = self.unreachable
         new.defined = self.defined.copy() if self.defined is not None else None
         return new
@@ -114,8 +113,7 @@ class Flow:
 
     def may_hold_members(self) -> bool:
         """(FlowView) `KeyTable.members` holds every member key, and maybe some deleted."""
-        types = self.state.types
-        return bool(types.members) if isinstance(types, KeyTable) else any(_is_member_key(k) for k in types)
+        return bool(self.state.types.members)  # type: ignore[attr-defined]
 
     def bind(self, key: str, t: Type) -> None:
         self.invalidate(key)
@@ -131,12 +129,11 @@ class Flow:
 
     def invalidate(self, key: str) -> None:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
-        types = self.state.types
+        types: KeyTable = self.state.types  # type: ignore[assignment]  (every state's is one: State.__post_init__)
         types.pop(key, None)
-        if isinstance(types, KeyTable) and not types.members:
+        if not types.members:
             return  # no member key at all (most binds)
-        members = types.member_keys() if isinstance(types, KeyTable) else list(types)
-        for k in [k for k in members if k.startswith(key + ".") or k.startswith(key + "[")]:
+        for k in [k for k in types.member_keys() if k.startswith(key + ".") or k.startswith(key + "[")]:
             del types[k]
 
     def apply(self, narrowed: dict[str, Type]) -> None:
@@ -228,7 +225,7 @@ def _holds_any(t: UnionType) -> bool:
 def _without_any_is(t: Type, declared: Type) -> bool:
     """Whether `t` less its Any items is `declared` (the same items, in any order)."""
     from veritype.types.join import widen_literals
-    from veritype.types.model import LiteralType, union_items
+    from veritype.types.model import union_items
 
     want = union_items(declared)
     rest = [i for i in union_items(t) if not isinstance(i, AnyType)]
@@ -240,8 +237,6 @@ def _without_any_is(t: Type, declared: Type) -> bool:
 
 def _bool_whole(t: Type) -> Type:
     """`Literal[True] | Literal[False]` (the branches of `if b:`) joins back to `bool`."""
-    from veritype.types.model import LiteralType, UnionType
-
     if not isinstance(t, UnionType):
         return t
     bools = [i for i in t.items if isinstance(i, LiteralType) and isinstance(i.value, bool)]
