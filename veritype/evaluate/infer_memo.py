@@ -66,7 +66,8 @@ class _Held:
 class InferMemo:
     # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
     # hottest path), using `depth`, `_table` and `_recording` directly, and skips
-    # `end_epoch` when there is nothing to clear.
+    # `end_epoch` when there is nothing to clear; narrowing's `_narrow` reads
+    # `_narrowed` directly.
     __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed", "silent")
 
     def __init__(self) -> None:
@@ -119,19 +120,9 @@ class InferMemo:
         hit = self._table.get(key)
         return hit[0] if hit is not None else None
 
-    @staticmethod
-    def narrowed_key(node: ast.expr, positive: bool, overlay: list[dict[str, Type]]) -> tuple[object, ...]:
-        """The key of what `node` says when true (or false) under `overlay`,
-        for `narrowed` and `put_narrowed` (made once for both)."""
-        return (id(node), positive, *map(id, overlay)) if overlay else (id(node), positive)
-
-    def narrowed(self, key: tuple[object, ...]) -> dict[str, Type] | None:
-        """What a node says, keyed by `narrowed_key`, as memoized by `put_narrowed`."""
-        hit = self._narrowed.get(key)
-        return hit[1] if hit is not None else None
-
     def put_narrowed(self, key: tuple[object, ...], node: ast.expr, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
-        """Memoize a narrowing for the epoch under `narrowed_key(node, ..., overlay)`;
+        """Memoize a narrowing for the epoch under its key, `(id(node), positive,
+        *ids of the overlay's layers)` (narrowing._narrow reads `_narrowed` itself);
         `narrowed` must not change from here on (it is the very layer a later
         question pushes, so that the inferences memoized under it are found
         again). The node and the layers are kept alive until the epoch ends,
