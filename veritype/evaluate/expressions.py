@@ -83,11 +83,11 @@ class ExprEvaluator:
         self._deprecations = deprecations_enabled(ev) if deprecations is None else deprecations
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
-        """A non-reporting evaluator that sees what this one sees (its flow, or
-        `flow`, and its comprehension/lambda overlay): to ask a question of an
-        expression before deciding how to evaluate it for real."""
+        """A non-reporting evaluator that sees what this one sees where it stands (its flow, or `flow`; its
+        overlay; in a class-body comprehension, a lambda, a coroutine, a generator), to ask questions with."""
         silent = ExprEvaluator(self.ev, self.scope, flow if flow is not None else self.flow, None, self._deprecations)
-        silent.overlay = self.overlay
+        silent.overlay, silent.nested_in_class, silent.in_lambda = self.overlay, self.nested_in_class, self.in_lambda
+        silent.in_async, silent.yield_types = self.in_async, self.yield_types
         return silent
 
     def reusable(self, scope: Scope | None, flow: FlowView, report: Reporter | None) -> bool:

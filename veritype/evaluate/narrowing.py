@@ -70,15 +70,9 @@ def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
         kept = memo.silent
         if type(kept) is _Once and kept.stands_as(exprs):
             return kept  # type: ignore[return-value]
-    silent = exprs.silent(_ReadOnlyFlow(exprs.flow))
-    # It asks about the asker's expressions where the asker stands: in a
-    # class-body comprehension (whose names skip the class's), in a lambda (no
-    # possibly-undefined there), in a generator (a `yield`'s value).
-    silent.nested_in_class = exprs.nested_in_class
-    silent.in_lambda = exprs.in_lambda
-    silent.in_async = exprs.in_async
-    silent.yield_types = exprs.yield_types
-    once = _Once(silent, exprs)
+    # (`silent` asks where the asker stands: in a class-body comprehension, whose
+    # names skip the class's; in a lambda, with no possibly-undefined there...)
+    once = _Once(exprs.silent(_ReadOnlyFlow(exprs.flow)), exprs)
     if shared:
         memo.silent = once
         memo._layers.append(once)  # (so that the epoch's end drops it: see ExprEvaluator.infer)
