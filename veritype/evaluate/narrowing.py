@@ -331,8 +331,14 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
         lt = silent.infer(left)
         rt = silent.infer(right)
         container_items = _literal_items(rt)
+        if container_items is None and isinstance(right, (ast.List, ast.Set)) and right.elts and not any(isinstance(e, ast.Starred) for e in right.elts):
+            # A list or set display of classes: its items, as a tuple's (mypy reads a display's items).
+            shown = [silent.infer(e) for e in right.elts]
+            container_items = shown if class_objects(shown) else None
         if container_items is not None and is_positive:
             keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
+            if not keep and class_objects(container_items):
+                return {}  # an `int` in `(str, bytes)`: mypy keeps it (no unreachable branch)
             # `x in ("a", "b")` narrows a str to those literals (and drops None);
             # `t in (tuple, list)` a `type[Sequence]` to those classes (in_narrowing).
             narrowed_items: list[Type] = []
