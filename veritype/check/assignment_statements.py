@@ -688,6 +688,10 @@ def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[n
         if isinstance(v, (Instance, CallableType)) and v != declared and not (isinstance(v, CallableType) and v.type_vars) and is_subtype(ev, v, declared):
             return v
         return narrowed
+    if narrowed is declared and isinstance(declared, TypeType) and isinstance(value, TypeType) and isinstance(value.item, Instance):
+        # A class object narrows a `type[...]` as an instance narrows its class
+        # (mypy): `seq_type = list` after `seq_type = type(seq)` is the list class.
+        return value if value != declared and is_subtype(ev, value, declared) else narrowed
     if narrowed is not declared or not isinstance(declared, Instance):
         return narrowed
     # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where

@@ -583,10 +583,12 @@ def _returned_any(t: AnyType, reported: list[Diagnostic]) -> bool:
     has an Any count: an unknown attribute or name, no matching overload, a
     value that cannot be called or indexed; not a failed binary operator
     (typed by its method's return type in mypy) nor an argument or type
-    variable error (the declared return type stays)."""
+    variable error (the declared return type stays). An Any made where an
+    attribute was reported missing counts wherever it flows (urllib3's
+    `chunk = self._fp._safe_read(n)`, then `return chunk`)."""
     binary = ("Unsupported operand types for", "Unsupported left operand type for")
     codes = ("attr-defined", "name-defined", "call-overload", "operator", "index")
-    return t.reason != "error" or any(d.severity == "error" and d.code in codes and not d.message.startswith(binary) for d in reported)
+    return t.reason != "error" or t.reported or any(d.severity == "error" and d.code in codes and not d.message.startswith(binary) for d in reported)
 
 
 def _accepts_none(ev, t: Type) -> bool:  # type: ignore[no-untyped-def]

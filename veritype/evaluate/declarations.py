@@ -499,7 +499,7 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
     if scope.kind == "function":
         return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-        if node.type_comment is not None or not looks_like_type(ev, node.value, scope):
+        if node.type_comment is not None or not looks_like_type(ev, node.value, scope) or _bare_form_not_a_type(ev, node.value, scope):
             return None
         return _alias_from(ev, node.value, scope)
     return None
@@ -591,3 +591,21 @@ def looks_like_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:
         if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
             return alias_info(ev, ref.sym, ref.scope) is not None
     return False
+
+
+#: Special forms that are no type without arguments or outside an annotation's
+#: top (`Union`, `Final`...).
+_NOT_BARE = frozenset((
+    "Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "Protocol", "Generic",
+    "Final", "ClassVar", "Required", "NotRequired", "ReadOnly", "TypeAlias",
+))
+
+
+def _bare_form_not_a_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:
+    """`P = Protocol`, `U = Union`: the value is no valid type expression, so the
+    name is a variable holding the special form, not an alias (mypy reports
+    nothing there; trio's `Protocol_ext = Protocol` in an `except ImportError`)."""
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return False
+    ref = ev.resolve_expr(node, scope)
+    return ref is not None and ref.kind == "special" and ref.fullname.rpartition(".")[2] in _NOT_BARE

@@ -15,7 +15,7 @@ from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unbox
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE
-from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
+from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -108,7 +108,7 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
                     ex.error(node, f'Item "None" of "{format_type(base)}" has no attribute "{name}"', "union-attr")
                 else:
                     ex.error(node, f'Item "{format_type(item)}" of "{format_type(base)}" has no attribute "{name}"', "union-attr")
-                results.append(ANY_ERROR)
+                results.append(ANY_REPORTED)
             else:
                 results.append(t)
         return make_union(results)
@@ -135,7 +135,7 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             ex.error(node, f'"{format_type(base)}" has no attribute "{name}"{maybe_suffix(ex, base, name)}', "attr-defined")
             if missing_await(ex.ev, base, lambda awaited: ex.ev.bound_member(awaited, name) is not None):
                 ex.note(node, MISSING_AWAIT)
-        return ANY_ERROR
+        return ANY_REPORTED
     if type(base) is ModuleType and ex._hidden_reexport(base, name):
         ex.error(node, f'Module "{base.name}" does not explicitly export attribute "{name}"', "attr-defined")
     if type(base) is TypeType and type(base.item) is Instance and _instance_only(base.item, name):

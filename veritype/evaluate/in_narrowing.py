@@ -9,13 +9,21 @@ is `int`; hypothesis's `_callbacks_all_threads.remove(f)` after `if f in
 _callbacks_all_threads`). A member overlapping it stays whole (`int` in a
 `list[bool]` is still `int`: `1 == True`); the negative branch is
 unchanged. Containers of literals are narrowed in `narrowing` itself.
+
+A container display of class objects narrows too: mypy 2.4.1 narrows
+`x in (A, B)` as `x == A or x == B` when it knows each item, and `t == A`
+makes a `t: type[Base]` the class object `A`. So pytest's `seq_type =
+type(self.expected)` (a `type[Sequence[Any]]`) is a tuple or list class
+after `if seq_type not in (tuple, list): seq_type = list`, and can be
+called with an iterable.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, Instance, TupleType, Type, TypeVarType, make_union, union_items
+from veritype.evaluate.strict_equality import has_own_eq
+from veritype.types.model import AnyType, Instance, TupleType, Type, TypeType, TypeVarType, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -35,6 +43,12 @@ def narrow_in_container(ev: "Evaluator", left: Type, container: Type) -> Type | 
     if not kept or len(kept) == len(members):
         return None
     return make_union(kept)
+
+
+def class_objects(items: list[Type]) -> bool:
+    """Whether each of a container's items is a class object (`tuple`, `list`)
+    whose metaclass compares by identity: `x in` them narrows `x` to them."""
+    return all(isinstance(c, TypeType) and isinstance(c.item, Instance) and not has_own_eq(c) for c in items)
 
 
 def _item_type(t: Type) -> Type | None:

@@ -20,6 +20,7 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrowed_items, surely_distinct, to_other
+from veritype.evaluate.in_narrowing import class_objects
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.infer_memo import _LEAVES
@@ -335,13 +336,20 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
         lt = silent.infer(left)
         rt = silent.infer(right)
         container_items = _literal_items(rt)
+        if container_items is None and isinstance(right, (ast.List, ast.Set)) and right.elts and not any(isinstance(e, ast.Starred) for e in right.elts):
+            # A list or set display of classes: its items, as a tuple's (mypy reads a display's items).
+            shown = [silent.infer(e) for e in right.elts]
+            container_items = shown if class_objects(shown) else None
         if container_items is not None and is_positive:
             keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
-            # `x in ("a", "b")` narrows a str to those literals (and drops None).
+            if not keep and class_objects(container_items):
+                return {}  # an `int` in `(str, bytes)`: mypy keeps it (no unreachable branch)
+            # `x in ("a", "b")` narrows a str to those literals (and drops None);
+            # `t in (tuple, list)` a `type[Sequence]` to those classes (in_narrowing).
             narrowed_items: list[Type] = []
             for item in keep:
                 matches = [c for c in container_items if is_subtype(ev, c, item)]
-                if isinstance(item, (Instance,)) and matches and all(isinstance(c, LiteralType) for c in matches):
+                if isinstance(item, (Instance, TypeType)) and matches and (all(isinstance(c, LiteralType) for c in matches) or class_objects(matches)):
                     narrowed_items.extend(matches)
                 else:
                     narrowed_items.append(item)

@@ -58,6 +58,9 @@ class AnyType(Type):
     # "specialized" (a `*args: T`/`**kwargs: T` whose T was specialized to Any).
     # Not part of equality: every Any is the same type.
     reason: str = field(default="explicit", compare=False)
+    # An "error" Any made where the failure itself is reported (an attribute no
+    # class has): mypy's no-any-return counts it wherever it flows.
+    reported: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +282,7 @@ ANY = AnyType("implicit")
 ANY_EXPLICIT = AnyType("explicit")
 ANY_UNANNOTATED = AnyType("unannotated")
 ANY_ERROR = AnyType("error")
+ANY_REPORTED = AnyType("error", reported=True)
 ANY_SPECIAL = AnyType("special")
 NONE = NoneType()
 NEVER = NeverType()
