@@ -16,8 +16,15 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
+from veritype.check.attribute_targets import check_final_name
+from veritype.check.partial_types import maybe_complete
+from veritype.check.special_assignments import special_assignment
+from veritype.check.type_targets import check_type_target
+from veritype.evaluate.declarations import qualifiers
 # (Modules, imported here: a `from package import module` in a function runs
-# importlib's _handle_fromlist at each call, 22k calls on the bench corpus.)
+# importlib's _handle_fromlist at each call, 22k calls on the bench corpus.
+# The names above are read for every assignment: an import in the function
+# costs about 0.5 us a call, 90k calls.)
 from veritype.check import inferred_decls, var_annotated as va
 
 if TYPE_CHECKING:
@@ -26,8 +33,6 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.check.special_assignments import special_assignment
-
     if special_assignment(mc, stmt):
         return
     declared = None
@@ -46,8 +51,6 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     t = mc._infer_redisplay(stmt) if declared is None else None
     if t is None:
         t = mc.infer(stmt.value, declared if declared is not None else mc._setitem_context(stmt.targets))
-    from veritype.check.partial_types import maybe_complete
-
     t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
         mc.assign(target, t, stmt.value)
@@ -133,9 +136,7 @@ def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
         if sym.kind == S.PARAM:
             return _annotated_param_type(sym, scope)
         # An unannotated variable: the type its first assignment declared (mypy's rule).
-        from veritype.check.inferred_decls import declared
-
-        return declared(mc, target)
+        return inferred_decls.declared(mc, target)
     if isinstance(target, ast.Attribute):
         return mc._attribute_declared(target)
     return None
@@ -184,8 +185,6 @@ def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", nam
             if sym.is_instance_attr and sym.annotation is None:
                 continue
             return None
-        from veritype.evaluate.declarations import qualifiers
-
         if qualifiers(mc.ev, sym, sup.scope) & {"ClassVar", "Final"}:
             return None  # reported by the ClassVar / Final rules
         from veritype.types.subtype import map_instance_to_supertype
@@ -210,11 +209,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target)."""
     if isinstance(target, ast.Name):
-        from veritype.check.attribute_targets import check_final_name
-
         check_final_name(mc, target)
-        from veritype.check.type_targets import check_type_target
-
         if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
@@ -267,8 +262,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
-        from veritype.check.type_targets import check_type_target
-
         if check_type_target(mc, target, t, value):
             return
         declared = mc._attribute_declared(target)
@@ -715,8 +708,6 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, k
     an item of something (a for-loop's item, an unpacked part), whose declared
     literal types stay, as mypy keeps `Literal` (only an inferred literal is
     widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
-    from veritype.evaluate.declarations import qualifiers
-
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t
