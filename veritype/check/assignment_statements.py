@@ -210,7 +210,7 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     kept = mc.__dict__.get("_local_symbol_kept")
     if kept is not None and kept[0] == name and kept[1] is scope:
         return kept[2]
-    hit = mc.ev.lookup(name, scope) if scope.table.get(name) is not None or scope.kind == "module" else _nonlocal_lookup(mc, name)
+    hit = mc.ev.lookup(name, scope)
     if hit is not None and hit[1].module is scope.module:
         mc.__dict__["_local_symbol_kept"] = (name, scope, hit)
     return hit
@@ -615,10 +615,6 @@ def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-d
     if isinstance(t, TypeType):
         return t if isinstance(t.item, (Instance, TypeVarType)) else None
     return t if isinstance(t, (Instance, TypeVarType)) else None
-
-
-def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
-    return checker.ev.lookup(name, checker.scope)
 
 
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]

@@ -39,7 +39,7 @@ from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
 from veritype.syntax.statements import assigned_targets
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span
+from veritype.syntax.word_lines import any_in_span, word_lines
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -212,10 +212,14 @@ def _may_name_import_errors(checker: "ModuleChecker", fn: ast.AST | None) -> boo
     another, an identifier may be spelled otherwise: NFKC). Most functions
     do not: their bodies' paths are not indexed (_path_cell; 700 bodies
     indexed for 1,800 questions on the bench corpus)."""
-    parsed = checker.info.parsed
-    if parsed is None or not parsed.source.isascii():
-        return True
-    lines = parsed.word_lines("ImportError", "ModuleNotFoundError")
+    kept = checker.__dict__.get("_import_error_lines", False)
+    if kept is False:
+        # (Kept by the checker, which goes with the module's check, not by the parsed file.)
+        parsed = checker.info.parsed
+        source = parsed.source if parsed is not None else None
+        kept = word_lines(source, "ImportError", "ModuleNotFoundError") if source is not None and source.isascii() else None
+        checker.__dict__["_import_error_lines"] = kept
+    lines: list[int] | None = kept
     if lines is None:
         return True
     if fn is None:
