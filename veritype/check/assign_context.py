@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.var_annotated import empty_display_kind
 from veritype.types.model import AnyType, Instance, Type, TypeVarType
 from veritype.types.subtype import is_subtype
 
@@ -34,8 +35,6 @@ def reassigned_empty_display(mc: "ModuleChecker", target: ast.Name, bound: Type)
 def _uncompleted_empty_declaration(mc: "ModuleChecker", target: ast.Name) -> Instance | None:
     """`list[Any]` / `dict[Any, Any]` / `set[Any]` when `target`'s variable was
     first assigned an empty display that nothing completed (another statement)."""
-    from veritype.check.var_annotated import empty_display_kind
-
     hit = mc.ev.lookup(target.id, mc.scope)
     if hit is None:
         return None

@@ -16,8 +16,15 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
+from veritype.check.attribute_targets import check_final_name
+from veritype.check.partial_types import maybe_complete
+from veritype.check.special_assignments import special_assignment
+from veritype.check.type_targets import check_type_target
+from veritype.evaluate.declarations import qualifiers
 # (Modules, imported here: a `from package import module` in a function runs
-# importlib's _handle_fromlist at each call, 22k calls on the bench corpus.)
+# importlib's _handle_fromlist at each call, 22k calls on the bench corpus.
+# The names above are read for every assignment: an import in the function
+# costs about 0.5 us a call, 90k calls.)
 from veritype.check import inferred_decls, var_annotated as va
 
 if TYPE_CHECKING:
@@ -26,8 +33,6 @@ if TYPE_CHECKING:
 
 
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    from veritype.check.special_assignments import special_assignment
-
     if special_assignment(mc, stmt):
         return
     declared = None
@@ -46,8 +51,6 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     t = mc._infer_redisplay(stmt) if declared is None else None
     if t is None:
         t = mc.infer(stmt.value, declared if declared is not None else mc._setitem_context(stmt.targets))
-    from veritype.check.partial_types import maybe_complete
-
     t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
         mc.assign(target, t, stmt.value)
@@ -133,9 +136,7 @@ def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
         if sym.kind == S.PARAM:
             return _annotated_param_type(sym, scope)
         # An unannotated variable: the type its first assignment declared (mypy's rule).
-        from veritype.check.inferred_decls import declared
-
-        return declared(mc, target)
+        return inferred_decls.declared(mc, target)
     if isinstance(target, ast.Attribute):
         return mc._attribute_declared(target)
     return None
@@ -184,8 +185,6 @@ def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", nam
             if sym.is_instance_attr and sym.annotation is None:
                 continue
             return None
-        from veritype.evaluate.declarations import qualifiers
-
         if qualifiers(mc.ev, sym, sup.scope) & {"ClassVar", "Final"}:
             return None  # reported by the ClassVar / Final rules
         from veritype.types.subtype import map_instance_to_supertype
@@ -202,7 +201,19 @@ def _base_declaration(mc: "ModuleChecker", base: Instance, cls: "ClassInfo", nam
 
 
 def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def]
-    return mc.ev.lookup(name, mc.scope) if mc.scope.table.get(name) is not None or mc.scope.kind == "module" else _nonlocal_lookup(mc, name)
+    # Asked about five times for each name assigned (the rules of check_assign
+    # and assign each look the target up; 64k times for 13k names on the bench
+    # corpus): kept for the name and scope last asked about. Pure: a name
+    # found in the scope's own chain of tables is found there for good (see
+    # Evaluator.lookup); one found elsewhere (builtins, a star import) is not kept.
+    scope = mc.scope
+    kept = mc.__dict__.get("_local_symbol_kept")
+    if kept is not None and kept[0] == name and kept[1] is scope:
+        return kept[2]
+    hit = mc.ev.lookup(name, scope)
+    if hit is not None and hit[1].module is scope.module:
+        mc.__dict__["_local_symbol_kept"] = (name, scope, hit)
+    return hit
 
 
 def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None) -> None:
@@ -210,11 +221,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target)."""
     if isinstance(target, ast.Name):
-        from veritype.check.attribute_targets import check_final_name
-
         check_final_name(mc, target)
-        from veritype.check.type_targets import check_type_target
-
         if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
             return
         inferred_decls.before_assign(mc, target, value, t)
@@ -267,8 +274,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
-        from veritype.check.type_targets import check_type_target
-
         if check_type_target(mc, target, t, value):
             return
         declared = mc._attribute_declared(target)
@@ -612,10 +617,6 @@ def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-d
     return t if isinstance(t, (Instance, TypeVarType)) else None
 
 
-def _nonlocal_lookup(checker: ModuleChecker, name: str):  # type: ignore[no-untyped-def]
-    return checker.ev.lookup(name, checker.scope)
-
-
 def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
     if isinstance(declared, CallableType) and declared.type_vars and isinstance(value, CallableType) and not value.type_vars:
         # A generic callable declared (`x: Callable[[T], T] = lambda a: a`): the
@@ -719,8 +720,6 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, k
     an item of something (a for-loop's item, an unpacked part), whose declared
     literal types stay, as mypy keeps `Literal` (only an inferred literal is
     widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
-    from veritype.evaluate.declarations import qualifiers
-
     hit = checker.ev.lookup(target.id, checker.scope)
     if hit is not None and "Final" in qualifiers(ev, *hit):
         return t

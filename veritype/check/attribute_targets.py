@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.qualifier_rules import imported_final
+from veritype.evaluate.declarations import qualifiers
 from veritype.evaluate.members import descriptor_set_type
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, Type, TypeType, TypeVarType
@@ -133,8 +135,6 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     sym, cls = hit
     if sym.kind != S.VAR:
         return False
-    from veritype.evaluate.declarations import qualifiers
-
     if sym.is_instance_attr and sym.annotation is None and _final_in_base(checker, cls, target.attr):
         # `self.name = ...` in a subclass of a class declaring `self.name: Final`: the
         # name is the base's attribute (mypy finds it in the MRO), and final.
@@ -154,8 +154,6 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
 
 def _final_in_base(checker: "ModuleChecker", cls: "ClassInfo", name: str) -> bool:
     """Whether the nearest base class defining `name` declares it Final."""
-    from veritype.evaluate.declarations import qualifiers
-
     for other in cls.mro[1:]:
         base_sym = other.symbols.get(name)
         if base_sym is not None:
@@ -186,15 +184,11 @@ def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     if hit is None:
         return
     sym, scope = hit
-    from veritype.check.qualifier_rules import imported_final
-
     if scope is checker.scope and imported_final(checker, sym):
         checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")
         return
     if sym.kind != S.VAR or sym.is_instance_attr:
         return
-    from veritype.evaluate.declarations import qualifiers
-
     if "Final" not in qualifiers(checker.ev, sym, scope):
         return
     if _is_declaration(sym, target):

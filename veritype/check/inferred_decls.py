@@ -39,6 +39,7 @@ from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
 from veritype.syntax.statements import assigned_targets
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, word_lines
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -92,6 +93,24 @@ def _target_names(node: ast.AST) -> list[ast.expr]:
     return []
 
 
+def _declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | None, bool]":
+    """`_symbol(checker, target)`, and whether `target` declares it (`is_declaring`).
+
+    Asked three to five times for each name assigned (twice by
+    declared_for_target, before_assign, record...; 45k is_declaring walks on
+    the bench corpus for 13k names): kept for the target last asked about.
+    Pure: the symbol a target binds is its scope's, bound once, and
+    is_declaring reads only the symbol's declarations."""
+    scope = checker.scope
+    kept = checker.__dict__.get("_declaration")
+    if kept is not None and kept[0] is target and kept[1] is scope:
+        return kept[2], kept[3]
+    sym = _symbol(checker, target)
+    declaring = sym is not None and is_declaring(sym, target)
+    checker.__dict__["_declaration"] = (target, scope, sym, declaring)
+    return sym, declaring
+
+
 def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
     """Whether `target` is the variable's name in its first declaration, or in a
     later `with ... as` when the first was a `with` too: mypy renames a variable
@@ -100,6 +119,12 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
     we do so whether or not the name is also used outside the with blocks,
     which misses an error rather than reporting a false one)."""
     node = sym.node
+    if type(node) is ast.Assign:
+        # (Most declarations: tested without making the list of targets.)
+        for t in node.targets:
+            if _holds(t, target):
+                return True
+        return False
     if not isinstance(node, _DECLARING):
         return False
     if any(_holds(t, target) for t in _target_names(node)):
@@ -133,8 +158,8 @@ def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     """The type the variable's first assignment declared, to check `target`'s value against."""
     if not enabled(checker):
         return None
-    sym = _symbol(checker, target)
-    if sym is None or is_declaring(sym, target):
+    sym, declaring = _declaration(checker, target)
+    if sym is None or declaring:
         return None
     t = checker.inferred.get(id(sym))
     if t is None or t is PARTIAL_NONE or isinstance(t, AnyType):
@@ -167,7 +192,7 @@ def lenient(checker: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr
 def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
     fn = checker.func.node if checker.func is not None else None
     body = getattr(fn, "body", None) if fn is not None else (checker.info.tree.body if checker.info.tree is not None else None)
-    if not isinstance(body, list):
+    if not isinstance(body, list) or not _may_name_import_errors(checker, fn):
         return False
     cell = _path_cell(checker, body, target)
     while cell is not None:
@@ -180,12 +205,34 @@ def _in_import_fallback(checker: "ModuleChecker", target: ast.expr) -> bool:
     return False
 
 
+def _may_name_import_errors(checker: "ModuleChecker", fn: ast.AST | None) -> bool:
+    """Whether the text of `fn` (None: the module) may name ImportError or
+    ModuleNotFoundError. A handler naming one names it within the span of the
+    function holding it (syntax.word_lines), spelled so in an ASCII text (in
+    another, an identifier may be spelled otherwise: NFKC). Most functions
+    do not: their bodies' paths are not indexed (_path_cell; 700 bodies
+    indexed for 1,800 questions on the bench corpus)."""
+    kept = checker.__dict__.get("_import_error_lines", False)
+    if kept is False:
+        # (Kept by the checker, which goes with the module's check, not by the parsed file.)
+        parsed = checker.info.parsed
+        source = parsed.source if parsed is not None else None
+        kept = word_lines(source, "ImportError", "ModuleNotFoundError") if source is not None and source.isascii() else None
+        checker.__dict__["_import_error_lines"] = kept
+    lines: list[int] | None = kept
+    if lines is None:
+        return True
+    if fn is None:
+        return bool(lines)
+    return any_in_span(lines, getattr(fn, "lineno", 1), getattr(fn, "end_lineno", None))
+
+
 def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
     """Complete a partial None declaration, or widen one for a None in another branch."""
     if not enabled(checker):
         return
-    sym = _symbol(checker, target)
-    if sym is None or is_declaring(sym, target):
+    sym, declaring = _declaration(checker, target)
+    if sym is None or declaring:
         return
     rec = checker.inferred.get(id(sym))
     if rec is None:
@@ -233,8 +280,8 @@ def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
     """At the declaring assignment: remember the type bound there."""
     if not enabled(checker):
         return
-    sym = _symbol(checker, target)
-    if sym is None or not is_declaring(sym, target):
+    sym, declaring = _declaration(checker, target)
+    if sym is None or not declaring:
         return
     if isinstance(bound, NoneType):
         checker.inferred[id(sym)] = PARTIAL_NONE

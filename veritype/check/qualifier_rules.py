@@ -91,6 +91,8 @@ def imported_final(checker: "ModuleChecker", sym: S.Symbol) -> bool:
     """Whether `sym` names a variable that an imported module declares Final:
     `from m import X` (the symbol is the import) or `from m import *` (the
     name is assigned here, after the star import, at module level)."""
+    if sym.kind != S.FROM_IMPORT and not (sym.kind == S.VAR and checker.scope.kind == "module" and checker.scope.table.star_imports):
+        return False  # (most: tested before the import below, asked for every name assigned)
     from veritype.evaluate.declarations import qualifiers
 
     ev = checker.ev

@@ -75,16 +75,16 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
     annotation. We report only when the method mentions `self.x` nowhere else except
     in plain reads (never as the base of a call, subscript or attribute, a store, or
     in a nested function): any such use might be one mypy completes from."""
-    from veritype.check.inferred_attrs import _first_in_text
-    from veritype.syntax.shapes import is_unannotated_def
-    from veritype.types.model import AnyType, Instance
-
     if len(stmt.targets) != 1 or stmt.type_comment or checker.info.is_stub:
         return None
     target = stmt.targets[0]
     kind = empty_display_kind(stmt.value)
     if kind is None or not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
-        return None
+        return None  # (most assignments: tested before the imports below)
+    from veritype.check.inferred_attrs import _first_in_text
+    from veritype.syntax.shapes import is_unannotated_def
+    from veritype.types.model import AnyType, Instance
+
     if not (isinstance(t, Instance) and t.info.fullname == f"builtins.{kind}" and all(isinstance(a, AnyType) for a in t.args)):
         return None
     cls = checker.scope.method_class() if checker.scope.kind == "function" else None
