@@ -113,6 +113,12 @@ def for_function(t: CallableType) -> str:
     return f" for {name}" if name is not None else ""
 
 
+def to_function(t: CallableType) -> str:
+    """` to "f"` after an argument's number or name, nothing for a callable without a name."""
+    name = callable_name(t)
+    return f" to {name}" if name is not None else ""
+
+
 # -- argument to parameter mapping ---------------------------------------------------
 
 
@@ -652,8 +658,7 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
     from veritype.types.format import format_pair
 
     sa, se = format_pair(actual, expected)
-    name = callable_name(callee)
-    to = f" to {name}" if name is not None else ""
+    to = to_function(callee)
     arg = args[ai]
     if arg.kind == ARG_KW:
         return f'Argument "{arg.name}"{to} has incompatible type "{sa}"; expected "{se}"'
