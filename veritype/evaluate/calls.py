@@ -265,6 +265,15 @@ def _context_sensitive(node: ast.expr | None) -> bool:
     return isinstance(node, _CONTEXT_SENSITIVE)
 
 
+def checks_arguments_together(p: Param) -> bool:
+    """Whether the arguments for `p` are not checked one by one against its type
+    (so never inferred again in its context): an unpacked `*args: *Ts`, whose
+    arguments together are one tuple (variadic_calls), and `*args: P.args` /
+    `**kwargs: P.kwargs`, where P stands for a whole signature (paramspec_calls)."""
+    t = p.type
+    return isinstance(t, UnpackType) or (p.kind in (VAR_POS, VAR_KW) and isinstance(t, TypeVarType) and t.kind == "paramspec")
+
+
 def has_star_arg(args: list[Arg]) -> bool:
     for a in args:
         if a.kind == ARG_STAR:
@@ -359,8 +368,7 @@ def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: lis
     if not any(code == "call-arg" for _, _, code in matching.errors):  # (else _check_matched stops first)
         for pi, p in enumerate(callee.params):
             slot = matching.slots[pi]
-            if not slot or isinstance(p.type, UnpackType) or (
-                    p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec"):
+            if not slot or checks_arguments_together(p):
                 continue  # (their arguments are not inferred again in _check_matched)
             kept += [ai for ai in slot if ai in later]
     for ai in later:
@@ -513,14 +521,13 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         slot = matching.slots[pi]
         if not slot and p.kind != VAR_POS:
             continue  # no argument for it (only an unpacked `*args` may want some)
-        if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
-            # `*args: P.args`: P stands for a whole signature, not an argument's
-            # type; these arguments are not checked here (Any, silence).
-            continue
-        if isinstance(p.type, UnpackType):
-            from veritype.evaluate.variadic_calls import check_variadic_args
+        if checks_arguments_together(p):
+            if isinstance(p.type, UnpackType):
+                from veritype.evaluate.variadic_calls import check_variadic_args
 
-            check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+                check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+            # (`*args: P.args`: P stands for a whole signature, not an argument's
+            # type; these arguments are not checked here: Any, silence.)
             continue
         if not slot:
             continue
