@@ -128,6 +128,14 @@ class Matching:
     slots: list[list[int]]
     errors: list[tuple[ast.AST | None, str, str]]
 
+    def has_arity_error(self) -> bool:
+        """Whether an argument has no parameter or a parameter no argument (a
+        `call-arg` error): the call's arguments are then not checked."""
+        for _, _, code in self.errors:
+            if code == "call-arg":
+                return True
+        return False
+
 
 def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> Matching:
     params = callee.params
@@ -365,7 +373,7 @@ def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: lis
     check_signature does. The same types and reports as inferring all of them
     first (only that one is dropped: nothing read it), and one inference less."""
     kept: list[int] = []
-    if not any(code == "call-arg" for _, _, code in matching.errors):  # (else _check_matched stops first)
+    if not matching.has_arity_error():  # (else _check_matched stops first)
         for pi, p in enumerate(callee.params):
             slot = matching.slots[pi]
             if not slot or checks_arguments_together(p):
@@ -388,7 +396,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     ev = site.ev
     for node, msg, code in matching.errors:
         report(node, msg, code)
-    if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
+    if matching.errors and matching.has_arity_error():
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
     if targets and site.context_free is not None:
