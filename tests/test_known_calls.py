@@ -19,7 +19,7 @@ class _Info:
     fullname = "builtins.int"
 
 
-class _Checker:
+class _Members:
     def __init__(self) -> None:
         self.known_calls: dict = {}  # type: ignore[type-arg]
 
@@ -27,10 +27,7 @@ class _Checker:
 class _Ev:
     def __init__(self) -> None:
         self.lazy_depth = 0
-        self._checker = _Checker()
-
-    def subtype_checker(self) -> _Checker:
-        return self._checker
+        self.members = _Members()
 
 
 def _counting() -> tuple[list[int], object]:
@@ -74,7 +71,7 @@ def test_nothing_is_kept_during_a_lazy_evaluation() -> None:
     known_calls.answer(ev, callee, [], call)  # type: ignore[arg-type]
     known_calls.answer(ev, callee, [], call)  # type: ignore[arg-type]
     assert len(asked) == 2
-    assert not ev.subtype_checker().known_calls
+    assert not ev.members.known_calls
 
 
 def test_arguments_that_are_not_plain_are_not_kept() -> None:
