@@ -17,7 +17,7 @@ from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_gen
 from veritype.evaluate.typevar_values import fits_type_var
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.paramspec_calls import check_paramspec_arguments
@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 ARG_POS, ARG_STAR, ARG_KW, ARG_STAR2 = "pos", "star", "kw", "star2"
 
 
-@dataclass
+# (Slotted, as CallSite and Matching: each call makes one per argument and
+# reads their fields in every test below.)
+@dataclass(slots=True)
 class Arg:
     kind: str
     name: str | None = None
@@ -56,7 +58,7 @@ Report = Callable[[ast.AST | None, str, str], None]
 Recorded = tuple[ast.AST | None, str, str, str]
 
 
-@dataclass
+@dataclass(slots=True)
 class CallSite:
     """What a call needs from the expression evaluator."""
 
@@ -66,7 +68,6 @@ class CallSite:
     node: ast.AST | None
     iterate: Callable[[Type, ast.AST | None], Type]
     expected_ret: Type | None = None
-    errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
     # The evaluator's recorder (ExprEvaluator.recording) and what reports its
     # records again (ExprEvaluator.replay), where there is one.
     recording: Callable[[bool], AbstractContextManager[list[Recorded]]] | None = None
@@ -122,7 +123,7 @@ def to_function(t: CallableType) -> str:
 # -- argument to parameter mapping ---------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Matching:
     # For each parameter index, the argument indices mapped to it.
     slots: list[list[int]]
@@ -262,15 +263,18 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
 
 
 # Arguments whose type depends on the parameter's type they are inferred for.
-_CONTEXT_SENSITIVE = (ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
-                      ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp)
+# (Node classes, tested by `type(node) in`: the parser makes no subclasses, and
+# isinstance against a dozen classes was most of the cost of a test made for
+# every argument of every call.)
+_CONTEXT_SENSITIVE = frozenset({ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                                ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp})
 # Those inferred again with the parameter's type when the argument is checked (a
 # constant's type does not change with its context there).
-_RE_INFERRED = tuple(c for c in _CONTEXT_SENSITIVE if c is not ast.Constant)
+_RE_INFERRED = _CONTEXT_SENSITIVE - {ast.Constant}
 
 
 def _context_sensitive(node: ast.expr | None) -> bool:
-    return isinstance(node, _CONTEXT_SENSITIVE)
+    return type(node) in _CONTEXT_SENSITIVE
 
 
 def checks_arguments_together(p: Param) -> bool:
@@ -340,13 +344,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
         if a.type is not None:
             arg_types.append(a.type)
-        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and isinstance(a.node, _RE_INFERRED):
+        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and type(a.node) in _RE_INFERRED:
             if later is not None:
                 later.append(ai)
                 arg_types.append(_NOT_YET)
                 continue
             with site.recording(False) as seen:
-                arg_types.append(site.infer(a.node, None))
+                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  (a node: its class is in _RE_INFERRED)
             if seen:
                 held[ai] = seen
         else:
@@ -549,7 +553,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
             # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
             node = arg.node
             if plain and node is not None and arg.type is None and (
-                    isinstance(node, _RE_INFERRED) or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
+                    type(node) in _RE_INFERRED or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(node, expected)
                 arg_types[ai] = t
