@@ -107,5 +107,9 @@ def test_param_shape() -> None:
     assert (shape.star_index, shape.kw_index) == (2, 5)
     assert shape.unpacked_star
     assert shape.keywords == {"x": 1, "k": 3}  # the first parameter of a name; not a positional-only one
+    assert shape.together == (2,)  # `*args: *Ts`: its arguments are one tuple
     plain = CallableType((Param("args", a, VAR_POS),), a)
-    assert not shape_of(plain).unpacked_star and shape_of(plain).keywords == {}
+    assert not shape_of(plain).unpacked_star and shape_of(plain).keywords == {} and shape_of(plain).together == ()
+    p = TypeVarType("P", "m.P", kind="paramspec")
+    forwarding = CallableType((Param("x", p, POS_OR_KW), Param("args", p, VAR_POS), Param("kwargs", p, VAR_KW)), a)
+    assert shape_of(forwarding).together == (1, 2)  # `*args: P.args, **kwargs: P.kwargs`; not `x`

@@ -277,15 +277,6 @@ def _context_sensitive(node: ast.expr | None) -> bool:
     return type(node) in _CONTEXT_SENSITIVE
 
 
-def checks_arguments_together(p: Param) -> bool:
-    """Whether the arguments for `p` are not checked one by one against its type
-    (so never inferred again in its context): an unpacked `*args: *Ts`, whose
-    arguments together are one tuple (variadic_calls), and `*args: P.args` /
-    `**kwargs: P.kwargs`, where P stands for a whole signature (paramspec_calls)."""
-    t = p.type
-    return isinstance(t, UnpackType) or (p.kind in (VAR_POS, VAR_KW) and isinstance(t, TypeVarType) and t.kind == "paramspec")
-
-
 def has_star_arg(args: list[Arg]) -> bool:
     for a in args:
         if a.kind == ARG_STAR:
@@ -378,9 +369,9 @@ def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: lis
     first (only that one is dropped: nothing read it), and one inference less."""
     kept: list[int] = []
     if not matching.has_arity_error():  # (else _check_matched stops first)
-        for pi, p in enumerate(callee.params):
-            slot = matching.slots[pi]
-            if not slot or checks_arguments_together(p):
+        together = shape_of(callee).together
+        for pi, slot in enumerate(matching.slots):
+            if not slot or pi in together:
                 continue  # (their arguments are not inferred again in _check_matched)
             kept += [ai for ai in slot if ai in later]
     for ai in later:
@@ -529,11 +520,12 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 continue
             report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee) or "function"} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
+    together = shape_of(callee).together
     for pi, p in enumerate(callee.params):
         slot = matching.slots[pi]
         if not slot and p.kind != VAR_POS:
             continue  # no argument for it (only an unpacked `*args` may want some)
-        if checks_arguments_together(p):
+        if pi in together:  # (types.param_shape.checks_arguments_together)
             if isinstance(p.type, UnpackType):
                 from veritype.evaluate.variadic_calls import check_variadic_args
 

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 def resembling_item(site: "CallSite", items: list[CallableType], args: "list[Arg]", arg_types: list[Type]) -> CallableType | None:
     """The first of `items` (each fitting the call's arity) that the arguments resemble."""
-    from veritype.evaluate.calls import ARG_KW, ARG_POS, checks_arguments_together, match_arguments
-
+    from veritype.evaluate.calls import ARG_KW, ARG_POS, match_arguments
+    from veritype.types.param_shape import checks_arguments_together
     from veritype.types.substitute import paramspec_tail
 
     for item in items:
