@@ -19,7 +19,7 @@ class _Info:
     fullname = "builtins.int"
 
 
-class _Checker:
+class _Members:
     def __init__(self) -> None:
         self.known_calls: dict = {}  # type: ignore[type-arg]
 
@@ -27,10 +27,7 @@ class _Checker:
 class _Ev:
     def __init__(self) -> None:
         self.lazy_depth = 0
-        self._checker = _Checker()
-
-    def subtype_checker(self) -> _Checker:
-        return self._checker
+        self.members = _Members()
 
 
 def _counting() -> tuple[list[int], object]:
@@ -74,7 +71,7 @@ def test_nothing_is_kept_during_a_lazy_evaluation() -> None:
     known_calls.answer(ev, callee, [], call)  # type: ignore[arg-type]
     known_calls.answer(ev, callee, [], call)  # type: ignore[arg-type]
     assert len(asked) == 2
-    assert not ev.subtype_checker().known_calls
+    assert not ev.members.known_calls
 
 
 def test_arguments_that_are_not_plain_are_not_kept() -> None:
@@ -110,5 +107,9 @@ def test_param_shape() -> None:
     assert (shape.star_index, shape.kw_index) == (2, 5)
     assert shape.unpacked_star
     assert shape.keywords == {"x": 1, "k": 3}  # the first parameter of a name; not a positional-only one
+    assert shape.together == (2,)  # `*args: *Ts`: its arguments are one tuple
     plain = CallableType((Param("args", a, VAR_POS),), a)
-    assert not shape_of(plain).unpacked_star and shape_of(plain).keywords == {}
+    assert not shape_of(plain).unpacked_star and shape_of(plain).keywords == {} and shape_of(plain).together == ()
+    p = TypeVarType("P", "m.P", kind="paramspec")
+    forwarding = CallableType((Param("x", p, POS_OR_KW), Param("args", p, VAR_POS), Param("kwargs", p, VAR_KW)), a)
+    assert shape_of(forwarding).together == (1, 2)  # `*args: P.args, **kwargs: P.kwargs`; not `x`

@@ -17,7 +17,7 @@ from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_gen
 from veritype.evaluate.typevar_values import fits_type_var
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.paramspec_calls import check_paramspec_arguments
@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 ARG_POS, ARG_STAR, ARG_KW, ARG_STAR2 = "pos", "star", "kw", "star2"
 
 
-@dataclass
+# (Slotted, as CallSite and Matching: each call makes one per argument and
+# reads their fields in every test below.)
+@dataclass(slots=True)
 class Arg:
     kind: str
     name: str | None = None
@@ -56,7 +58,7 @@ Report = Callable[[ast.AST | None, str, str], None]
 Recorded = tuple[ast.AST | None, str, str, str]
 
 
-@dataclass
+@dataclass(slots=True)
 class CallSite:
     """What a call needs from the expression evaluator."""
 
@@ -66,7 +68,6 @@ class CallSite:
     node: ast.AST | None
     iterate: Callable[[Type, ast.AST | None], Type]
     expected_ret: Type | None = None
-    errors: list[tuple[ast.AST | None, str, str]] = field(default_factory=list)
     # The evaluator's recorder (ExprEvaluator.recording) and what reports its
     # records again (ExprEvaluator.replay), where there is one.
     recording: Callable[[bool], AbstractContextManager[list[Recorded]]] | None = None
@@ -113,14 +114,30 @@ def for_function(t: CallableType) -> str:
     return f" for {name}" if name is not None else ""
 
 
+def to_function(t: CallableType) -> str:
+    """` to "f"` after an argument's number or name, nothing for a callable without a name."""
+    name = callable_name(t)
+    return f" to {name}" if name is not None else ""
+
+
 # -- argument to parameter mapping ---------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Matching:
     # For each parameter index, the argument indices mapped to it.
     slots: list[list[int]]
     errors: list[tuple[ast.AST | None, str, str]]
+    # The parameters whose arguments are checked together (ParamShape.together of the matched callee).
+    together: tuple[int, ...] = ()
+
+    def has_arity_error(self) -> bool:
+        """Whether an argument has no parameter or a parameter no argument (a
+        `call-arg` error): the call's arguments are then not checked."""
+        for _, _, code in self.errors:
+            if code == "call-arg":
+                return True
+        return False
 
 
 def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> Matching:
@@ -210,14 +227,14 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if kw_index is not None:
                 slots[kw_index].append(ai)
     if callee.is_ellipsis:
-        return Matching(slots, [])
+        return Matching(slots, [], shape.together)
     if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
         errors.append((at, f"Too many positional arguments{for_function(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
     # keyword was most likely meant for the parameter that looks missing.
     if unexpected_kw:
-        return Matching(slots, errors)
+        return Matching(slots, errors, shape.together)
     missing_pos: list[Param] = []
     missing_kw: list[Param] = []
     for i, p in enumerate(params):
@@ -241,22 +258,25 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if missing_kw and not has_star2_arg:
         for p in missing_kw:
             errors.append((site.node, f'Missing named argument "{p.name}"{for_function(callee)}', "call-arg"))
-    return Matching(slots, errors)
+    return Matching(slots, errors, shape.together)
 
 
 # -- checking one signature ------------------------------------------------------------
 
 
 # Arguments whose type depends on the parameter's type they are inferred for.
-_CONTEXT_SENSITIVE = (ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
-                      ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp)
+# (Node classes, tested by `type(node) in`: the parser makes no subclasses, and
+# isinstance against a dozen classes was most of the cost of a test made for
+# every argument of every call.)
+_CONTEXT_SENSITIVE = frozenset({ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                                ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp})
 # Those inferred again with the parameter's type when the argument is checked (a
 # constant's type does not change with its context there).
-_RE_INFERRED = tuple(c for c in _CONTEXT_SENSITIVE if c is not ast.Constant)
+_RE_INFERRED = _CONTEXT_SENSITIVE - {ast.Constant}
 
 
 def _context_sensitive(node: ast.expr | None) -> bool:
-    return isinstance(node, _CONTEXT_SENSITIVE)
+    return type(node) in _CONTEXT_SENSITIVE
 
 
 def has_star_arg(args: list[Arg]) -> bool:
@@ -317,13 +337,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
         if a.type is not None:
             arg_types.append(a.type)
-        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and isinstance(a.node, _RE_INFERRED):
+        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and type(a.node) in _RE_INFERRED:
             if later is not None:
                 later.append(ai)
                 arg_types.append(_NOT_YET)
                 continue
             with site.recording(False) as seen:
-                arg_types.append(site.infer(a.node, None))
+                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  (a node: its class is in _RE_INFERRED)
             if seen:
                 held[ai] = seen
         else:
@@ -350,11 +370,9 @@ def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: lis
     check_signature does. The same types and reports as inferring all of them
     first (only that one is dropped: nothing read it), and one inference less."""
     kept: list[int] = []
-    if not any(code == "call-arg" for _, _, code in matching.errors):  # (else _check_matched stops first)
-        for pi, p in enumerate(callee.params):
-            slot = matching.slots[pi]
-            if not slot or isinstance(p.type, UnpackType) or (
-                    p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec"):
+    if not matching.has_arity_error():  # (else _check_matched stops first)
+        for pi, slot in enumerate(matching.slots):
+            if not slot or pi in matching.together:
                 continue  # (their arguments are not inferred again in _check_matched)
             kept += [ai for ai in slot if ai in later]
     for ai in later:
@@ -374,9 +392,10 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     ev = site.ev
     for node, msg, code in matching.errors:
         report(node, msg, code)
-    if matching.errors and any(code == "call-arg" for _, _, code in matching.errors):
+    if matching.errors and matching.has_arity_error():
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
+    together = matching.together
     if targets and site.context_free is not None:
         site.context_free[0] = False  # variables to solve: the context is read
     if targets and site.expected_ret is not None:
@@ -386,6 +405,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         if fixed:
             callee = substitute(callee, fixed)  # type: ignore[assignment]
             targets = {tv_key(v) for v in callee.type_vars}
+            together = shape_of(callee).together
     mapping: dict = {}
     # Overloaded arguments whose item was picked by literal argument types:
     # they are checked against the parameter with those literals.
@@ -507,14 +527,13 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         slot = matching.slots[pi]
         if not slot and p.kind != VAR_POS:
             continue  # no argument for it (only an unpacked `*args` may want some)
-        if p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec":
-            # `*args: P.args`: P stands for a whole signature, not an argument's
-            # type; these arguments are not checked here (Any, silence).
-            continue
-        if isinstance(p.type, UnpackType):
-            from veritype.evaluate.variadic_calls import check_variadic_args
+        if pi in together:  # (types.param_shape.checks_arguments_together)
+            if isinstance(p.type, UnpackType):
+                from veritype.evaluate.variadic_calls import check_variadic_args
 
-            check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+                check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
+            # (`*args: P.args`: P stands for a whole signature, not an argument's
+            # type; these arguments are not checked here: Any, silence.)
             continue
         if not slot:
             continue
@@ -528,7 +547,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
             # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
             node = arg.node
             if plain and node is not None and arg.type is None and (
-                    isinstance(node, _RE_INFERRED) or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
+                    type(node) in _RE_INFERRED or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(node, expected)
                 arg_types[ai] = t
@@ -652,8 +671,7 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
     from veritype.types.format import format_pair
 
     sa, se = format_pair(actual, expected)
-    name = callable_name(callee)
-    to = f" to {name}" if name is not None else ""
+    to = to_function(callee)
     arg = args[ai]
     if arg.kind == ARG_KW:
         return f'Argument "{arg.name}"{to} has incompatible type "{sa}"; expected "{se}"'

@@ -678,7 +678,7 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, lambda t, n: self.iterate(t, n), expected, recording=self.recording, scope=self.scope,
+        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, recording=self.recording, scope=self.scope,
                         replay=self.replay, context_free=context_free)
         return call_type(site, callee, args)
 

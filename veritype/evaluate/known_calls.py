@@ -20,9 +20,10 @@ it is kept alive in the entry so that its id stays its own. Arguments by
 value where every field of the type takes part in equality (an instance of
 plain instances, None) and for literals with their `declared` flag (which
 equality leaves out and the solver reads); a call with any other argument
-is not kept. The table lives on the evaluator's subtype checker, which the
-engine drops when classes are forgotten, so that no answer about a forgotten
-class outlives it.
+is not kept. The table lives on the evaluator's `members` (Members.known_calls)
+beside the other kept answers about classes (found members and constructors),
+which the engine drops when classes are forgotten (Members.forget), so that no
+answer about a forgotten class outlives it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def answer(ev: "Evaluator", callee: Type, arg_types: list[Type], call: Callable[
     key = _key(callee, arg_types)
     if key is None:
         return call()
-    table: dict[tuple[object, ...], tuple[Type | None, Type]] = ev.subtype_checker().known_calls
+    table = ev.members.known_calls
     hit = table.get(key, _MISSING)
     if hit is not _MISSING and hit[1] is callee:  # type: ignore[index]
         return hit[0]  # type: ignore[index]

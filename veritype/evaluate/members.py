@@ -50,12 +50,14 @@ class Members:
         self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
         self.found = FoundMembers()
         self.constructors = FoundConstructors()
+        self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
 
     def forget(self) -> None:
         """Drop every kept answer (the engine forgets modules: their classes go)."""
         self._mapped.clear()
         self.found.clear()
         self.constructors.clear()
+        self.known_calls.clear()
 
     # -- entry point ------------------------------------------------------------
 

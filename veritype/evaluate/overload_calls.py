@@ -318,5 +318,5 @@ def _deprecated_item(site: CallSite, callee: Overloaded, item: CallableType) -> 
 
 def _trial_site(site: CallSite, collect: Collect) -> CallSite:
     """`site` for one member of a union argument: the same call, its reports
-    collected (to decide), with errors of its own."""
-    return replace(site, report=collect, errors=[])
+    collected (to decide)."""
+    return replace(site, report=collect)

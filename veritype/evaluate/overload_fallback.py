@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, TupleType, Type, TypedDictType,
-    TypeType, TypeVarType, UnionType, UnpackType, make_union,
+    AnyType, CallableType, Instance, LiteralType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
+    make_union,
 )
 from veritype.types.subtype import is_subtype
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 def resembling_item(site: "CallSite", items: list[CallableType], args: "list[Arg]", arg_types: list[Type]) -> CallableType | None:
     """The first of `items` (each fitting the call's arity) that the arguments resemble."""
     from veritype.evaluate.calls import ARG_KW, ARG_POS, match_arguments
-
+    from veritype.types.param_shape import checks_arguments_together
     from veritype.types.substitute import paramspec_tail
 
     for item in items:
@@ -43,7 +43,7 @@ def resembling_item(site: "CallSite", items: list[CallableType], args: "list[Arg
             continue
         ok = True
         for pi, p in enumerate(item.params):
-            if isinstance(p.type, UnpackType) or (p.kind in (VAR_POS, VAR_KW) and isinstance(p.type, TypeVarType) and p.type.kind == "paramspec"):
+            if checks_arguments_together(p):
                 continue
             for ai in matching.slots[pi]:
                 # A `*x`/`**x` argument's items are not looked into (resembling, loosely).

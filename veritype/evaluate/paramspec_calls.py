@@ -164,10 +164,9 @@ def _check_overloaded_source(site: "CallSite", callee: CallableType, spec: TypeV
             shown = "overloaded function" if not isinstance(arg_types[ai], TypeType) else f'"{format_type(arg_types[ai])}"'
             want = _wanted_callable(site, callee, args, arg_types, matching, spec, p.type)
             n = f'"{args[ai].name}"' if args[ai].name else str(ai + 1)
-            from veritype.evaluate.calls import callable_name
+            from veritype.evaluate.calls import to_function
 
-            where = f" to {callable_name(callee)}" if callable_name(callee) is not None else ""
-            report(args[ai].node or site.node, f'Argument {n}{where} has incompatible type {shown}; expected "{format_type(want)}"', "arg-type")
+            report(args[ai].node or site.node, f'Argument {n}{to_function(callee)} has incompatible type {shown}; expected "{format_type(want)}"', "arg-type")
         return
 
 
@@ -183,12 +182,12 @@ def _wanted_callable(site: "CallSite", callee: CallableType, args: "list[Arg]", 
 
 
 def _message(callee: CallableType, args: "list[Arg]", ai: int, shown: str, expected: Type | str) -> str:
-    from veritype.evaluate.calls import ARG_KW, callable_name
+    from veritype.evaluate.calls import ARG_KW, to_function
     from veritype.types.format import format_type
 
     se = expected if isinstance(expected, str) else format_type(expected)
     arg = args[ai]
-    where = f" to {callable_name(callee)}" if callable_name(callee) is not None else ""
+    where = to_function(callee)
     if arg.kind == ARG_KW:
         return f'Argument "{arg.name}"{where} has incompatible type "{shown}"; expected "{se}"'
     return f'Argument {ai + 1}{where} has incompatible type "{shown}"; expected "{se}"'

@@ -2,8 +2,9 @@
 
 Every call matches its arguments to the callee's parameters (`evaluate.calls.
 match_arguments`), once per overload item in the arity filter and once per
-check, and first asks whether the callee has an unpacked `*args` to spell
-out (`evaluate.variadic_calls.expand`): each time a walk of the parameters
+check, first asks whether the callee has an unpacked `*args` to spell out
+(`evaluate.variadic_calls.expand`), and then which parameters take their
+arguments together (`evaluate.calls`): each time a walk of the parameters
 by kind. The answer depends on the parameters alone, which never change
 (types are immutable), so it is kept in the callable's `_shape` slot (not a
 dataclass field: not compared, hashed, pickled or copied by `replace`).
@@ -11,11 +12,20 @@ dataclass field: not compared, hashed, pickled or copied by `replace`).
 
 from __future__ import annotations
 
-from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, UnpackType
+from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, TypeVarType, UnpackType
+
+
+def checks_arguments_together(p: Param) -> bool:
+    """Whether the arguments for `p` are not checked one by one against its type
+    (so never inferred again in its context): an unpacked `*args: *Ts`, whose
+    arguments together are one tuple (evaluate.variadic_calls), and `*args: P.args`
+    / `**kwargs: P.kwargs`, where P stands for a whole signature (evaluate.paramspec_calls)."""
+    t = p.type
+    return isinstance(t, UnpackType) or (p.kind in (VAR_POS, VAR_KW) and isinstance(t, TypeVarType) and t.kind == "paramspec")
 
 
 class ParamShape:
-    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords")
+    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together")
 
     def __init__(self, callee: CallableType) -> None:
         positional: list[int] = []
@@ -26,6 +36,7 @@ class ParamShape:
         # keyword-only parameter of that name.
         keywords: dict[str, int] = {}
         unpacked_star = False
+        together: list[int] = []
         for i, p in enumerate(callee.params):
             kind = p.kind
             if kind == POS_OR_KW or kind == POS_ONLY:
@@ -42,6 +53,8 @@ class ParamShape:
                     kw_index = i
             if (kind == POS_OR_KW or kind == KW_ONLY) and p.name is not None and p.name not in keywords:
                 keywords[p.name] = i
+            if checks_arguments_together(p):
+                together.append(i)
         self.positional: tuple[int, ...] = tuple(positional)
         self.kw_only: tuple[int, ...] = tuple(kw_only)
         self.star_index = star_index
@@ -49,6 +62,8 @@ class ParamShape:
         # A `*args: *Ts` (or `*tuple[...]`) parameter (PEP 646).
         self.unpacked_star = unpacked_star
         self.keywords = keywords
+        # The parameters for which checks_arguments_together (mostly none).
+        self.together: tuple[int, ...] = tuple(together)
 
 
 def shape_of(callee: CallableType) -> ParamShape:

@@ -100,9 +100,6 @@ class SubtypeChecker:
         # evaluation in progress (see `_protocol`): a few hundred pairs are
         # asked thousands of times (`Iterable[str]` of every list argument).
         self._protocols: dict[tuple[Type, Type], bool] = {}
-        # Answers of silent calls with known argument types (evaluate.known_calls),
-        # derived from this checker's answers: kept here to be dropped with them.
-        self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}
 
     def check(self, left: Type, right: Type) -> bool:
         """The entry point; `_check` is the recursion (which this caches)."""
