@@ -101,12 +101,12 @@ def _setter_value_type(ev: "Evaluator", setter: ast.FunctionDef, cls: "ClassInfo
         return None
     if cls.type_vars:
         return None  # would need the base's type arguments mapped in: stay silent
-    from veritype.evaluate.members import _bind_self_vars
+    from veritype.evaluate.self_binding import bind_self_vars
     from veritype.evaluate.type_expr import TypeContext
 
     t = ev.type_exprs.eval(params[1].annotation, TypeContext(cls.scope))
     # `Self` in the setter is the receiver (object's `__class__` setter takes `type[Self]`).
-    return None if isinstance(t, AnyType) else _bind_self_vars(t, base)
+    return None if isinstance(t, AnyType) else bind_self_vars(t, base)
 
 
 def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> bool:

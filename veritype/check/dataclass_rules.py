@@ -99,7 +99,7 @@ def _post_init(checker: "ModuleChecker", info: "ClassInfo", dc: DataclassInfo) -
         tuple([Param("self", self_inst, POS_ONLY)] + [Param(f.name, f.type, POS_ONLY) for f in initvars]),
         NoneType(), name="__post_init__",
     )
-    from veritype.evaluate.members import bind_self
+    from veritype.evaluate.self_binding import bind_self
     from veritype.types.format import format_pair
     from veritype.types.subtype import is_subtype
 

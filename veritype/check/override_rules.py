@@ -15,7 +15,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, is_overload, method_kind
-from veritype.evaluate.members import bind_self
+from veritype.evaluate.self_binding import bind_self
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
 from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Overloaded, TypeType, make_union

@@ -90,7 +90,7 @@ def lookup_after(exprs: "ExprEvaluator", start: "ClassInfo", receiver: Type, nam
         if sym is None:
             synth = cls.synthesized.get(name)
             if synth is not None:
-                from veritype.evaluate.members import bind_self
+                from veritype.evaluate.self_binding import bind_self
 
                 t = members._map_to(inst, cls, synth, receiver)
                 if isinstance(t, CallableType) and t.name != name:
