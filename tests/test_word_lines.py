@@ -36,3 +36,12 @@ def test_spans() -> None:
     assert not any_in_span(lines, span_start(g), g.end_lineno)
     assert not any_in_span(lines, 8, 100) and not any_in_span([], 1, 10)
     assert any_in_span([], 1, None)  # no end known: may hold it
+
+
+def test_parsed_file_unions_its_memo() -> None:
+    from veritype.syntax.parse import parse_source
+
+    parsed = parse_source("m.py", SOURCE)
+    assert parsed.word_lines("return", "import") == word_lines(SOURCE, "return", "import") == [1, 6, 9]
+    assert parsed.word_lines("yield", "yield") == [7]
+    assert parse_source("m.py", "a = 1\ryield_ = 2\n").word_lines("yield", "a") is None

@@ -20,18 +20,36 @@ def word_lines(source: str, *words: str) -> list[int] | None:
     """The sorted 1-based numbers of the lines holding any of `words`; None
     when the text's line numbers may not be the parser's (a lone carriage
     return ends a line for Python, not for this count)."""
+    return union_lines([_lines_of(source, word) for word in words])
+
+
+def union_lines(parts: list[list[int] | None]) -> list[int] | None:
+    """The sorted lines of any of `parts` (each as `word_lines` gives for one
+    word): None when one of them is."""
+    if len(parts) == 1:
+        return parts[0]
+    found: set[int] = set()
+    for part in parts:
+        if part is None:
+            return None
+        found.update(part)
+    return sorted(found)
+
+
+def _lines_of(source: str, word: str) -> list[int] | None:
+    """`word_lines(source, word)`: the lines holding one word."""
     if "\r" in source:
         return None
-    found: set[int] = set()
-    for word in words:
-        pos = source.find(word)
-        line, counted = 1, 0
-        while pos >= 0:
-            line += source.count("\n", counted, pos)
-            counted = pos
-            found.add(line)
-            pos = source.find(word, pos + len(word))
-    return sorted(found)
+    lines: list[int] = []
+    pos = source.find(word)
+    line, counted = 1, 0
+    while pos >= 0:
+        line += source.count("\n", counted, pos)
+        counted = pos
+        if not lines or lines[-1] != line:
+            lines.append(line)
+        pos = source.find(word, pos + len(word))
+    return lines
 
 
 def span_start(node: ast.stmt) -> int:
