@@ -18,8 +18,8 @@ from bisect import bisect_left
 
 def word_lines(source: str, *words: str) -> list[int] | None:
     """The sorted 1-based numbers of the lines holding any of `words`; None
-    when the text's line numbers may not be the parser's (a lone carriage
-    return ends a line for Python, not for this count)."""
+    when the text holds one and its line numbers may not be the parser's (a
+    lone carriage return ends a line for Python, not for this count)."""
     return union_lines([_lines_of(source, word) for word in words])
 
 
@@ -37,11 +37,12 @@ def union_lines(parts: list[list[int] | None]) -> list[int] | None:
 
 
 def _lines_of(source: str, word: str) -> list[int] | None:
-    """`word_lines(source, word)`: the lines holding one word."""
-    if "\r" in source:
+    """`word_lines(source, word)`: the lines holding one word (none, whatever
+    the line ends, when the text does not hold it)."""
+    pos = source.find(word)
+    if pos >= 0 and "\r" in source:
         return None
     lines: list[int] = []
-    pos = source.find(word)
     line, counted = 1, 0
     while pos >= 0:
         line += source.count("\n", counted, pos)
