@@ -256,7 +256,8 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     statements' targets are read without visiting their expressions, and
     only those expressions are walked that can hold a comprehension, whose
     `for` is written in their span (`for_lines`: the lines of the source
-    holding the word; None: not known, walk them all; syntax/word_lines.py).
+    holding the word; None: not known, walk them all; syntax/word_lines.py),
+    and none of a statement whose lines (its decorators' too) hold no `for`.
     The expressions pruned so are a statement's own, whose positions are
     exact (those nested in an f-string may not be, before Python 3.12)."""
     positional = node.args.posonlyargs + node.args.args
@@ -267,6 +268,9 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
         for target in _store_targets(stmt):
             if _stores_to(target, first):
                 return True
+        if (for_lines is not None and getattr(stmt, "lineno", None) is not None
+                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
+            continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
         parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)
         while parts:
             part = parts.pop()
