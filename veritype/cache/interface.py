@@ -49,6 +49,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import itertools
 import re
 import tokenize
 from collections.abc import Callable
@@ -119,16 +120,17 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
     """`source` without the function bodies and docstrings importers do not see.
     `lines_of`: the source's `word_lines` for one word, if known (a parse's memo)."""
     lines = source.split("\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
+    # The characters before each line but its newlines (a line's start is
+    # that plus one per line before it), summed without a Python step a line.
+    before = list(itertools.accumulate(map(len, lines), initial=0))
 
     def offset(lineno: int, col_bytes: int) -> int:
         # ast columns count UTF-8 bytes; the text is indexed by characters.
         line = lines[lineno - 1]
+        start = before[lineno - 1] + lineno - 1
         if line.isascii():
-            return starts[lineno - 1] + col_bytes
-        return starts[lineno - 1] + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
+            return start + col_bytes
+        return start + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
 
     cuts: list[tuple[int, int, str]] = []
 
@@ -205,7 +207,9 @@ def _scanned(kept: str) -> str:
         code.append(kept[pos:m.start()])
         comment = m.group(1)
         if comment is None:
-            out.append(_LINE_END.sub("\n", "".join(code)))
+            piece = "".join(code)
+            # (Most code between two strings is within a line: no line end to strip.)
+            out.append(_LINE_END.sub("\n", piece) if "\n" in piece else piece)
             code.clear()
             out.append(m.group())
         elif _kept_comment(comment):
