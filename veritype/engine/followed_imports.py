@@ -272,11 +272,13 @@ def _starts_statement(source: str, pos: int) -> bool:
 
 
 def _line_offset(source: str, line: int) -> int:
-    """The offset of the start of 1-based `line`."""
-    pos = 0
-    for _ in range(line - 1):
-        pos = source.index("\n", pos) + 1
-    return pos
+    """The offset of the start of 1-based `line` (one the text has)."""
+    if line <= 1:
+        return 0
+    head = source.split("\n", line - 1)  # (the lines before it, then the rest)
+    if len(head) < line:
+        raise ValueError("no such line")  # (as str.index, which found no newline)
+    return len(source) - len(head[-1])
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:
