@@ -59,7 +59,7 @@ from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import assigned_targets, walk_statements
+from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -172,7 +172,7 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 pending.append((stmt.body, True))
-            else:
+            elif type(stmt) not in SIMPLE_STATEMENTS:
                 for name in ("body", "orelse", "finalbody"):
                     child = getattr(stmt, name, None)
                     if isinstance(child, list) and child and isinstance(child[0], ast.stmt):
