@@ -50,6 +50,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
@@ -347,6 +348,8 @@ def _reachable(body: list[ast.stmt], version: tuple[int, int], platform: str, al
         if lines is not None and not any_in_span(lines, span_start(node), node.end_lineno):
             continue
         yield node
+        if type(node) in SIMPLE_STATEMENTS:
+            continue  # (no block under it)
         if isinstance(node, ast.If):
             known = evaluate_condition(node.test, version, platform, always)
             branches = [node.body] if known is True else [node.orelse] if known is False else [node.body, node.orelse]
