@@ -25,6 +25,7 @@ from veritype.semantic.binder import Binder
 from veritype.semantic.dead_branches import drop_dead_branches
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+from veritype.syntax.word_lines import NOWHERE
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -171,7 +172,9 @@ class Program:
         facts = self._source_facts.get(info.name)
         if facts is None:
             parsed = info.parsed
-            facts = (None, None) if parsed is None else (parsed.word_lines(":="), parsed.word_lines("yield"))
+            # (No `:=` in the text: no line holds one, and no memo entry is kept for it.)
+            facts = (None, None) if parsed is None else (parsed.word_lines(":=") if ":=" in parsed.source else NOWHERE,
+                                                         parsed.word_lines("yield"))
             self._source_facts[info.name] = facts
         walrus_lines, yields = facts
         opts = self.options.for_module(info.name)

@@ -16,6 +16,12 @@ import ast
 from bisect import bisect_left
 
 
+#: The answer where no line holds the words: one list for every such answer
+#: (most: a module's memo holds several, for each of hundreds of modules).
+#: Like every answer here, and those a parse memoizes, it is never mutated.
+NOWHERE: list[int] = []
+
+
 def word_lines(source: str, *words: str) -> list[int] | None:
     """The sorted 1-based numbers of the lines holding any of `words`; None
     when the text holds one and its line numbers may not be the parser's (a
@@ -33,14 +39,16 @@ def union_lines(parts: list[list[int] | None]) -> list[int] | None:
         if part is None:
             return None
         found.update(part)
-    return sorted(found)
+    return sorted(found) if found else NOWHERE
 
 
 def _lines_of(source: str, word: str) -> list[int] | None:
     """`word_lines(source, word)`: the lines holding one word (none, whatever
     the line ends, when the text does not hold it)."""
     pos = source.find(word)
-    if pos >= 0 and "\r" in source:
+    if pos < 0:
+        return NOWHERE
+    if "\r" in source:
         return None
     lines: list[int] = []
     line, counted = 1, 0
