@@ -61,9 +61,15 @@ def _lines_of(source: str, word: str) -> list[int] | None:
     return lines
 
 
+# The statements that may have decorators.
+_DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
 def span_start(node: ast.stmt) -> int:
     """The first line of a statement, its decorators included."""
-    decorators = getattr(node, "decorator_list", None)
+    if type(node) not in _DECORATED:
+        return node.lineno  # (most statements: no decorators, and no attribute to look up for them)
+    decorators = node.decorator_list  # type: ignore[attr-defined]
     if decorators:
         return min(node.lineno, *(d.lineno for d in decorators))
     return node.lineno
