@@ -268,10 +268,14 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     if not positional:
         return False
     first = positional[0].arg
+    # A def whose lines hold no `for` has no comprehension: its statements' targets are all to read.
+    comprehensions = for_lines is None or any_in_span(for_lines, span_start(node), node.end_lineno)
     for stmt in walk_statements(node):
         for target in _store_targets(stmt):
             if _stores_to(target, first):
                 return True
+        if not comprehensions:
+            continue
         if (for_lines is not None and getattr(stmt, "lineno", None) is not None
                 and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
             continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
