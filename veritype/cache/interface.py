@@ -276,7 +276,7 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
                 return True
         if not comprehensions:
             continue
-        if (for_lines is not None and getattr(stmt, "lineno", None) is not None
+        if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
                 and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
             continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
         parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)

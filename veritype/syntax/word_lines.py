@@ -65,11 +65,11 @@ def _lines_of(source: str, word: str) -> list[int] | None:
 _DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
-def span_start(node: ast.stmt) -> int:
-    """The first line of a statement, its decorators included."""
+def span_start(node: ast.stmt | ast.excepthandler) -> int:
+    """The first line of a statement (or an except clause), its decorators included."""
     if type(node) not in _DECORATED:
         return node.lineno  # (most statements: no decorators, and no attribute to look up for them)
-    decorators = node.decorator_list  # type: ignore[attr-defined]
+    decorators = node.decorator_list  # type: ignore[union-attr]
     if decorators:
         return min(node.lineno, *(d.lineno for d in decorators))
     return node.lineno
