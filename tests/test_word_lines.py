@@ -23,6 +23,8 @@ def test_lines_of_a_word() -> None:
     assert word_lines(SOURCE, "return", "import") == [1, 6, 9]
     assert word_lines("a\nb", "c") == []
     assert word_lines("a\ryield\n", "yield") is None  # a lone CR ends a line for Python only
+    assert word_lines("a\rb\n", "yield") == []  # not in the text: on no line, whatever the line ends
+    assert word_lines("a\ryield\n", "yield", "c") is None
 
 
 def test_spans() -> None:
@@ -36,3 +38,22 @@ def test_spans() -> None:
     assert not any_in_span(lines, span_start(g), g.end_lineno)
     assert not any_in_span(lines, 8, 100) and not any_in_span([], 1, 10)
     assert any_in_span([], 1, None)  # no end known: may hold it
+
+
+def test_parsed_file_unions_its_memo() -> None:
+    from veritype.syntax.parse import parse_source
+
+    parsed = parse_source("m.py", SOURCE)
+    assert parsed.word_lines("return", "import") == word_lines(SOURCE, "return", "import") == [1, 6, 9]
+    assert parsed.word_lines("yield", "yield") == [7]
+    assert parse_source("m.py", "a = 1\ryield_ = 2\n").word_lines("yield", "a") is None
+
+
+def test_binder_walks_for_walrus_only_where_a_line_may_hold_one() -> None:
+    from veritype.semantic.binder import Binder
+
+    tree = ast.parse("x = (y := 1)\n")
+    for lines, bound in ((None, True), ([1], True), ([], False)):
+        binder = Binder("m", False, (3, 11), "linux", False, walrus_lines=lines)
+        assert binder.has_walrus is bound
+        assert ("y" in binder.bind_module(tree)) is bound

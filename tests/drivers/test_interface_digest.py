@@ -96,3 +96,14 @@ def test_fstrings_whichever_way_they_are_read() -> None:
     assert interface_digest(base.replace("# a comment", "")) == d
     assert interface_digest(base.replace("# not a comment", "# not a comment!")) != d
     assert interface_digest("\n\n" + base) == d
+
+
+def test_a_method_storing_on_self_in_a_comprehension_keeps_its_body() -> None:
+    # The comprehension's `for` is neither on its statement's first line nor
+    # on the compound statement's holding it.
+    src = "class C:\n    def m(self):\n        if x:\n            y = [\n                0 for self.a in\n                range(3)]\n        z = 1\n"
+    assert interface_digest(src.replace("z = 1", "z = 2")) != interface_digest(src)
+    plain = src.replace("self.a", "a")
+    assert interface_digest(plain.replace("z = 1", "z = 2")) == interface_digest(plain)
+    parsed = parse_source("m.py", src)
+    assert interface_digest(src, parsed) == interface_digest(src)

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from veritype import __version__
 from veritype.options import Options
+from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start
 
 UNREADABLE = "unreadable"
@@ -162,6 +163,8 @@ def _statements(body: list[ast.stmt], lines: list[int] | None = None) -> Iterato
         if lines is not None and isinstance(node, ast.stmt) and not any_in_span(lines, span_start(node), node.end_lineno):
             continue
         yield node
+        if type(node) in SIMPLE_STATEMENTS:
+            continue  # (no block under it)
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             child = getattr(node, name, None)
             if isinstance(child, list):

@@ -49,6 +49,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import itertools
 import re
 import tokenize
 from collections.abc import Callable
@@ -58,7 +59,7 @@ from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import assigned_targets, walk_statements
+from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -119,16 +120,17 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
     """`source` without the function bodies and docstrings importers do not see.
     `lines_of`: the source's `word_lines` for one word, if known (a parse's memo)."""
     lines = source.split("\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
+    # The characters before each line but its newlines (a line's start is
+    # that plus one per line before it), summed without a Python step a line.
+    before = list(itertools.accumulate(map(len, lines), initial=0))
 
     def offset(lineno: int, col_bytes: int) -> int:
         # ast columns count UTF-8 bytes; the text is indexed by characters.
         line = lines[lineno - 1]
+        start = before[lineno - 1] + lineno - 1
         if line.isascii():
-            return starts[lineno - 1] + col_bytes
-        return starts[lineno - 1] + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
+            return start + col_bytes
+        return start + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
 
     cuts: list[tuple[int, int, str]] = []
 
@@ -170,7 +172,7 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
             elif isinstance(stmt, ast.ClassDef):
                 docstring(stmt.body)
                 pending.append((stmt.body, True))
-            else:
+            elif type(stmt) not in SIMPLE_STATEMENTS:
                 for name in ("body", "orelse", "finalbody"):
                     child = getattr(stmt, name, None)
                     if isinstance(child, list) and child and isinstance(child[0], ast.stmt):
@@ -205,7 +207,9 @@ def _scanned(kept: str) -> str:
         code.append(kept[pos:m.start()])
         comment = m.group(1)
         if comment is None:
-            out.append(_LINE_END.sub("\n", "".join(code)))
+            piece = "".join(code)
+            # (Most code between two strings is within a line: no line end to strip.)
+            out.append(_LINE_END.sub("\n", piece) if "\n" in piece else piece)
             code.clear()
             out.append(m.group())
         elif _kept_comment(comment):
@@ -256,17 +260,25 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     statements' targets are read without visiting their expressions, and
     only those expressions are walked that can hold a comprehension, whose
     `for` is written in their span (`for_lines`: the lines of the source
-    holding the word; None: not known, walk them all; syntax/word_lines.py).
+    holding the word; None: not known, walk them all; syntax/word_lines.py),
+    and none of a statement whose lines (its decorators' too) hold no `for`.
     The expressions pruned so are a statement's own, whose positions are
     exact (those nested in an f-string may not be, before Python 3.12)."""
     positional = node.args.posonlyargs + node.args.args
     if not positional:
         return False
     first = positional[0].arg
+    # A def whose lines hold no `for` has no comprehension: its statements' targets are all to read.
+    comprehensions = for_lines is None or any_in_span(for_lines, span_start(node), node.end_lineno)
     for stmt in walk_statements(node):
         for target in _store_targets(stmt):
             if _stores_to(target, first):
                 return True
+        if not comprehensions:
+            continue
+        if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
+                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
+            continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
         parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)
         while parts:
             part = parts.pop()

@@ -32,9 +32,11 @@ _COMPOUND = frozenset(_COMPOUND_KINDS)
 # The nodes whose targets rebind (`_node_keys`).
 _ASSIGNING = frozenset({ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
                         ast.With, ast.AsyncWith, ast.NamedExpr, ast.Delete})
-# Nodes with nothing under them and no key: contexts (Load/Store/Del) and operators.
-_LEAVES = frozenset(kind for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
-                    for kind in base.__subclasses__())
+# Nodes with nothing under them and no key: contexts (Load/Store/Del) and
+# operators; a name or constant (only a context under it; a name's key is its
+# assignment's, `_node_keys`).
+_LEAVES = frozenset([*(kind for base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
+                       for kind in base.__subclasses__()), ast.Name, ast.Constant])
 
 
 def body_keys(owner: ast.For | ast.AsyncFor | ast.While | ast.Try, walrus: bool = True) -> set[str]:

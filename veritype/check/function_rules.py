@@ -11,6 +11,7 @@ from veritype.types.format import format_pair
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType
 from veritype.types.subtype import is_subtype
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -222,6 +223,10 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
     """
     todo: list[ast.AST] = list(reversed(body))
     binder = checker.program.binder_for(checker.info)
+    # An expression whose lines do not hold the word holds no `reveal_type`
+    # call: not walked (syntax/word_lines.py; None: not known, walk it).
+    parsed = checker.info.parsed
+    reveal_lines = parsed.word_lines("reveal_type") if parsed is not None else None
     while todo:
         n = todo.pop()
         if isinstance(n, ast.Import):
@@ -249,7 +254,8 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
                 children.append(c)
             elif isinstance(c, (ast.ExceptHandler, ast.match_case)):
                 children.extend(c.body)  # `except` and `case` bodies
-            elif isinstance(c, ast.expr) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            elif (isinstance(c, ast.expr) and not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and (reveal_lines is None or any_in_span(reveal_lines, c.lineno, c.end_lineno))):
                 _note_unchecked_reveals(checker, c)
         todo.extend(reversed(children))
 

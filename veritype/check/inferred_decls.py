@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, Type, UnionType, make_union
-from veritype.syntax.statements import assigned_targets
+from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, word_lines
 
@@ -355,7 +355,7 @@ def _conditional_pair(stmt: ast.stmt, a: str, b: str) -> bool:
 
 def _blocks(stmt: ast.stmt) -> list[tuple[str, list[ast.stmt]]]:
     out: list[tuple[str, list[ast.stmt]]] = []
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if type(stmt) in SIMPLE_STATEMENTS or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return out
     for name in ("body", "orelse", "finalbody"):
         b = getattr(stmt, name, None)

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
 _Pos = tuple[int, int]
+# Nodes with no name under them (constants, contexts): not looked into. Most
+# of a module's immediate code is such leaves (the items of a table literal).
+_LEAVES = (ast.Constant, ast.expr_context)
 
 
 def check_module_uses(checker: "ModuleChecker") -> None:
@@ -86,12 +89,17 @@ def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> di
             continue  # the body is another scope
         if isinstance(node, ast.Lambda):
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            bind(node.id, node)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                bind(node.id, node)
+            continue  # (nothing under it but its context)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             for a in node.names:
                 bind((a.asname or a.name).split(".")[0], node)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
+            continue  # (nothing under it but its names, bound here)
+        if isinstance(node, _LEAVES):
+            continue
+        if isinstance(node, ast.ExceptHandler) and node.name:
             bind(node.name, node)
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
             bind(node.name, node)
@@ -119,9 +127,12 @@ def _immediate_reads(checker: "ModuleChecker", body: list[ast.stmt]) -> list[ast
             node = stack.pop()
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 continue
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                out.append(node)
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    out.append(node)
                 continue
+            if isinstance(node, _LEAVES) or isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue  # (no name is read in these)
             stack.extend(child_nodes(node))
 
     def stmts(block: list[ast.stmt]) -> None:

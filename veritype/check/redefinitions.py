@@ -39,6 +39,8 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _BINDING = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Import, ast.ImportFrom})
 _NESTING = frozenset({ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match}
                      | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
+# Targets storing to an attribute or an item, not to a name.
+_ITEM_TARGETS = frozenset({ast.Attribute, ast.Subscript})
 # (kind, node): kind is "def", "class", "var", "module" (import of a module) or "import".
 _Binding = tuple[str, ast.AST]
 
@@ -57,6 +59,12 @@ class _Scope:
         # The lines that may hold a `global`, `nonlocal` or `del` statement
         # (None: not known): a scope whose lines hold none has none to look for.
         self.unsafe_lines = parsed.word_lines("global", "nonlocal", "del") if parsed is not None else None
+        # The lines that may hold a `:=` or a comprehension's `for` (None: not
+        # known). The names under an attribute or item target (`x.a = ...`,
+        # `x[i] = ...`) are read, but for a walrus's or a comprehension's
+        # target: one whose lines hold neither word stores to no name (a
+        # target's positions are exact: it is never inside an f-string).
+        self.store_lines = parsed.word_lines(":=", "for") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
         lines = self.unsafe_lines
@@ -134,6 +142,8 @@ class _Scope:
                 # Most targets: a name in a target is stored to (no walk needed).
                 bound.setdefault(t.id, ("var", stmt))
                 continue
+            if type(t) in _ITEM_TARGETS and self.store_lines is not None and not any_in_span(self.store_lines, t.lineno, t.end_lineno):
+                continue  # (see `store_lines`)
             for n in walk_nodes(t):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     bound.setdefault(n.id, ("var", stmt))

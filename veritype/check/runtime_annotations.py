@@ -26,6 +26,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -82,9 +83,15 @@ def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     anns = statement_annotations(checker, stmt)
     if not anns or not annotations_run(checker):
         return
+    # An annotation whose lines hold no `|` has no `|` to check: not walked
+    # (syntax/word_lines.py; an annotation's position is exact; None: not known).
+    parsed = checker.info.parsed
+    bar_lines = parsed.word_lines("|") if parsed is not None else None
     for ann in anns:
         if isinstance(ann, ast.Constant):
             continue  # quoted whole: never evaluated as an expression
+        if bar_lines is not None and not any_in_span(bar_lines, ann.lineno, ann.end_lineno):
+            continue
         for node in walk_nodes(ann):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
                 _check_or(checker, node)

@@ -50,6 +50,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
 if TYPE_CHECKING:
@@ -272,11 +273,13 @@ def _starts_statement(source: str, pos: int) -> bool:
 
 
 def _line_offset(source: str, line: int) -> int:
-    """The offset of the start of 1-based `line`."""
-    pos = 0
-    for _ in range(line - 1):
-        pos = source.index("\n", pos) + 1
-    return pos
+    """The offset of the start of 1-based `line` (one the text has)."""
+    if line <= 1:
+        return 0
+    head = source.split("\n", line - 1)  # (the lines before it, then the rest)
+    if len(head) < line:
+        raise ValueError("no such line")  # (as str.index, which found no newline)
+    return len(source) - len(head[-1])
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:
@@ -345,6 +348,8 @@ def _reachable(body: list[ast.stmt], version: tuple[int, int], platform: str, al
         if lines is not None and not any_in_span(lines, span_start(node), node.end_lineno):
             continue
         yield node
+        if type(node) in SIMPLE_STATEMENTS:
+            continue  # (no block under it)
         if isinstance(node, ast.If):
             known = evaluate_condition(node.test, version, platform, always)
             branches = [node.body] if known is True else [node.orelse] if known is False else [node.body, node.orelse]

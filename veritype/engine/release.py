@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import assigned_targets, walk_statements
+from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
 from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]
             yield stmt, in_class
         elif isinstance(stmt, ast.ClassDef):
             yield from _defs(stmt.body, True)
-        elif isinstance(stmt, ast.stmt):
+        elif type(stmt) not in SIMPLE_STATEMENTS and isinstance(stmt, ast.stmt):
             for name in ("body", "orelse", "finalbody"):
                 yield from _defs(getattr(stmt, name, None) or [], in_class)
             for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or []:

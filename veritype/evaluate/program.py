@@ -25,6 +25,7 @@ from veritype.semantic.binder import Binder
 from veritype.semantic.dead_branches import drop_dead_branches
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+from veritype.syntax.word_lines import NOWHERE
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -68,10 +69,10 @@ class Program:
         self.modules: dict[str, ModuleInfo | None] = {}
         self.sources: dict[str, BuildSource] = {}
         self.stats = {"modules_loaded": 0, "symbols_evaluated": 0}
-        # module -> whether its source has `:=`, the lines holding `:=`, and
-        # those holding `yield` (see Binder): a textual test that spares
-        # walking expressions for what cannot be there.
-        self._source_facts: dict[str, tuple[bool, list[int] | None, list[int] | None]] = {}
+        # module -> the lines of its source holding `:=`, and those holding
+        # `yield` (see Binder): a textual test that spares walking
+        # expressions for what cannot be there.
+        self._source_facts: dict[str, tuple[list[int] | None, list[int] | None]] = {}
         # Trees a long-lived engine already holds for modules it will load
         # again with the same text (it forgot them after another's edit).
         self.parsed_ahead: dict[str, ParsedFile] = {}
@@ -170,16 +171,15 @@ class Program:
     def _new_binder(self, info: ModuleInfo) -> Binder:
         facts = self._source_facts.get(info.name)
         if facts is None:
-            source = info.parsed.source if info.parsed is not None else None
             parsed = info.parsed
-            walrus = source is None or ":=" in source
-            facts = (walrus, parsed.word_lines(":=") if parsed is not None and walrus else None,
-                     None if parsed is None else parsed.word_lines("yield"))
+            # (No `:=` in the text: no line holds one, and no memo entry is kept for it.)
+            facts = (None, None) if parsed is None else (parsed.word_lines(":=") if ":=" in parsed.source else NOWHERE,
+                                                         parsed.word_lines("yield"))
             self._source_facts[info.name] = facts
-        walrus, walrus_lines, yields = facts
+        walrus_lines, yields = facts
         opts = self.options.for_module(info.name)
         always = (frozenset(opts.always_true), frozenset(opts.always_false)) if opts.always_true or opts.always_false else None
-        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, walrus, always, yields,
+        return Binder(info.name, info.is_package, self.options.python_version, self.options.platform, info.is_stub, always, yields,
                       walrus_lines)
 
     # -- names --------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import keyword
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -187,7 +188,7 @@ class TypeExprEvaluator:
         text = str(node.value).strip()
         expr: ast.expr | None
         try:
-            expr = ast.parse(text, mode="eval").body
+            expr = _parse_forward(text)
         except SyntaxError:
             try:
                 # Spec ("String annotations"): a triple-quoted annotation "should be parsed as
@@ -716,6 +717,16 @@ def _plain_instance_call(ev: "Evaluator", call: ast.Call, scope: Scope) -> bool:
     if module in ("typing", "typing_extensions", "types", "enum", "collections", "abc") or info.is_newtype:
         return False
     return not any(c.fullname == "builtins.type" for c in info.mro)
+
+
+def _parse_forward(text: str) -> ast.expr:
+    """`ast.parse(text, mode="eval").body`. Most forward references are one
+    plain name ("Evaluator"): that is the Name the parser would make, made
+    without compiling (ASCII only: the parser NFKC-normalizes other names)."""
+    if text.isascii() and text.isidentifier() and not keyword.iskeyword(text):
+        # (Positions as the parser's: the caller maps them to the string's.)
+        return ast.Name(text, ast.Load(), lineno=1, col_offset=0, end_lineno=1, end_col_offset=len(text))
+    return ast.parse(text, mode="eval").body
 
 
 @dataclass(frozen=True)

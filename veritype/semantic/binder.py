@@ -22,7 +22,7 @@ from veritype.syntax.word_lines import any_in_span, span_start
 
 class Binder:
     def __init__(self, module: str, is_package: bool, version: tuple[int, int], platform: str, is_stub: bool,
-                 has_walrus: bool = True, always: Always | None = None, yield_lines: list[int] | None = None,
+                 always: Always | None = None, yield_lines: list[int] | None = None,
                  walrus_lines: list[int] | None = None) -> None:
         self.module = module
         self.always = always  # always_true / always_false names (mypy's options)
@@ -30,12 +30,12 @@ class Binder:
         self.version = version
         self.platform = platform
         self.is_stub = is_stub
-        # False when the source has no `:=` at all: then no expression needs
-        # walking for walrus targets (most modules; the walk is costly).
-        self.has_walrus = has_walrus
         # The lines holding `:=` (None: not known): a statement's expression
         # whose lines hold none has no walrus to bind and is not walked.
         self.walrus_lines = walrus_lines
+        # False when the source has no `:=` at all (no line holds one): then
+        # no expression needs walking for walrus targets (most modules).
+        self.has_walrus = walrus_lines is None or bool(walrus_lines)
         # The lines of the source holding the word `yield` (syntax/word_lines.py;
         # None: not known). A def met here whose lines hold none is no generator
         # and is marked so (the fact evaluate.functions.is_generator keeps on

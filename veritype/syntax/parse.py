@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
-from veritype.syntax.word_lines import word_lines
+from veritype.syntax.word_lines import union_lines, word_lines
 
 
 @dataclass
@@ -36,15 +36,8 @@ class ParsedFile:
         memo = self._lines_memo
         if words in memo:
             return memo[words]
-        lines: list[int] | None
-        if len(words) == 1:
-            lines = word_lines(self.source, words[0])
-        else:
-            parts = [self.word_lines(word) for word in words]
-            found: set[int] = set()
-            for part in parts:
-                found.update(part or ())
-            lines = None if any(part is None for part in parts) else sorted(found)
+        lines = (word_lines(self.source, words[0]) if len(words) == 1
+                 else union_lines([self.word_lines(word) for word in words]))
         memo[words] = lines
         return lines
 

@@ -22,6 +22,10 @@ _BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
 _HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case, ast.Module, ast.Interactive)
 # Node class -> its fields holding statements (handlers, cases), in `_fields` order.
 _BLOCKS: dict[type, tuple[str, ...]] = {}
+#: The statement classes that hold no block of statements (most statements:
+#: assignments, expressions, imports, ...): a walk for blocks skips them by class.
+SIMPLE_STATEMENTS = frozenset(kind for kind in ast.stmt.__subclasses__()
+                              if not set(_BLOCK_NAMES) & set(kind._fields))
 
 
 def _blocks(kind: type) -> tuple[str, ...]:

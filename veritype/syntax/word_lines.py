@@ -16,27 +16,60 @@ import ast
 from bisect import bisect_left
 
 
+#: The answer where no line holds the words: one list for every such answer
+#: (most: a module's memo holds several, for each of hundreds of modules).
+#: Like every answer here, and those a parse memoizes, it is never mutated.
+NOWHERE: list[int] = []
+
+
 def word_lines(source: str, *words: str) -> list[int] | None:
     """The sorted 1-based numbers of the lines holding any of `words`; None
-    when the text's line numbers may not be the parser's (a lone carriage
-    return ends a line for Python, not for this count)."""
+    when the text holds one and its line numbers may not be the parser's (a
+    lone carriage return ends a line for Python, not for this count)."""
+    return union_lines([_lines_of(source, word) for word in words])
+
+
+def union_lines(parts: list[list[int] | None]) -> list[int] | None:
+    """The sorted lines of any of `parts` (each as `word_lines` gives for one
+    word): None when one of them is."""
+    if len(parts) == 1:
+        return parts[0]
+    found: set[int] = set()
+    for part in parts:
+        if part is None:
+            return None
+        found.update(part)
+    return sorted(found) if found else NOWHERE
+
+
+def _lines_of(source: str, word: str) -> list[int] | None:
+    """`word_lines(source, word)`: the lines holding one word (none, whatever
+    the line ends, when the text does not hold it)."""
+    pos = source.find(word)
+    if pos < 0:
+        return NOWHERE
     if "\r" in source:
         return None
-    found: set[int] = set()
-    for word in words:
-        pos = source.find(word)
-        line, counted = 1, 0
-        while pos >= 0:
-            line += source.count("\n", counted, pos)
-            counted = pos
-            found.add(line)
-            pos = source.find(word, pos + len(word))
-    return sorted(found)
+    lines: list[int] = []
+    line, counted = 1, 0
+    while pos >= 0:
+        line += source.count("\n", counted, pos)
+        counted = pos
+        if not lines or lines[-1] != line:
+            lines.append(line)
+        pos = source.find(word, pos + len(word))
+    return lines
 
 
-def span_start(node: ast.stmt) -> int:
-    """The first line of a statement, its decorators included."""
-    decorators = getattr(node, "decorator_list", None)
+# The statements that may have decorators.
+_DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
+def span_start(node: ast.stmt | ast.excepthandler) -> int:
+    """The first line of a statement (or an except clause), its decorators included."""
+    if type(node) not in _DECORATED:
+        return node.lineno  # (most statements: no decorators, and no attribute to look up for them)
+    decorators = node.decorator_list  # type: ignore[union-attr]
     if decorators:
         return min(node.lineno, *(d.lineno for d in decorators))
     return node.lineno
