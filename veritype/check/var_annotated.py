@@ -22,6 +22,13 @@ if TYPE_CHECKING:
     from veritype.types.model import Type
 
 _HINTS = {"list": "list[<type>]", "dict": "dict[<type>, <type>]", "set": "set[<type>]"}
+# The node classes with a `name` or `rest` field (match-pattern captures, except
+# handlers, import aliases, ...): `needs_annotation` reads those fields only on
+# them, not by two failing getattr()s on every node. Taken from this Python's ast.
+_NAMED = frozenset(
+    c for c in vars(ast).values()
+    if isinstance(c, type) and issubclass(c, ast.AST) and ("name" in c._fields or "rest" in c._fields)
+)
 
 
 def empty_display_kind(value: ast.expr) -> str | None:
@@ -57,7 +64,7 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> boo
                 return False
             elif isinstance(node, ast.arg) and node.arg == name:
                 return False
-            elif getattr(node, "name", None) == name or getattr(node, "rest", None) == name:
+            elif type(node) in _NAMED and (getattr(node, "name", None) == name or getattr(node, "rest", None) == name):
                 return False  # match-pattern captures, except-handler names
             elif isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == name for a in node.names):
                 return False
