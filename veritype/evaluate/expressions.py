@@ -15,8 +15,7 @@ import ast
 from veritype.evaluate import type_forms
 from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
@@ -54,6 +53,36 @@ _LITERAL_VALUES = frozenset((bool, int, str, bytes))
 
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
+
+
+class _Recording:
+    """An `ExprEvaluator.recording` block (a class, not a generator: ~30k a run)."""
+    __slots__ = ("ex", "forward", "seen", "outer", "held_from")
+
+    def __init__(self, ex: "ExprEvaluator", forward: bool) -> None:
+        self.ex, self.forward = ex, forward
+        self.seen: list[tuple[ast.AST | None, str, str, str]] = []
+        self.outer: Reporter | None = None
+        self.held_from = 0
+
+    def __enter__(self) -> list[tuple[ast.AST | None, str, str, str]]:
+        ex, memo = self.ex, self.ex._memo
+        self.outer, ex._report, self.held_from = ex._report, self.record, memo.held_from
+        if not self.forward:
+            # An inference in progress around this block did not report what
+            # is held back here: its memo entry must not replay it (a trial of
+            # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
+            memo.held_from = len(memo._recording)
+        return self.seen
+
+    def __exit__(self, *exc: object) -> None:
+        self.ex._report = self.outer
+        self.ex._memo.held_from = self.held_from
+
+    def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
+        self.seen.append((node, msg, code, severity))
+        if self.forward and self.outer is not None:
+            self.outer(node, msg, code, severity)
 
 
 class ExprEvaluator:
@@ -129,34 +158,13 @@ class ExprEvaluator:
     def reporting(self) -> bool:
         return self._report is not None
 
-    @contextmanager
-    def recording(self, forward: bool) -> Iterator[list[tuple[ast.AST | None, str, str, str]]]:
+    def recording(self, forward: bool) -> "_Recording":
         """Record what is reported while the block runs, as (node, message,
         code, severity), passing it on only if `forward`: an overload item is
         tried with its arguments' errors held back (mypy's filter_errors), an
         item whose arguments have errors of their own does not match, and the
         matching item's are reported by `replay` (not by checking it again)."""
-        seen: list[tuple[ast.AST | None, str, str, str]] = []
-        outer = self._report
-
-        def record(node: ast.AST | None, msg: str, code: str, severity: str) -> None:
-            seen.append((node, msg, code, severity))
-            if forward and outer is not None:
-                outer(node, msg, code, severity)
-
-        self._report = record
-        memo = self._memo
-        held_from = memo.held_from
-        if not forward:
-            # An inference in progress around this block did not report what
-            # is held back here: its memo entry must not replay it (a trial of
-            # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
-            memo.held_from = len(memo._recording)
-        try:
-            yield seen
-        finally:
-            self._report = outer
-            memo.held_from = held_from
+        return _Recording(self, forward)
 
     def replay(self, reported: Iterable[tuple[ast.AST | None, str, str, str]]) -> None:
         """Report again what a `recording` block held back, as if it ran again here."""
