@@ -29,6 +29,8 @@ _MODULES = ("typing", "typing_extensions", "builtins")
 _IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
 # The methods of a TypedDict evaluated by typeddict_key_method and update_call.
 _TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
+# The short names special_call evaluates (in one of _MODULES).
+_SPECIAL_NAMES = frozenset(("reveal_type", "reveal_locals", "assert_type", "cast", "isinstance", "issubclass", "super"))
 
 
 def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
@@ -37,17 +39,19 @@ def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
     if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
         if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
             return f"builtins.{func.id}"
-    found = _outside_ref(exprs, func)
+    found = _outside_ref(exprs, func, callee=True)
     return found[0].fullname if found is not None else None
 
 
-def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] | None":
+def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -> "tuple[Ref, Symbol] | None":
     """What a name or dotted attribute refers to, with the symbol its first name is
     bound to, where that name is an import, a class or a name of _MODULES; None
     for anything else (no name; a variable, parameter or function of this code).
 
     `Evaluator.resolve_expr`, unrolled: the chain's first name is looked up once,
     and only a name that may lead elsewhere is followed (this runs for every call).
+    For a `callee` (special_call's question), None also where the answer cannot
+    be one of _SPECIAL_NAMES in _MODULES.
     """
     scope = exprs.scope
     if scope is None:
@@ -74,6 +78,13 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr) -> "tuple[Ref, Symbol] 
         # attribute of it, is spelled after its scope (`pkg.mod.f.x.attr`), in
         # no module of _MODULES.
         return None
+    if callee and not attrs and sym.kind != S.MODULE_REF and sym.kind != S.FROM_IMPORT:
+        # A bare name bound by its own definition names itself (`<scope>.<name>`,
+        # Evaluator._own_ref): a class of this code (`C()`, most of these), or a
+        # builtins name (`len()`, `str()`), special only if that name is.
+        module = where.module.name
+        if module not in _MODULES or (module == "builtins" and name not in _SPECIAL_NAMES):
+            return None
     ref: Ref | None = ev.resolve_symbol(sym, where)
     for attr in reversed(attrs):
         ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
