@@ -224,9 +224,11 @@ def _note_unchecked_annotations(checker: "ModuleChecker", body: list[ast.stmt]) 
     todo: list[ast.AST] = list(reversed(body))
     binder = checker.program.binder_for(checker.info)
     # An expression whose lines do not hold the word holds no `reveal_type`
-    # call: not walked (syntax/word_lines.py; None: not known, walk it).
+    # call: not walked (syntax/word_lines.py; None: not known, walk it). ASCII
+    # sources only: elsewhere a name may be spelled otherwise (the parser
+    # NFKC-normalizes it: `ｒeveal_type` is reveal_type).
     parsed = checker.info.parsed
-    reveal_lines = parsed.word_lines("reveal_type") if parsed is not None else None
+    reveal_lines = parsed.word_lines("reveal_type") if parsed is not None and parsed.source.isascii() else None
     while todo:
         n = todo.pop()
         if isinstance(n, ast.Import):

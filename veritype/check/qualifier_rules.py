@@ -91,7 +91,8 @@ def imported_final(checker: "ModuleChecker", sym: S.Symbol) -> bool:
     """Whether `sym` names a variable that an imported module declares Final:
     `from m import X` (the symbol is the import) or `from m import *` (the
     name is assigned here, after the star import, at module level)."""
-    if sym.kind != S.FROM_IMPORT and not (sym.kind == S.VAR and checker.scope.kind == "module" and checker.scope.table.star_imports):
+    star_imported = sym.kind == S.VAR and checker.scope.kind == "module" and checker.scope.table.star_imports
+    if sym.kind != S.FROM_IMPORT and not star_imported:
         return False  # (most: tested before the import below, asked for every name assigned)
     from veritype.evaluate.declarations import qualifiers
 
@@ -99,7 +100,7 @@ def imported_final(checker: "ModuleChecker", sym: S.Symbol) -> bool:
     if sym.kind == S.FROM_IMPORT:
         ref = ev.resolve_symbol(sym, checker.scope)
         targets = [(ref.sym, ref.scope)] if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None else []
-    elif sym.kind == S.VAR and checker.scope.kind == "module" and checker.scope.table.star_imports:
+    else:  # (star_imported)
         targets = []
         for source in checker.scope.table.star_imports:
             mod = ev.program.get_module(source)
@@ -108,8 +109,6 @@ def imported_final(checker: "ModuleChecker", sym: S.Symbol) -> bool:
                 ref = ev.resolve_symbol(found, ev.module_scope_of_symbol(mod, found))  # type: ignore[arg-type]
                 if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
                     targets.append((ref.sym, ref.scope))
-    else:
-        return False
     return any(t.kind == S.VAR and t is not sym and "Final" in qualifiers(ev, t, scope) for t, scope in targets)
 
 

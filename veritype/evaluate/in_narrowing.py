@@ -10,7 +10,8 @@ _callbacks_all_threads`). A member overlapping it stays whole (`int` in a
 `list[bool]` is still `int`: `1 == True`); the negative branch is
 unchanged. Containers of literals are narrowed in `narrowing` itself.
 
-A container display of class objects narrows too: mypy 2.4.1 narrows
+A container display of class objects narrows too, also in `narrowing`
+(`class_objects` here tells such a container): mypy 2.4.1 narrows
 `x in (A, B)` as `x == A or x == B` when it knows each item, and `t == A`
 makes a `t: type[Base]` the class object `A`. So pytest's `seq_type =
 type(self.expected)` (a `type[Sequence[Any]]`) is a tuple or list class

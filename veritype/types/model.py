@@ -321,6 +321,7 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
     # variable and no literal).
     seen: dict[Type, None] = {}
     has_typevar = has_literal = has_instance = False
+    reported: AnyType | None = None
     for item in flatten_union(items):
         cls = type(item)
         if cls is NeverType:
@@ -331,8 +332,16 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
             has_literal = True
         elif cls is Instance:
             has_instance = True
+        elif cls is AnyType and item.reported:  # type: ignore[attr-defined]
+            reported = item  # type: ignore[assignment]
         seen[item] = None
     result = list(seen)
+    if reported is not None:
+        # Every Any is equal (`reason` and `reported` are not compared): the one
+        # kept is the first, so a reported Any merged after another error Any
+        # would be lost (mypy's no-any-return counts it wherever it flows:
+        # AnyType.reported). An Any of another reason stays as it is.
+        result = [reported if type(t) is AnyType and t.reason == "error" else t for t in result]  # type: ignore[attr-defined]
     if has_typevar:
         # A narrowed type variable is part of the variable itself (branches merging).
         whole = {(t.fullname, t.scope) for t in result if type(t) is TypeVarType and not t.narrowed}  # type: ignore[attr-defined]
