@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # (declarations.type_alias_type_call). A call of anything else is none of them.
 _SPECIAL_CALLEES = frozenset(
     [*_TYPEVAR_KINDS, "NewType", "TypeAliasType"]
-    + [n.rpartition(".")[2] for n in (*_TYPEDDICT, *fc._NAMEDTUPLE, *fc._COLLECTIONS, *fc._TYPEDDICT, *fc._SENTINELS, *fc._ENUMS)])
+    + [n.rpartition(".")[2] for n in (*_TYPEDDICT, *fc._NAMEDTUPLE, *fc._COLLECTIONS, *fc._SENTINELS, *fc._ENUMS)])
 
 
 def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
@@ -40,7 +40,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if sym is None or sym.node is not stmt:
         return False
     ev = checker.ev
-    if type(stmt.value) is ast.Call and _may_be_special_call(ev, stmt.value, checker) and _special_call(checker, stmt, sym, name):
+    if type(stmt.value) is ast.Call and _may_be_special_call(stmt.value, checker) and _special_call(checker, stmt, sym, name):
         return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
         if not alias_rules.report_circular(checker, sym, stmt):
@@ -49,7 +49,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     return False
 
 
-def _may_be_special_call(ev, call: ast.Call, checker: "ModuleChecker") -> bool:  # type: ignore[no-untyped-def]
+def _may_be_special_call(call: ast.Call, checker: "ModuleChecker") -> bool:
     """Whether `call` may be one of the special calls (see _SPECIAL_CALLEES): its
     callee is a name or dotted name that resolves to one of those names.
 
@@ -59,7 +59,7 @@ def _may_be_special_call(ev, call: ast.Call, checker: "ModuleChecker") -> bool: 
     func = call.func
     if type(func) is not ast.Name and type(func) is not ast.Attribute:
         return False
-    ref = ev.resolve_expr(func, checker.scope)
+    ref = checker.ev.resolve_expr(func, checker.scope)
     return ref is not None and ref.fullname.rpartition(".")[2] in _SPECIAL_CALLEES
 
 

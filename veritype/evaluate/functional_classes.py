@@ -16,6 +16,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.evaluate.typeddict_calls import _TYPEDDICT
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, TupleType, Type, TypedDictType,
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 _NAMEDTUPLE = ("typing.NamedTuple", "typing_extensions.NamedTuple")
 _COLLECTIONS = ("collections.namedtuple",)
-_TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
 # PEP 661: `NAME = Sentinel("NAME")` at module or class level is a type of its own.
 _SENTINELS = ("typing_extensions.Sentinel", "typing_extensions.sentinel", "builtins.sentinel")
 _ENUMS = ("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag")
