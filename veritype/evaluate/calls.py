@@ -128,8 +128,6 @@ class Matching:
     # For each parameter index, the argument indices mapped to it.
     slots: list[list[int]]
     errors: list[tuple[ast.AST | None, str, str]]
-    # The parameters whose arguments are checked together (ParamShape.together of the matched callee).
-    together: tuple[int, ...] = ()
 
     def has_arity_error(self) -> bool:
         """Whether an argument has no parameter or a parameter no argument (a
@@ -227,14 +225,14 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if kw_index is not None:
                 slots[kw_index].append(ai)
     if callee.is_ellipsis:
-        return Matching(slots, [], shape.together)
+        return Matching(slots, [])
     if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
         errors.append((at, f"Too many positional arguments{for_function(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
     # keyword was most likely meant for the parameter that looks missing.
     if unexpected_kw:
-        return Matching(slots, errors, shape.together)
+        return Matching(slots, errors)
     missing_pos: list[Param] = []
     missing_kw: list[Param] = []
     for i, p in enumerate(params):
@@ -258,7 +256,7 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if missing_kw and not has_star2_arg:
         for p in missing_kw:
             errors.append((site.node, f'Missing named argument "{p.name}"{for_function(callee)}', "call-arg"))
-    return Matching(slots, errors, shape.together)
+    return Matching(slots, errors)
 
 
 # -- checking one signature ------------------------------------------------------------
@@ -371,8 +369,9 @@ def _later(site: CallSite, callee: CallableType, args: list[Arg], arg_types: lis
     first (only that one is dropped: nothing read it), and one inference less."""
     kept: list[int] = []
     if not matching.has_arity_error():  # (else _check_matched stops first)
+        together = shape_of(callee).together
         for pi, slot in enumerate(matching.slots):
-            if not slot or pi in matching.together:
+            if not slot or pi in together:
                 continue  # (their arguments are not inferred again in _check_matched)
             kept += [ai for ai in slot if ai in later]
     for ai in later:
@@ -395,7 +394,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
     if matching.errors and matching.has_arity_error():
         return _ret_after_error(callee)
     targets = {tv_key(v) for v in callee.type_vars} if callee.type_vars else set()
-    together = matching.together
     if targets and site.context_free is not None:
         site.context_free[0] = False  # variables to solve: the context is read
     if targets and site.expected_ret is not None:
@@ -405,7 +403,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         if fixed:
             callee = substitute(callee, fixed)  # type: ignore[assignment]
             targets = {tv_key(v) for v in callee.type_vars}
-            together = shape_of(callee).together
     mapping: dict = {}
     # Overloaded arguments whose item was picked by literal argument types:
     # they are checked against the parameter with those literals.
@@ -523,6 +520,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 continue
             report(site.node, f'Value of type variable "{tv.name}" of {callable_name(callee) or "function"} cannot be "{format_type(sol)}"', "type-var")
             mapping[tv_key(tv)] = AnyType("error")
+    together = shape_of(callee).together  # (of the callee as solved from the context, if it was)
     for pi, p in enumerate(callee.params):
         slot = matching.slots[pi]
         if not slot and p.kind != VAR_POS:
