@@ -119,6 +119,11 @@ class ExprEvaluator:
         silent.in_async, silent.yield_types = self.in_async, self.yield_types
         return silent
 
+    def stands_where(self, other: "ExprEvaluator") -> bool:
+        """Whether this one stands where `other` does, in all that `silent` copies."""
+        return (self.overlay is other.overlay and self.nested_in_class == other.nested_in_class and self.in_lambda == other.in_lambda
+                and self.in_async == other.in_async and self.yield_types is other.yield_types)
+
     def reusable(self, scope: Scope | None, flow: FlowView, report: Reporter | None) -> bool:
         """Whether this evaluator can serve as a new one made with `scope`,
         `flow` and `report`, made ready for it if so. It can when idle: no

@@ -156,10 +156,7 @@ class _Once:
     def stands_as(self, asker: "ExprEvaluator") -> bool:
         """Whether this one, made for `asker` in its epoch, still asks where it
         stands (a lambda or comprehension inferred since may have moved it)."""
-        exprs = self.exprs
-        return (exprs.nested_in_class == asker.nested_in_class and exprs.in_lambda == asker.in_lambda
-                and exprs.in_async == asker.in_async and exprs.yield_types is asker.yield_types
-                and exprs.overlay is asker.overlay and exprs.scope is asker.scope)
+        return self.exprs.scope is asker.scope and self.exprs.stands_where(asker)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.exprs, name)
