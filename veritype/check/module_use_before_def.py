@@ -27,16 +27,13 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.statements import walk_statements
-from veritype.syntax.walk import child_nodes
+from veritype.syntax.walk import CHILDLESS, child_nodes
 from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
 _Pos = tuple[int, int]
-# Nodes with no name under them (constants, contexts): not looked into. Most
-# of a module's immediate code is such leaves (the items of a table literal).
-_LEAVES = (ast.Constant, ast.expr_context)
 
 
 def check_module_uses(checker: "ModuleChecker") -> None:
@@ -97,7 +94,7 @@ def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> di
             for a in node.names:
                 bind((a.asname or a.name).split(".")[0], node)
             continue  # (nothing under it but its names, bound here)
-        if isinstance(node, _LEAVES):
+        if type(node) in CHILDLESS:  # (no name under it; most of a module's immediate code: a table's items)
             continue
         if isinstance(node, ast.ExceptHandler) and node.name:
             bind(node.name, node)
@@ -131,7 +128,7 @@ def _immediate_reads(checker: "ModuleChecker", body: list[ast.stmt]) -> list[ast
                 if isinstance(node.ctx, ast.Load):
                     out.append(node)
                 continue
-            if isinstance(node, _LEAVES) or isinstance(node, (ast.Import, ast.ImportFrom)):
+            if type(node) in CHILDLESS or isinstance(node, (ast.Import, ast.ImportFrom)):
                 continue  # (no name is read in these)
             stack.extend(child_nodes(node))
 

@@ -52,16 +52,16 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
 
 
 _OWN_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-# Nodes with no node under them (yielded, not looked into): a constant, a
-# name's context (Load/Store/Del).
-_CHILDLESS = frozenset([ast.Constant, *ast.expr_context.__subclasses__()])
+# Nodes with no node under them (yielded, not looked into; the checks that walk
+# by hand skip them too): a constant, a name's context (Load/Store/Del).
+CHILDLESS = frozenset([ast.Constant, *ast.expr_context.__subclasses__()])
 
 
 def walk_own_body(node: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a function body, not descending into nested functions/classes/lambdas
     (their `yield` and `await` are their own). Depth-first, last child first."""
     stack = child_nodes(node)
-    childless = _CHILDLESS
+    childless = CHILDLESS
     while stack:
         n = stack.pop()
         yield n
