@@ -17,6 +17,7 @@ from veritype.types.model import (
     AnyType, CallableType, Instance, ModuleType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType,
     make_union,
 )
+from veritype.evaluate.type_expr_special import NEEDS_ARGUMENTS, NEVER_BARE, QUALIFIERS
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
@@ -594,11 +595,8 @@ def looks_like_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:
 
 
 #: Special forms that are no type without arguments or outside an annotation's
-#: top (`Union`, `Final`...).
-_NOT_BARE = frozenset((
-    "Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack", "Protocol", "Generic",
-    "Final", "ClassVar", "Required", "NotRequired", "ReadOnly", "TypeAlias",
-))
+#: top (`Union`, `Final`...): those type_expr_special reports bare.
+_NOT_BARE = QUALIFIERS | NEEDS_ARGUMENTS | NEVER_BARE | {"TypeAlias"}
 
 
 def _bare_form_not_a_type(ev: "Evaluator", node: ast.expr, scope: Scope) -> bool:

@@ -14,6 +14,13 @@ from veritype.evaluate.type_context import TypeContext, unpacking
 from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeFormType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
 from veritype.types.tuples import make_tuple
 
+# The type qualifiers: valid only at the top of an annotation that allows them.
+QUALIFIERS = frozenset(("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"))
+# Special forms that are a type only with type arguments (`Union[int, str]`).
+NEEDS_ARGUMENTS = frozenset(("Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack"))
+# Special forms that are never a type bare (`Bare "Protocol" is not valid as a type`).
+NEVER_BARE = frozenset(("Protocol", "Generic"))
+
 if TYPE_CHECKING:
     from veritype.evaluate.type_expr import TypeExprEvaluator
 
@@ -43,7 +50,7 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
         if any(tv.default is None for tv in info.type_vars):
             te._report_bare_generic(ctx, node, name, top)
         return Instance(info, tuple(AnyType("implicit") for _ in info.type_vars))
-    if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
+    if name in QUALIFIERS:
         if top and ctx.allow_qualifiers:
             ctx.qualifiers.add(name)
             return AnyType("special")  # the caller infers the type from the value
@@ -55,9 +62,9 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
         # Spec, "Type aliases": TypeAlias only annotates the variable an alias is
         # assigned to (not a parameter, a return, or a part of a type).
         return te._error(ctx, node, '"TypeAlias" is only valid as the annotation of a type alias assignment')
-    if name in ("Union", "Optional", "Literal", "Annotated", "Concatenate", "TypeGuard", "TypeIs", "Unpack"):
+    if name in NEEDS_ARGUMENTS:
         return te._error(ctx, node, f'"{name}" must be used with type arguments' if name != "Union" else "Union requires two or more type arguments")
-    if name in ("Protocol", "Generic"):
+    if name in NEVER_BARE:
         return te._error(ctx, node, f'Bare "{name}" is not valid as a type')
     if name == "TypeForm":
         # Spec, "TypeForm": "TypeForm, with no type argument provided, is
@@ -160,7 +167,7 @@ def special_subscript(te: "TypeExprEvaluator", name: str, node: ast.Subscript, a
         if len(args) < 2:
             return te._error(ctx, node, "Annotated[...] must have exactly one type argument and at least one annotation")
         return te._eval(args[0], ctx, top)
-    if name in ("Final", "ClassVar", "Required", "NotRequired", "ReadOnly"):
+    if name in QUALIFIERS:
         if not (top and ctx.allow_qualifiers):
             return te._error(ctx, node, *misplaced_qualifier(name))
         if len(args) != 1:
