@@ -207,12 +207,12 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     # found in the scope's own chain of tables is found there for good (see
     # Evaluator.lookup); one found elsewhere (builtins, a star import) is not kept.
     scope = mc.scope
-    kept = mc.__dict__.get("_local_symbol_kept")
+    kept = mc.local_symbol_kept
     if kept is not None and kept[0] == name and kept[1] is scope:
         return kept[2]
     hit = mc.ev.lookup(name, scope)
     if hit is not None and hit[1].module is scope.module:
-        mc.__dict__["_local_symbol_kept"] = (name, scope, hit)
+        mc.local_symbol_kept = (name, scope, hit)
     return hit
 
 

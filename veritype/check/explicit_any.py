@@ -38,7 +38,7 @@ _GUARDS = ("typing.TypeGuard", "typing_extensions.TypeGuard", "typing.TypeIs", "
 def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     if not checker.options.disallow_any_explicit:
         return
-    done: set[int] = checker.__dict__.setdefault("_explicit_any_done", set())
+    done = checker.explicit_any_done
     if id(stmt) in done:
         return  # a body walked twice (lookahead, attribute inference)
     done.add(id(stmt))

@@ -56,9 +56,9 @@ def enabled(checker: "ModuleChecker") -> bool:
     # kept for the scope last asked about. Pure: the options are the module's,
     # and a scope's type variables are bound before its body is checked.
     scope = checker.scope
-    kept = checker.__dict__.get("_decls_enabled")
+    kept = checker.decls_enabled_kept
     if kept is not None and kept[0] is scope:
-        return kept[1]  # type: ignore[no-any-return]
+        return kept[1]
     o = checker.options
     if checker.info.is_stub or o.allow_redefinition or o.allow_redefinition_new:
         answer = False
@@ -67,7 +67,7 @@ def enabled(checker: "ModuleChecker") -> bool:
         # per constraint, each with the branches for the others unreachable; we check it
         # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
         answer = not any(tv.values for tv in scope.bound_type_vars().values())
-    checker.__dict__["_decls_enabled"] = (scope, answer)
+    checker.decls_enabled_kept = (scope, answer)
     return answer
 
 
@@ -102,12 +102,12 @@ def _declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | 
     Pure: the symbol a target binds is its scope's, bound once, and
     is_declaring reads only the symbol's declarations."""
     scope = checker.scope
-    kept = checker.__dict__.get("_declaration")
+    kept = checker.declaration_kept
     if kept is not None and kept[0] is target and kept[1] is scope:
         return kept[2], kept[3]
     sym = _symbol(checker, target)
     declaring = sym is not None and is_declaring(sym, target)
-    checker.__dict__["_declaration"] = (target, scope, sym, declaring)
+    checker.declaration_kept = (target, scope, sym, declaring)
     return sym, declaring
 
 
@@ -212,14 +212,13 @@ def _may_name_import_errors(checker: "ModuleChecker", fn: ast.AST | None) -> boo
     another, an identifier may be spelled otherwise: NFKC). Most functions
     do not: their bodies' paths are not indexed (_path_cell; 700 bodies
     indexed for 1,800 questions on the bench corpus)."""
-    kept = checker.__dict__.get("_import_error_lines", False)
-    if kept is False:
+    if not checker.import_error_lines_read:
         # (Kept by the checker, which goes with the module's check, not by the parsed file.)
         parsed = checker.info.parsed
         source = parsed.source if parsed is not None else None
-        kept = word_lines(source, "ImportError", "ModuleNotFoundError") if source is not None and source.isascii() else None
-        checker.__dict__["_import_error_lines"] = kept
-    lines: list[int] | None = kept
+        checker.import_error_lines = word_lines(source, "ImportError", "ModuleNotFoundError") if source is not None and source.isascii() else None
+        checker.import_error_lines_read = True
+    lines = checker.import_error_lines
     if lines is None:
         return True
     if fn is None:
@@ -399,7 +398,7 @@ def _path_cell(checker: "ModuleChecker", body: list[ast.stmt], node: ast.AST) ->
     The questions are about statements and assignment targets: those are
     indexed first; the first question about another node indexes every
     expression (most bodies are never walked so)."""
-    memo: dict[int, tuple[list[ast.stmt], dict[int, _Cell], bool]] = checker.__dict__.setdefault("_decl_paths", {})
+    memo: dict[int, tuple[list[ast.stmt], dict[int, _Cell], bool]] = checker.decl_paths
     hit = memo.get(id(body))
     if hit is None or hit[0] is not body:
         index: dict[int, _Cell] = {}

@@ -40,6 +40,7 @@ from veritype.check.unreachable_rules import is_noop_for_reachability
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
+    from veritype.semantic.symbols import Symbol
 
 
 def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
@@ -92,6 +93,19 @@ class ModuleChecker:
         # method (a one-shot run has no cyclic collector).
         self._exprs: ExprEvaluator | None = None
         self._handlers = _handlers_of(type(self))
+        # Answers the rules ask for again and again in a row, each kept for the
+        # last question asked (the module named holds the reasoning).
+        self.local_symbol_kept: "tuple[str, Scope, Any] | None" = None  # assignment_statements.local_symbol
+        self.decls_enabled_kept: tuple[Scope, bool] | None = None  # inferred_decls.enabled
+        self.declaration_kept: "tuple[ast.Name, Scope, Symbol | None, bool] | None" = None  # inferred_decls._declaration
+        # The lines naming ImportError (None: any line may), once asked (inferred_decls).
+        self.import_error_lines: list[int] | None = None
+        self.import_error_lines_read = False
+        # Statements checked by explicit_any / unimported_any (a body may be walked twice).
+        self.explicit_any_done: set[int] = set()
+        self.unimported_any_done: set[int] = set()
+        self.missing_reported: set[str] = set()  # missing modules reported (once a file, as mypy)
+        self.decl_paths: dict[int, Any] = {}  # function bodies' indexed paths (inferred_decls._paths)
 
     # -- reporting ----------------------------------------------------------------
 
@@ -458,7 +472,7 @@ class ModuleChecker:
             return False
         # A parent package that is itself missing is reported once, for the full name.
         # Like mypy, a missing module is reported at its first import in a file only.
-        reported: set[str] = self.__dict__.setdefault("_missing_reported", set())
+        reported = self.missing_reported
         if name in reported:
             return False
         reported.add(name)

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from veritype.check import alias_rules
 from veritype.evaluate import functional_classes as fc
-from veritype.evaluate.declarations import _TYPEVAR_KINDS, alias_info, type_alias_type_call, typevar_declaration
-from veritype.evaluate.typeddict_calls import _TYPEDDICT
+from veritype.evaluate.declarations import TYPEVAR_KINDS, alias_info, type_alias_type_call, typevar_declaration
+from veritype.evaluate.typeddict_calls import TYPEDDICT_NAMES
 from veritype.semantic.symbols import Symbol
 
 if TYPE_CHECKING:
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 # other classes made by a call (functional_classes._from_call), TypeAliasType
 # (declarations.type_alias_type_call). A call of anything else is none of them.
 _SPECIAL_CALLEES = frozenset(
-    [*_TYPEVAR_KINDS, "NewType", "TypeAliasType"]
-    + [n.rpartition(".")[2] for n in (*_TYPEDDICT, *fc._NAMEDTUPLE, *fc._COLLECTIONS, *fc._SENTINELS, *fc._ENUMS)])
+    [*TYPEVAR_KINDS, "NewType", "TypeAliasType"]
+    + [n.rpartition(".")[2] for n in (*TYPEDDICT_NAMES, *fc._NAMEDTUPLE, *fc._COLLECTIONS, *fc._SENTINELS, *fc._ENUMS)])
 
 
 def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:

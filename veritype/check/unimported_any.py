@@ -29,7 +29,7 @@ CODE = "no-any-unimported"
 def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     if not checker.options.disallow_any_unimported:
         return
-    done: set[int] = checker.__dict__.setdefault("_unimported_done", set())
+    done = checker.unimported_any_done
     if id(stmt) in done:
         return  # a body walked twice (lookahead, attribute inference)
     done.add(id(stmt))

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.body_edits import changed_lines
+from veritype.syntax.word_lines import span_start
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -54,8 +55,7 @@ class TopEdit:
 
 
 def _span(stmt: ast.stmt) -> tuple[int, int]:
-    start = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-    return start, stmt.end_lineno or stmt.lineno
+    return span_start(stmt), stmt.end_lineno or stmt.lineno
 
 
 def _touched(body: list[ast.stmt], first: int, end: int) -> list[ast.stmt]:

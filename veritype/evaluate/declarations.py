@@ -27,7 +27,8 @@ from veritype.syntax.walk import walk as walk_nodes
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
-_TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple": "typevartuple"}
+# The calls declaring a type variable, by the callee's name: the kind each makes.
+TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple": "typevartuple"}
 
 
 def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
@@ -378,11 +379,11 @@ def _typevar_declaration(ev: "Evaluator", sym: Symbol, scope: Scope) -> TypeVarT
     if ref is None:
         return None
     kind_name = ref.fullname.rpartition(".")[2]
-    if ref.kind not in ("special", "class") or kind_name not in _TYPEVAR_KINDS:
+    if ref.kind not in ("special", "class") or kind_name not in TYPEVAR_KINDS:
         return None
     if ref.kind == "class" and ref.info is not None and ref.info.module.name not in ("typing", "typing_extensions"):
         return None
-    kind = _TYPEVAR_KINDS[kind_name]
+    kind = TYPEVAR_KINDS[kind_name]
     fullname = f"{scope.fullname}.{sym.name}"
     bound: Type | None = None
     values: tuple[Type, ...] = ()

@@ -16,7 +16,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
-from veritype.evaluate.typeddict_calls import _TYPEDDICT
+from veritype.evaluate.typeddict_calls import TYPEDDICT_NAMES
 from veritype.semantic.symbols import Symbol
 from veritype.types.model import (
     POS_OR_KW, AnyType, CallableType, Instance, NoneType, Param, TupleType, Type, TypedDictType,
@@ -86,7 +86,7 @@ def _from_call(ev: "Evaluator", call: ast.Call, name: str, scope: "Scope") -> "C
             fields2 = _untyped_fields(call)
             if fields2 is not None:
                 info = _namedtuple(ev, name, scope, fields2)
-        elif ref.fullname in _TYPEDDICT:
+        elif ref.fullname in TYPEDDICT_NAMES:
             info = _typeddict(ev, name, scope, call)
         elif ref.fullname in _SENTINELS:
             info = _sentinel(ev, name, scope, call)

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.scopes import Scope
 
-_TYPEDDICT = ("typing.TypedDict", "typing_extensions.TypedDict")
+# The names of TypedDict (the functional syntax is a call of it).
+TYPEDDICT_NAMES = ("typing.TypedDict", "typing_extensions.TypedDict")
 _KEYWORDS = ("total", "closed", "extra_items")
 
 
@@ -28,7 +29,7 @@ def typeddict_call_problems(ev: "Evaluator", call: ast.Call, name: str, scope: "
     if not isinstance(call.func, (ast.Name, ast.Attribute)):
         return None
     ref = ev.resolve_expr(call.func, scope)
-    if ref is None or ref.fullname not in _TYPEDDICT:
+    if ref is None or ref.fullname not in TYPEDDICT_NAMES:
         return None
     if len(call.args) == 1 and call.keywords and any(kw.arg not in _KEYWORDS for kw in call.keywords):
         return []  # the keyword form: not supported, not refused

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from veritype.syntax.parse import parse_file, parse_source
+from veritype.syntax.word_lines import span_start
 
 # (first line, last line, words) of every def and class of a file.
 Spans = list[tuple[int, int, str]]
@@ -23,12 +24,12 @@ def _spans(tree: ast.Module) -> Spans:
     def visit(node: ast.AST, owner: str | None) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+                first = span_start(child)
                 words = f'In member "{child.name}" of class "{owner}":' if owner else f'In function "{child.name}":'
                 spans.append((first, child.end_lineno or child.lineno, words))
                 visit(child, None)
             elif isinstance(child, ast.ClassDef):
-                first = min([child.lineno, *(d.lineno for d in child.decorator_list)])
+                first = span_start(child)
                 spans.append((first, child.end_lineno or child.lineno, f'In class "{child.name}":'))
                 visit(child, child.name)
             else:
