@@ -26,6 +26,25 @@ from veritype.evaluate.declarations import qualifiers
 # The names above are read for every assignment: an import in the function
 # costs about 0.5 us a call, 90k calls.)
 from veritype.check import inferred_decls, var_annotated as va
+from veritype.check.alias_rules import report_circular
+from veritype.check.attribute_rules import check_attribute_assignment
+from veritype.check.attribute_targets import PLAIN, check_final_name, check_written_attribute, written_type
+from veritype.check.display_items import report_display_items
+from veritype.check.inferred_attrs import inferred_attribute_type
+from veritype.check.inferred_decls import lenient
+from veritype.check.object_attribute_writes import object_attribute_declared
+from veritype.check.qualifier_rules import check_qualifier_declaration
+from veritype.check.self_attributes import through_annotated_self
+from veritype.check.special_assignments import special_annassign
+from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var, check_unbound_in_annotation
+from veritype.evaluate.calls import ARG_POS, Arg
+from veritype.evaluate.declarations import bind_in_callables
+from veritype.evaluate.lambda_returns import report_lambda_return
+from veritype.evaluate.str_unpack import check_str_unpack
+from veritype.evaluate.type_expr import TypeContext
+from veritype.evaluate.typeddict_keys import check_key
+from veritype.evaluate.typeddict_merges import merge_display
+from veritype.types.model import TupleType, holds_any
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -145,7 +164,6 @@ def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
 def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | None:
     silent = ExprEvaluator(mc.ev, mc.scope, mc.flow, None)
     base = silent.infer(target.value)
-    from veritype.check.attribute_targets import PLAIN, written_type
 
     through = written_type(mc.ev, base, target.attr)
     if through is not PLAIN:
@@ -162,7 +180,6 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | Non
             inherited = _base_declaration(mc, base, cls, target.attr) if sym.is_instance_attr and sym.annotation is None else None
             return inherited[0] if inherited is not None else None
         return mc.ev.members.get(base, target.attr)
-    from veritype.check.object_attribute_writes import object_attribute_declared
 
     return object_attribute_declared(mc.ev, base, target.attr)
 
@@ -237,13 +254,11 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             lenient_over, declared = declared, None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):
-                from veritype.check.display_items import report_display_items
 
                 if value is None or not report_display_items(mc, value, declared):
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
                     mc.explain_protocol(value if value is not None else target, t, declared)
-                    from veritype.evaluate.lambda_returns import report_lambda_return
 
                     report_lambda_return(mc.ev, value, t, declared, mc.error)
                 # mypy keeps the type the name had before a rejected assignment
@@ -280,10 +295,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
-            from veritype.check.inferred_attrs import inferred_attribute_type
 
             enforced = inferred_attribute_type(mc, target, ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value))
-            from veritype.check.inferred_decls import lenient
 
             if enforced is not None and lenient(mc, target, t, value, enforced):
                 enforced = None
@@ -291,8 +304,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             got, exp = format_pair(t, enforced)
             mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             return
-        from veritype.check.attribute_rules import check_attribute_assignment
-        from veritype.check.attribute_targets import PLAIN, check_written_attribute, written_type
 
         unknown = check_attribute_assignment(mc, target, t, value)
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
@@ -323,7 +334,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         if key is not None:
             mc.flow.invalidate(key)
     elif isinstance(target, (ast.Tuple, ast.List)):
-        from veritype.evaluate.str_unpack import check_str_unpack
 
         exprs = mc.exprs()
         at = unpack_at or value or target
@@ -397,14 +407,12 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
 
 
 def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
-    from veritype.evaluate.calls import ARG_POS, Arg
 
     for item in union_items(base):
         if isinstance(item, AnyType):
             mc.infer(target.slice)
             continue
         if isinstance(item, Instance) or isinstance(item, (TupleType,)) or True:
-            from veritype.types.model import TypedDictType
 
             if isinstance(item, TypedDictType):
                 key_t = mc.infer(target.slice)
@@ -417,7 +425,6 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
                     elif key_t.value in item.readonly:
                         mc.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
                 else:
-                    from veritype.evaluate.typeddict_keys import check_key
 
                     check_key(mc.exprs(), item, key_t, target.slice)
                 continue
@@ -438,37 +445,29 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 
 
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
-    from veritype.evaluate.type_expr import TypeContext
 
-    from veritype.check.special_assignments import special_annassign
 
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
-    from veritype.evaluate.declarations import bind_in_callables
 
     declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
     if isinstance(stmt.target, ast.Attribute):
-        from veritype.check.self_attributes import through_annotated_self
 
         declared = through_annotated_self(mc, stmt.target, declared)
     if "TypeAlias" not in ctx.qualifiers:
-        from veritype.check.typevar_scope_rules import check_unbound_in_annotation
 
         check_unbound_in_annotation(mc, stmt.annotation, declared)
     elif stmt.value is not None:
-        from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var
 
         check_alias_of_bound_type_var(mc, stmt.value)
     bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
-    from veritype.check.qualifier_rules import check_qualifier_declaration
 
     check_qualifier_declaration(mc, stmt, ctx.qualifiers, declared)
     if "TypeAlias" in ctx.qualifiers:
         if stmt.value is None and not mc.info.is_stub:
             mc.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")
         if stmt.value is not None:
-            from veritype.check.alias_rules import report_circular
 
             sym = mc.scope.table.get(stmt.target.id) if isinstance(stmt.target, ast.Name) else None
             if sym is None or sym.node is not stmt or not report_circular(mc, sym, stmt):
@@ -492,13 +491,11 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
     t = mc.infer(stmt.value, declared)
     if not is_subtype(mc.ev, t, declared):
-        from veritype.check.display_items import report_display_items
 
         if not report_display_items(mc, stmt.value, declared):
             got, exp = format_pair(t, declared)
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             mc.explain_protocol(stmt.value, t, declared)
-            from veritype.evaluate.lambda_returns import report_lambda_return
 
             report_lambda_return(mc.ev, stmt.value, t, declared, mc.error)
         return
@@ -536,13 +533,11 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
     target_t = mc.infer(stmt.target)
     if isinstance(stmt.op, ast.Add) and isinstance(stmt.value, ast.List) and isinstance(target_t, Instance) and target_t.info.fullname == "builtins.list":
         # `l += ["a"]` on a list[int]: mypy checks the display's items against the list's.
-        from veritype.check.display_items import report_display_items
 
         if report_display_items(mc, stmt.value, target_t):
             return
         value_t = mc.infer(stmt.value, target_t)
     elif isinstance(stmt.op, ast.BitOr) and isinstance(target_t, TypedDictType) and isinstance(stmt.value, ast.Dict):
-        from veritype.evaluate.typeddict_merges import merge_display
 
         if merge_display(mc.exprs(), target_t, stmt.value, mutates=True):
             return  # `td |= {...}`: the TypedDict keeps its type
@@ -550,7 +545,6 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
     else:
         value_t = mc.infer(stmt.value)
     result = mc.exprs().binary(stmt, target_t, value_t, stmt.op, augmented=True)
-    from veritype.check.attribute_targets import check_final_name, check_written_attribute
 
     if isinstance(stmt.target, ast.Name):
         check_final_name(mc, stmt.target)
@@ -637,7 +631,6 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
     if isinstance(declared, AnyType):
         return declared
     if isinstance(declared, UnionType):
-        from veritype.types.join import widen_literals
 
         kept = [i for i in union_items(value)]
         if all(is_subtype(ev, i, declared) for i in kept):
@@ -660,7 +653,6 @@ def _keep_declared_over_any(ev, declared: Type, value: Type) -> Type:  # type: i
     list_of_any()` is still `list[int]` (and trio's `coro = wrapper(coro)`, a
     `Coroutine[Any, Any, T]`, keeps the declared coroutine type); a value of
     another class (`list[Any]` into `Sequence[int]`) narrows as usual."""
-    from veritype.types.model import TupleType, holds_any
 
     out: list[Type] = []
     for v in union_items(value):
@@ -697,7 +689,6 @@ def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[n
         return narrowed
     # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
     # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
-    from veritype.types.join import widen_literals
 
     v = widen_literals(value)
     if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):

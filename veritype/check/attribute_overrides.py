@@ -33,6 +33,9 @@ from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, LiteralType, Overloaded, Type, union_items
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.evaluate.declarations import qualifiers
+from veritype.evaluate.expressions import ExprEvaluator
+from veritype.types.join import widen_literals
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -172,7 +175,6 @@ def _check_annotated_self_attributes(checker: "ModuleChecker", info: "ClassInfo"
 
 
 def _qualified_in_base(checker: "ModuleChecker", info: "ClassInfo", name: str) -> bool:
-    from veritype.evaluate.declarations import qualifiers
 
     for cls, base_sym in _bases_declaring(info, name):
         if base_sym.kind == S.VAR and ({"Final", "ClassVar"} & set(qualifiers(checker.ev, base_sym, cls.scope))):
@@ -184,7 +186,6 @@ def _check_final_and_classvar(checker: "ModuleChecker", stmt: ast.AnnAssign | as
     """A `Final` base attribute redefined, or a class variable swapped for an instance
     variable (or back) (spec, "Type qualifiers": "a type checker should prevent final
     attributes from being overridden in a subclass"; `ClassVar`: mypy's rule). True when something was reported."""
-    from veritype.evaluate.declarations import qualifiers
 
     ev = checker.ev
     for cls, base_sym in _bases_declaring(info, name):
@@ -221,7 +222,6 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
     ev = checker.ev
     if isinstance(stmt, ast.AnnAssign):
         own = ev.declared_type(sym, info.scope)
-        from veritype.evaluate.declarations import qualifiers
 
         if own is None or "Final" in qualifiers(ev, sym, info.scope):
             return
@@ -229,8 +229,6 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         if sym.annotation is not None or len(sym.decls) != 1:
             return
         assert isinstance(stmt.value, ast.Constant)
-        from veritype.evaluate.expressions import ExprEvaluator
-        from veritype.types.join import widen_literals
 
         raw = ExprEvaluator(ev, info.scope).infer(stmt.value)
         own = widen_literals(raw)

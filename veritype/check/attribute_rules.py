@@ -12,6 +12,8 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
 from veritype.types.format import format_type
 from veritype.types.model import CallableType, Instance, NoneType, Overloaded, Type, TypeVarType, UnionType
+from veritype.evaluate.dataclasses import DataclassInfo, frozen_field_owner
+from veritype.evaluate.functions import decorator_names
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -58,7 +60,6 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     sym, cls = hit
     if sym.kind == S.VAR:
         # A field of a frozen dataclass (spec, "Dataclasses": frozen instances are read-only).
-        from veritype.evaluate.dataclasses import frozen_field_owner
 
         owner = frozen_field_owner(base.info, target.attr)
         if owner is None and cls.is_namedtuple and not sym.is_instance_attr:
@@ -75,7 +76,6 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or method_kind(checker.ev, defs[0], cls.scope) != "property":
         return False
-    from veritype.evaluate.functions import decorator_names
 
     if "functools.cached_property" in decorator_names(checker.ev, defs[0], cls.scope):
         return False  # a cached_property may be assigned (it is a non-data descriptor)
@@ -90,7 +90,6 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
 def slots_violation(info: "ClassInfo", name: str) -> "ClassInfo | None":
     """The class whose `__slots__` lack `name`, when `info` is a `slots=True` dataclass and
     every class of its MRO has slots (only then is there no `__dict__` to take the name)."""
-    from veritype.evaluate.dataclasses import DataclassInfo
 
     if name.startswith("__") and name.endswith("__"):
         return None

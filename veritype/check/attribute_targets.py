@@ -23,6 +23,9 @@ from veritype.evaluate.declarations import qualifiers
 from veritype.evaluate.members import descriptor_set_type
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, Type, TypeType, TypeVarType
+from veritype.evaluate import deprecation
+from veritype.evaluate.dataclasses import converter_input_of
+from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -68,7 +71,6 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
             return PLAIN
         return _setter_value_type(ev, setter, cls, base)
     if sym.kind == S.VAR and not sym.is_instance_attr:
-        from veritype.evaluate.dataclasses import converter_input_of
 
         converted = converter_input_of(base.info, attr)
         if converted is not None:
@@ -113,7 +115,6 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
     """ClassVar through an instance and Final reassignment ([misc], mypy's messages);
     True when reported (the assignment then does not narrow)."""
     ev = checker.ev
-    from veritype.evaluate import deprecation
 
     if deprecation.enabled(ev):
         msg = deprecation.property_message(ev, base, target.attr, setter=True)
@@ -121,7 +122,6 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
             checker.error(target, msg, "deprecated")
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
     if on_class:
-        from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
         if ambiguous_generic_access(ev, checker.scope, target):
             checker.error(target, MESSAGE, "misc")

@@ -23,6 +23,12 @@ from veritype.semantic import symbols as S
 from veritype.syntax.shapes import attribute_chain
 from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType
 from veritype.types.substitute import type_vars_in
+from veritype.check.variance_rules import check_variance_use
+from veritype.evaluate.class_bases import declared_variable
+from veritype.evaluate.declarations import type_alias_type_call
+from veritype.evaluate.protocol_membership import PROTOCOL_SKIP
+from veritype.evaluate.type_expr import TypeContext
+from veritype.types.model import AnyType, CallableType, NeverType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -39,7 +45,6 @@ def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo")
     _generic_bases(checker, node, info)
     _protocol_bases(checker, node, info)
     _protocol_variance(checker, node, info)
-    from veritype.check.variance_rules import check_variance_use
 
     check_variance_use(checker, node, info)
 
@@ -52,8 +57,6 @@ def _protocol_variance(checker: "ModuleChecker", node: ast.ClassDef, info: "Clas
     way round, contravariantly; else invariantly (mypy's test). Only protocols
     made of plain methods and variables are checked (no generic methods,
     overloads or property setters, where our answer could be too lenient)."""
-    from veritype.evaluate.protocol_membership import PROTOCOL_SKIP
-    from veritype.types.model import AnyType, CallableType, NeverType
 
     if not info.is_protocol or info.has_any_base or getattr(node, "type_params", None):
         return
@@ -150,13 +153,11 @@ def _attribute_of_variable(checker: "ModuleChecker", base: ast.Attribute) -> Non
 
 
 def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
-    from veritype.evaluate.class_bases import declared_variable
 
     return declared_variable(checker.ev, sym, scope)
 
 
 def _is_alias_object(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
-    from veritype.evaluate.declarations import type_alias_type_call
 
     if sym.kind == S.TYPE_ALIAS:
         return True
@@ -176,7 +177,6 @@ def _variadic_parameters(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     """Spec, "TypeVarTuple": "Only a single type variable tuple may appear in a type
     parameter list", and a TypeVarTuple listed in `Generic[...]` must be unpacked
     ("Type Variable Tuples Must Always be Unpacked")."""
-    from veritype.evaluate.type_expr import TypeContext
 
     params = getattr(node, "type_params", None) or []
     if sum(1 for p in params if type(p).__name__ == "TypeVarTuple") > 1:
@@ -201,7 +201,6 @@ def _variadic_parameters(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
 
 def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
-    from veritype.evaluate.type_expr import TypeContext
 
     ev = checker.ev
     listed: list[ast.Subscript] = [b for b in node.bases if isinstance(b, ast.Subscript) and _special_name(checker, b.value)]
@@ -220,7 +219,6 @@ def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInf
             return  # *Ts / Unpack[Ts]: not checked here
         t = ev.type_exprs.eval(a, ctx)
         if not isinstance(t, TypeVarType):
-            from veritype.types.model import AnyType
 
             if not isinstance(t, AnyType):
                 checker.error(a, f"Free type variable expected in {name}[...]", "misc")

@@ -6,6 +6,24 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import TypeType, Instance
+from veritype.check.attribute_overrides import check_attribute_overrides
+from veritype.check.class_base_rules import check_bases, class_keywords_call
+from veritype.check.dataclass_rules import check_dataclass
+from veritype.check.disjoint_base_rules import check_disjoint_bases
+from veritype.check.enum_rules import check_enum_body
+from veritype.check.generic_base_rules import check_base_consistency, check_generic_metaclass
+from veritype.check.metaclass_rules import check_metaclass
+from veritype.check.namedtuple_rules import check_namedtuple
+from veritype.check.override_rules import check_overrides
+from veritype.check.runtime_annotations import check_class_body
+from veritype.check.self_rules import check_self_in_bases
+from veritype.check.subclassing_any import check_subclassing_any
+from veritype.check.type_param_rules import check_pep695_params, check_type_param_list, check_undeclared_type_vars
+from veritype.check.typeddict_rules import check_typeddict
+from veritype.check.typevar_scope_rules import check_class_type_var_scope
+from veritype.evaluate.newtype import is_newtype_class_expr
+from veritype.semantic.symbols import Symbol
+from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -16,7 +34,6 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     ev = checker.ev
     for dec in node.decorator_list:
         checker.infer(dec)
-    from veritype.evaluate.newtype import is_newtype_class_expr
 
     for base in node.bases:
         if is_newtype_class_expr(ev, base, checker.scope) is not None:
@@ -29,14 +46,11 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     sym = checker.scope.table.get(node.name)
     if sym is None or sym.node is not node:
         # A redefinition or a conditional class: check its body in a fresh info.
-        from veritype.semantic.symbols import Symbol
 
         sym = Symbol(node.name, "class", [node])
     info = ev.class_info_of(sym, checker.scope)
-    from veritype.check.class_base_rules import check_bases, class_keywords_call
 
     check_bases(checker, node, info)
-    from veritype.check.subclassing_any import check_subclassing_any
 
     check_subclassing_any(checker, node)
     if info.is_protocol:
@@ -58,51 +72,35 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
             checker.error(node, f'Cannot determine consistent method resolution order (MRO) for "{info.name}"', "misc")
     with checker.in_scope(info.scope, None):
         checker.block(node.body)
-    from veritype.check.runtime_annotations import check_class_body
 
     check_class_body(checker, node, info)
-    from veritype.check.typevar_scope_rules import check_class_type_var_scope
 
     check_class_type_var_scope(checker, node, info)
-    from veritype.check.override_rules import check_overrides
 
     check_overrides(checker, node, info)
-    from veritype.check.attribute_overrides import check_attribute_overrides
 
     check_attribute_overrides(checker, node, info)
-    from veritype.check.dataclass_rules import check_dataclass
 
     check_dataclass(checker, node, info)
-    from veritype.check.enum_rules import check_enum_body
 
     check_enum_body(checker, node, info)
-    from veritype.check.namedtuple_rules import check_namedtuple
 
     check_namedtuple(checker, node, info)
-    from veritype.check.typeddict_rules import check_typeddict
 
     check_typeddict(checker, node, info)
-    from veritype.check.disjoint_base_rules import check_disjoint_bases
 
     check_disjoint_bases(checker, node, info)
-    from veritype.check.generic_base_rules import check_base_consistency, check_generic_metaclass
 
     check_base_consistency(checker, node, info)
     check_generic_metaclass(checker, node)
-    from veritype.check.metaclass_rules import check_metaclass
 
     check_metaclass(checker, node, info)
-    from veritype.check.type_param_rules import check_type_param_list
 
     check_type_param_list(checker, node, info)
-    from veritype.check.type_param_rules import check_pep695_params
 
     check_pep695_params(checker, node)
-    from veritype.check.type_param_rules import check_undeclared_type_vars
-    from veritype.types.substitute import type_vars_in
 
     check_undeclared_type_vars(checker, node, [tv for b in info.bases for tv in type_vars_in(b).values()], info.fullname)
-    from veritype.check.self_rules import check_self_in_bases
 
     check_self_in_bases(checker, node)
 

@@ -17,6 +17,9 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, CallableType, Overloaded, Type
+from veritype.evaluate.call_dispatch import call_type
+from veritype.evaluate.calls import ARG_POS, Arg, CallSite, Collect
+from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, PROPERTY, STATIC, TRANSPARENT, decorator_names
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -25,9 +28,6 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def check_decorator_calls(checker: "ModuleChecker", node: FuncDef, sig: CallableType, dec_types: list[tuple[ast.expr, Type]]) -> None:
-    from veritype.evaluate.calls import ARG_POS, Arg, CallSite, Collect
-    from veritype.evaluate.call_dispatch import call_type
-    from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, PROPERTY, STATIC, TRANSPARENT, decorator_names
 
     ev = checker.ev
     names = dict(zip(map(id, node.decorator_list), decorator_names(ev, node, checker.scope)))

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 from veritype.evaluate.disjoint_bases import _INVALID, DISJOINT_BASE, disjoint_base  # noqa: F401 (re-exported)
+from veritype.types.format import format_type
 
 
 def check_disjoint_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
@@ -46,7 +47,6 @@ def check_disjoint_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "Cl
 def check_function_decorators(checker: "ModuleChecker", node: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str], sig: object) -> None:
     """`@disjoint_base` on a function: its type variable takes class objects
     only (mypy's `type-var` message)."""
-    from veritype.types.format import format_type
 
     for dec, name in zip(node.decorator_list, names):
         if name in DISJOINT_BASE:

@@ -12,6 +12,20 @@ from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloa
 from veritype.types.subtype import is_subtype
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span
+from veritype.check.any_decorated import check_any_decorated
+from veritype.check.constructor_rules import check_init_self_annotation
+from veritype.check.covariant_params import check_covariant_params
+from veritype.check.decorator_rules import check_decorator_calls
+from veritype.check.disjoint_base_rules import check_function_decorators
+from veritype.check.guard_rules import check_guard_function
+from veritype.check.module_checker import FunctionContext
+from veritype.check.overload_rules import check_overload_definition
+from veritype.check.paramspec_rules import check_paramspec_components
+from veritype.check.positional_only_rules import check_historical_positional
+from veritype.check.property_decorators import check_property_decorators
+from veritype.check.self_rules import check_self_in_method
+from veritype.check.type_param_rules import check_pep695_params, check_undeclared_type_vars
+from veritype.evaluate.functions import method_kind as _method_kind
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -27,45 +41,32 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         if isinstance(dec, ast.Attribute) and dec.attr in ("setter", "getter", "deleter"):
             continue  # `@prop.setter`: the property object, not the getter's type
         dec_types.append((dec, checker.infer(dec)))
-    from veritype.check.overload_rules import check_overload_definition
 
     check_overload_definition(checker, node)
     if parent.kind != "class":
         _final_outside_class(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
-    from veritype.check.paramspec_rules import check_paramspec_components
 
     check_paramspec_components(checker, node, sig)
-    from veritype.check.self_rules import check_self_in_method
 
     check_self_in_method(checker, node, sig)
-    from veritype.check.guard_rules import check_guard_function
 
     check_guard_function(checker, node, sig)
-    from veritype.check.constructor_rules import check_init_self_annotation
 
     check_init_self_annotation(checker, node, sig)
-    from veritype.check.decorator_rules import check_decorator_calls
 
     check_decorator_calls(checker, node, sig, dec_types)
-    from veritype.check.type_param_rules import check_pep695_params
 
     check_pep695_params(checker, node)
-    from veritype.check.positional_only_rules import check_historical_positional
 
     check_historical_positional(checker, node)
-    from veritype.check.disjoint_base_rules import check_function_decorators
 
     names = decorator_names(ev, node, parent)
     check_function_decorators(checker, node, names, sig)
-    from veritype.check.property_decorators import check_property_decorators
 
     check_property_decorators(checker, node, names)
-    from veritype.check.covariant_params import check_covariant_params
-    from veritype.evaluate.functions import method_kind as _method_kind
 
     check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
-    from veritype.check.type_param_rules import check_undeclared_type_vars
 
     check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
     opts = checker.options
@@ -79,7 +80,6 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         # decorated type is its other message (check.any_decorated).
         checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     elif opts.disallow_any_decorated and not checker.info.is_stub and node.decorator_list:
-        from veritype.check.any_decorated import check_any_decorated
 
         check_any_decorated(checker, node, parent, _def_line(node))
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
@@ -93,7 +93,6 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     declared_ret: Type | None = None
     if node.returns is not None or node.type_comment:
         declared_ret = _return_for_body(checker, sig.ret, gen, is_async)
-    from veritype.check.module_checker import FunctionContext
 
     ctx = FunctionContext(node, declared_ret, gen, is_async)
     if gen and (node.returns is not None or node.type_comment):

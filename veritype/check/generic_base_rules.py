@@ -6,6 +6,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, Instance, Type, TypeVarType, UnionType, TupleType
+from veritype.types.substitute import type_vars_in
+from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -16,7 +18,6 @@ def check_base_consistency(checker: "ModuleChecker", node: ast.ClassDef, info: "
     # Spec, "Generics" ("Arbitrary generic types as base classes"): "A type
     # checker should report an error when the type variable order is inconsistent"
     # - two bases that reach one generic ancestor with different type arguments.
-    from veritype.types.subtype import map_instance_to_supertype
 
     bases = list(info.bases)
     if len(bases) < 2 or any(c.has_any_base for c in info.mro):
@@ -52,7 +53,6 @@ def _plain(t: Type, depth: int = 0) -> bool:
 def check_generic_metaclass(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     # Spec, "Generics": "Generic metaclasses are not supported" - a metaclass
     # written with a type variable (`metaclass=Meta[T]`).
-    from veritype.types.substitute import type_vars_in
 
     for kw in node.keywords:
         if kw.arg == "metaclass" and isinstance(kw.value, ast.Subscript):

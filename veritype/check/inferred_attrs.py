@@ -28,6 +28,7 @@ from veritype.semantic import symbols as S
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.types.model import AnyType, Instance, NoneType, Type
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.check.inferred_decls import enabled
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 def inferred_attribute_type(checker: "ModuleChecker", target: ast.Attribute, base: Type) -> Type | None:
     """The type `target`'s attribute was declared with by its first assignment, when
     `target` is a later assignment to it; None when nothing is enforced."""
-    from veritype.check.inferred_decls import enabled
 
     if not enabled(checker):
         return None

@@ -37,6 +37,18 @@ from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
+from veritype.check import unimported_any
+from veritype.check.await_placement import check_await_placement
+from veritype.check.class_rules import check_class
+from veritype.check.closures import carried_narrowings
+from veritype.check.deprecated_imports import check_deprecated_import
+from veritype.check.explicit_any import check_statement
+from veritype.check.module_use_before_def import check_module_uses
+from veritype.check.redefinitions import check_redefinitions
+from veritype.check.runtime_annotations import check_statement as check_run_annotations
+from veritype.check.unused_awaitable import check_unused_awaitable
+from veritype.evaluate.truthy_function import infer_condition
+from veritype.types.model import LiteralType
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -147,7 +159,6 @@ class ModuleChecker:
         if exprs is None:
             exprs = self.exprs()
         if condition:
-            from veritype.evaluate.truthy_function import infer_condition
 
             t = infer_condition(exprs, node)
         else:
@@ -169,16 +180,13 @@ class ModuleChecker:
     def run(self) -> None:
         tree = self.info.tree
         assert tree is not None
-        from veritype.check.redefinitions import check_redefinitions
 
         check_redefinitions(self, tree)
         possibly_undefined.start(self, self.scope)
-        from veritype.check.await_placement import check_await_placement
 
         if self.info.parsed is not None:
             check_await_placement(self, tree, self.info.parsed)
         self.block(tree.body)
-        from veritype.check.module_use_before_def import check_module_uses
 
         check_module_uses(self)
 
@@ -206,16 +214,13 @@ class ModuleChecker:
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
         if self.options.disallow_any_explicit:
-            from veritype.check.explicit_any import check_statement
 
             check_statement(self, stmt)
         if self.options.disallow_any_unimported:
-            from veritype.check import unimported_any
 
             unimported_any.check_statement(self, stmt)
         kind = type(stmt)
         if kind in _ANNOTATING:
-            from veritype.check.runtime_annotations import check_statement as check_run_annotations
 
             check_run_annotations(self, stmt)
         # The handler `_<kind>` of this checker's class, looked up once per kind.
@@ -244,7 +249,6 @@ class ModuleChecker:
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
         elif not is_reveal and isinstance(t, Instance):
-            from veritype.check.unused_awaitable import check_unused_awaitable
 
             check_unused_awaitable(self, stmt, t)
         # Calls do not forget narrowed attributes: mypy and pyright keep them
@@ -353,7 +357,6 @@ class ModuleChecker:
     def _check_except_type(self, node: ast.expr, t: Type) -> None:
         """`except 1:`: only values that are plainly not classes are reported
         (mypy's message); classes, type[...] and tuples of them pass."""
-        from veritype.types.model import LiteralType
 
         items = list(union_items(t))
         while items:
@@ -452,7 +455,6 @@ class ModuleChecker:
             if sym is not None:
                 if self.program.hidden_reexport(mod, alias.name):
                     self.error(stmt, f'Module "{source}" does not explicitly export attribute "{alias.name}"', "attr-defined")
-                from veritype.check.deprecated_imports import check_deprecated_import
 
                 check_deprecated_import(self, stmt, mod, sym)
                 continue
@@ -512,7 +514,6 @@ class ModuleChecker:
     _AsyncFunctionDef = _FunctionDef
 
     def _ClassDef(self, node: ast.ClassDef) -> None:
-        from veritype.check.class_rules import check_class
 
         check_class(self, node)
 
@@ -536,7 +537,6 @@ class _ScopeSwitch:
         c.flow = Flow()
         # Narrowing of enclosing names does not carry into a nested function body
         # (it may run later), except for names the enclosing scope never rebinds.
-        from veritype.check.closures import carried_narrowings
 
         if not outer.state.unreachable:
             c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))

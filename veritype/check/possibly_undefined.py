@@ -25,6 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.diagnostics.enabled import code_enabled
 
 if TYPE_CHECKING:
     from veritype.check.flow import Flow
@@ -102,7 +103,6 @@ class UndefinedNames:
 def start(checker: "ModuleChecker", scope: "Scope", args: "ast.arguments | None" = None) -> None:
     """Track the scope the checker has just entered (its flow is fresh), if
     enabled; `args`: the parameters of the function entered."""
-    from veritype.diagnostics.enabled import code_enabled
 
     if not code_enabled(checker.options, "possibly-undefined"):
         return

@@ -28,6 +28,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
+from veritype.check.typeddict_qualifiers import check_item_qualifiers
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 def check_qualifier_declaration(checker: "ModuleChecker", stmt: ast.AnnAssign, qualifiers: set[str], declared: "Type") -> None:
     """The placement rules for an annotated assignment whose annotation holds
     `Final` or `ClassVar` (`declared` is the type inside the qualifier)."""
-    from veritype.check.typeddict_qualifiers import check_item_qualifiers
 
     check_item_qualifiers(checker, stmt, qualifiers)
     _final_with_classvar(checker, stmt)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from veritype.types.model import Type
 from veritype.types.substitute import type_vars_in
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.types.model import CallableType, Instance, Overloaded, TupleType, TypeType, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -37,7 +38,6 @@ def _outside_callables(t: Type) -> dict:  # type: ignore[type-arg]
     """The type variables `t` names outside any callable type: one inside a
     callable (`dict[Any, Callable[[Any, type[T]], T]]`) is bound by it, as
     mypy makes such a callable generic in it (cattrs' handler registries)."""
-    from veritype.types.model import CallableType, Instance, Overloaded, TupleType, TypeType, UnionType
 
     out: dict = {}  # type: ignore[type-arg]
 

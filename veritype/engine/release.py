@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo
@@ -52,7 +53,6 @@ _KEEPING_NO_IMPORTS = (ast.Global, ast.ClassDef)
 def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
     """Replace the releasable function bodies of a checked module; how many.
     `keep_imports`: a body with an import stays (see the module docstring)."""
-    from veritype.evaluate.functions import is_generator
 
     tree = info.tree
     if tree is None or info.is_stub:

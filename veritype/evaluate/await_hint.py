@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, Instance, Type
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
+from veritype.evaluate.protocol_notes import protocol_notes
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -42,7 +43,6 @@ def missing_await(ev: "Evaluator", actual: Type, works: Callable[[Type], bool]) 
 def subtype_notes(ev: "Evaluator", actual: Type, expected: Type) -> list[str]:
     """The notes after "`actual` is not assignable to `expected`": the
     protocol's members at fault, then the await hint, in mypy's order."""
-    from veritype.evaluate.protocol_notes import protocol_notes
 
     notes = protocol_notes(ev, actual, expected)
     if missing_await(ev, actual, lambda awaited: is_subtype(ev, awaited, expected)):

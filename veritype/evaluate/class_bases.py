@@ -13,6 +13,12 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.type_expr import TypeContext
 from veritype.types.model import Instance, TupleType, TypeVarType, TypedDictType
 from veritype.types.substitute import type_vars_in
+from veritype.evaluate.declarations import qualifiers
+from veritype.evaluate.functional_classes import base_class_from_call
+from veritype.evaluate.functions import decorator_names
+from veritype.evaluate.scopes import Scope
+from veritype.semantic import symbols as S
+from veritype.types.model import AnyType
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -39,7 +45,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     pep695 = ev.pep695_params(node, info.fullname, scope)
     type_scope = scope
     if pep695:
-        from veritype.evaluate.scopes import Scope
 
         type_scope = Scope("function", scope.table, scope.module, scope, info.fullname)
         type_scope.type_params.update(pep695)
@@ -50,7 +55,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
         target = base.value if isinstance(base, ast.Subscript) else base
         if isinstance(base, ast.Call):
             # `class Url(NamedTuple("Url", [...]))`: the class the call makes (mypy reads it too).
-            from veritype.evaluate.functional_classes import base_class_from_call
 
             made = base_class_from_call(ev, base, scope)
             if made is not None and made.is_namedtuple:
@@ -132,7 +136,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
         tvs = tuple(explicit)
     else:
         tvs = tuple(ctx.bound.values())
-    from veritype.evaluate.functions import decorator_names
 
     info.decorators = decorator_names(ev, node, scope)
     # A class decorator we do not model may add members or change the constructor
@@ -148,8 +151,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
 def declared_variable(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> bool:
     """A parameter or a variable with an annotation (not `TypeAlias`), whose declared
     type is not Any: mypy's Var, never a type alias."""
-    from veritype.semantic import symbols as S
-    from veritype.types.model import AnyType
 
     if sym.kind not in (S.PARAM, S.VAR) or sym.is_instance_attr:
         return False
@@ -158,7 +159,6 @@ def declared_variable(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> bool:
     if sym.kind == S.PARAM and not (isinstance(sym.node, ast.arg) and sym.node.annotation is not None):
         return False
     if sym.kind == S.VAR:
-        from veritype.evaluate.declarations import qualifiers
 
         if qualifiers(ev, sym, scope) & {"TypeAlias", "Final"}:
             return False
@@ -188,7 +188,6 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
                 continue
             node = sym.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                from veritype.evaluate.functions import decorator_names
 
                 names = decorator_names(ev, node, cls.scope)
                 if any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names):

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from veritype.semantic.binder import collect_instance_attributes
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.types.model import Instance, TupleType, Type, TypeType, TypeVarType, AnyType
+from veritype.evaluate.scopes import Scope
+from veritype.evaluate.special_classes import synthesize
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -108,7 +110,6 @@ class ClassInfo:
             return
         self._special_done = True
         self._ensure_bases()
-        from veritype.evaluate.special_classes import synthesize
 
         with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
             try:
@@ -133,7 +134,6 @@ class ClassInfo:
     @property
     def scope(self) -> "Scope":
         if self._scope is None:
-            from veritype.evaluate.scopes import Scope
 
             assert self.defining_scope is not None
             self._scope = Scope("class", self.symbols, self.module, self.defining_scope, self.fullname, cls=self)

@@ -23,6 +23,15 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.evaluate.evaluator import class_object_type
+from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.functional_classes import functional_class
+from veritype.evaluate.functions import function_scope, function_symbol_type
+from veritype.evaluate.newtype import newtype_info
+from veritype.evaluate.special_values import alias_special_form
+from veritype.evaluate.type_comments import parse_type_comment_expr
+from veritype.evaluate.type_expr import TypeContext
+from veritype.types.substitute import substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -32,12 +41,10 @@ TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple":
 
 
 def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
-    from veritype.evaluate.evaluator import class_object_type
 
     if sym.kind == S.CLASS:
         return class_object_type(ev.class_info_of(sym, scope))
     if sym.kind == S.FUNC:
-        from veritype.evaluate.functions import function_symbol_type
 
         return function_symbol_type(ev, sym, scope)
     if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
@@ -54,12 +61,10 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     if tv is not None:
         # A TypeVarTuple object is iterable (`*Ts` in a value expression, PEP 646).
         return ev.instance("typing.TypeVarTuple" if tv.kind == "typevartuple" else "typing.TypeVar")
-    from veritype.evaluate.newtype import newtype_info
 
     newtype = newtype_info(ev, sym, scope)
     if newtype is not None:
         return class_object_type(newtype)
-    from veritype.evaluate.functional_classes import functional_class
 
     made = functional_class(ev, sym, scope)
     if made is not None:
@@ -73,7 +78,6 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
             if params and list(target.args) == list(target.info.type_vars):
                 return class_object_type(target.info)  # `L = list`: the class itself
             if params:
-                from veritype.types.substitute import substitute, tv_key
 
                 target = substitute(target, {tv_key(p): AnyType("implicit") for p in params})  # type: ignore[assignment]
             return TypeType(target)
@@ -81,7 +85,6 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
         if isinstance(target, UnionType) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
             # `A = int | str` is a types.UnionType at run time (not callable, no class).
             return ev.instance("types.UnionType")
-        from veritype.evaluate.special_values import alias_special_form
 
         form = alias_special_form(ev, target, value, scope)
         if form is not None:
@@ -95,7 +98,6 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
         return None
     if sym.annotation is not None:
         ctx_scope = scope
-        from veritype.evaluate.type_expr import TypeContext
 
         ctx = TypeContext(ctx_scope, allow_qualifiers=True)
         t = ev.type_exprs.eval(sym.annotation, ctx)
@@ -110,7 +112,6 @@ def compute_declared_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type | 
         return t
     if sym.type_comment is not None:
         text, _node = sym.type_comment
-        from veritype.evaluate.type_comments import parse_type_comment_expr
 
         expr = parse_type_comment_expr(text)
         if expr is None:
@@ -123,7 +124,6 @@ def _unbound_to_any(t: Type) -> Type:
     """A class attribute's type naming a type variable nothing binds (reported where
     it is declared, `Type variable "T" is unbound`) is Any there, as in mypy, so
     each use is not a second error. (One a callable binds is not free.)"""
-    from veritype.types.substitute import substitute, tv_key, type_vars_in
 
     if isinstance(t, CallableType):
         return t
@@ -143,7 +143,6 @@ def bind_in_callables(t: Type) -> Type:
     """A callable type in a variable's annotation naming a type variable nothing
     binds is generic in it (`x: Callable[[T], T]`, `dict[Any, Callable[[Any,
     type[T]], T]]`), as mypy reads it: the variable is bound by the callable."""
-    from veritype.types.substitute import tv_key, type_vars_in
 
     if isinstance(t, CallableType):
         own = {tv_key(v) for v in t.type_vars}
@@ -235,7 +234,6 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     if sym.is_instance_attr and scope.cls is not None:
         method = sym.decl_methods.get(id(node)) or sym.method
         if method is not None:
-            from veritype.evaluate.functions import function_scope
 
             eval_scope = function_scope(ev, method, scope)
             # `self.file = file` after `if file is None: file = ...`: the value's
@@ -249,7 +247,6 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
                 if "Final" in qualifiers(ev, sym, scope):
                     return flowed
                 return widen_literals(flowed, keep_declared=True)
-    from veritype.evaluate.expressions import ExprEvaluator
 
     exprs = ExprEvaluator(ev, eval_scope)
     final = "Final" in qualifiers(ev, sym, scope)

@@ -16,6 +16,8 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE
 from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
+from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
+from veritype.evaluate.super_access import is_super_call, super_member
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -36,7 +38,6 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
             if key in layer:
                 return layer[key]
     if type(node.value) is ast.Call:  # (is_super_call's first test, before the import)
-        from veritype.evaluate.super_access import is_super_call, super_member
 
         if is_super_call(ex, node.value):
             understood, found, unsafe = super_member(ex, node.value, node.attr)
@@ -49,7 +50,6 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 return found
     base = ex.infer(node.value)
     if type(base) is TypeType and ex.scope is not None:
-        from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 
         if ambiguous_generic_access(ex.ev, ex.scope, node):
             ex.error(node, MESSAGE, "misc")

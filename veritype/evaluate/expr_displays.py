@@ -14,6 +14,7 @@ from veritype.types.join import join_all, join_display, widen_literals
 from veritype.types.model import AnyType, Instance, NeverType, TupleType, Type, TypedDictType, union_items, NONE
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate.truthy_function import infer_condition
+from veritype.evaluate.redundant_expr import check_condition
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -231,7 +232,6 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension], node
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer, node)
             for cond in gen.ifs:
-                from veritype.evaluate.redundant_expr import check_condition
 
                 check_condition(ex, cond, infer_condition(ex, cond), " in comprehension")
                 narrowed = ex.narrow_for(cond, True)

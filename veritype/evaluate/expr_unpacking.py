@@ -14,6 +14,7 @@ from veritype.types.model import (
     ANY_ERROR, AnyType, Instance, NeverType, TupleType, Type, TypeType, UnionType, UnpackType,
     make_union, union_items,
 )
+from veritype.evaluate.str_unpack import check_str_unpack
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -53,7 +54,6 @@ def assign_types(ex: "ExprEvaluator", target: ast.expr, t: Type, layer: dict[str
     if isinstance(target, ast.Name):
         layer[target.id] = t
     elif isinstance(target, (ast.Tuple, ast.List)):
-        from veritype.evaluate.str_unpack import check_str_unpack
 
         check_str_unpack(ex, t, at)
         items = ex.unpack(t, len(target.elts), target)

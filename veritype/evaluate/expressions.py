@@ -38,6 +38,12 @@ from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
 from veritype.evaluate.flow_view import FlowView, NullFlow
+from veritype.evaluate.brace_format import check_format_call, check_fstring, is_format_call
+from veritype.evaluate.narrowing import narrow_names
+from veritype.evaluate.redundant_expr import check_condition
+from veritype.evaluate.special_calls import special_call
+from veritype.evaluate.truthy_function import infer_condition
+from veritype.types.union_simplify import drop_covered_items
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -304,7 +310,6 @@ class ExprEvaluator:
                 if v.format_spec is not None:
                     self.infer(v.format_spec)
         if values and self.reporting:
-            from veritype.evaluate.brace_format import check_fstring
 
             check_fstring(self, node, values)
         return self.ev.builtin("str")
@@ -371,7 +376,6 @@ class ExprEvaluator:
 
     _comprehension = expr_displays.comprehension
     def narrow_for(self, test: ast.expr, positive: bool) -> dict[str, Type]:
-        from veritype.evaluate.narrowing import narrow_names
 
         return narrow_names(self, test, positive)
 
@@ -465,9 +469,7 @@ class ExprEvaluator:
     # -- conditional, walrus, await -------------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
-        from veritype.evaluate.truthy_function import infer_condition
 
-        from veritype.evaluate.redundant_expr import check_condition
 
         check_condition(self, node.test, infer_condition(self, node.test), "")
         self.overlay.append(self.narrow_for(node.test, True))
@@ -482,7 +484,6 @@ class ExprEvaluator:
             self.overlay.pop()
         # mypy's make_simplified_union of the two: `v if isinstance(v, tuple) else
         # (v,)` is `tuple[Any, ...]`, the 1-tuple covered (yarl's _query.py).
-        from veritype.types.union_simplify import drop_covered_items
 
         return drop_covered_items(make_union([a, b]))
 
@@ -606,7 +607,6 @@ class ExprEvaluator:
     # -- calls -------------------------------------------------------------------------
 
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
-        from veritype.evaluate.special_calls import special_call
 
         memo = self._memo
         hit = memo.context_free(node, self.overlay) if expected is not None else None
@@ -629,7 +629,6 @@ class ExprEvaluator:
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-            from veritype.evaluate.brace_format import check_format_call, is_format_call
 
             if is_format_call(node):
                 check_format_call(self, node)

@@ -16,6 +16,11 @@ from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, Type, TypedDictType, TypeType, TypeVarType, callable_owner,
 )
+from veritype.evaluate.deprecation import mark_function
+from veritype.evaluate.type_comments import argument_comment_signature, has_argument_comments, signature_from_comment
+from veritype.evaluate.type_context import KeptReports
+from veritype.evaluate.type_expr import TypeContext
+from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -241,8 +246,6 @@ def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> 
 
 def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
     """The undecorated signature of `node`, defined in `scope`."""
-    from veritype.evaluate.deprecation import mark_function
-    from veritype.evaluate.type_context import KeptReports
 
     mark_function(ev, node, scope)
     cache = getattr(node, "_veritype_cache", None)
@@ -295,7 +298,6 @@ def _take_reported(cache: dict, scope_id: int, key: object, report: "Reporter") 
 
 
 def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | None") -> CallableType:
-    from veritype.evaluate.type_expr import TypeContext
 
     owner = f"{scope.fullname}.{node.name}@{node.lineno}"
     cls = scope.cls if scope.kind == "class" else None
@@ -317,11 +319,9 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     args = node.args
     comment_sig = None
     if node.type_comment:
-        from veritype.evaluate.type_comments import signature_from_comment
 
         comment_sig = signature_from_comment(ev, node, ctx, report)
     else:
-        from veritype.evaluate.type_comments import argument_comment_signature, has_argument_comments
 
         if has_argument_comments(node):
             comment_sig = argument_comment_signature(ev, node, ctx)
@@ -415,7 +415,6 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
 
 
 def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
-    from veritype.types.substitute import type_vars_in
 
     found: dict[object, TypeVarType] = {}
     for p in params:

@@ -23,6 +23,10 @@ from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.self_binding import bind_self, bind_self_vars, takes_self
 from veritype.evaluate import protocol_membership
 from veritype.evaluate import enum_membership
+from veritype.evaluate.dataclasses import DataclassInfo
+from veritype.evaluate.functions import method_kind
+from veritype.evaluate.method_aliases import assigned_call, assigned_function
+from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -33,7 +37,6 @@ _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 def _hidden_initvar(cls: "ClassInfo", name: str, sym: "S.Symbol") -> bool:
     """An `InitVar` field without a default: an `__init__` parameter, not an attribute
     (PEP 557: init-only variables "are not stored"; mypy reports their access)."""
-    from veritype.evaluate.dataclasses import DataclassInfo
 
     dc = cls.dataclass_info
     if not isinstance(dc, DataclassInfo) or dc.unknown or len(sym.decls) != 1:
@@ -194,7 +197,6 @@ class Members:
         return None
 
     def _from_symbol(self, inst: Instance, cls: "ClassInfo", sym, receiver: Type, on_class: bool) -> Type | None:  # type: ignore[no-untyped-def]
-        from veritype.evaluate.functions import method_kind
 
         ev = self.ev
         scope = cls.scope
@@ -239,7 +241,6 @@ class Members:
             # or declared as a ClassVar binds like a method; an annotated instance variable
             # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
             # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
-            from veritype.evaluate.method_aliases import assigned_call, assigned_function
 
             if sym.annotation is None and not _is_type_obj(t) and assigned_function(ev, sym, scope):
                 return bind_self(ev, t, receiver)
@@ -278,7 +279,6 @@ class Members:
         hit = self._mapped.get(key)
         if hit is not None:
             return hit[1]
-        from veritype.types.subtype import map_instance_to_supertype
 
         mapped = map_instance_to_supertype(inst, cls)
         if mapped is None:

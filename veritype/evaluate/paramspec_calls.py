@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Type, TypeVarType
 from veritype.types.substitute import paramspec_tail, substitute, tv_key
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.calls import Arg, CallSite, Matching, Report
@@ -52,7 +53,6 @@ def check_paramspec_arguments(site: "CallSite", callee: CallableType, args: "lis
     tail = {i for i, p in enumerate(callee.params) if p.kind in (VAR_POS, VAR_KW) and _is_spec(p.type)} if spec is not None else set()
     # `*args: P.args` spread into ordinary parameters: its items are only `object`s.
     obj = ev.builtin("object")
-    from veritype.types.subtype import is_subtype
 
     for pi, p in enumerate(callee.params):
         if pi in tail:

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING
 import ast
 from veritype.semantic import symbols as S
 from veritype.types.model import AnyType, Instance, Type, TypeType
+from veritype.evaluate.dataclasses import frozen_field_owner
+from veritype.evaluate.declarations import qualifiers
+from veritype.evaluate.functions import method_kind
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -119,7 +122,6 @@ def settable_member(members: "Members", proto: "ClassInfo", name: str) -> bool:
 
 
 def class_var(members: "Members", info: "ClassInfo", name: str) -> bool:
-    from veritype.evaluate.declarations import qualifiers
 
     hit = info.get(name)
     return hit is not None and hit[0].kind == S.VAR and hit[0].annotation is not None and "ClassVar" in qualifiers(members.ev, hit[0], hit[1].scope)
@@ -161,7 +163,6 @@ def both_mutable_vars(members: "Members", proto: "ClassInfo", left: Type, name: 
     # Read-only fields (NamedTuple, frozen dataclasses) are not held invariant either.
     if left.info.is_namedtuple:
         return False
-    from veritype.evaluate.dataclasses import frozen_field_owner
 
     if frozen_field_owner(left.info, name) is not None:
         return False
@@ -169,7 +170,6 @@ def both_mutable_vars(members: "Members", proto: "ClassInfo", left: Type, name: 
 
 
 def mutable_var(members: "Members", info: "ClassInfo", name: str, allow_classvar: bool = True) -> bool:
-    from veritype.evaluate.declarations import qualifiers
 
     hit = _written_definition(info, name)
     if hit is None:
@@ -202,7 +202,6 @@ def _written_definition(info: "ClassInfo", name: str) -> "tuple[S.Symbol, ClassI
 
 def _property_setter(ev: "Evaluator", sym: S.Symbol, cls: "ClassInfo") -> bool | None:
     """For a property: whether it has a setter; None when `sym` is not a property."""
-    from veritype.evaluate.functions import method_kind
 
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs or len(defs) != len(sym.decls) or method_kind(ev, defs[0], cls.scope) != "property":

@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING
 from veritype.types.model import (
     CallableType, LiteralType, NeverType, NoneType, Overloaded, TupleType, Type, TypeType, UnpackType, union_items,
 )
+from veritype.diagnostics.enabled import code_enabled
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
 
 
 def enabled(ex: "ExprEvaluator") -> bool:
-    from veritype.diagnostics.enabled import code_enabled
 
     return ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "redundant-expr")
 
@@ -58,7 +58,6 @@ def check_right_operand(ex: "ExprEvaluator", node: ast.BoolOp, index: int, t: Ty
     `or` (always true) or an `and` (always false); reported at the next
     operand (mypy nests `a or b or c` as `a or (b or c)`). True when reported,
     so that the caller reports it once per expression."""
-    from veritype.diagnostics.enabled import code_enabled
 
     value = node.values[index]
     if not ex.reporting or ex.scope is None or not code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "unreachable"):

@@ -17,6 +17,8 @@ from veritype.types.model import (
     TypedDictType, TypeType, TypeVarType,
 )
 from veritype.types.substitute import erase_to_any, substitute, tv_key, type_vars_in
+from veritype.types.solve import SUBTYPE, infer_constraints, solve
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -65,7 +67,6 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
     own = {tv_key(v) for v in t.type_vars}
     first_vars = {k for k in type_vars_in(first.type) if k in own}
     if first_vars:
-        from veritype.types.solve import SUBTYPE, infer_constraints, solve
 
         cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
         # Variables the receiver says nothing of stay the call's to solve: a
@@ -96,8 +97,6 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             elif isinstance(explicit_self, Instance) and explicit_self.info is not constructor_of.info and explicit_self.info in constructor_of.info.mro:
                 # A base's `__init__(self: dict[str, _VT], ...)` fixes the subclass's
                 # own parameters through the base (OrderedDict(a=1) is OrderedDict[str, int]).
-                from veritype.types.solve import SUBTYPE, infer_constraints, solve
-                from veritype.types.subtype import map_instance_to_supertype
 
                 template = map_instance_to_supertype(constructor_of, explicit_self.info)
                 own_keys = {tv_key(v) for v in constructor_of.info.type_vars}
@@ -140,7 +139,6 @@ def _self_fits(ev: "Evaluator", item: CallableType, receiver: Type) -> bool:
     if not item.params or item.params[0].kind not in (POS_ONLY, POS_OR_KW):
         return True
     first = item.params[0].type
-    from veritype.types.subtype import is_subtype
 
     if type_vars_in(first):
         if isinstance(first, Instance) and any(v.kind == "typevartuple" for v in first.info.type_vars):
@@ -158,7 +156,6 @@ def _bounds_fit(ev: "Evaluator", first: Type, receiver: Type) -> bool:
     the item does not apply, as mypy binds self types (pytest's overloaded
     `RaisesGroup.matches`, a TypeGuard per item). Only the plain shape is judged, a
     self type of the receiver's class with bare type variables as arguments."""
-    from veritype.types.subtype import is_subtype
 
     if not isinstance(first, Instance) or not isinstance(receiver, Instance) or first.info is not receiver.info:
         return True

@@ -16,6 +16,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.types.model import POS_OR_KW, AnyType, CallableType, NoneType, Param, TupleType, Type
+from veritype.evaluate.dataclasses import DATACLASS, dataclass_spec, process
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -27,12 +28,10 @@ def synthesize(ev: "Evaluator", info: "ClassInfo") -> None:
         _namedtuple_class(ev, info)
         return
     from veritype.evaluate.class_bases import KNOWN_CLASS_DECORATORS
-    from veritype.evaluate.dataclasses import DATACLASS, process
 
     dc = process(ev, info)
     if dc is not None and not dc.unknown and info.unknown_decorator:
         # The dataclass decorator is modelled now; only other unknown ones keep the class lenient.
-        from veritype.evaluate.dataclasses import dataclass_spec
 
         others = [n for n in info.decorators if n not in KNOWN_CLASS_DECORATORS and n not in DATACLASS]
         if len(others) <= 1 and dataclass_spec(ev, info) is not None:
