@@ -241,7 +241,7 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         if base_sym.kind == S.FUNC and kind not in ("ro", "rw") and isinstance(stmt, ast.Assign):
             _check_constant_over_method(checker, stmt, info, sym, name)
             return
-        if kind == "method" and isinstance(stmt.target, ast.Name):
+        if kind == "method" and isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             _check_declared_over_method(checker, stmt, info, cls, name, own)
             return
         if kind not in ("var", "ro", "rw"):
@@ -263,7 +263,7 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         _check_mutable(checker, stmt, cls, name, kind, own, base_t)
 
 
-def _check_declared_over_method(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, info: "ClassInfo", cls: "ClassInfo", name: str, own: Type) -> None:
+def _check_declared_over_method(checker: "ModuleChecker", stmt: ast.AnnAssign, info: "ClassInfo", cls: "ClassInfo", name: str, own: Type) -> None:
     """`index: int | str` in a class body over a base's plain method `index`: mypy
     compares the declared type with the method as bound to an instance (`Incompatible
     types in assignment (expression has type "int | str", base class "str" defined the
