@@ -239,6 +239,9 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
         if base_sym.kind == S.FUNC and kind not in ("ro", "rw") and isinstance(stmt, ast.Assign):
             _check_constant_over_method(checker, stmt, info, sym, name)
             return
+        if kind == "method" and isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            _check_declared_over_method(checker, stmt, info, cls, name, own)
+            return
         if kind not in ("var", "ro", "rw"):
             return  # a method or something we do not compare: stop at the nearest
         base_t = _member_type(checker, info, cls, name)
@@ -256,6 +259,22 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
             checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
             return
         _check_mutable(checker, stmt, cls, name, kind, own, base_t)
+
+
+def _check_declared_over_method(checker: "ModuleChecker", stmt: ast.AnnAssign, info: "ClassInfo", cls: "ClassInfo", name: str, own: Type) -> None:
+    """`index: int | str` in a class body over a base's plain method `index`: mypy
+    compares the declared type with the method as bound to an instance (`Incompatible
+    types in assignment (expression has type "int | str", base class "str" defined the
+    type as "Callable[[str, SupportsIndex | None, SupportsIndex | None], int]")`,
+    checked against mypy 2.4.1; cattrs's IterableValidationNote). A declared callable
+    is left alone: how mypy binds a callable class attribute is not modelled here."""
+    if any(isinstance(t, (CallableType, Overloaded)) for t in union_items(own)):
+        return
+    base_t = _member_type(checker, info, cls, name)
+    if not isinstance(base_t, CallableType) or is_subtype(checker.ev, own, base_t):
+        return
+    s, b = format_pair(own, base_t)
+    checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
 
 
 def _check_inferred_mutable(checker: "ModuleChecker", stmt: ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> None:

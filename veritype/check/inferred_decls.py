@@ -285,7 +285,7 @@ def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
     if isinstance(bound, NoneType):
         checker.inferred[id(sym)] = PARTIAL_NONE
         return
-    if _is_empty_collection(bound):
+    if _is_empty_collection(bound) and id(target) not in checker.any_completed:
         checker.inferred.pop(id(sym), None)
         return
     checker.inferred[id(sym)] = _widen_inferred_literals(bound)

@@ -99,6 +99,8 @@ class ModuleChecker:
         self.partial_watch: dict[int, Callable[[], None]] | None = None
         # Unannotated variables: the type their first assignment declared (check.inferred_decls).
         self.inferred: dict[int, Type] = {}
+        # Targets of `x = []` completed with Any (`x.append(any_value)`): `list[Any]` declared (check.partial_types).
+        self.any_completed: set[int] = set()
         # The evaluator `exprs` hands out. It refers back to the checker (its
         # reporter): `check_module` and the end of a nested scope drop it, so
         # that no reference cycle outlives a check or a silent walk of a

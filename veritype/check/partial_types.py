@@ -225,7 +225,13 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
     arg = seen.get(0)
     if arg is None:
         return t
-    return _completed(checker, kind, comp.role, arg) or t
+    done = _completed(checker, kind, comp.role, arg)
+    if done is None and all(isinstance(a, AnyType) for a in (arg if isinstance(arg, tuple) else (arg,))):
+        # mypy completes `x = []` from `x.append(value)` with a value of type Any
+        # too: `x` is declared `list[Any]`, the type it already has here, and a
+        # later `x = tuple(x)` is checked against it (inferred_decls.record).
+        checker.any_completed.add(id(stmt.targets[0]))
+    return done or t
 
 
 def _argument_type(checker: "ModuleChecker", kind: str, comp: Completion, seen: dict[int, Type | tuple[Type, Type]]) -> None:
@@ -247,14 +253,19 @@ def argument_of(exprs: "ExprEvaluator", kind: str, comp: Completion) -> Type | t
         assert isinstance(comp.stmt, ast.Expr) and isinstance(comp.stmt.value, ast.Call)
         arg = comp.stmt.value.args[0]
     t = exprs.infer(arg)
+    # Never where mypy leaves the collection partial (it never completes with
+    # Never); Any is an argument of type Any, with which mypy does complete
+    # (`x.extend(v)`, `d.update(v)` for `v: Any` too: checked against mypy 2.4.1).
+    if isinstance(t, AnyType):
+        return (t, t) if comp.role == "mapping" else t
     if comp.role in ("iter", "aug"):
         # Only from a list (or a set, for a set): what mypy completes from.
         sources = _ITER_SOURCES[kind] if comp.role == "iter" else (f"builtins.{kind}",)
-        t = t.args[0] if isinstance(t, Instance) and t.info.fullname in sources and len(t.args) == 1 else AnyType("special")
+        t = t.args[0] if isinstance(t, Instance) and t.info.fullname in sources and len(t.args) == 1 else NeverType()
     elif comp.role == "mapping":
         if isinstance(t, Instance) and t.info.fullname == "builtins.dict" and len(t.args) == 2:
             return (t.args[0], t.args[1])
-        t = AnyType("special")
+        t = NeverType()
     return t
 
 

@@ -21,7 +21,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from veritype.diagnostics.codes import implemented, silenced_by
+from veritype.diagnostics.codes import REGISTRY, implemented, silenced_by
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.diagnostics.enabled import code_enabled
@@ -209,13 +209,17 @@ def _covers(ignore: Ignore, code: str | None) -> bool:
     return code is not None and silenced_by(code, ignore.codes)
 
 
-def unused_ignore_message(codes: frozenset[str] | None, written: frozenset[str] | None = None) -> str:
+def unused_ignore_message(codes: frozenset[str] | None, written: frozenset[str] | None = None,
+                          order: tuple[str, ...] = ()) -> str:
     """mypy's message: the unused codes are named only when the comment names more
     than one code (`# type: ignore[attr-defined]` unused is `Unused "type: ignore"
-    comment`; checked against mypy 2.4.1). `written`: the codes the comment names."""
+    comment`; checked against mypy 2.4.1). `written`: the codes the comment names;
+    `order`: as written, the order mypy names them in (`[b, a]` unused is
+    `Unused "type: ignore[b, a]" comment`; sorted where it is not known)."""
     if codes is None or (written is not None and len(written) <= 1):
         return 'Unused "type: ignore" comment'
-    return f'Unused "type: ignore[{", ".join(sorted(codes))}]" comment'
+    named = [c for c in dict.fromkeys(order) if c in codes] + sorted(c for c in codes if c not in order)
+    return f'Unused "type: ignore[{", ".join(named)}]" comment'
 
 
 def apply_ignores(
@@ -268,20 +272,20 @@ def apply_ignores(
                 continue
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
-            if ignore.codes is None or not all(implemented(c) for c in ignore.codes):
+            if ignore.codes is None or not all(implemented(c) or _never_reported(c, options) for c in ignore.codes):
                 # The ignore may be there for an error mypy reports and veritype
                 # cannot (a code it does not check for; a bare ignore names them
                 # all): reporting it would turn a mypy-clean project red.
                 continue
             silenced = used.get(line)
             if silenced is None:
-                message = unused_ignore_message(ignore.codes, ignore.codes)
+                message = unused_ignore_message(ignore.codes, ignore.codes, ignore.written)
             elif ignore.codes is not None:
                 # Each named code must have silenced something (a parent via a sub-code).
                 unused = frozenset(c for c in ignore.codes if not any(_named_covers(c, s) for s in silenced))
                 if not unused:
                     continue
-                message = unused_ignore_message(unused, ignore.codes)
+                message = unused_ignore_message(unused, ignore.codes, ignore.written)
             else:
                 continue
             kept.append(Diagnostic(path, line, ignore.column, "error", message, "unused-ignore"))
@@ -324,6 +328,18 @@ def not_covered_note(diag: Diagnostic, ignore: Ignore) -> Diagnostic:
     codes = ", ".join(ignore.written or sorted(ignore.codes or ()))
     message = f'Error code "{diag.code}" not covered by "type: ignore[{codes}]" comment'
     return Diagnostic(diag.path, diag.line, diag.column, "note", message, end_line=diag.end_line, end_column=diag.end_column)
+
+
+def _never_reported(code: str, options: Options) -> bool:
+    """Whether no error an ignore naming `code` covers can be reported in this file:
+    the code is off (disabled, or off by default and not enabled) and so is each
+    of its sub-codes. mypy drops such errors before they reach the ignores, so
+    an ignore naming only such codes is unused under mypy too, whether or not
+    veritype checks for them (mypy 2.4.1: `disable_error_code =
+    comparison-overlap` makes `# type: ignore[comparison-overlap]` unused)."""
+    if code not in REGISTRY or code_enabled(options, code):
+        return False  # an unknown code may be a plugin's, or one veritype does not know
+    return not any(info.parent == code and code_enabled(options, name) for name, info in REGISTRY.items())
 
 
 def _named_covers(named: str, silenced: str | None) -> bool:
