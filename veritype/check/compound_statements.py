@@ -300,20 +300,27 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
     # takes the join of its types before and after each statement (`retries =
     # retries.increment(...)` keeps `Retry`); one assigned inside a nested block
     # falls back to its declared type.
+    # (A `try` with no handler, only `finally`, needs none of these states.)
     points = [entry.copy()]
     nested: set[str] = set()
-    for s in stmt.body:
-        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
-            nested |= stmt_keys(s, walrus)
-    mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
+    if stmt.handlers:
+        for s in stmt.body:
+            if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)):
+                nested |= stmt_keys(s, walrus)
+        mc.block(stmt.body, after_each=lambda _s: points.append(mc.flow.fork()))
+    else:
+        mc.block(stmt.body)
     mc.block(stmt.orelse)
     after_body = mc.flow.fork()
     ends = [after_body]
+    # Every handler may start from the same points: their join is made once
+    # (each handler copies what it takes from it).
+    joined = merge(points) if stmt.handlers else None
     for handler in stmt.handlers:
+        assert joined is not None
         state = entry.copy()
         for key in assigned:
             state.types.pop(key, None)
-        joined = merge(points)
         for key in assigned - nested:
             if key in joined.types and "." not in key and "[" not in key:
                 state.types[key] = joined.types[key]
