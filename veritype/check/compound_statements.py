@@ -142,7 +142,10 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
             raise
         finally:
             mc.silent_passes -= 1
-        first_end = mc.flow.fork()
+        # The states at the ends of the passes and of the loop are taken, not
+        # forked: the flow is set anew before anything else is walked, and the
+        # merges below are their last users (each is handed over to one).
+        first_end = mc.flow.state
         head = merge([entry, first_end], mc.merge_declared)
         if _first_pass_stands(mc, entry, head, caps):
             # The head is the entry: the second pass would start where the
@@ -168,19 +171,18 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         if test is not None:
             mc.flow.apply(mc.exprs().narrow_for(test, True))
         mc.block(body)
-        body_end = mc.flow.fork()
+        body_end = mc.flow.state
         exits = mc._loop_exits
     mc._loop_exits = saved_exits
     # After the loop: it ran zero or more times (or broke out).
-    after = merge([head, body_end], mc.merge_declared)
+    after = merge([head, body_end], mc.merge_declared, handed_over=True)
     if infinite:
         after.unreachable = True
     mc.flow.set(after)
     if test is not None and not infinite:
         mc.flow.apply(mc.exprs().narrow_for(test, False))
     mc.block(orelse)
-    normal = mc.flow.fork()
-    mc.flow.set(merge([normal] + exits, mc.merge_declared))
+    mc.flow.set(merge([mc.flow.state] + exits, mc.merge_declared, handed_over=True))
 
 
 def _first_pass_stands(mc: "ModuleChecker", entry: State, head: State, caps: int) -> bool:
