@@ -211,6 +211,9 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
     saved = (checker.flow.fork(), checker._loop_exits, checker.type_checking_depth, len(checker.diags))
     checker.partial_watch = {id(comp.stmt): lambda: _argument_type(checker, kind, comp, seen)}
     checker.silent_passes += 1
+    # A `break` walked here is the enclosing loop's: its state goes to a list of
+    # the walk's own, not to that loop's exits (the list is restored, not copied).
+    checker._loop_exits = []
     try:
         checker.flow.bind(".".join(key), t)
         checker.block(stmts)

@@ -34,10 +34,14 @@ COMPARE_DUNDERS = {
 }
 
 
+_COMPARE_OPS = tuple(COMPARE_DUNDERS)
+
+
 UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
 
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
+    from veritype.evaluate.redundant_expr import check_operand, check_right_operand
     from veritype.evaluate.truthiness import falsy_part, truthy_part
     from veritype.evaluate.truthy_function import check_truthy_function, in_condition, mark_condition
 
@@ -46,20 +50,20 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     pushed = 0
     right_reported = False
     decided = 0  # how many operands' parts make the value, once one decides it
+    # (Whether the whole is a condition: inferring its operands marks only theirs.)
+    whole_tested = in_condition(ex, node)
     try:
         for i, value in enumerate(node.values):
             last = i == len(node.values) - 1
             # mypy tests every operand but the last for truth; the last one too
             # when the whole expression is a condition.
-            tested = not last or in_condition(ex, node)
+            tested = not last or whole_tested
             if tested:
                 mark_condition(ex, value)
             t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None))
             if tested:
-                check_truthy_function(ex, value, t, class_objects=in_condition(ex, node))
+                check_truthy_function(ex, value, t, class_objects=whole_tested)
             if not last:
-                from veritype.evaluate.redundant_expr import check_operand, check_right_operand
-
                 check_operand(ex, node, i, t)
                 if not right_reported:
                     right_reported = check_right_operand(ex, node, i, t)
@@ -337,7 +341,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
             message = comparison_overlap_message(op, ex._stored_widened(node.left, left), ex._stored_widened(comp, right), ex.ev.program.options.strict_bytes, ex.ev)
             if message is not None:
                 ex.error(node, message, "comparison-overlap")
-        if isinstance(op, tuple(COMPARE_DUNDERS)):
+        if isinstance(op, _COMPARE_OPS):
             dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
             for litem in union_items(left):
                 if isinstance(litem, AnyType):
