@@ -292,6 +292,20 @@ class Evaluator:
         for a plain variable or function (most names read): for one of those
         outside the typing modules that is `symbol_type` (see resolve_symbol)."""
         kind = sym.kind
+        if kind == S.CLASS:
+            # A class name read again (most class names are read many times): its
+            # class object as kept on its ClassInfo, which is what the reference
+            # below gives (`_own_ref`: class_info_of, `ref_value_type`: class_object_type)
+            # where the symbol made that info, which is still the evaluator's for its
+            # node (the engine drops a forgotten module's), outside the typing modules
+            # (whose names may be special forms). Narrowing never applies here: the
+            # flow is read before a name's symbol is.
+            info = sym.cache.get("class_info")
+            if info is not None:
+                t = info.class_object  # type: ignore[attr-defined]
+                if t is not None and self._classes.get(id(info.node)) is info and not (  # type: ignore[attr-defined]
+                        scope.kind == "module" and scope.module.name in TYPING):
+                    return t  # type: ignore[no-any-return]
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
         # symbol_type's cache hit, written out: most names read are evaluated already.
