@@ -306,6 +306,14 @@ class Evaluator:
                 if t is not None and self._classes.get(id(info.node)) is info and not (  # type: ignore[attr-defined]
                         scope.kind == "module" and scope.module.name in TYPING):
                     return t  # type: ignore[no-any-return]
+        elif kind == S.FROM_IMPORT:
+            # A class imported by name (`from m import C`), read again: resolve_symbol's
+            # kept reference and ref_value_type's class object, looked up directly.
+            hit = sym.cache.get("ref")
+            if hit is not None and hit[0] is scope.module:  # type: ignore[index]
+                ref = hit[1]  # type: ignore[index]
+                if ref.kind == "class" and ref.info is not None and ref.info.class_object is not None:
+                    return ref.info.class_object  # type: ignore[no-any-return]
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
         # symbol_type's cache hit, written out: most names read are evaluated already.
