@@ -321,6 +321,16 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     if prepared is not None:
         # (this check re-infers some in context: a copy)
         return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
+    if not callee.type_vars and _plain_positional(callee, args):
+        # `isinstance(x, C)`, `len(xs)`, `f(a, b)`: each argument inferred once without
+        # context, as below; if each fits its parameter, _check_matched reports nothing
+        # and gives the declared return type (see _fits_plainly), which is given here
+        # without matching. Otherwise it is checked from the same argument types.
+        plain_types = [site.infer(a.node, None) for a in args]  # type: ignore[arg-type]  (each has a node)
+        if _fits_plainly(site, callee, args, plain_types):
+            return callee.ret
+        matching = match_arguments(site, callee, args, plain_types)
+        return _check_matched(site, callee, args, plain_types, matching, report, held_back, {}, [])
     arg_types: list[Type] = []
     # What an argument inferred again with its parameter's type reported without
     # context is held back, and reported only if no such inference happens: mypy
@@ -354,6 +364,49 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         for seen in held.values():
             site.replay(seen)
     return ret
+
+
+def _plain_positional(callee: CallableType, args: list[Arg]) -> bool:
+    """Whether each argument is positional, no `*`, of an expression inferred once
+    without context (its class not in _RE_INFERRED), and goes to the parameter at its
+    position, the parameters after them left to their defaults (or an empty `*args`),
+    so that match_arguments maps argument i to parameter i and finds no error; and
+    no rule about the parameters together (an unpacked or ParamSpec `*args`, a
+    `**kwargs`: check_paramspec_arguments) applies."""
+    params = callee.params
+    n = len(args)
+    if n > len(params) or (params and params[-1].kind == VAR_KW):
+        return False
+    for a in args:
+        if a.kind != ARG_POS or a.type is not None or type(a.node) in _RE_INFERRED:
+            return False
+    for i, p in enumerate(params):
+        kind = p.kind
+        if i < n:
+            if kind != POS_ONLY and kind != POS_OR_KW:
+                return False
+        elif not p.has_default and kind != VAR_POS:
+            return False
+    return not shape_of(callee).together
+
+
+def _fits_plainly(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:
+    """For a call check_signature found _plain_positional, of a callee without type
+    variables: whether _check_matched, given these argument types, reports nothing
+    and gives `callee.ret`. It does where every argument is assignable to its
+    parameter's type, that type is no `type[...]` (an abstract class given for one is
+    reported) and no TypeForm the argument is read as (it is inferred again)."""
+    ev = site.ev
+    params = callee.params
+    for i, t in enumerate(arg_types):
+        expected = params[i].type
+        if isinstance(expected, TypeType):
+            return False
+        if isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, args[i].node):  # type: ignore[arg-type]
+            return False
+        if not is_subtype(ev, t, expected):
+            return False
+    return True
 
 
 # The type of an argument not inferred yet (check_signature's `later`).

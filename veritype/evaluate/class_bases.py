@@ -176,16 +176,15 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
         return cached  # type: ignore[no-any-return]
     info._abstract = []  # type: ignore[attr-defined]
     result: list[str] = []
-    seen: set[str] = set()
-    for cls in info.mro:
+    mro = info.mro
+    for i, cls in enumerate(mro):
         if cls.node is None:
             continue
-        for name, sym in cls.symbols.items():
-            if name in seen:
+        for name in _candidates(cls):
+            # Only a name's first definition along the MRO counts.
+            if any(c.node is not None and name in c.symbols for c in mro[:i]):
                 continue
-            seen.add(name)
-            if sym.is_instance_attr:
-                continue
+            sym = cls.symbols[name]
             node = sym.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
 
@@ -198,6 +197,27 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
                 result.append(name)
     info._abstract = result  # type: ignore[attr-defined]
     return result
+
+
+def _candidates(cls: "ClassInfo") -> tuple[str, ...]:
+    """The names of `cls`'s own body abstract_members may find abstract, in their
+    order there: every name but an instance attribute's of a source protocol (see
+    _implicitly_abstract_method/_variable), else those of methods whose first
+    definition has decorators (the only way it finds `abc.abstractmethod`), a few.
+    Kept on the class once final (no lazy evaluation in progress: a class whose
+    bases are being evaluated has no protocol flag yet), as every subclass asks
+    again (most of them to learn that there are none); its symbols never change."""
+    known = getattr(cls, "_abstract_candidates", None)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    names: tuple[str, ...] = ()
+    if cls.node is not None:
+        protocol = _protocol_source(cls)
+        names = tuple(name for name, sym in cls.symbols.items() if not sym.is_instance_attr and (
+            protocol or (isinstance(sym.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and sym.node.decorator_list)))
+    if not cls.ev.lazy_depth:
+        cls._abstract_candidates = names  # type: ignore[attr-defined]
+    return names
 
 
 def _protocol_source(cls: "ClassInfo") -> bool:

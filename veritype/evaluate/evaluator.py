@@ -292,6 +292,28 @@ class Evaluator:
         for a plain variable or function (most names read): for one of those
         outside the typing modules that is `symbol_type` (see resolve_symbol)."""
         kind = sym.kind
+        if kind == S.CLASS:
+            # A class name read again (most class names are read many times): its
+            # class object as kept on its ClassInfo, which is what the reference
+            # below gives (`_own_ref`: class_info_of, `ref_value_type`: class_object_type)
+            # where the symbol made that info, which is still the evaluator's for its
+            # node (the engine drops a forgotten module's), outside the typing modules
+            # (whose names may be special forms). Narrowing never applies here: the
+            # flow is read before a name's symbol is.
+            info = sym.cache.get("class_info")
+            if info is not None:
+                t = info.class_object  # type: ignore[attr-defined]
+                if t is not None and self._classes.get(id(info.node)) is info and not (  # type: ignore[attr-defined]
+                        scope.kind == "module" and scope.module.name in TYPING):
+                    return t  # type: ignore[no-any-return]
+        elif kind == S.FROM_IMPORT:
+            # A class imported by name (`from m import C`), read again: resolve_symbol's
+            # kept reference and ref_value_type's class object, looked up directly.
+            hit = sym.cache.get("ref")
+            if hit is not None and hit[0] is scope.module:  # type: ignore[index]
+                ref = hit[1]  # type: ignore[index]
+                if ref.kind == "class" and ref.info is not None and ref.info.class_object is not None:
+                    return ref.info.class_object  # type: ignore[no-any-return]
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
         # symbol_type's cache hit, written out: most names read are evaluated already.
