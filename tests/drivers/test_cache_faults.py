@@ -122,3 +122,21 @@ def test_only_old_temporaries_are_removed(tmp_path: Path, age: float, removed: i
     os.utime(temp, (stamp, stamp))
     store.remove_stale_temps()
     assert store.temps_removed == removed and temp.exists() == (removed == 0)  # a concurrent run's write stays
+
+
+def test_a_store_whose_directory_goes_mid_run_makes_it_again(tmp_path: Path) -> None:
+    """The directory is made once per store, not before each entry: a write
+    that finds it removed since makes it (and its tag files) again."""
+    import shutil
+
+    from veritype.cache.store import CacheStore, Entry
+
+    store = CacheStore(str(tmp_path / "cache"))
+    entry = Entry("key", {"os": "stdlib:os.pyi"}, [])
+    store.save("a", "a.py", entry)
+    shutil.rmtree(tmp_path / "cache")
+    store.save("b", "b.py", entry)
+    store.save_imports("k", {"d": ["os"]})
+    assert store.write_errors == 0
+    assert store.load("b", "b.py") == entry and store.load_imports("k") == {"d": ["os"]}
+    assert (tmp_path / "cache" / "CACHEDIR.TAG").exists() and (tmp_path / "cache" / ".gitignore").exists()

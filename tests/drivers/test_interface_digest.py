@@ -88,6 +88,14 @@ def test_text_keeps_columns_and_drops_comments() -> None:
     assert text == "a = [1,\n     2]"
 
 
+def test_text_keeps_strings_verbatim_and_type_comments() -> None:
+    # Blank lines and trailing blanks inside a string are the string's; a line
+    # end between two strings is stripped as any other; `# type:` comments stay
+    # (a pure ignore does not); the blank lines before the first code go.
+    source = '\n  \nx = """a  \n\n  b"""  # c\n\n\ny = 1  # type: int   \nz = "q"  \t\n\n"r"  # type: ignore\n'
+    assert interface_text(source) == 'x = """a  \n\n  b"""\ny = 1  # type: int\nz = "q"\n"r"'
+
+
 def test_fstrings_whichever_way_they_are_read() -> None:
     # From Python 3.12 a kept f-string sends the text to tokenize
     # (comment_scan.MAY_MISREAD); the meaning is the same either way.

@@ -56,7 +56,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
-from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
+from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT_GROUPS
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
@@ -69,8 +69,6 @@ if TYPE_CHECKING:
 _PURE_IGNORE = re.compile(r"#\s*type\s*:\s*ignore(?![\w-])(\[[^\]]*\])?\s*$")
 _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
 
-# The trailing blanks of a code line and the blank lines after it.
-_LINE_END = re.compile(r"[ \t\f]*\n(?:[ \t\f]*\n)*")
 
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -80,6 +78,11 @@ class _StaleTree(Exception):
 
 
 def normalized_newlines(source: str) -> str:
+    # Asked three times of each checked module's text (keep_interface,
+    # interface_digest, interface_text): one scan, not two, for the usual
+    # text without a carriage return (then the text itself).
+    if "\r" not in source:
+        return source
     return source.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -199,25 +202,51 @@ def _kept_comment(comment: str) -> bool:
 
 def _scanned(kept: str) -> str:
     """`kept` without its comments (but `# type:` ones), blank lines and
-    trailing blanks: string literals verbatim, every other column as it was."""
-    out: list[str] = []
-    code: list[str] = []
-    pos = 0
-    for m in STRING_OR_COMMENT.finditer(kept):
-        code.append(kept[pos:m.start()])
-        comment = m.group(1)
-        if comment is None:
-            piece = "".join(code)
-            # (Most code between two strings is within a line: no line end to strip.)
-            out.append(_LINE_END.sub("\n", piece) if "\n" in piece else piece)
-            code.clear()
-            out.append(m.group())
-        elif _kept_comment(comment):
-            code.append(comment)
-        pos = m.end()
-    code.append(kept[pos:])
-    out.append(_LINE_END.sub("\n", "".join(code)).rstrip())
+    trailing blanks: string literals verbatim, every other column as it was.
+
+    Done by whole-text operations in C rather than Python steps for each
+    string and comment (a checked module's digest is taken in every cold
+    run): `re.split` cuts the text at its strings and comments; the code
+    between strings is joined with one NUL in each string's place (valid
+    source has no NUL: it does not parse) and its line ends are stripped in
+    one pass, which no match crosses (a NUL is neither blank nor newline),
+    as if each run of code between two strings were stripped alone; the
+    strings go back in at the NULs."""
+    parts = STRING_OR_COMMENT_GROUPS.split(kept)  # code, string, comment, code, ...: one of each pair None
+    strings = parts[1::3]
+    if _TYPE_COMMENT.search(kept) is None:
+        # No comment is kept (most texts: no `# type:` comment, nor that text in a string).
+        marks = ["" if string is None else "\0" for string in strings]
+    else:
+        marks = ["\0" if string is not None else comment if _kept_comment(comment) else ""
+                 for string, comment in zip(strings, parts[2::3])]
+    pieces = parts[0::3]
+    skeleton: list[str] = [""] * (len(pieces) + len(marks))
+    skeleton[0::2] = pieces
+    skeleton[1::2] = marks
+    segments = _without_line_ends("".join(skeleton)).split("\0")
+    segments[-1] = segments[-1].rstrip()
+    out: list[str] = [""] * (2 * len(segments) - 1)
+    out[0::2] = segments
+    out[1::2] = [string for string in strings if string is not None]
     return "".join(out).lstrip("\n")
+
+
+def _without_line_ends(code: str) -> str:
+    """`code` without the trailing blanks (space, tab, form feed) of its
+    lines and the blank lines after a line: each run of blanks and newlines
+    that ends in a newline becomes one newline. By lines, not by a regular
+    expression tried at every character (twice the time): each line that a
+    newline ends loses its trailing blanks, and those left empty go but the
+    first (the text before the first newline stays, blank or not; the text
+    after the last newline has no line end to strip)."""
+    lines = code.split("\n")
+    if len(lines) == 1:
+        return code
+    last = lines.pop()
+    stripped = [line.rstrip(" \t\f") for line in lines]
+    kept = [stripped[0], *filter(None, stripped[1:]), last]
+    return "\n".join(kept)
 
 
 def _tokenized(kept: str) -> str:

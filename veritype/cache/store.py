@@ -80,6 +80,11 @@ class CacheStore:
         self.unreadable: list[str] = []
         self.missing = 0
         self.temps_removed = 0
+        # The directory, its .gitignore and CACHEDIR.TAG are made once per store
+        # (`_prepare`), not before each of a cold run's hundreds of entries; a
+        # write that finds the directory gone (removed since) makes them again
+        # (`_write`).
+        self._prepared = False
 
     def _path(self, module: str, path: str) -> str:
         return os.path.join(self.entries_dir, digest_text(f"{module}\0{path}")[:32] + ".json")
@@ -146,10 +151,9 @@ class CacheStore:
             "diagnostics": [_diag_to_json(d) for d in entry.diagnostics],
         }
         try:
-            self._prepare()
             payload = json.dumps(data)
             # Atomic: readers see the old entry or the new one.
-            write_atomically(self._path(module, path), digest_text(payload) + "\n" + payload)
+            self._write(self._path(module, path), digest_text(payload) + "\n" + payload)
         except OSError:
             # A read-only or full disk must not fail the check; the next run
             # simply checks this module again.
@@ -227,11 +231,23 @@ class CacheStore:
 
     def _save_memo(self, name: str, key: str, memo: Mapping[str, object]) -> None:
         try:
-            self._prepare()
             payload = json.dumps({"key": key, "digests": memo})
-            write_atomically(os.path.join(self.entries_dir, name), digest_text(payload) + "\n" + payload)
+            self._write(os.path.join(self.entries_dir, name), digest_text(payload) + "\n" + payload)
         except OSError:
             self.write_errors += 1
+
+    def _write(self, target: str, text: str) -> None:
+        """Write a file of the entries' directory atomically (raises OSError)."""
+        if not self._prepared:
+            self._prepare()
+        try:
+            write_atomically(target, text)
+        except FileNotFoundError:
+            # The directory went after it was made (removed by hand while a
+            # run, or a long-lived server's store, was writing): made again,
+            # as every write made it before it was made once per store.
+            self._prepare()
+            write_atomically(target, text)
 
     def _prepare(self) -> None:
         os.makedirs(self.entries_dir, exist_ok=True)
@@ -240,6 +256,7 @@ class CacheStore:
             if not os.path.exists(path):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
+        self._prepared = True
 
 
 def _diag_to_json(d: Diagnostic) -> dict[str, object]:

@@ -28,5 +28,9 @@ _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 #: those characters alone (an optional prefix made the engine try every one).
 STRING_OR_COMMENT = re.compile(rf"(?:{_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
 
+#: The same scan with the string a group too (group 1; the comment: group 2),
+#: for `re.split`, which keeps only what groups hold (cache/interface.py).
+STRING_OR_COMMENT_GROUPS = re.compile(rf"({_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
+
 #: Where the scan could misread a text: an f-string on Python 3.12+ (None before).
 MAY_MISREAD = re.compile(r"(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]") if sys.version_info >= (3, 12) else None

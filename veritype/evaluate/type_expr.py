@@ -275,6 +275,10 @@ class TypeExprEvaluator:
                 # mypy (on by default): the spec spells this type `None`; read as None.
                 self._error(ctx, node, "NoneType should not be used as a type, please use None instead", "nonetype-type")
                 return NoneType()
+            if not info.type_vars and info.fullname != "builtins.tuple":
+                # Most classes named (`str`, `int`, a project's own): nothing to
+                # report bare nor to fill, as below with no type variables.
+                return _typeddict_or(self.ev, Instance(info, ()))
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
