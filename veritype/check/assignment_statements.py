@@ -254,7 +254,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             lenient_over, declared = declared, None  # an inferred declaration mypy would not enforce here
         if declared is not None:
             if not is_subtype(mc.ev, t, declared):
-
                 if value is None or not report_display_items(mc, value, declared):
                     got, exp = format_pair(t, declared)
                     mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
@@ -334,7 +333,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         if key is not None:
             mc.flow.invalidate(key)
     elif isinstance(target, (ast.Tuple, ast.List)):
-
         exprs = mc.exprs()
         at = unpack_at or value or target
         # mypy reports a str unpacked by a nested target on the display's item,
@@ -413,7 +411,6 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
             mc.infer(target.slice)
             continue
         if isinstance(item, Instance) or isinstance(item, (TupleType,)) or True:
-
             if isinstance(item, TypedDictType):
                 key_t = mc.infer(target.slice)
                 if isinstance(key_t, LiteralType) and isinstance(key_t.value, str):
@@ -425,7 +422,6 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
                     elif key_t.value in item.readonly:
                         mc.error(target, f'ReadOnly TypedDict key "{key_t.value}" TypedDict is mutated', "typeddict-readonly-mutated")
                 else:
-
                     check_key(mc.exprs(), item, key_t, target.slice)
                 continue
             setitem = mc.ev.bound_member(item, "__setitem__")
@@ -453,13 +449,10 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
 
     declared = bind_in_callables(mc.ev.type_exprs.eval(stmt.annotation, ctx))
     if isinstance(stmt.target, ast.Attribute):
-
         declared = through_annotated_self(mc, stmt.target, declared)
     if "TypeAlias" not in ctx.qualifiers:
-
         check_unbound_in_annotation(mc, stmt.annotation, declared)
     elif stmt.value is not None:
-
         check_alias_of_bound_type_var(mc, stmt.value)
     bare_qualifier = ctx.qualifiers & {"Final", "ClassVar"} and isinstance(stmt.annotation, (ast.Name, ast.Attribute))
 
@@ -468,7 +461,6 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         if stmt.value is None and not mc.info.is_stub:
             mc.error(stmt, "A type alias declared with TypeAlias needs a value", "valid-type")
         if stmt.value is not None:
-
             sym = mc.scope.table.get(stmt.target.id) if isinstance(stmt.target, ast.Name) else None
             if sym is None or sym.node is not stmt or not report_circular(mc, sym, stmt):
                 mc.ev.type_exprs.evaluate(stmt.value, mc.scope, report=mc.type_report())
@@ -491,7 +483,6 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         return  # `x: int = ...` in a stub: the value is elided, not an EllipsisType
     t = mc.infer(stmt.value, declared)
     if not is_subtype(mc.ev, t, declared):
-
         if not report_display_items(mc, stmt.value, declared):
             got, exp = format_pair(t, declared)
             mc.error(stmt.value, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
@@ -538,7 +529,6 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
             return
         value_t = mc.infer(stmt.value, target_t)
     elif isinstance(stmt.op, ast.BitOr) and isinstance(target_t, TypedDictType) and isinstance(stmt.value, ast.Dict):
-
         if merge_display(mc.exprs(), target_t, stmt.value, mutates=True):
             return  # `td |= {...}`: the TypedDict keeps its type
         value_t = mc.infer(stmt.value)
@@ -631,7 +621,6 @@ def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[
     if isinstance(declared, AnyType):
         return declared
     if isinstance(declared, UnionType):
-
         kept = [i for i in union_items(value)]
         if all(is_subtype(ev, i, declared) for i in kept):
             # Literal values keep their literal type only when declared as such.

@@ -71,7 +71,6 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
             return PLAIN
         return _setter_value_type(ev, setter, cls, base)
     if sym.kind == S.VAR and not sym.is_instance_attr:
-
         converted = converter_input_of(base.info, attr)
         if converted is not None:
             # A dataclass_transform field with a converter (spec, "Converters"):
@@ -122,7 +121,6 @@ def check_written_attribute(checker: "ModuleChecker", target: ast.Attribute, bas
             checker.error(target, msg, "deprecated")
     on_class = isinstance(base, TypeType) and isinstance(base.item, Instance)
     if on_class:
-
         if ambiguous_generic_access(ev, checker.scope, target):
             checker.error(target, MESSAGE, "misc")
             return True

@@ -219,7 +219,6 @@ def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInf
             return  # *Ts / Unpack[Ts]: not checked here
         t = ev.type_exprs.eval(a, ctx)
         if not isinstance(t, TypeVarType):
-
             if not isinstance(t, AnyType):
                 checker.error(a, f"Free type variable expected in {name}[...]", "misc")
             return

@@ -17,6 +17,7 @@ from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
 from veritype.types.subtype import is_subtype
+from veritype.types.join import widen_literals
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -230,7 +231,6 @@ def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> No
     inferred literals (`Literal['light']? | Literal['dark']?`) in its narrowed
     type, while the variable is declared `str`. The assignment bound the widened
     type; bind the item itself where that is all that happened."""
-    from veritype.types.join import widen_literals
 
     if not isinstance(target, ast.Name):
         return

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from veritype.types.model import AnyType, LiteralType, NeverType, Type, UnionType, make_union
 from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
+from veritype.types.join import widen_literals
+from veritype.types.model import union_items
 
 if TYPE_CHECKING:
     import ast
@@ -239,8 +241,6 @@ def _holds_any(t: UnionType) -> bool:
 
 def _without_any_is(t: Type, declared: Type) -> bool:
     """Whether `t` less its Any items is `declared` (the same items, in any order)."""
-    from veritype.types.join import widen_literals
-    from veritype.types.model import union_items
 
     want = union_items(declared)
     rest = [i for i in union_items(t) if not isinstance(i, AnyType)]

@@ -80,7 +80,6 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         # decorated type is its other message (check.any_decorated).
         checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     elif opts.disallow_any_decorated and not checker.info.is_stub and node.decorator_list:
-
         check_any_decorated(checker, node, parent, _def_line(node))
     stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
     _check_defaults(checker, node, sig, stubby)

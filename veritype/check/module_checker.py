@@ -161,7 +161,6 @@ class ModuleChecker:
         if exprs is None:
             exprs = self.exprs()
         if condition:
-
             t = infer_condition(exprs, node)
         else:
             t = exprs.infer(node, expected)
@@ -216,14 +215,11 @@ class ModuleChecker:
             elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 return  # the lookahead needs no nested bodies
         if self.options.disallow_any_explicit:
-
             check_statement(self, stmt)
         if self.options.disallow_any_unimported:
-
             unimported_any.check_statement(self, stmt)
         kind = type(stmt)
         if kind in _ANNOTATING:
-
             check_run_annotations(self, stmt)
         # The handler `_<kind>` of this checker's class, looked up once per kind.
         handlers = self._handlers
@@ -251,7 +247,6 @@ class ModuleChecker:
             self.error(stmt, 'Value of type "Coroutine[Any, Any, %s]" must be used' % format_type(t.args[2] if len(t.args) == 3 else AnyType()), "unused-coroutine")
             self.note(stmt, 'Are you missing an await?')
         elif not is_reveal and isinstance(t, Instance):
-
             check_unused_awaitable(self, stmt, t)
         # Calls do not forget narrowed attributes: mypy and pyright keep them
         # too (unsound but what users expect).

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, UnionType
 from veritype.syntax.walk import walk as walk_nodes
+from veritype.check.var_annotated import empty_display_kind
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -301,7 +302,6 @@ def _completed(checker: "ModuleChecker", kind: str, role: str, arg: Type | tuple
 def maybe_complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, declared: Type | None) -> Type:
     """The type `stmt` assigns: `t`, or its completion when `stmt` is `x = []`
     (or `self.x = []` in a method) and the first use of the variable completes it."""
-    from veritype.check.var_annotated import empty_display_kind
 
     if len(stmt.targets) != 1 or stmt.type_comment or checker.info.is_stub:
         return t

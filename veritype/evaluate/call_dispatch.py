@@ -15,6 +15,8 @@ from veritype.evaluate.variadic_calls import expand
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
+from veritype.evaluate import deprecation
+from veritype.evaluate.special_values import SHOWN, not_callable
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -43,7 +45,6 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         return check_overloaded(site, callee, args)
     if isinstance(callee, TypeType):
         return _call_class(site, callee, args)
-    from veritype.evaluate.special_values import SHOWN, not_callable
 
     if not_callable(callee):
         # "An attempt to call Annotated (whether parameterized or not) should be
@@ -61,7 +62,6 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
                 return AnyType("special")
             site.report(site.node, f'"{format_type(callee)}" not callable', "operator")
             return AnyType("error")
-        from veritype.evaluate import deprecation
 
         if deprecation.enabled(ev):
             msg = deprecation.method_message(call)

@@ -33,6 +33,16 @@ from veritype.types.param_shape import shape_of
 from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
 from veritype.types.substitute import erase_to_any, substitute, tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
+from veritype.evaluate.abstract_class_objects import abstract_class_given, call_message
+from veritype.evaluate.await_hint import subtype_notes
+from veritype.evaluate.display_items import report_display_items
+from veritype.evaluate.dunder_messages import dunder_argument_error
+from veritype.evaluate.lambda_returns import report_lambda_return
+from veritype.evaluate.variadic_calls import check_variadic_args, variadic_constraints
+from veritype.types.format import format_pair
+from veritype.types.solve import matching_overload_item
+from veritype.types.subtype import map_instance_to_supertype
+from veritype.types.tuples import value_items
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -288,8 +298,6 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
     """The type that flows into `param` from `arg` (an item for *xs and **kw)."""
     if arg.kind == ARG_STAR and param.kind != VAR_POS or arg.kind == ARG_STAR and param.kind == VAR_POS:
         if isinstance(t, TupleType):
-            from veritype.types.tuples import value_items
-
             return make_union(value_items(t)) if t.items else NeverType()
         return site.iterate(t, arg.node)
     if arg.kind == ARG_STAR2:
@@ -301,8 +309,6 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
         if isinstance(t, Instance):
             mapping = site.ev.instance("typing.Mapping")
             if isinstance(mapping, Instance):
-                from veritype.types.subtype import map_instance_to_supertype
-
                 mapped = map_instance_to_supertype(t, mapping.info)
                 if mapped is not None and len(mapped.args) == 2:
                     return mapped.args[1]
@@ -467,7 +473,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         for pi, p in enumerate(callee.params):
             if isinstance(p.type, UnpackType):
                 # `*args: *Ts` (PEP 646): the arguments together are one tuple.
-                from veritype.evaluate.variadic_calls import variadic_constraints
 
                 slot = matching.slots[pi]
                 cons += variadic_constraints(site, p, [args[i] for i in slot], [arg_types[i] for i in slot], targets)
@@ -507,7 +512,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
             for ai, p in overloads:
                 over = arg_types[ai]
                 assert isinstance(over, Overloaded)
-                from veritype.types.solve import matching_overload_item
 
                 # The arguments' literal types pick the item (`Path.open` with "rb").
                 exact = solve(ev, callee.type_vars, cons, keep_literals=True)
@@ -580,8 +584,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
             continue  # no argument for it (only an unpacked `*args` may want some)
         if pi in together:  # (types.param_shape.checks_arguments_together)
             if isinstance(p.type, UnpackType):
-                from veritype.evaluate.variadic_calls import check_variadic_args
-
                 check_variadic_args(site, callee, p, slot, args, arg_types, mapping, report)
             # (`*args: P.args`: P stands for a whole signature, not an argument's
             # type; these arguments are not checked here: Any, silence.)
@@ -609,8 +611,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                 continue
             if is_subtype(ev, actual, expected):
                 if arg.kind in (ARG_POS, ARG_KW) and isinstance(expected, TypeType):
-                    from veritype.evaluate.abstract_class_objects import abstract_class_given, call_message
-
                     if abstract_class_given(ev, site.scope, arg.node, expected):
                         report(arg.node, call_message(expected), "type-abstract")
             elif held_back:
@@ -630,21 +630,17 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                     # as mypy does, not the whole argument. For a parameter typed with
                     # the callee's own type variables mypy infers the display first and
                     # reports the whole argument (`arg-type`: `MultiDict([probe])`).
-                    from veritype.evaluate.display_items import report_display_items
 
                     if report_display_items(ev, site.infer, lambda n, m, c: report(n, m, c), arg.node, expected):
                         continue
                 # Star arguments are shown whole ("*list[str]"), as mypy does.
                 shown = widen_literals(t) if arg.kind in (ARG_STAR, ARG_STAR2) else actual
-                from veritype.evaluate.dunder_messages import dunder_argument_error
 
                 worded = dunder_argument_error(site.node, callee.name, ai + 1, shown, expected, site.infer) if arg.kind in (ARG_POS, ARG_STAR) else None
                 msg, code = worded if worded is not None else (_arg_message(callee, args, ai, p, shown, expected), "arg-type")
                 report(arg.node or site.node, msg, code)
-                from veritype.evaluate.lambda_returns import report_lambda_return
 
                 report_lambda_return(ev, arg.node, actual, expected, report)
-                from veritype.evaluate.await_hint import subtype_notes
 
                 for n in subtype_notes(ev, actual, expected):
                     report(arg.node or site.node, n, "note")  # a Report's "note" code is a note
@@ -719,7 +715,6 @@ def _ret_after_error(callee: CallableType) -> Type:
 
 
 def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actual: Type, expected: Type) -> str:
-    from veritype.types.format import format_pair
 
     sa, se = format_pair(actual, expected)
     to = to_function(callee)

@@ -45,7 +45,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     pep695 = ev.pep695_params(node, info.fullname, scope)
     type_scope = scope
     if pep695:
-
         type_scope = Scope("function", scope.table, scope.module, scope, info.fullname)
         type_scope.type_params.update(pep695)
     ctx = TypeContext(type_scope, bind_to=info.fullname)
@@ -159,7 +158,6 @@ def declared_variable(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> bool:
     if sym.kind == S.PARAM and not (isinstance(sym.node, ast.arg) and sym.node.annotation is not None):
         return False
     if sym.kind == S.VAR:
-
         if qualifiers(ev, sym, scope) & {"TypeAlias", "Final"}:
             return False
     try:
@@ -187,7 +185,6 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
             sym = cls.symbols[name]
             node = sym.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-
                 names = decorator_names(ev, node, cls.scope)
                 if any(n in ("abc.abstractmethod", "abc.abstractproperty") for n in names):
                     result.append(name)

@@ -23,7 +23,7 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.substitute import type_vars_in
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.walk import walk as walk_nodes
-from veritype.evaluate.evaluator import class_object_type
+from veritype.evaluate.classes import class_object_type
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.functional_classes import functional_class
 from veritype.evaluate.functions import function_scope, function_symbol_type
@@ -45,7 +45,6 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     if sym.kind == S.CLASS:
         return class_object_type(ev.class_info_of(sym, scope))
     if sym.kind == S.FUNC:
-
         return function_symbol_type(ev, sym, scope)
     if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
         return ev.ref_value_type(ev.resolve_symbol(sym, scope))
@@ -78,7 +77,6 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
             if params and list(target.args) == list(target.info.type_vars):
                 return class_object_type(target.info)  # `L = list`: the class itself
             if params:
-
                 target = substitute(target, {tv_key(p): AnyType("implicit") for p in params})  # type: ignore[assignment]
             return TypeType(target)
         value = getattr(sym.node, "value", None)
@@ -234,7 +232,6 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     if sym.is_instance_attr and scope.cls is not None:
         method = sym.decl_methods.get(id(node)) or sym.method
         if method is not None:
-
             eval_scope = function_scope(ev, method, scope)
             # `self.file = file` after `if file is None: file = ...`: the value's
             # type where it is assigned, narrowing included (mypy's inference).

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.classes import ClassInfo
+from veritype.evaluate.classes import ClassInfo, class_object_type
 from veritype.evaluate.scopes import Scope
 from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
 from veritype.semantic import symbols as S
@@ -22,6 +22,14 @@ from veritype.types.model import (
     ANY, ANY_SPECIAL, AnyType, Instance, LiteralType, ModuleType,
     SpecialForm, TupleType, Type, TypeType, TypeVarType, UnpackType,
 )
+from veritype.diagnostics import bounds
+from veritype.evaluate.type_params import pep695_type_params
+from veritype.types.join import join_all, widen_literals
+from veritype.types.tuples import make_tuple
+from veritype.evaluate.class_bases import abstract_members
+from veritype.evaluate.declarations import compute_symbol_type
+from veritype.evaluate.class_bases import evaluate_bases
+from veritype.evaluate.declarations import compute_declared_type
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -471,13 +479,10 @@ class Evaluator:
         return t
 
     def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
-        from veritype.types.join import join_all
 
-        from veritype.types.join import widen_literals
 
         if any(isinstance(i, UnpackType) for i in items):
             # Items built from a variadic tuple (`(*t, 1)`, `t + u`): normalized (PEP 646).
-            from veritype.types.tuples import make_tuple
 
             info = self.named_class("builtins.tuple")
             if info is not None:
@@ -496,12 +501,10 @@ class Evaluator:
         return LiteralType(value, fallback)
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
-        from veritype.evaluate.class_bases import evaluate_bases
 
         return evaluate_bases(self, info)
 
     def pep695_params(self, node: ast.AST, owner: str, scope: Scope) -> dict[str, TypeVarType]:
-        from veritype.evaluate.type_params import pep695_type_params
 
         params = pep695_type_params(self, node, owner, scope)
         if params:
@@ -509,7 +512,6 @@ class Evaluator:
         return params
 
     def abstract_members(self, info: ClassInfo) -> list[str]:
-        from veritype.evaluate.class_bases import abstract_members
 
         return abstract_members(self, info)
 
@@ -526,12 +528,8 @@ class Evaluator:
         self.program.stats["symbols_evaluated"] += 1
         with self.lazy_evaluation:  # (see Evaluator.lazy_depth)
             try:
-                from veritype.evaluate.declarations import compute_symbol_type
-
                 result = compute_symbol_type(self, sym, scope)
             except RecursionError:
-                from veritype.diagnostics import bounds
-
                 bounds.hit("recursion limit in a declaration's type", f"{scope.module.path}: {sym.name}")
                 result = AnyType("special")
         sym.cache["type"] = result
@@ -542,7 +540,6 @@ class Evaluator:
         if "declared" in sym.cache:
             return sym.cache["declared"]  # type: ignore[return-value]
         sym.cache["declared"] = None
-        from veritype.evaluate.declarations import compute_declared_type
 
         with self.lazy_evaluation:  # (see Evaluator.lazy_depth)
             result = compute_declared_type(self, sym, scope)
@@ -576,25 +573,6 @@ class Evaluator:
 
 
 _LITERAL_CLASSES = {bool: "bool", int: "int", str: "str", bytes: "bytes"}
-
-
-def class_object_type(info: ClassInfo) -> TypeType:
-    """The type of a class object named in an expression: `type[C[Any...]]`.
-
-    Type arguments are left as Any marked "bare": a call of the class solves
-    them from the constructor's arguments instead.
-    """
-    # Kept once final (19k asked for on the bench corpus, 810 made): a
-    # class's type variables are fixed once its bases are evaluated, which
-    # is done when no lazy evaluation is in progress (a cycle through the
-    # bases reads none while they are). One object for every use of the class
-    # also keeps the caches keyed by a type's identity (found_members) answering.
-    t = info.class_object
-    if t is None:
-        t = TypeType(Instance(info, tuple(AnyType("bare") for _ in info.type_vars)))
-        if not info.ev.lazy_depth:
-            info.class_object = t
-    return t
 
 
 def _declares_itself(sym: Symbol) -> bool:

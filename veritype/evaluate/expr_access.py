@@ -50,7 +50,6 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                 return found
     base = ex.infer(node.value)
     if type(base) is TypeType and ex.scope is not None:
-
         if ambiguous_generic_access(ex.ev, ex.scope, node):
             ex.error(node, MESSAGE, "misc")
     if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):

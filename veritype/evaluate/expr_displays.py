@@ -232,7 +232,6 @@ def comprehension(ex: "ExprEvaluator", generators: list[ast.comprehension], node
             item = ex.iterate(it, gen.iter, is_async=bool(gen.is_async))
             ex.assign_types(gen.target, item, layer, node)
             for cond in gen.ifs:
-
                 check_condition(ex, cond, infer_condition(ex, cond), " in comprehension")
                 narrowed = ex.narrow_for(cond, True)
                 layer.update(narrowed)

@@ -11,6 +11,12 @@ from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import ANY_ERROR, AnyType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, NeverType, union_items
+from veritype.evaluate.call_dispatch import call_types
+from veritype.evaluate.redundant_expr import check_operand, check_right_operand
+from veritype.evaluate.truthiness import falsy_part, truthy_part
+from veritype.evaluate.truthy_function import check_truthy_function, in_condition, infer_condition, mark_condition
+from veritype.types.display_join import simplified_union
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -41,9 +47,6 @@ UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Inv
 
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
-    from veritype.evaluate.redundant_expr import check_operand, check_right_operand
-    from veritype.evaluate.truthiness import falsy_part, truthy_part
-    from veritype.evaluate.truthy_function import check_truthy_function, in_condition, mark_condition
 
     results: list[Type] = []
     positive = isinstance(node.op, ast.And)
@@ -85,7 +88,6 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     finally:
         for _ in range(pushed):
             ex.overlay.pop()
-    from veritype.types.display_join import simplified_union
 
     # mypy simplifies the result: `history or ()` on `tuple[R, ...] | None` is
     # `tuple[R, ...]` (the empty tuple is one of them), `o is not None and o + 1` int.
@@ -94,8 +96,6 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
 
 def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None) -> Type:
     if isinstance(node.op, ast.Not):
-        from veritype.evaluate.truthy_function import infer_condition
-
         infer_condition(ex, node.operand)
         return ex.ev.builtin("bool")
     operand = ex.infer(node.operand)
@@ -282,7 +282,6 @@ def has_any_base(ex: "ExprEvaluator", t: Type) -> bool:
 
 
 def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:
-    from veritype.evaluate.call_dispatch import call_types
 
     r = call_types(ex.ev, method, [arg])
     if r is None:
@@ -293,7 +292,6 @@ def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:
 
 
 def call_known(ex: "ExprEvaluator", method: Type, args: list[Type], node: ast.AST) -> Type:
-    from veritype.evaluate.call_dispatch import call_types
 
     r = call_types(ex.ev, method, args)
     return r if r is not None else AnyType("special")
@@ -377,7 +375,6 @@ def contains_ok(ex: "ExprEvaluator", left: Type, right: Type) -> bool:
     typeshed's `dict_items.__contains__` takes `tuple[object, object]`).
     A right operand without `__contains__` is tested through its items too.
     Unsure (Any, an item type not found) counts as fine."""
-    from veritype.types.subtype import is_subtype
 
     items = [r for r in union_items(right) if not isinstance(r, AnyType)]
     if len(items) != len(union_items(right)) or not items:

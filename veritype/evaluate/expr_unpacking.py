@@ -54,7 +54,6 @@ def assign_types(ex: "ExprEvaluator", target: ast.expr, t: Type, layer: dict[str
     if isinstance(target, ast.Name):
         layer[target.id] = t
     elif isinstance(target, (ast.Tuple, ast.List)):
-
         check_str_unpack(ex, t, at)
         items = ex.unpack(t, len(target.elts), target)
         for sub, item in zip(target.elts, items):

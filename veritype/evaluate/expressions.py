@@ -310,7 +310,6 @@ class ExprEvaluator:
                 if v.format_spec is not None:
                     self.infer(v.format_spec)
         if values and self.reporting:
-
             check_fstring(self, node, values)
         return self.ev.builtin("str")
 
@@ -629,7 +628,6 @@ class ExprEvaluator:
         if self.reporting:
             check_call_value(self, node, callee, result)
         if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-
             if is_format_call(node):
                 check_format_call(self, node)
         return result

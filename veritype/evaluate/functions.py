@@ -319,10 +319,8 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     args = node.args
     comment_sig = None
     if node.type_comment:
-
         comment_sig = signature_from_comment(ev, node, ctx, report)
     else:
-
         if has_argument_comments(node):
             comment_sig = argument_comment_signature(ev, node, ctx)
     positional = [*args.posonlyargs, *args.args]

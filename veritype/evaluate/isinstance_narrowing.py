@@ -12,6 +12,8 @@ from veritype.semantic import symbols as S
 from veritype.types.alias_ref import has_top_ref
 from veritype.types.model import AnyType, CallableType, Instance, NeverType, NoneType, Overloaded, TupleType, Type, TypeType, TypeVarType, UnpackType, make_union, union_items
 from veritype.types.subtype import is_subtype
+from veritype.evaluate.disjoint_bases import can_share_disjoint_base
+from veritype.types.model import TypedDictType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -154,7 +156,6 @@ def _typeddict_instance_of(ev: "Evaluator", item: Type, cls: Type) -> bool:
     TypedDict object is "a regular dict"), so `isinstance(td, dict)` holds: the
     positive branch keeps the TypedDict, the negative one rules it out (mypy;
     yarl's `state[0] is None and isinstance(state[1], dict)`)."""
-    from veritype.types.model import TypedDictType
 
     if not isinstance(item, TypedDictType):
         return False
@@ -225,7 +226,6 @@ def _plain_intersection(item: Type, cls: Type) -> bool:
     neither final, and their disjoint bases compatible (mypy's
     intersect_instances; its MRO and method-signature conflicts are not
     computed, so those pairs count as possible here, which is silent)."""
-    from veritype.evaluate.disjoint_bases import can_share_disjoint_base
 
     if not (isinstance(item, Instance) and isinstance(cls, Instance)):
         return False

@@ -25,6 +25,8 @@ from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
+from veritype.evaluate.call_dispatch import call_types
+from veritype.evaluate.in_narrowing import narrow_in_container
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -356,8 +358,6 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
             # other items are equal-compared values a str may still be).
             return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
         if is_positive:
-            from veritype.evaluate.in_narrowing import narrow_in_container
-
             narrowed = narrow_in_container(ev, lt, rt)
             if narrowed is not None:
                 return {key: narrowed}
@@ -653,7 +653,6 @@ def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t
     """The item of an overloaded guard that the call picks: the first whose
     parameters accept the arguments (pytest's `RaisesGroup.matches`, a TypeGuard
     per self type; a bound method holds only the items its receiver fits)."""
-    from veritype.evaluate.call_dispatch import call_types
 
     if any(isinstance(a, ast.Starred) for a in test.args) or test.keywords:
         return func_t

@@ -67,7 +67,6 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
     own = {tv_key(v) for v in t.type_vars}
     first_vars = {k for k in type_vars_in(first.type) if k in own}
     if first_vars:
-
         cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
         # Variables the receiver says nothing of stay the call's to solve: a
         # constructor's `self: H[list[T]]` against `H[T_co]` leaves T to the arguments.

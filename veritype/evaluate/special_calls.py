@@ -17,6 +17,8 @@ from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
 from veritype.types.subtype import map_instance_to_supertype
+from veritype.evaluate.newtype import is_newtype_class_expr
+from veritype.types.model import TypedDictType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Ref
@@ -149,7 +151,6 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
 
 def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) -> None:
     # A NewType is a plain function at run time: isinstance() raises TypeError.
-    from veritype.evaluate.newtype import is_newtype_class_expr
 
     assert exprs.scope is not None
     classes = node.args[1]
@@ -183,12 +184,10 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     """Typing spec ("Protocols", "runtime_checkable"): isinstance()/issubclass() need a
     @runtime_checkable protocol, and issubclass() one without data members."""
     from veritype.evaluate.expressions import ExprEvaluator
-    from veritype.types.model import Instance, TypeType
 
     if not isinstance(item, (ast.Name, ast.Attribute)):
         return
     t = ExprEvaluator(exprs.ev, exprs.scope, exprs.flow, None).infer(item)
-    from veritype.types.model import TypedDictType
 
     if isinstance(t, TypeType) and (isinstance(t.item, TypedDictType) or (isinstance(t.item, Instance) and t.item.info.is_typeddict)):
         # Spec, "TypedDict": a TypedDict type "cannot be used in isinstance() tests"

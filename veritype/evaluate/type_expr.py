@@ -29,6 +29,11 @@ from veritype.types.substitute import substitute, tv_key
 from veritype.types.tuples import make_tuple, splice
 from veritype.evaluate import type_expr_special
 from veritype.evaluate.type_expr_special import _is_unpack
+from veritype.evaluate.classes import ClassInfo
+from veritype.evaluate.functional_classes import functional_class
+from veritype.evaluate.newtype import newtype_info
+from veritype.types.format import format_type
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.semantic.symbols import Symbol
@@ -313,12 +318,10 @@ class TypeExprEvaluator:
                 self._bind_typevar(tv, ctx)
                 return self._bare_variadic(tv, node, ctx)
             return self._bind_typevar(tv, ctx)
-        from veritype.evaluate.newtype import newtype_info
 
         newtype = newtype_info(self.ev, sym, scope)
         if newtype is not None:
             return Instance(newtype, ())
-        from veritype.evaluate.functional_classes import functional_class
 
         made = functional_class(self.ev, sym, scope)
         if made is not None:
@@ -505,7 +508,6 @@ class TypeExprEvaluator:
         return self._eval(node, ctx)
 
     def _generic(self, info: object, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
-        from veritype.evaluate.classes import ClassInfo
 
         assert isinstance(info, ClassInfo)
         if info.fullname == "builtins.tuple":
@@ -643,18 +645,13 @@ class TypeExprEvaluator:
             if any(not isinstance(v, (AnyType, TypeVarType)) and (p.upper_bound is not None or p.values) for p, v in zip(params, values)):
                 ctx.report.bounds_deferred = True  # the def's own reporting build checks them
             return
-        from veritype.types.subtype import is_subtype
 
         for p, v, n in zip(params, values, nodes):
             if isinstance(v, (AnyType, TypeVarType)):
                 continue
             if p.upper_bound is not None and not is_subtype(self.ev, v, p.upper_bound):
-                from veritype.types.format import format_type
-
                 ctx.report(n, f'Type argument "{format_type(v)}" of "{info.name}" must be a subtype of "{format_type(p.upper_bound)}"', "type-var")  # type: ignore[attr-defined]
             elif p.values and not any(is_subtype(self.ev, v, c) and is_subtype(self.ev, c, v) for c in p.values):
-                from veritype.types.format import format_type
-
                 ctx.report(n, f'Value of type variable "{p.name}" of "{info.name}" cannot be "{format_type(v)}"', "type-var")  # type: ignore[attr-defined]
 
     def _rejected_unpack(self, args: list[ast.expr], ctx: TypeContext) -> bool:
