@@ -7,6 +7,7 @@ the same class with equal arguments are equal.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
@@ -35,21 +36,84 @@ class _HashCached(Type):
 
 
 def _cache_hash(cls):  # type: ignore[no-untyped-def]
-    """Wrap the dataclass-made `__hash__` of `cls` to keep its answer."""
+    """Wrap the dataclass-made `__hash__` of `cls` to keep its answer.
+
+    `_fast_methods` starts the slot as None, so the first hash of a value costs a
+    test, not a raised and caught AttributeError (0.6 us each, 56k first hashes
+    on the bench corpus)."""
     field_hash = cls.__hash__
+    set_hash = _HashCached._hash.__set__  # type: ignore[attr-defined]
 
     def __hash__(self):  # type: ignore[no-untyped-def]
-        try:
-            return self._hash
-        except AttributeError:
+        h = self._hash
+        if h is None:
             h = field_hash(self)
-            object.__setattr__(self, "_hash", h)
-            return h
+            set_hash(self, h)
+        return h
 
     cls.__hash__ = __hash__
     return cls
 
 
+def _fast_methods(cls):  # type: ignore[no-untyped-def]
+    """Give the frozen slotted dataclass `cls` a faster `__init__`, `__setstate__` and `__eq__`.
+
+    The dataclass-made `__init__` sets each field through `object.__setattr__`
+    (to get past the frozen `__setattr__`): 235k values are made on the bench
+    corpus, 0.30 us for a 3-field one. This one sets the slots through their
+    descriptors, bound once here (0.20 us): the same fields in the same order
+    with the same defaults, so `dataclasses.replace`, `__match_args__` and
+    keyword calls are unchanged, and assigning a field later still raises
+    FrozenInstanceError. The slots that are not fields (the cached hash, a
+    callable's `_shape`) start as None, both when made and when unpickled or
+    copied (pickle and copy restore the fields through `__setstate__`, not
+    `__init__`).
+
+    The dataclass-made `__eq__` builds a tuple of the compared fields on each
+    side (277k comparisons, 194k of them equal values that are distinct
+    objects: dictionary keys); this one compares field by field, with the
+    identity shortcut tuple comparison has, so the answer is the same
+    (0.27 -> 0.19 us for an instance, 0.48 -> 0.26 us for a literal).
+    """
+    fields = dataclasses.fields(cls)
+    extra = [name for base in cls.__mro__[1:] for name in base.__dict__.get("__slots__", ())]
+    ns = {}
+    params = []
+    body = []
+    for f in fields:
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"_fast_methods does not make {cls.__name__}.{f.name}'s kind of field")
+        ns[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    for name in extra:
+        owner = next(base for base in cls.__mro__ if name in base.__dict__.get("__slots__", ()))
+        ns[f"_set_{name}"] = owner.__dict__[name].__set__
+        body.append(f"    _set_{name}(self, None)")
+    state = [f"_set_{f.name}(self, state[{i}])" for i, f in enumerate(fields)] + [f"_set_{name}(self, None)" for name in extra]
+    same = [f"(self.{f.name} is other.{f.name} or self.{f.name} == other.{f.name})" for f in fields if f.compare]
+    source = (
+        f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
+        "def __setstate__(self, state):\n" + "".join(f"    {line}\n" for line in state or ["pass"])
+        + "def __eq__(self, other):\n"
+        "    if other.__class__ is not self.__class__:\n"
+        "        return NotImplemented\n"
+        f"    return {' and '.join(same) or 'True'}\n"
+    )
+    exec(source, ns)  # noqa: S102 (our own source, from the field names)
+    for name in ("__init__", "__setstate__", "__eq__"):
+        fn = ns[name]
+        fn.__qualname__ = f"{cls.__qualname__}.{name}"  # type: ignore[attr-defined]
+        fn.__module__ = cls.__module__  # type: ignore[attr-defined]
+        setattr(cls, name, fn)
+    return cls
+
+
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class AnyType(Type):
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
@@ -63,17 +127,20 @@ class AnyType(Type):
     reported: bool = field(default=False, compare=False)
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class NoneType(Type):
     pass
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class NeverType(Type):
     # "NoReturn" and "Never" are the same type; the spelling is kept for messages.
     spelling: str = field(default="Never", compare=False)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class Instance(_HashCached):
@@ -86,6 +153,7 @@ class Instance(_HashCached):
         return f"Instance({self.info.fullname}, {self.args!r})"
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class LiteralType(_HashCached):
@@ -98,6 +166,7 @@ class LiteralType(_HashCached):
     declared: bool = field(default=False, compare=False)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class TupleType(_HashCached):
@@ -110,6 +179,7 @@ class TupleType(_HashCached):
     fallback: Instance = field(hash=False)
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class UnpackType(Type):
     """An unpacked variadic part (PEP 646): `*Ts`, `*tuple[int, ...]`.
@@ -125,6 +195,7 @@ class UnpackType(Type):
     item: Type
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class UnionType(_HashCached):
@@ -138,6 +209,7 @@ KW_ONLY = 3
 VAR_KW = 4
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class Param:
     name: str | None
@@ -150,6 +222,7 @@ class Param:
         return self.kind in (POS_ONLY, POS_OR_KW)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class TypeVarType(_HashCached):
@@ -174,6 +247,7 @@ class _CallableBase(_HashCached):
     __slots__ = ("_shape",)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class CallableType(_CallableBase):
@@ -207,6 +281,7 @@ class CallableType(_CallableBase):
         return _replace(self, ret=ret)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class Overloaded(_HashCached):
@@ -214,6 +289,7 @@ class Overloaded(_HashCached):
     name: str | None = field(default=None, compare=False)
 
 
+@_fast_methods
 @_cache_hash
 @dataclass(frozen=True, slots=True)
 class TypeType(_HashCached):
@@ -222,6 +298,7 @@ class TypeType(_HashCached):
     item: Type  # Instance, TypeVarType, AnyType, UnionType of those
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class TypeFormType(Type):
     """`TypeForm[T]` (PEP 747): a type form object for T or a type assignable to it."""
@@ -229,12 +306,14 @@ class TypeFormType(Type):
     item: Type
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class ModuleType(Type):
     name: str
     info: object = field(compare=False, hash=False, repr=False, default=None)
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class TypedDictType(Type):
     items: tuple[tuple[str, Type], ...]
@@ -250,6 +329,7 @@ class TypedDictType(Type):
         return dict(self.items)
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class SpecialForm(Type):
     """A typing special form used as a value (`Union`, `Optional`, `Literal`...).
@@ -260,6 +340,7 @@ class SpecialForm(Type):
     name: str
 
 
+@_fast_methods
 @dataclass(frozen=True, slots=True)
 class UninhabitedUnbound(Type):
     """Placeholder for a partial type being inferred (`x = []` before use)."""
