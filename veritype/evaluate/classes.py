@@ -64,6 +64,7 @@ class ClassInfo:
         self.inconsistent_mro = False  # C3 linearization failed (see compute_mro)
         # Their values where the call spells them (dict and pair forms).
         self.functional_enum_values: dict[str, ast.expr] = {}
+        self._no_args_instance: Instance | None = None  # see no_args_instance
 
     def __repr__(self) -> str:
         return f"<ClassInfo {self.fullname}>"
@@ -226,7 +227,18 @@ class ClassInfo:
             tup = self.ev.named_class("builtins.tuple")
             if tup is not None:
                 return Instance(self, tuple(make_tuple([UnpackType(tv)], tup) if tv.kind == "typevartuple" else tv for tv in tvs))
-        return Instance(self, tuple(tvs))
+        return Instance(self, tuple(tvs)) if tvs else self.no_args_instance()
+
+    def no_args_instance(self) -> Instance:
+        """`Instance(self, ())`, made once: the type of most annotations and of
+        `self` in most classes. One value, not many equal ones, so the memo keys
+        holding it match by identity, without `__eq__` (114k comparisons of equal
+        but distinct instances without arguments on the bench corpus), and its
+        hash is computed once. It lives as long as the class (no table grows)."""
+        inst = self._no_args_instance
+        if inst is None:
+            inst = self._no_args_instance = Instance(self, ())
+        return inst
 
     def instance_with_any(self, reason: str = "implicit") -> Instance:
         return Instance(self, tuple(AnyType(reason) for _ in self.type_vars))

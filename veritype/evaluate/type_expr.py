@@ -283,7 +283,7 @@ class TypeExprEvaluator:
             if not info.type_vars and info.fullname != "builtins.tuple":
                 # Most classes named (`str`, `int`, a project's own): nothing to
                 # report bare nor to fill, as below with no type variables.
-                return _typeddict_or(self.ev, Instance(info, ()))
+                return _typeddict_or(self.ev, info.no_args_instance())
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
