@@ -142,3 +142,21 @@ def test_cached_parts_are_not_copied() -> None:
     assert hash(restored) == h and shape_of(restored).positional == shape.positional
     changed = c.with_ret(m.ANY)
     assert changed._hash is None and changed._shape is None and changed.params == c.params  # type: ignore[attr-defined]
+
+
+def test_make_union_simplifies() -> None:
+    """Each simplification of make_union, on the path with none (a new union
+    of the deduplicated items) and on the paths with one."""
+    i, s = m.Instance(_INT), m.Instance(_STR)  # type: ignore[arg-type]
+    one, t = m.LiteralType(1, i), m.TypeVarType("T", "m.T", "m.f")
+    assert m.make_union([i]) is i and m.make_union((i, i)) is i and m.make_union([]) is m.NEVER
+    u = m.make_union([i, s, m.Instance(_INT)])  # type: ignore[arg-type]
+    assert type(u) is m.UnionType and u.items == (i, s) and u.items[0] is i
+    assert m.make_union((m.UnionType((i, s)), m.NEVER, m.NONE, s)) == m.UnionType((i, s, m.NONE))
+    assert m.make_union([m.UnionType((i,)), m.NEVER]) is i
+    assert m.make_union([one, i, s]) == m.UnionType((i, s))  # the literal goes beside its fallback
+    assert m.make_union([one, s]) == m.UnionType((one, s))
+    narrowed = m.TypeVarType("T", "m.T", "m.f", narrowed=True)
+    assert m.make_union([narrowed, t]) is t and m.make_union([narrowed, s]) == m.UnionType((narrowed, s))
+    merged = m.make_union([m.ANY_ERROR, s, m.ANY_REPORTED])
+    assert type(merged) is m.UnionType and merged.items[0].reported and merged.items[1] is s  # type: ignore[attr-defined]

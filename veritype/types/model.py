@@ -403,7 +403,11 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
     seen: dict[Type, None] = {}
     has_typevar = has_literal = has_instance = False
     reported: AnyType | None = None
-    for item in flatten_union(items):
+    for item in items:
+        if type(item) is UnionType:
+            items = flatten_union(items)  # (a new list only when there is a union to flatten)
+            break
+    for item in items:
         cls = type(item)
         if cls is NeverType:
             continue
@@ -416,6 +420,8 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
         elif cls is AnyType and item.reported:  # type: ignore[attr-defined]
             reported = item  # type: ignore[assignment]
         seen[item] = None
+    if len(seen) > 1 and reported is None and not has_typevar and not (has_literal and has_instance):
+        return UnionType(tuple(seen))  # (none of the simplifications below applies)
     result = list(seen)
     if reported is not None:
         # Every Any is equal (`reason` and `reported` are not compared): the one
