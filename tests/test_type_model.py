@@ -160,3 +160,15 @@ def test_make_union_simplifies() -> None:
     assert m.make_union([narrowed, t]) is t and m.make_union([narrowed, s]) == m.UnionType((narrowed, s))
     merged = m.make_union([m.ANY_ERROR, s, m.ANY_REPORTED])
     assert type(merged) is m.UnionType and merged.items[0].reported and merged.items[1] is s  # type: ignore[attr-defined]
+
+
+def test_substitute_keeps_what_it_does_not_change() -> None:
+    from veritype.types.substitute import substitute, tv_key
+
+    i = m.Instance(_INT)  # type: ignore[arg-type]
+    t, u = m.TypeVarType("T", "m.T", "m.f"), m.TypeVarType("U", "m.U", "m.g")
+    c = m.CallableType((m.Param("x", i), m.Param("y", t)), t, (t,), name="f")
+    assert substitute(c, {tv_key(u): i}) is c
+    s = substitute(c, {tv_key(t): i})
+    assert isinstance(s, m.CallableType) and s.params[0] is c.params[0]
+    assert s == m.CallableType((m.Param("x", i), m.Param("y", i)), i, (), name="f")

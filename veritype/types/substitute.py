@@ -77,7 +77,7 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, UnpackType):
         return _sub_unpack(t, m, None)
     if isinstance(t, CallableType):
-        params = tuple(Param(p.name, _sub_param_type(p, m), p.kind, p.has_default) for p in t.params)
+        params = tuple(_sub_param(p, m) for p in t.params)
         if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(q.type, AnyType) for p, q in zip(t.params, params)) and not any(p.kind == VAR_KW for p in params):
             # `*args: *Ts` with Ts unknown (Any): any positional arguments, which the
             # gradual `*args: Any, **kwargs: Any` tail expresses (spec, "Meaning of ...").
@@ -88,11 +88,19 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
             return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
         guard = _sub(t.type_guard, m) if t.type_guard is not None else None
         is_ = _sub(t.type_is, m) if t.type_is is not None else None
+        ret = _sub(t.ret, m)
+        expand = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params)
+        if (not expand and ret is t.ret and guard is t.type_guard and is_ is t.type_is and len(tvs) == len(t.type_vars)
+                and len(params) == len(t.params) and all(p is q for p, q in zip(params, t.params))):
+            # Nothing substituted (the mapping names none of its variables): the
+            # callable itself, equal to a rebuilt one in every field, keeping its
+            # cached hash and parameter shape (as `Instance` above).
+            return t
         out = CallableType(
-            params, _sub(t.ret, m), tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
+            params, ret, tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
             guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
         )
-        if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params):
+        if expand:
             from veritype.types.tuples import expand_star_params
 
             # `*args: *Ts` with Ts = tuple[int, str] is `(int, str)` (shown and compared so).
@@ -135,6 +143,12 @@ def _sub_unpack(u: UnpackType, m: Mapping[TVKey, Type], around: TupleType | None
         return AnyType("special")
     new = _sub(inner, m)
     return UnpackType(new) if isinstance(new, (TupleType, Instance, TypeVarType)) else AnyType("special")
+
+
+def _sub_param(p: Param, m: Mapping[TVKey, Type]) -> Param:
+    """`p` after substitution: itself when its type is unchanged."""
+    new = _sub_param_type(p, m)
+    return p if new is p.type else Param(p.name, new, p.kind, p.has_default)
 
 
 def _sub_param_type(p: Param, m: Mapping[TVKey, Type]) -> Type:
