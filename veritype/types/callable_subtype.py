@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, Type, TypeType, UnpackType
 from veritype.types.substitute import substitute, tv_key
+from veritype.types.solve import unify_callable
+from veritype.types.substitute import paramspec_tail
+from veritype.types.tuples import expand_star_params
 
 if TYPE_CHECKING:
     from veritype.types.subtype import SubtypeChecker
@@ -61,8 +64,6 @@ def callable_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -
             ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
         return sc._check(ret, right.ret) and sc._guards_ok(left, right)
     if left.type_vars:
-        from veritype.types.solve import unify_callable
-
         inst = unify_callable(sc.ev, left, right)
         if inst is None:
             return True  # could not solve: do not report
@@ -72,14 +73,11 @@ def callable_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -
     if not sc._guards_ok(left, right):
         return False
     if _unpacked_star(left) or _unpacked_star(right):
-        from veritype.types.tuples import expand_star_params
-
         # `*args: *tuple[int, str]` is two positional parameters; what stays
         # unpacked (`*args: *Ts`) is not compared (lenient).
         left, right = expand_star_params(left), expand_star_params(right)
         if _unpacked_star(left) or _unpacked_star(right):
             return True
-    from veritype.types.substitute import paramspec_tail
 
     if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
         # A signature still holding a ParamSpec: its parameters are not known here.

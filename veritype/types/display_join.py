@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING
 from veritype.types.model import (
     NEVER, AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType, flatten_union, make_union,
 )
+from veritype.types.join import trivial_join
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -55,8 +57,6 @@ def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
 
 
 def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
-    from veritype.types.join import trivial_join
-    from veritype.types.subtype import is_subtype
 
     trivial = trivial_join(s, t)
     if trivial is not None:
@@ -162,7 +162,6 @@ def simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
 
 def _simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
     """A union without the items that are subtypes of another (mypy's make_simplified_union)."""
-    from veritype.types.subtype import is_subtype
 
     flat = [i for i in dict.fromkeys(flatten_union(items))]
     kept: list[Type] = []

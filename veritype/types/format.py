@@ -25,6 +25,7 @@ from veritype.types.model import (
     NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
     UnpackType,
 )
+from veritype.types.join import widen_literals
 
 
 def format_type(t: Type) -> str:
@@ -291,8 +292,6 @@ def format_pair(a: Type, b: Type) -> tuple[str, str]:
     unless the expected type involves literals, where the literal is the point.
     """
     if not _mentions_literal(b):
-        from veritype.types.join import widen_literals
-
         a = widen_literals(a, keep_declared=True)
     sa, sb = format_type(a), format_type(b)
     if sa == sb and isinstance(a, Instance) and isinstance(b, Instance):

@@ -20,6 +20,8 @@ from veritype.types.model import (
 )
 from veritype.types.join import widen_literals
 from veritype.types.substitute import TVKey, erase_to_any, paramspec_tail, substitute, tv_key, type_vars_in
+from veritype.types.join import join_all, meet
+from veritype.types.tuples import item_types
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -386,9 +388,7 @@ def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
         a = a.fallback
     if isinstance(a, TupleType):
         if t.info.fullname == "builtins.tuple":
-            from veritype.types.join import join_all
 
-            from veritype.types.tuples import item_types
 
             item = join_all(ev, item_types(a)) if a.items else NeverType()
             if t.args:
@@ -557,7 +557,6 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
     """Each variable's solution. With `keep_literals`, the literal types of the
     arguments are not widened (the "last known value" mypy matches an overload
     item passed for a callable with)."""
-    from veritype.types.join import join_all, meet
     from veritype.types.subtype import is_subtype
 
     result: dict[TVKey, Type] = {}

@@ -20,6 +20,7 @@ from veritype.types.model import (
 from veritype.types.alias_ref import AliasRef
 from veritype.types.substitute import substitute, tv_key
 from veritype.types import callable_subtype
+from veritype.types.tuples import is_variadic, item_types
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -417,7 +418,6 @@ class SubtypeChecker:
     # -- tuples ---------------------------------------------------------------
 
     def _tuple_left(self, left: TupleType, right: Type) -> bool:
-        from veritype.types.tuples import is_variadic, item_types
 
         if isinstance(right, TupleType):
             if is_variadic(left) or is_variadic(right):
@@ -439,7 +439,6 @@ class SubtypeChecker:
                 return self._protocol(left, right)
             if left.fallback.info.fullname == "builtins.tuple" and left.items:
                 # The fallback widens literals; as a Sequence the items keep their types.
-                from veritype.types.model import make_union
 
                 return self._check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
             return self._check(left.fallback, right)
