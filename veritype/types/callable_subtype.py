@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, Type, TypeType, UnpackType
 from veritype.types.substitute import substitute, tv_key
-from veritype.types.solve import unify_callable
 from veritype.types.substitute import paramspec_tail
 from veritype.types.tuples import expand_star_params
 
@@ -64,6 +63,10 @@ def callable_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -
             ret = substitute(ret, {tv_key(v): AnyType("special") for v in left.type_vars})
         return sc._check(ret, right.ret) and sc._guards_ok(left, right)
     if left.type_vars:
+        # (Imported here: solve reaches join, whose join imports subtype, which
+        # imports this module; joins run far more often than this branch.)
+        from veritype.types.solve import unify_callable
+
         inst = unify_callable(sc.ev, left, right)
         if inst is None:
             return True  # could not solve: do not report

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import AnyType, Instance, LiteralType, NeverType, Type, TupleType, UnionType, make_union, NEVER
+from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -38,7 +39,6 @@ def trivial_join(a: Type, b: Type) -> Type | None:
 
 
 def join(ev: "Evaluator", a: Type, b: Type) -> Type:
-    from veritype.types.subtype import is_subtype
 
     trivial = trivial_join(a, b)
     if trivial is not None:

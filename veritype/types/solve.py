@@ -22,6 +22,7 @@ from veritype.types.join import widen_literals
 from veritype.types.substitute import TVKey, erase_to_any, paramspec_tail, substitute, tv_key, type_vars_in
 from veritype.types.join import join_all, meet
 from veritype.types.tuples import item_types
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -382,7 +383,6 @@ def _is_class_object(a: Type) -> bool:
 
 
 def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
-    from veritype.types.subtype import map_instance_to_supertype
 
     if isinstance(a, LiteralType):
         a = a.fallback
@@ -557,7 +557,6 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
     """Each variable's solution. With `keep_literals`, the literal types of the
     arguments are not widened (the "last known value" mypy matches an overload
     item passed for a callable with)."""
-    from veritype.types.subtype import is_subtype
 
     result: dict[TVKey, Type] = {}
     for tv in type_vars:
