@@ -16,11 +16,11 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
-from veritype.check.attribute_targets import check_final_name
+from veritype.check.attribute_targets import check_final_name, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
-from veritype.check.special_assignments import special_assignment
+from veritype.check.special_assignments import special_assignment, special_annassign
 from veritype.check.type_targets import check_type_target
-from veritype.evaluate.declarations import qualifiers
+from veritype.evaluate.declarations import qualifiers, bind_in_callables
 # (Modules, imported here: a `from package import module` in a function runs
 # importlib's _handle_fromlist at each call, 22k calls on the bench corpus.
 # The names above are read for every assignment: an import in the function
@@ -28,17 +28,14 @@ from veritype.evaluate.declarations import qualifiers
 from veritype.check import inferred_decls, var_annotated as va
 from veritype.check.alias_rules import report_circular
 from veritype.check.attribute_rules import check_attribute_assignment
-from veritype.check.attribute_targets import PLAIN, check_final_name, check_written_attribute, written_type
 from veritype.check.display_items import report_display_items
 from veritype.check.inferred_attrs import inferred_attribute_type
 from veritype.check.inferred_decls import lenient
 from veritype.check.object_attribute_writes import object_attribute_declared
 from veritype.check.qualifier_rules import check_qualifier_declaration
 from veritype.check.self_attributes import through_annotated_self
-from veritype.check.special_assignments import special_annassign
 from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var, check_unbound_in_annotation
 from veritype.evaluate.calls import ARG_POS, Arg
-from veritype.evaluate.declarations import bind_in_callables
 from veritype.evaluate.lambda_returns import report_lambda_return
 from veritype.evaluate.str_unpack import check_str_unpack
 from veritype.evaluate.type_expr import TypeContext

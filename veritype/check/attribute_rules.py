@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 
 from veritype.check.attribute_writes import unknown_write_message
 from veritype.check.method_assign import check_method_assign
-from veritype.evaluate.functions import method_kind
+from veritype.evaluate.functions import method_kind, decorator_names
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.semantic import symbols as S
 from veritype.types.format import format_type
 from veritype.types.model import CallableType, Instance, NoneType, Overloaded, Type, TypeVarType, UnionType
 from veritype.evaluate.dataclasses import DataclassInfo, frozen_field_owner
-from veritype.evaluate.functions import decorator_names
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker

@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING
 from veritype.evaluate.returns_value import allow_none_value
 from veritype.semantic import symbols as S
 from veritype.syntax.shapes import attribute_chain
-from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType, CallableType, NeverType
 from veritype.types.substitute import type_vars_in
 from veritype.check.variance_rules import check_variance_use
 from veritype.evaluate.class_bases import declared_variable
 from veritype.evaluate.declarations import type_alias_type_call
 from veritype.evaluate.protocol_membership import PROTOCOL_SKIP
 from veritype.evaluate.type_expr import TypeContext
-from veritype.types.model import AnyType, CallableType, NeverType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker

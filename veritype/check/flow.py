@@ -11,11 +11,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from veritype.types.model import AnyType, LiteralType, NeverType, Type, UnionType, make_union
+from veritype.types.model import AnyType, LiteralType, NeverType, Type, UnionType, make_union, union_items
 from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 from veritype.types.join import widen_literals
-from veritype.types.model import union_items
 
 if TYPE_CHECKING:
     import ast

@@ -6,7 +6,9 @@ import ast
 import re
 from typing import TYPE_CHECKING
 
-from veritype.evaluate.functions import function_scope, function_type, is_generator, is_overload, decorator_names
+from veritype.evaluate.functions import (
+    function_scope, function_type, is_generator, is_overload, decorator_names, method_kind as _method_kind,
+)
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType
 from veritype.types.subtype import is_subtype
@@ -25,7 +27,6 @@ from veritype.check.positional_only_rules import check_historical_positional
 from veritype.check.property_decorators import check_property_decorators
 from veritype.check.self_rules import check_self_in_method
 from veritype.check.type_param_rules import check_pep695_params, check_undeclared_type_vars
-from veritype.evaluate.functions import method_kind as _method_kind
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker

@@ -32,12 +32,11 @@ from veritype.types.model import (
     TypeType, UnionType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
-from veritype.check import assignment_statements
+from veritype.check import assignment_statements, unimported_any
 from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
-from veritype.check import unimported_any
 from veritype.check.await_placement import check_await_placement
 from veritype.check.class_rules import check_class
 from veritype.check.closures import carried_narrowings

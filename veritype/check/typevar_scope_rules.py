@@ -15,10 +15,9 @@ import ast
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Type
+from veritype.types.model import Type, CallableType, Instance, Overloaded, TupleType, TypeType, UnionType
 from veritype.types.substitute import type_vars_in
 from veritype.syntax.walk import walk as walk_nodes
-from veritype.types.model import CallableType, Instance, Overloaded, TupleType, TypeType, UnionType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker

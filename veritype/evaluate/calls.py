@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.paramspec_calls import check_paramspec_arguments
 from veritype.evaluate.paramspec_calls import component as paramspec_component
-from veritype.types.format import format_type
+from veritype.types.format import format_type, format_pair
 from veritype.types.join import widen_literals
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance,
@@ -30,18 +30,15 @@ from veritype.types.model import (
     UnionType, callable_owner, make_union,
 )
 from veritype.types.param_shape import shape_of
-from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve
+from veritype.types.solve import SUBTYPE, SUPERTYPE, infer_constraints, solve, matching_overload_item
 from veritype.types.substitute import erase_to_any, substitute, tv_key, type_vars_in
-from veritype.types.subtype import is_subtype
+from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate.abstract_class_objects import abstract_class_given, call_message
 from veritype.evaluate.await_hint import subtype_notes
 from veritype.evaluate.display_items import report_display_items
 from veritype.evaluate.dunder_messages import dunder_argument_error
 from veritype.evaluate.lambda_returns import report_lambda_return
 from veritype.evaluate.variadic_calls import check_variadic_args, variadic_constraints
-from veritype.types.format import format_pair
-from veritype.types.solve import matching_overload_item
-from veritype.types.subtype import map_instance_to_supertype
 from veritype.types.tuples import value_items
 
 if TYPE_CHECKING:

@@ -11,14 +11,13 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.type_expr import TypeContext
-from veritype.types.model import Instance, TupleType, TypeVarType, TypedDictType
+from veritype.types.model import Instance, TupleType, TypeVarType, TypedDictType, AnyType
 from veritype.types.substitute import type_vars_in
 from veritype.evaluate.declarations import qualifiers
 from veritype.evaluate.functional_classes import base_class_from_call
 from veritype.evaluate.functions import decorator_names
 from veritype.evaluate.scopes import Scope
 from veritype.semantic import symbols as S
-from veritype.types.model import AnyType
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo

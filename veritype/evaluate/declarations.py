@@ -20,7 +20,7 @@ from veritype.types.model import (
 from veritype.evaluate.type_expr_special import NEEDS_ARGUMENTS, NEVER_BARE, QUALIFIERS
 from veritype.types.alias_ref import AliasRef, reaches_itself
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.substitute import type_vars_in
+from veritype.types.substitute import type_vars_in, substitute, tv_key
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.evaluate.classes import class_object_type
@@ -31,7 +31,6 @@ from veritype.evaluate.newtype import newtype_info
 from veritype.evaluate.special_values import alias_special_form
 from veritype.evaluate.type_comments import parse_type_comment_expr
 from veritype.evaluate.type_expr import TypeContext
-from veritype.types.substitute import substitute, tv_key, type_vars_in
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator

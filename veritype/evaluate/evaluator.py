@@ -26,10 +26,8 @@ from veritype.diagnostics import bounds
 from veritype.evaluate.type_params import pep695_type_params
 from veritype.types.join import join_all, widen_literals
 from veritype.types.tuples import make_tuple
-from veritype.evaluate.class_bases import abstract_members
-from veritype.evaluate.declarations import compute_symbol_type
-from veritype.evaluate.class_bases import evaluate_bases
-from veritype.evaluate.declarations import compute_declared_type
+from veritype.evaluate.class_bases import abstract_members, evaluate_bases
+from veritype.evaluate.declarations import compute_symbol_type, compute_declared_type
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program

@@ -20,13 +20,12 @@ from veritype.types.model import (
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrowed_items, surely_distinct, to_other
-from veritype.evaluate.in_narrowing import class_objects
+from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 from veritype.evaluate.call_dispatch import call_types
-from veritype.evaluate.in_narrowing import narrow_in_container
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator

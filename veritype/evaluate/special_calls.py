@@ -15,10 +15,9 @@ from veritype.evaluate.returns_value import allow_none_value
 from veritype.semantic import symbols as S
 from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any
+from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any, TypedDictType
 from veritype.types.subtype import map_instance_to_supertype
 from veritype.evaluate.newtype import is_newtype_class_expr
-from veritype.types.model import TypedDictType
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Ref

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, Type, TypeType, UnpackType
-from veritype.types.substitute import substitute, tv_key
-from veritype.types.substitute import paramspec_tail
+from veritype.types.substitute import substitute, tv_key, paramspec_tail
 from veritype.types.tuples import expand_star_params
 
 if TYPE_CHECKING:

@@ -18,9 +18,8 @@ from veritype.types.model import (
     NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
     UnpackType, make_union,
 )
-from veritype.types.join import widen_literals
+from veritype.types.join import widen_literals, join_all, meet
 from veritype.types.substitute import TVKey, erase_to_any, paramspec_tail, substitute, tv_key, type_vars_in
-from veritype.types.join import join_all, meet
 from veritype.types.tuples import item_types
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
