@@ -402,7 +402,6 @@ def record_self_assignment(mc: "ModuleChecker", target: ast.Attribute, t: Type, 
 
 
 def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Type, value: ast.expr | None) -> None:
-
     for item in union_items(base):
         if isinstance(item, AnyType):
             mc.infer(target.slice)
@@ -438,8 +437,6 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 
 
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
-
-
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())

@@ -175,7 +175,6 @@ def _check_annotated_self_attributes(checker: "ModuleChecker", info: "ClassInfo"
 
 
 def _qualified_in_base(checker: "ModuleChecker", info: "ClassInfo", name: str) -> bool:
-
     for cls, base_sym in _bases_declaring(info, name):
         if base_sym.kind == S.VAR and ({"Final", "ClassVar"} & set(qualifiers(checker.ev, base_sym, cls.scope))):
             return True

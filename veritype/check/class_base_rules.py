@@ -152,12 +152,10 @@ def _attribute_of_variable(checker: "ModuleChecker", base: ast.Attribute) -> Non
 
 
 def _declared_variable(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
-
     return declared_variable(checker.ev, sym, scope)
 
 
 def _is_alias_object(checker: "ModuleChecker", sym: "Symbol", scope: "Scope") -> bool:
-
     if sym.kind == S.TYPE_ALIAS:
         return True
     return sym.kind == S.VAR and len(sym.decls) == 1 and type_alias_type_call(checker.ev, sym, scope) is not None
@@ -200,7 +198,6 @@ def _variadic_parameters(checker: "ModuleChecker", node: ast.ClassDef) -> None:
 
 
 def _generic_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
-
     ev = checker.ev
     listed: list[ast.Subscript] = [b for b in node.bases if isinstance(b, ast.Subscript) and _special_name(checker, b.value)]
     if len(listed) > 1:

@@ -28,7 +28,6 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def check_decorator_calls(checker: "ModuleChecker", node: FuncDef, sig: CallableType, dec_types: list[tuple[ast.expr, Type]]) -> None:
-
     ev = checker.ev
     names = dict(zip(map(id, node.decorator_list), decorator_names(ev, node, checker.scope)))
     base: Type = sig

@@ -510,7 +510,6 @@ class ModuleChecker:
     _AsyncFunctionDef = _FunctionDef
 
     def _ClassDef(self, node: ast.ClassDef) -> None:
-
         check_class(self, node)
 
     def in_scope(self, scope: Scope, func: FunctionContext | None):  # type: ignore[no-untyped-def]

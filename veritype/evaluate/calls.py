@@ -712,7 +712,6 @@ def _ret_after_error(callee: CallableType) -> Type:
 
 
 def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actual: Type, expected: Type) -> str:
-
     sa, se = format_pair(actual, expected)
     to = to_function(callee)
     arg = args[ai]

@@ -40,7 +40,6 @@ TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple":
 
 
 def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
-
     if sym.kind == S.CLASS:
         return class_object_type(ev.class_info_of(sym, scope))
     if sym.kind == S.FUNC:

@@ -479,8 +479,6 @@ class Evaluator:
         return t
 
     def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
-
-
         if any(isinstance(i, UnpackType) for i in items):
             # Items built from a variadic tuple (`(*t, 1)`, `t + u`): normalized (PEP 646).
 
@@ -514,18 +512,15 @@ class Evaluator:
         return made
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
-
         return evaluate_bases(self, info)
 
     def pep695_params(self, node: ast.AST, owner: str, scope: Scope) -> dict[str, TypeVarType]:
-
         params = pep695_type_params(self, node, owner, scope)
         if params:
             self.type_params_seen = True
         return params
 
     def abstract_members(self, info: ClassInfo) -> list[str]:
-
         return abstract_members(self, info)
 
     # -- symbol types -------------------------------------------------------

@@ -47,7 +47,6 @@ UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Inv
 
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
-
     results: list[Type] = []
     positive = isinstance(node.op, ast.And)
     pushed = 0
@@ -282,7 +281,6 @@ def has_any_base(ex: "ExprEvaluator", t: Type) -> bool:
 
 
 def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:
-
     r = call_types(ex.ev, method, [arg])
     if r is None:
         return None
@@ -292,7 +290,6 @@ def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:
 
 
 def call_known(ex: "ExprEvaluator", method: Type, args: list[Type], node: ast.AST) -> Type:
-
     r = call_types(ex.ev, method, args)
     return r if r is not None else AnyType("special")
 

@@ -375,7 +375,6 @@ class ExprEvaluator:
 
     _comprehension = expr_displays.comprehension
     def narrow_for(self, test: ast.expr, positive: bool) -> dict[str, Type]:
-
         return narrow_names(self, test, positive)
 
     _ListComp = expr_displays.infer_list_comp
@@ -468,8 +467,6 @@ class ExprEvaluator:
     # -- conditional, walrus, await -------------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
-
-
         check_condition(self, node.test, infer_condition(self, node.test), "")
         self.overlay.append(self.narrow_for(node.test, True))
         try:
@@ -606,7 +603,6 @@ class ExprEvaluator:
     # -- calls -------------------------------------------------------------------------
 
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
-
         memo = self._memo
         hit = memo.context_free(node, self.overlay) if expected is not None else None
         if hit is not None:  # inferred before without context, by a call that never read it

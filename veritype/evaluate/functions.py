@@ -298,7 +298,6 @@ def _take_reported(cache: dict, scope_id: int, key: object, report: "Reporter") 
 
 
 def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | None") -> CallableType:
-
     owner = f"{scope.fullname}.{node.name}@{node.lineno}"
     cls = scope.cls if scope.kind == "class" else None
     kind = method_kind(ev, node, scope) if cls is not None else "function"
@@ -413,7 +412,6 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
 
 
 def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:
-
     found: dict[object, TypeVarType] = {}
     for p in params:
         t = p.type

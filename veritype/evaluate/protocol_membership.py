@@ -122,7 +122,6 @@ def settable_member(members: "Members", proto: "ClassInfo", name: str) -> bool:
 
 
 def class_var(members: "Members", info: "ClassInfo", name: str) -> bool:
-
     hit = info.get(name)
     return hit is not None and hit[0].kind == S.VAR and hit[0].annotation is not None and "ClassVar" in qualifiers(members.ev, hit[0], hit[1].scope)
 
@@ -170,7 +169,6 @@ def both_mutable_vars(members: "Members", proto: "ClassInfo", left: Type, name: 
 
 
 def mutable_var(members: "Members", info: "ClassInfo", name: str, allow_classvar: bool = True) -> bool:
-
     hit = _written_definition(info, name)
     if hit is None:
         return False

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 
 def enabled(ex: "ExprEvaluator") -> bool:
-
     return ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "redundant-expr")
 
 

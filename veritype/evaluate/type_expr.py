@@ -508,7 +508,6 @@ class TypeExprEvaluator:
         return self._eval(node, ctx)
 
     def _generic(self, info: object, node: ast.Subscript, args: list[ast.expr], ctx: TypeContext) -> Type:
-
         assert isinstance(info, ClassInfo)
         if info.fullname == "builtins.tuple":
             return self._tuple(node, args, ctx)

@@ -57,7 +57,6 @@ def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
 
 
 def join_items(ev: "Evaluator", s: Type, t: Type) -> Type:
-
     trivial = trivial_join(s, t)
     if trivial is not None:
         return trivial

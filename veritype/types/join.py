@@ -39,7 +39,6 @@ def trivial_join(a: Type, b: Type) -> Type | None:
 
 
 def join(ev: "Evaluator", a: Type, b: Type) -> Type:
-
     trivial = trivial_join(a, b)
     if trivial is not None:
         return trivial

@@ -382,7 +382,6 @@ def _is_class_object(a: Type) -> bool:
 
 
 def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
-
     if isinstance(a, LiteralType):
         a = a.fallback
     if isinstance(a, TupleType):

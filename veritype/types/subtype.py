@@ -418,7 +418,6 @@ class SubtypeChecker:
     # -- tuples ---------------------------------------------------------------
 
     def _tuple_left(self, left: TupleType, right: Type) -> bool:
-
         if isinstance(right, TupleType):
             if is_variadic(left) or is_variadic(right):
                 return self._variadic_tuples(left, right)
