@@ -291,7 +291,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
-
             enforced = inferred_attribute_type(mc, target, ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value))
 
             if enforced is not None and lenient(mc, target, t, value, enforced):
@@ -518,7 +517,6 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
     target_t = mc.infer(stmt.target)
     if isinstance(stmt.op, ast.Add) and isinstance(stmt.value, ast.List) and isinstance(target_t, Instance) and target_t.info.fullname == "builtins.list":
         # `l += ["a"]` on a list[int]: mypy checks the display's items against the list's.
-
         if report_display_items(mc, stmt.value, target_t):
             return
         value_t = mc.infer(stmt.value, target_t)
@@ -672,7 +670,6 @@ def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[n
         return narrowed
     # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
     # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
-
     v = widen_literals(value)
     if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
         return any_where_declared_any(v, declared) if isinstance(v, Instance) else v

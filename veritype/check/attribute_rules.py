@@ -59,7 +59,6 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     sym, cls = hit
     if sym.kind == S.VAR:
         # A field of a frozen dataclass (spec, "Dataclasses": frozen instances are read-only).
-
         owner = frozen_field_owner(base.info, target.attr)
         if owner is None and cls.is_namedtuple and not sym.is_instance_attr:
             owner = cls  # a NamedTuple field is a read-only property at run time

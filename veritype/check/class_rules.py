@@ -46,7 +46,6 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     sym = checker.scope.table.get(node.name)
     if sym is None or sym.node is not node:
         # A redefinition or a conditional class: check its body in a fresh info.
-
         sym = Symbol(node.name, "class", [node])
     info = ev.class_info_of(sym, checker.scope)
 

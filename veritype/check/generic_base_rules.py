@@ -18,7 +18,6 @@ def check_base_consistency(checker: "ModuleChecker", node: ast.ClassDef, info: "
     # Spec, "Generics" ("Arbitrary generic types as base classes"): "A type
     # checker should report an error when the type variable order is inconsistent"
     # - two bases that reach one generic ancestor with different type arguments.
-
     bases = list(info.bases)
     if len(bases) < 2 or any(c.has_any_base for c in info.mro):
         return
@@ -53,7 +52,6 @@ def _plain(t: Type, depth: int = 0) -> bool:
 def check_generic_metaclass(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     # Spec, "Generics": "Generic metaclasses are not supported" - a metaclass
     # written with a type variable (`metaclass=Meta[T]`).
-
     for kw in node.keywords:
         if kw.arg == "metaclass" and isinstance(kw.value, ast.Subscript):
             t = checker.ev.type_exprs.evaluate(kw.value, checker.scope)

@@ -532,7 +532,6 @@ class _ScopeSwitch:
         c.flow = Flow()
         # Narrowing of enclosing names does not carry into a nested function body
         # (it may run later), except for names the enclosing scope never rebinds.
-
         if not outer.state.unreachable:
             c.flow.apply(carried_narrowings(c.ev, outer.state.types, self.scope))
         c._loop_exits = []

@@ -470,7 +470,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         for pi, p in enumerate(callee.params):
             if isinstance(p.type, UnpackType):
                 # `*args: *Ts` (PEP 646): the arguments together are one tuple.
-
                 slot = matching.slots[pi]
                 cons += variadic_constraints(site, p, [args[i] for i in slot], [arg_types[i] for i in slot], targets)
                 continue
@@ -627,7 +626,6 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
                     # as mypy does, not the whole argument. For a parameter typed with
                     # the callee's own type variables mypy infers the display first and
                     # reports the whole argument (`arg-type`: `MultiDict([probe])`).
-
                     if report_display_items(ev, site.infer, lambda n, m, c: report(n, m, c), arg.node, expected):
                         continue
                 # Star arguments are shown whole ("*list[str]"), as mypy does.

@@ -481,7 +481,6 @@ class Evaluator:
     def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
         if any(isinstance(i, UnpackType) for i in items):
             # Items built from a variadic tuple (`(*t, 1)`, `t + u`): normalized (PEP 646).
-
             info = self.named_class("builtins.tuple")
             if info is not None:
                 return make_tuple(items, info)  # type: ignore[return-value]

@@ -480,7 +480,6 @@ class ExprEvaluator:
             self.overlay.pop()
         # mypy's make_simplified_union of the two: `v if isinstance(v, tuple) else
         # (v,)` is `tuple[Any, ...]`, the 1-tuple covered (yarl's _query.py).
-
         return drop_covered_items(make_union([a, b]))
 
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:

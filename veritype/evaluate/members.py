@@ -241,7 +241,6 @@ class Members:
             # or declared as a ClassVar binds like a method; an annotated instance variable
             # of a Callable type does not (PEP 526: it is set per instance), nor a class object.
             # This is mypy's rule (checkmember: an inferred or ClassVar variable binds).
-
             if sym.annotation is None and not _is_type_obj(t) and assigned_function(ev, sym, scope):
                 return bind_self(ev, t, receiver)
             if sym.annotation is None and not _is_type_obj(t) and assigned_call(sym) and takes_self(ev, t, receiver):

@@ -96,7 +96,6 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
             elif isinstance(explicit_self, Instance) and explicit_self.info is not constructor_of.info and explicit_self.info in constructor_of.info.mro:
                 # A base's `__init__(self: dict[str, _VT], ...)` fixes the subclass's
                 # own parameters through the base (OrderedDict(a=1) is OrderedDict[str, int]).
-
                 template = map_instance_to_supertype(constructor_of, explicit_self.info)
                 own_keys = {tv_key(v) for v in constructor_of.info.type_vars}
                 if template is not None:

@@ -150,7 +150,6 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
 
 def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) -> None:
     # A NewType is a plain function at run time: isinstance() raises TypeError.
-
     assert exprs.scope is not None
     classes = node.args[1]
     for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:

@@ -32,7 +32,6 @@ def synthesize(ev: "Evaluator", info: "ClassInfo") -> None:
     dc = process(ev, info)
     if dc is not None and not dc.unknown and info.unknown_decorator:
         # The dataclass decorator is modelled now; only other unknown ones keep the class lenient.
-
         others = [n for n in info.decorators if n not in KNOWN_CLASS_DECORATORS and n not in DATACLASS]
         if len(others) <= 1 and dataclass_spec(ev, info) is not None:
             # `others` may hold the transform decorator itself: drop it when it is the only one.

@@ -438,7 +438,6 @@ class SubtypeChecker:
                 return self._protocol(left, right)
             if left.fallback.info.fullname == "builtins.tuple" and left.items:
                 # The fallback widens literals; as a Sequence the items keep their types.
-
                 return self._check(Instance(left.fallback.info, (make_union(list(left.items)),)), right)
             return self._check(left.fallback, right)
         return self._check(left.fallback, right)
