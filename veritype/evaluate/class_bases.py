@@ -53,7 +53,6 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
         target = base.value if isinstance(base, ast.Subscript) else base
         if isinstance(base, ast.Call):
             # `class Url(NamedTuple("Url", [...]))`: the class the call makes (mypy reads it too).
-
             made = base_class_from_call(ev, base, scope)
             if made is not None and made.is_namedtuple:
                 bases.append(Instance(made, ()))
@@ -168,10 +167,10 @@ def declared_variable(ev: "Evaluator", sym: "Symbol", scope: "Scope") -> bool:
 
 def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
     """Names that are abstract in `info` (first definition along the MRO is abstract)."""
-    cached = getattr(info, "_abstract", None)
+    cached = info.abstract_names
     if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    info._abstract = []  # type: ignore[attr-defined]
+        return cached
+    info.abstract_names = []  # (a cycle through the MRO reads none)
     result: list[str] = []
     mro = info.mro
     for i, cls in enumerate(mro):
@@ -191,7 +190,7 @@ def abstract_members(ev: "Evaluator", info: "ClassInfo") -> list[str]:
                     result.append(name)
             elif _implicitly_abstract_variable(cls, sym):
                 result.append(name)
-    info._abstract = result  # type: ignore[attr-defined]
+    info.abstract_names = result
     return result
 
 
@@ -203,16 +202,16 @@ def _candidates(cls: "ClassInfo") -> tuple[str, ...]:
     Kept on the class once final (no lazy evaluation in progress: a class whose
     bases are being evaluated has no protocol flag yet), as every subclass asks
     again (most of them to learn that there are none); its symbols never change."""
-    known = getattr(cls, "_abstract_candidates", None)
+    known = cls.abstract_candidates
     if known is not None:
-        return known  # type: ignore[no-any-return]
+        return known
     names: tuple[str, ...] = ()
     if cls.node is not None:
         protocol = _protocol_source(cls)
         names = tuple(name for name, sym in cls.symbols.items() if not sym.is_instance_attr and (
             protocol or (isinstance(sym.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and sym.node.decorator_list)))
     if not cls.ev.lazy_depth:
-        cls._abstract_candidates = names  # type: ignore[attr-defined]
+        cls.abstract_candidates = names
     return names
 
 

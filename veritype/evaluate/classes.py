@@ -65,6 +65,9 @@ class ClassInfo:
         # Their values where the call spells them (dict and pair forms).
         self.functional_enum_values: dict[str, ast.expr] = {}
         self._no_args_instance: Instance | None = None  # see no_args_instance
+        # class_bases.abstract_members' answer, and the names of this body it looks at.
+        self.abstract_names: list[str] | None = None
+        self.abstract_candidates: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
         return f"<ClassInfo {self.fullname}>"
