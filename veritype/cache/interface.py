@@ -56,7 +56,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
-from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT_GROUPS
+from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
@@ -212,14 +212,14 @@ def _scanned(kept: str) -> str:
     one pass, which no match crosses (a NUL is neither blank nor newline),
     as if each run of code between two strings were stripped alone; the
     strings go back in at the NULs."""
-    parts = STRING_OR_COMMENT_GROUPS.split(kept)  # code, string, comment, code, ...: one of each pair None
-    strings = parts[1::3]
+    parts = STRING_OR_COMMENT.split(kept)  # code, comment, string, code, ...: one of each pair None
+    strings = parts[2::3]
     if _TYPE_COMMENT.search(kept) is None:
         # No comment is kept (most texts: no `# type:` comment, nor that text in a string).
         marks = ["" if string is None else "\0" for string in strings]
     else:
         marks = ["\0" if string is not None else comment if _kept_comment(comment) else ""
-                 for string, comment in zip(strings, parts[2::3])]
+                 for string, comment in zip(strings, parts[1::3])]
     pieces = parts[0::3]
     skeleton: list[str] = [""] * (len(pieces) + len(marks))
     skeleton[0::2] = pieces

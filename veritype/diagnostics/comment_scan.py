@@ -20,17 +20,16 @@ _DQ3 = r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
 _SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
 _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 
-#: A string literal from its opening quote (triple-quoted across lines;
-#: escapes and line continuations inside), or a comment: group 1. A string's
-#: prefix (`rb`, `f`) is not part of the match: it is left with the code
-#: before it, which changes neither the string's extent nor the comments
-#: found, and a pattern that starts with a quote or `#` only is tried at
-#: those characters alone (an optional prefix made the engine try every one).
-STRING_OR_COMMENT = re.compile(rf"(?:{_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
-
-#: The same scan with the string a group too (group 1; the comment: group 2),
-#: for `re.split`, which keeps only what groups hold (cache/interface.py).
-STRING_OR_COMMENT_GROUPS = re.compile(rf"({_SQ3}|{_DQ3}|{_SQ}|{_DQ})|(#[^\n]*)", re.S)
+#: A comment: group 1, or a string literal from its opening quote
+#: (triple-quoted across lines; escapes and line continuations inside): group
+#: 2 (a group too for `re.split`, which keeps only what groups hold:
+#: cache/interface.py). The two start at different characters, so their order
+#: decides nothing. A string's prefix (`rb`, `f`) is not part of the match: it
+#: is left with the code before it, which changes neither the string's extent
+#: nor the comments found, and a pattern that starts with a quote or `#` only
+#: is tried at those characters alone (an optional prefix made the engine try
+#: every one).
+STRING_OR_COMMENT = re.compile(rf"(#[^\n]*)|({_SQ3}|{_DQ3}|{_SQ}|{_DQ})", re.S)
 
 #: Where the scan could misread a text: an f-string on Python 3.12+ (None before).
 MAY_MISREAD = re.compile(r"(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]") if sys.version_info >= (3, 12) else None
