@@ -254,10 +254,16 @@ def _check_variable(checker: "ModuleChecker", stmt: ast.AnnAssign | ast.Assign, 
                 return
             # In a Literal context mypy shows the value's literal type.
             shown = raw if isinstance(stmt, ast.Assign) and any(isinstance(i, LiteralType) for i in union_items(base_t)) else own
-            s, b = format_pair(shown, base_t)
-            checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
+            _report_incompatible(checker, stmt, shown, base_t, cls)
             return
         _check_mutable(checker, stmt, cls, name, kind, own, base_t)
+
+
+def _report_incompatible(checker: "ModuleChecker", stmt: ast.stmt, own: Type, base_t: Type, cls: "ClassInfo") -> None:
+    """mypy's error for a class-body assignment or declaration whose type does not
+    fit what the base class `cls` declared for the name."""
+    s, b = format_pair(own, base_t)
+    checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
 
 
 def _check_declared_over_method(checker: "ModuleChecker", stmt: ast.AnnAssign, info: "ClassInfo", cls: "ClassInfo", name: str, own: Type) -> None:
@@ -272,8 +278,7 @@ def _check_declared_over_method(checker: "ModuleChecker", stmt: ast.AnnAssign, i
     base_t = _member_type(checker, info, cls, name)
     if not isinstance(base_t, CallableType) or is_subtype(checker.ev, own, base_t):
         return
-    s, b = format_pair(own, base_t)
-    checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
+    _report_incompatible(checker, stmt, own, base_t, cls)
 
 
 def _check_inferred_mutable(checker: "ModuleChecker", stmt: ast.Assign, info: "ClassInfo", sym: S.Symbol, name: str) -> None:
@@ -344,8 +349,7 @@ def _check_constant_over_method(checker: "ModuleChecker", stmt: ast.Assign, info
         own = widen_literals(ExprEvaluator(ev, info.scope).infer(stmt.value))
         if isinstance(own, AnyType) or is_subtype(ev, own, base_t):
             return
-        s, b = format_pair(own, base_t)
-        checker.error(stmt, f'Incompatible types in assignment (expression has type "{s}", base class "{cls.name}" defined the type as "{b}")', "assignment")
+        _report_incompatible(checker, stmt, own, base_t, cls)
         return
 
 
