@@ -36,6 +36,7 @@ from veritype.cache.file_digests import valid_records
 from veritype.cache.run_summary import EntryStat, RunSummary
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
+from veritype.syntax.read_files import read_bytes
 
 FORMAT = "v1"
 # The interface-digest memo (cache/interface.py is the costly part of a warm
@@ -91,8 +92,7 @@ class CacheStore:
 
     def load(self, module: str, path: str) -> Entry | None:
         try:
-            with open(self._path(module, path), encoding="utf-8") as f:
-                text = f.read()
+            text = read_bytes(self._path(module, path)).decode("utf-8")
         except FileNotFoundError:
             self.missing += 1
             return None
@@ -214,8 +214,7 @@ class CacheStore:
 
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
-            with open(os.path.join(self.entries_dir, name), encoding="utf-8") as f:
-                text = f.read()
+            text = read_bytes(os.path.join(self.entries_dir, name)).decode("utf-8")
             # A checksum line, as in the entries: a flipped byte in a memo
             # (a module name in an import list) must not change the output.
             checksum, _, payload = text.partition("\n")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
+from veritype.syntax.read_files import read_bytes, read_source  # (read_source: imported from here by the drivers)
 from veritype.syntax.word_lines import union_lines, word_lines
 
 
@@ -76,19 +77,10 @@ def parse_source(path: str, source: str, feature_version: tuple[int, int] | None
     return ParsedFile(path, source, tree)
 
 
-def read_source(path: str) -> str:
-    """Read a file as Python source (PEP 263 encoding declarations honoured)."""
-    import tokenize
-
-    with tokenize.open(path) as f:
-        return f.read()
-
-
 def _decode_error_line(path: str, exc: UnicodeDecodeError) -> int:
     """The 1-based line holding the first undecodable byte (best effort)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_bytes(path)
     except OSError:
         return 1
     return data.count(b"\n", 0, exc.start) + 1
