@@ -26,6 +26,7 @@ import os
 import time
 
 from veritype.cache.fingerprint import UNREADABLE, digest_bytes
+from veritype.syntax.read_files import read_bytes
 
 # Two seconds: FAT's mtime tick, the coarsest in common use.
 RACY_NS = 2_000_000_000
@@ -41,14 +42,21 @@ class FileDigests:
         self.known = known or {}  # absolute path -> record, from the last run
         self.used: dict[str, Record] = {}  # the records this run confirmed or made
         self._digests: dict[str, str] = {}  # absolute path -> digest, this run
+        # The same by the path as asked (relative ones: os.path.abspath asks
+        # the system for the current directory each time; a run asks for each
+        # source's digest four times over). A FileDigests lives for one run.
+        self._asked: dict[str, str] = {}
         self.hashed = 0  # files read and hashed (for tests and --verbose)
 
     def digest(self, path: str) -> str:
         """The sha256 of the file's bytes, or UNREADABLE."""
-        full = os.path.abspath(path)
-        found = self._digests.get(full)
+        found = self._asked.get(path)
         if found is None:
-            found = self._digests[full] = self._compute(full)
+            full = os.path.abspath(path)
+            found = self._digests.get(full)
+            if found is None:
+                found = self._digests[full] = self._compute(full)
+            self._asked[path] = found
         return found
 
     def _compute(self, full: str) -> str:
@@ -62,8 +70,7 @@ class FileDigests:
             self.used[full] = record
             return str(record[4])
         try:
-            with open(full, "rb") as f:
-                data = f.read()
+            data = read_bytes(full)
         except OSError:
             return UNREADABLE
         self.hashed += 1

@@ -25,6 +25,7 @@ from veritype.cache.store import CacheStore, Entry
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.modules.finder import MissingModule
 from veritype.modules.sources import BuildSource
+from veritype.syntax.read_files import read_bytes
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -146,8 +147,7 @@ class _States:
             # Not known by its digest: read it (the digest is then that of
             # the bytes read, should the file have changed since its stat).
             try:
-                with open(path, "rb") as f:
-                    data = f.read()
+                data = read_bytes(path)
             except OSError:
                 return UNREADABLE
             content = digest_bytes(data)

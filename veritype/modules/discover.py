@@ -44,8 +44,12 @@ def _display_path(path: str, cwd: str) -> str:
     return absolute if rel.startswith(os.pardir) else rel
 
 
-def module_for_path(path: str, options: Options, cwd: str) -> tuple[str, str]:
-    """(module name, source root) for a Python file."""
+def module_for_path(path: str, options: Options, cwd: str,
+                    crawled: dict[str, tuple[list[str], str]] | None = None) -> tuple[str, str]:
+    """(module name, source root) for a Python file. `crawled`: the package
+    parts and root of the directories looked at so far (`_crawl_up`), for a
+    caller that asks for many files at once (each would stat the same
+    `__init__` files of its directory and every one above it)."""
     absolute = os.path.abspath(path)
     directory, filename = os.path.split(absolute)
     stem = filename.rsplit(".", 1)[0] if filename.endswith(PYTHON_EXTENSIONS) else filename
@@ -59,7 +63,12 @@ def module_for_path(path: str, options: Options, cwd: str) -> tuple[str, str]:
                     parts.append(stem)
                 return ".".join(parts) or stem, base
     parts = [] if stem == "__init__" else [stem]
-    prefix, directory = _crawl_up(directory, options.namespace_packages)
+    if crawled is None:
+        prefix, directory = _crawl_up(directory, options.namespace_packages)
+    else:
+        if directory not in crawled:
+            crawled[directory] = _crawl_up(directory, options.namespace_packages)
+        prefix, directory = crawled[directory]
     parts = prefix + parts
     if not parts:  # an `__init__.py` in a directory that is not a package
         parts = [os.path.basename(directory)]
@@ -180,12 +189,13 @@ def sources_from_paths(paths: list[str], options: Options, cwd: str | None = Non
             raise DiscoveryError(f"can't read file '{path}': No such file or directory")
     sources: list[BuildSource] = []
     seen: set[str] = set()
+    crawled: dict[str, tuple[list[str], str]] = {}
     for file in _prefer_stubs(files):
         key = os.path.normcase(os.path.abspath(file))
         if key in seen:
             continue
         seen.add(key)
-        module, base = module_for_path(file, options, cwd)
+        module, base = module_for_path(file, options, cwd, crawled)
         sources.append(BuildSource(_display_path(file, cwd), module, base))
     return sources
 
