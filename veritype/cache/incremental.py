@@ -63,6 +63,10 @@ class _States:
         # that text), taken from the check's parse before the module's function
         # bodies were released (`keep_interface`); used if the state is asked.
         self._early: dict[str, tuple[str, str]] = {}
+        # module -> the digest of the bytes that text was decoded from (the
+        # parse read them: ParsedFile.digest), where known: a file whose
+        # digest is that now has that interface, without a read to tell.
+        self._early_bytes: dict[str, str] = {}
         # Interface digests computed by worker processes from their own parse
         # (engine/early_workers.py, `LoadedDigests`): the same function of the
         # same bytes, taken instead of parsing here. Unlike `known`, consulted
@@ -87,6 +91,8 @@ class _States:
 
         text = normalized_newlines(info.parsed.source)
         self._early[name] = (text, interface_digest(text, info.parsed))
+        if info.parsed.digest is not None:
+            self._early_bytes[name] = info.parsed.digest
 
     def source_digest(self, src: BuildSource) -> str:
         return digest_text(src.text) if src.text is not None else self.files.digest(src.path)
@@ -101,8 +107,9 @@ class _States:
         if src is not None:
             parsed = self._parsed(name, src.path)
             early = self._early.pop(name, None)
+            early_bytes = self._early_bytes.pop(name, None)
             iface = (self.interface_of_text(src.text, parsed, early) if src.text is not None
-                     else self.interface_of_file(src.path, parsed=parsed, early=early))
+                     else self.interface_of_file(src.path, parsed=parsed, early=early, early_bytes=early_bytes))
             return f"source:{src.path}:{iface}"
         found = self.program.find(name)
         if isinstance(found, MissingModule):
@@ -135,7 +142,8 @@ class _States:
         return self.used[full]
 
     def interface_of_file(self, path: str, library: bool = False, parsed: ParsedFile | None = None,
-                          early: tuple[str, str] | None = None) -> str:
+                          early: tuple[str, str] | None = None, early_bytes: str | None = None) -> str:
+        """`early_bytes`: the digest of the bytes `early`'s text was decoded from."""
         content = self.files.digest(path)
         if content == UNREADABLE:
             return UNREADABLE
@@ -143,6 +151,11 @@ class _States:
         if full in self.used:
             return self.used[full]
         value = self.known.get(full)
+        if value is None and early is not None and early_bytes == content:
+            # The check's parse read these very bytes (a cold run's every
+            # checked source): the digest taken from it then stands, as
+            # interface_digest_of_bytes would find reading them again.
+            value = early[1]
         if value is None:
             # Not known by its digest: read it (the digest is then that of
             # the bytes read, should the file have changed since its stat).

@@ -215,7 +215,7 @@ class Engine:
             if src.text is not None:
                 texts[path] = src.text
             else:
-                from veritype.syntax.parse import read_source
+                from veritype.syntax.read_files import read_source
 
                 try:
                     texts[path] = read_source(path)

@@ -45,11 +45,13 @@ from typing import TYPE_CHECKING
 
 from veritype.cache.file_digests import FileDigests
 from veritype.cache.fingerprint import UNREADABLE, digest_text
-from veritype.config.inline import mypy_comments
+from veritype.config.inline import PREFIX, mypy_comments
 from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
+from veritype.syntax.parse import parse_source
+from veritype.syntax.read_files import read_source
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -223,9 +225,6 @@ def _prefix_imports(program: "Program", name: str) -> list[str] | None:
     naming `import` (the module's docstring); None where that cannot be told
     so: unreadable text, `# mypy:` settings (known once loaded), a prefix that
     does not parse alone or is most of the file."""
-    from veritype.config.inline import PREFIX
-    from veritype.syntax.parse import parse_source, read_source
-
     src = program.sources.get(name)
     found = program.find(name)
     if src is None or not isinstance(found, FoundModule) or found.is_namespace:

@@ -129,7 +129,8 @@ class Snapshot:
     def disk_edits(self) -> None:
         """A project module read from disk (imported, not a document) whose
         file changed or vanished since: an edit like a document's."""
-        from veritype.syntax.parse import parse_source, read_source
+        from veritype.syntax.parse import parse_source
+        from veritype.syntax.read_files import read_source
 
         for module, (path, source) in list(self._disk.items()):
             try:

@@ -12,12 +12,13 @@ Two kinds of failure get special care because users hit them often:
 from __future__ import annotations
 
 import ast
+import hashlib
 import warnings
 from dataclasses import dataclass, field
 
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
-from veritype.syntax.read_files import read_bytes, read_source  # (read_source: imported from here by the drivers)
+from veritype.syntax.read_files import decode_source, read_bytes
 from veritype.syntax.word_lines import union_lines, word_lines
 
 
@@ -30,6 +31,11 @@ class ParsedFile:
     # `word_lines` answers by the words asked: several passes over the same
     # tree ask for the same word (`yield`: the binder and the interface digest).
     _lines_memo: dict[tuple[str, ...], list[int] | None] = field(default_factory=dict, repr=False, compare=False)
+    # The sha256 (hex) of the bytes `source` was decoded from, when parse_file
+    # read them (cache/fingerprint.digest_bytes of them): the incremental
+    # cache then knows the file's interface digest from this parse, with no
+    # second read of the file to tell that it is still the same.
+    digest: str | None = field(default=None, repr=False, compare=False)
 
     def word_lines(self, *words: str) -> list[int] | None:
         """`syntax.word_lines.word_lines(self.source, *words)`, each word's
@@ -77,25 +83,20 @@ def parse_source(path: str, source: str, feature_version: tuple[int, int] | None
     return ParsedFile(path, source, tree)
 
 
-def _decode_error_line(path: str, exc: UnicodeDecodeError) -> int:
-    """The 1-based line holding the first undecodable byte (best effort)."""
-    try:
-        data = read_bytes(path)
-    except OSError:
-        return 1
-    return data.count(b"\n", 0, exc.start) + 1
-
-
 def parse_file(path: str, feature_version: tuple[int, int] | None = None) -> ParsedFile:
     try:
-        source = read_source(path)
+        data = read_bytes(path)
+    except OSError as exc:
+        return ParsedFile(path, "", None, [_syntax_error(path, 1, 1, f"Cannot read file: {exc.strerror or exc}")])
+    try:
+        source = decode_source(data, path)
     except UnicodeDecodeError as exc:
-        line = _decode_error_line(path, exc)
+        line = data.count(b"\n", 0, exc.start) + 1  # the line of the first undecodable byte
         message = f"Cannot decode file as {exc.encoding}: {exc.reason} (byte {exc.object[exc.start]:#04x})"
         return ParsedFile(path, "", None, [_syntax_error(path, line, 1, message)])
     except SyntaxError as exc:
-        # tokenize.open raises SyntaxError for an unknown or inconsistent coding cookie.
+        # As tokenize.open: SyntaxError for an unknown or inconsistent coding cookie.
         return ParsedFile(path, "", None, [_syntax_error(path, exc.lineno or 1, 1, f"Cannot decode file: {exc.msg}")])
-    except OSError as exc:
-        return ParsedFile(path, "", None, [_syntax_error(path, 1, 1, f"Cannot read file: {exc.strerror or exc}")])
-    return parse_source(path, source, feature_version)
+    parsed = parse_source(path, source, feature_version)
+    parsed.digest = hashlib.sha256(data).hexdigest()
+    return parsed

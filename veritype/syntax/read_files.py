@@ -45,7 +45,11 @@ def read_source(path: str) -> str:
     """Read a file as Python source (PEP 263 encoding declarations honoured):
     `tokenize.open(path).read()`, with its errors (UnicodeDecodeError, or
     SyntaxError for an unknown or inconsistent coding cookie, naming the file)."""
-    data = read_bytes(path)
+    return decode_source(read_bytes(path), path)
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """`read_source` of a file whose bytes are `data`."""
     lines = io.BytesIO(data)
     lines.name = path  # (detect_encoding names the file in its errors, as tokenize.open's file object)
     encoding, _ = tokenize.detect_encoding(lines.readline)
