@@ -140,3 +140,20 @@ def test_a_store_whose_directory_goes_mid_run_makes_it_again(tmp_path: Path) -> 
     assert store.write_errors == 0
     assert store.load("b", "b.py") == entry and store.load_imports("k") == {"d": ["os"]}
     assert (tmp_path / "cache" / "CACHEDIR.TAG").exists() and (tmp_path / "cache" / ".gitignore").exists()
+
+
+def test_entries_missing_from_the_listing_are_not_opened(tmp_path: Path) -> None:
+    """remove_stale_temps lists the entries' directory: an entry absent from
+    it is missing without an open; one the store writes since is found."""
+    from veritype.cache.store import CacheStore, Entry
+
+    store = CacheStore(str(tmp_path / "c"))
+    store.remove_stale_temps()  # no directory yet: nothing is present
+    assert store.load("m", "m.py") is None and store.missing == 1
+    store.save("m", "m.py", Entry("k", {"n": "s"}, []))
+    assert store.load("m", "m.py") == Entry("k", {"n": "s"}, [])
+    other = CacheStore(str(tmp_path / "c"))
+    other.remove_stale_temps()
+    store.save("late", "late.py", Entry("k", {}, []))  # by another run, after the listing
+    assert other.load("late", "late.py") is None and other.missing == 1  # missed: checked again
+    assert other.load("m", "m.py") is not None

@@ -86,13 +86,23 @@ class CacheStore:
         # write that finds the directory gone (removed since) makes them again
         # (`_write`).
         self._prepared = False
+        # The names in the entries' directory when the run began (listed by
+        # remove_stale_temps), with those this store wrote since; None: not
+        # listed. An entry not among them is missing without an open to
+        # find so (a cold run: one failing open per module). One a concurrent
+        # run writes after the listing is missed: checked again, as without it.
+        self._present: set[str] | None = None
 
     def _path(self, module: str, path: str) -> str:
         return os.path.join(self.entries_dir, digest_text(f"{module}\0{path}")[:32] + ".json")
 
     def load(self, module: str, path: str) -> Entry | None:
+        target = self._path(module, path)
+        if self._present is not None and os.path.basename(target) not in self._present:
+            self.missing += 1
+            return None
         try:
-            text = read_bytes(self._path(module, path)).decode("utf-8")
+            text = read_bytes(target).decode("utf-8")
         except FileNotFoundError:
             self.missing += 1
             return None
@@ -117,8 +127,12 @@ class CacheStore:
         now = time.time() if now is None else now
         try:
             names = os.listdir(self.entries_dir)
+        except FileNotFoundError:
+            self._present = set()
+            return
         except OSError:
             return
+        self._present = set(names)
         for name in names:
             if not name.startswith(".tmp-"):
                 continue
@@ -247,6 +261,8 @@ class CacheStore:
             # as every write made it before it was made once per store.
             self._prepare()
             write_atomically(target, text)
+        if self._present is not None:
+            self._present.add(os.path.basename(target))
 
     def _prepare(self) -> None:
         os.makedirs(self.entries_dir, exist_ok=True)
