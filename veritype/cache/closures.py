@@ -28,8 +28,8 @@ were over an earlier run's loaded modules).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Container, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_text, static_imports
@@ -184,8 +184,12 @@ def expand(walks: Mapping[str, tuple[set[str], set[str]]], limit: int | None = N
 
 
 def deps_digest(deps: Mapping[str, str]) -> str:
-    """What a ref records of the entry it refers to."""
-    return digest_text(json.dumps(sorted(deps.items())))
+    """What a ref records of the entry it refers to: a digest of its sorted
+    (name, state) pairs, joined by NUL (which neither a module name nor a
+    state holds: states are made of names, paths and digests). A join in C,
+    not json.dumps: the corpus's entries record 51k states, 4.5 MB of text
+    (3x faster; a cache written by another veritype is not read: veritype_key)."""
+    return digest_text("\0".join(chain.from_iterable(sorted(deps.items()))))
 
 
 def valid_entries(entries: Mapping[str, "Entry | None"], states: Mapping[str, str]) -> set[str]:

@@ -283,7 +283,11 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     # An entry refers to the entries of this run's other fresh modules rather
     # than repeating their closures (cache/closures.py: linear, not quadratic).
     walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
-    recorded = {module: {name: states.state(name) for name in sorted(names)} for module, (names, _) in walks.items()}
+    # The state of each name once (a name is recorded by many entries), then
+    # each entry's states by dict look-ups in C.
+    now = {name: states.state(name) for name in sorted(set().union(*(names for names, _ in walks.values())))}
+    recorded = {module: dict(zip(ordered, map(now.__getitem__, ordered)))
+                for module, (names, _) in walks.items() for ordered in (sorted(names),)}
     digests = {module: deps_digest(deps) for module, deps in recorded.items()}
     for src in sources:
         if src.module not in fresh:
