@@ -14,7 +14,7 @@ import pytest
 from veritype.cli.main import run
 from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.members import Members
-from veritype.types.model import AnyType, Instance, TypeType
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TupleType, TypeType, UnionType
 
 
 class _Info:
@@ -56,6 +56,52 @@ def test_equal_types_with_different_any_reasons_are_asked_separately() -> None:
     assert asked[1][0] is unannotated
     found.answer(unannotated, "pop", unannotated, lookup)  # type: ignore[arg-type]  # the same object: kept
     assert len(asked) == 2
+
+
+def test_none_unions_and_tuples_of_plain_parts_are_plain() -> None:
+    """`Generator[int, None, None]`, `list[int | None]`, `list[tuple[int, str]]`:
+    every field of each part counts in equality, so equal values are one question."""
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    plain = Instance(info)  # type: ignore[arg-type]
+
+    def made() -> list[Instance]:
+        return [
+            Instance(info, (plain, NoneType(), NoneType())),  # type: ignore[arg-type]
+            Instance(info, (UnionType((plain, NoneType())),)),  # type: ignore[arg-type]
+            Instance(info, (TupleType((plain, plain), Instance(info, (plain,))),)),  # type: ignore[arg-type]
+        ]
+
+    for a, b in zip(made(), made()):
+        assert a is not b
+        assert found.answer(a, "send", a, lookup) is found.answer(b, "send", b, lookup)  # type: ignore[arg-type]
+    assert len(asked) == 3
+
+
+def test_a_literal_inside_a_union_is_not_plain() -> None:
+    """A literal's `declared` flag takes no part in equality: a union holding one
+    is asked again for another object (kept by identity)."""
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    declared = Instance(info, (UnionType((LiteralType(1, Instance(info), declared=True), NoneType())),))  # type: ignore[arg-type]
+    inferred = Instance(info, (UnionType((LiteralType(1, Instance(info)), NoneType())),))  # type: ignore[arg-type]
+    assert declared == inferred
+    found.answer(declared, "pop", declared, lookup)  # type: ignore[arg-type]
+    found.answer(inferred, "pop", inferred, lookup)  # type: ignore[arg-type]
+    assert [a[0] for a in asked] == [declared, inferred] and asked[1][0] is inferred
+
+
+def test_an_instance_without_arguments_is_one_question_whatever_the_object() -> None:
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info, other = _Info(), _Info()
+    a, b = Instance(info), Instance(info)  # type: ignore[arg-type]
+    assert found.answer(a, "x", a, lookup) is found.answer(b, "x", b, lookup)  # type: ignore[arg-type]
+    found.answer(Instance(other), "x", Instance(other), lookup)  # type: ignore[arg-type]  # another class
+    found.answer(a, "y", a, lookup)  # type: ignore[arg-type]
+    assert [(i.info, n) for i, n, _ in asked] == [(info, "x"), (other, "x"), (info, "y")]  # type: ignore[attr-defined]
 
 
 def test_nothing_is_kept_while_a_lazy_evaluation_is_in_progress(monkeypatch: pytest.MonkeyPatch) -> None:
