@@ -256,7 +256,10 @@ class ClassInfo:
         return self._enum_meta
 
     def has_base(self, fullname: str) -> bool:
-        return any(c.fullname == fullname for c in self.mro)
+        for c in self.mro:
+            if c.fullname == fullname:
+                return True
+        return False
 
     def get(self, name: str) -> "tuple[Symbol, ClassInfo] | None":
         """The member `name` found along the MRO, and the class declaring it."""

@@ -102,7 +102,10 @@ def plain_instance(t: Type) -> bool:
     if type(t) is not Instance:
         return False
     for a in t.args:  # type: ignore[attr-defined]
-        if not _plain_part(a):
+        if type(a) is Instance:
+            if a.args and not plain_instance(a):  # type: ignore[attr-defined]
+                return False
+        elif not _plain_part(a):
             return False
     return True
 

@@ -78,7 +78,10 @@ class Members:
                 t = self.enum_attr(receiver.info, name, None)
                 if t is not None:
                     return t
-            return self.instance_member(receiver, name, receiver)
+            # (`instance_member` written out: the most common question of all.)
+            if ev.lazy_depth:
+                return self._instance_member(receiver, name, receiver)
+            return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
                 t = self.enum_attr(receiver.fallback.info, name, str(receiver.value))
