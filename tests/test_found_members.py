@@ -14,7 +14,7 @@ import pytest
 from veritype.cli.main import run
 from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.members import Members
-from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TupleType, TypeType, UnionType
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, TupleType, TypeType, UnionType
 
 
 class _Info:
@@ -197,3 +197,39 @@ def test_a_plain_class_object_is_kept_only_when_final() -> None:
     found.answer(plain, construct, True)  # type: ignore[arg-type]
     found.answer(plain, construct, False)  # type: ignore[arg-type]
     assert len(asked) == 3
+
+
+# -- module members (Members.module_member) -------------------------------------------
+
+
+def test_a_module_member_is_kept_for_the_module_it_was_read_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Program:
+        modules: dict[str, object] = {}
+
+    class Ev:
+        lazy_depth = 0
+        program = Program()
+
+    members = Members(Ev())  # type: ignore[arg-type]
+    asked: list[str] = []
+
+    def lookup(receiver, name):  # type: ignore[no-untyped-def]
+        asked.append(name)
+        return AnyType("special")
+
+    monkeypatch.setattr(members, "_module_member", lookup)
+    m = ModuleType("m")
+    Program.modules["m"] = object()
+    assert members.module_member(m, "x") is members.module_member(m, "x")
+    assert asked == ["x"]
+    Program.modules["m"] = object()  # another module under that name (a query's variant, a reload)
+    members.module_member(m, "x")
+    assert asked == ["x", "x"]
+    Ev.lazy_depth = 1  # not final: asked each time
+    members.module_member(m, "y")
+    members.module_member(m, "y")
+    assert asked == ["x", "x", "y", "y"]
+    Ev.lazy_depth = 0
+    members.forget()
+    members.module_member(m, "x")
+    assert asked == ["x", "x", "y", "y", "x"]
