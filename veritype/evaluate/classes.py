@@ -133,7 +133,8 @@ class ClassInfo:
 
     @property
     def tuple_type(self) -> TupleType | None:
-        self._ensure_special()
+        if not self._special_done:  # (`_ensure_special`'s first test, without its call)
+            self._ensure_special()
         return self._tuple_type
 
     @tuple_type.setter

@@ -101,11 +101,15 @@ def plain_instance(t: Type) -> bool:
     counts in equality."""
     if type(t) is not Instance:
         return False
+    # (The usual parts tested inline: an instance, None; an Any or a type variable fails.)
     for a in t.args:  # type: ignore[attr-defined]
-        if type(a) is Instance:
+        tp = type(a)
+        if tp is Instance:
             if a.args and not plain_instance(a):  # type: ignore[attr-defined]
                 return False
-        elif not _plain_part(a):
+        elif tp is NoneType:
+            continue
+        elif (tp is not UnionType and tp is not TupleType) or not _plain_part(a):
             return False
     return True
 
