@@ -14,7 +14,7 @@ import pytest
 from veritype.cli.main import run
 from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.members import Members
-from veritype.types.model import AnyType, Instance, TypeType
+from veritype.types.model import AnyType, Instance, LiteralType, ModuleType, NoneType, TupleType, TypeType, UnionType
 
 
 class _Info:
@@ -58,7 +58,55 @@ def test_equal_types_with_different_any_reasons_are_asked_separately() -> None:
     assert len(asked) == 2
 
 
-def test_nothing_is_kept_while_a_lazy_evaluation_is_in_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_none_unions_and_tuples_of_plain_parts_are_plain() -> None:
+    """`Generator[int, None, None]`, `list[int | None]`, `list[tuple[int, str]]`:
+    every field of each part counts in equality, so equal values are one question."""
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    plain = Instance(info)  # type: ignore[arg-type]
+
+    def made() -> list[Instance]:
+        return [
+            Instance(info, (plain, NoneType(), NoneType())),  # type: ignore[arg-type]
+            Instance(info, (UnionType((plain, NoneType())),)),  # type: ignore[arg-type]
+            Instance(info, (TupleType((plain, plain), Instance(info, (plain,))),)),  # type: ignore[arg-type]
+        ]
+
+    for a, b in zip(made(), made()):
+        assert a is not b
+        assert found.answer(a, "send", a, lookup) is found.answer(b, "send", b, lookup)  # type: ignore[arg-type]
+    assert len(asked) == 3
+
+
+def test_a_literal_inside_a_union_is_not_plain() -> None:
+    """A literal's `declared` flag takes no part in equality: a union holding one
+    is asked again for another object (kept by identity)."""
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info = _Info()
+    declared = Instance(info, (UnionType((LiteralType(1, Instance(info), declared=True), NoneType())),))  # type: ignore[arg-type]
+    inferred = Instance(info, (UnionType((LiteralType(1, Instance(info)), NoneType())),))  # type: ignore[arg-type]
+    assert declared == inferred
+    found.answer(declared, "pop", declared, lookup)  # type: ignore[arg-type]
+    found.answer(inferred, "pop", inferred, lookup)  # type: ignore[arg-type]
+    assert [a[0] for a in asked] == [declared, inferred] and asked[1][0] is inferred
+
+
+def test_an_instance_without_arguments_is_one_question_whatever_the_object() -> None:
+    asked, lookup = _counting()
+    found = FoundMembers()
+    info, other = _Info(), _Info()
+    a, b = Instance(info), Instance(info)  # type: ignore[arg-type]
+    assert found.answer(a, "x", a, lookup) is found.answer(b, "x", b, lookup)  # type: ignore[arg-type]
+    found.answer(Instance(other), "x", Instance(other), lookup)  # type: ignore[arg-type]  # another class
+    found.answer(a, "y", a, lookup)  # type: ignore[arg-type]
+    assert [(i.info, n) for i, n, _ in asked] == [(info, "x"), (other, "x"), (info, "y")]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("entry", ["instance_member", "get"])
+def test_nothing_is_kept_while_a_lazy_evaluation_is_in_progress(monkeypatch: pytest.MonkeyPatch, entry: str) -> None:
+    # `get` asks the table itself for an instance receiver: the same rule holds there.
     class Ev:
         lazy_depth = 1
 
@@ -66,12 +114,19 @@ def test_nothing_is_kept_while_a_lazy_evaluation_is_in_progress(monkeypatch: pyt
     asked, lookup = _counting()
     monkeypatch.setattr(members, "_instance_member", lookup)
     inst = Instance(_Info())  # type: ignore[arg-type]
-    members.instance_member(inst, "x", inst)
-    members.instance_member(inst, "x", inst)
+
+    def ask() -> None:
+        if entry == "get":
+            members.get(inst, "x")
+        else:
+            members.instance_member(inst, "x", inst)
+
+    ask()
+    ask()
     assert len(asked) == 2
     Ev.lazy_depth = 0
-    members.instance_member(inst, "x", inst)
-    members.instance_member(inst, "x", inst)
+    ask()
+    ask()
     assert len(asked) == 3
 
 
@@ -142,3 +197,39 @@ def test_a_plain_class_object_is_kept_only_when_final() -> None:
     found.answer(plain, construct, True)  # type: ignore[arg-type]
     found.answer(plain, construct, False)  # type: ignore[arg-type]
     assert len(asked) == 3
+
+
+# -- module members (Members.module_member) -------------------------------------------
+
+
+def test_a_module_member_is_kept_for_the_module_it_was_read_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Program:
+        modules: dict[str, object] = {}
+
+    class Ev:
+        lazy_depth = 0
+        program = Program()
+
+    members = Members(Ev())  # type: ignore[arg-type]
+    asked: list[str] = []
+
+    def lookup(receiver, name):  # type: ignore[no-untyped-def]
+        asked.append(name)
+        return AnyType("special")
+
+    monkeypatch.setattr(members, "_module_member", lookup)
+    m = ModuleType("m")
+    Program.modules["m"] = object()
+    assert members.module_member(m, "x") is members.module_member(m, "x")
+    assert asked == ["x"]
+    Program.modules["m"] = object()  # another module under that name (a query's variant, a reload)
+    members.module_member(m, "x")
+    assert asked == ["x", "x"]
+    Ev.lazy_depth = 1  # not final: asked each time
+    members.module_member(m, "y")
+    members.module_member(m, "y")
+    assert asked == ["x", "x", "y", "y"]
+    Ev.lazy_depth = 0
+    members.forget()
+    members.module_member(m, "x")
+    assert asked == ["x", "x", "y", "y", "x"]

@@ -8,7 +8,8 @@ typeshed that nothing uses costs only its binding.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from veritype.semantic.binder import collect_instance_attributes
 from veritype.semantic.symbols import Symbol, SymbolTable
@@ -20,6 +21,33 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.program import ModuleInfo
     from veritype.evaluate.scopes import Scope
+
+
+_T = TypeVar("_T")
+
+
+class _KeptOnceFinal(Generic[_T]):
+    """A lazily computed attribute of a `ClassInfo` that, once final, is read
+    without a call.
+
+    The members, MRO, bases, type variables and scope of a class are asked for
+    again and again (about 400,000 reads on the bench corpus, most of them of
+    values computed long before), and a property runs a function on each read.
+    This is a non-data descriptor: `compute` gives the answer and, once that
+    answer can no longer change, stores it in the instance's `__dict__` under
+    the attribute's name, where later reads find it as a plain attribute. An
+    answer that is not final yet (read while the class's bases are being
+    evaluated, or its MRO computed) is returned without being stored, so it is
+    asked again, exactly as the property did.
+    """
+
+    __slots__ = ("compute",)
+
+    def __init__(self, compute: "Callable[[ClassInfo], _T]") -> None:
+        self.compute = compute
+
+    def __get__(self, obj: "ClassInfo", owner: object = None) -> _T:
+        return self.compute(obj)
 
 
 class ClassInfo:
@@ -65,6 +93,7 @@ class ClassInfo:
         # Their values where the call spells them (dict and pair forms).
         self.functional_enum_values: dict[str, ast.expr] = {}
         self._no_args_instance: Instance | None = None  # see no_args_instance
+        self._self_instance: Instance | None = None  # see self_instance
         # class_bases.abstract_members' answer, and the names of this body it looks at.
         self.abstract_names: list[str] | None = None
         self.abstract_candidates: tuple[str, ...] | None = None
@@ -78,10 +107,14 @@ class ClassInfo:
 
     # -- members made up from the class body (dataclass, NamedTuple) ------------
 
-    @property
-    def synthesized(self) -> dict[str, Type]:
+    def _get_synthesized(self) -> dict[str, Type]:
         self._ensure_special()
+        if self._special_done or self.node is None:
+            # Always the same dict, filled in place; nothing is left to trigger.
+            self.__dict__["synthesized"] = self._synthesized
         return self._synthesized
+
+    synthesized = _KeptOnceFinal(_get_synthesized)
 
     @property
     def unknown_decorator(self) -> bool:
@@ -100,7 +133,8 @@ class ClassInfo:
 
     @property
     def tuple_type(self) -> TupleType | None:
-        self._ensure_special()
+        if not self._special_done:  # (`_ensure_special`'s first test, without its call)
+            self._ensure_special()
         return self._tuple_type
 
     @tuple_type.setter
@@ -123,8 +157,7 @@ class ClassInfo:
 
     # -- lazily computed ----------------------------------------------------
 
-    @property
-    def symbols(self) -> SymbolTable:
+    def _get_symbols(self) -> SymbolTable:
         if self._symbols is None:
             if self.node is None:
                 self._symbols = SymbolTable()
@@ -133,39 +166,54 @@ class ClassInfo:
                 table = binder.bind_class(self.node)
                 collect_instance_attributes(self.node, table)
                 self._symbols = table
+        self.__dict__["symbols"] = self._symbols
         return self._symbols
 
-    @property
-    def scope(self) -> "Scope":
-        if self._scope is None:
+    symbols = _KeptOnceFinal(_get_symbols)
+
+    def _get_scope(self) -> "Scope":
+        scope = self._scope
+        if scope is None:
             assert self.defining_scope is not None
-            self._scope = Scope("class", self.symbols, self.module, self.defining_scope, self.fullname, cls=self)
+            scope = self._scope = Scope("class", self.symbols, self.module, self.defining_scope, self.fullname, cls=self)
             self._ensure_bases()
             for tv in self.type_vars:
-                self._scope.type_vars[tv.fullname] = tv
+                scope.type_vars[tv.fullname] = tv
             if self.node is not None:
                 for name, tv in self.ev.pep695_params(self.node, self.fullname, self.defining_scope).items():
-                    self._scope.type_params[name] = tv
-        return self._scope
+                    scope.type_params[name] = tv
+            # Kept only here, once filled in: a read while it is filled in (from the
+            # bases or type parameters) finds the scope as it is so far, as before.
+            self.__dict__["scope"] = scope
+        return scope
 
-    @property
-    def type_vars(self) -> tuple[TypeVarType, ...]:
-        if self._type_vars is not None:  # set with the bases, for good
-            return self._type_vars
+    scope = _KeptOnceFinal(_get_scope)
+
+    def _get_type_vars(self) -> tuple[TypeVarType, ...]:
         self._ensure_bases()
         assert self._type_vars is not None
         return self._type_vars
 
-    @property
-    def bases(self) -> tuple[Instance, ...]:
-        if self._bases is not None:
-            return self._bases
+    type_vars = _KeptOnceFinal(_get_type_vars)
+
+    def _get_bases(self) -> tuple[Instance, ...]:
         self._ensure_bases()
         assert self._bases is not None
         return self._bases
 
+    bases = _KeptOnceFinal(_get_bases)
+
+    def _keep_bases(self) -> None:
+        """The bases and type variables are final once set outside their own
+        evaluation (a cycle through the bases sets them to () for the time
+        being; `functional_classes` and `newtype` set them before any read)."""
+        if self._bases is not None and self._type_vars is not None and not self._resolving:
+            self.__dict__["bases"] = self._bases
+            self.__dict__["type_vars"] = self._type_vars
+
     def _ensure_bases(self) -> None:
         if self._bases is not None:
+            self._keep_bases()
             return
         if self._resolving:
             # A cycle through the bases (`class A(B)`, `class B(A)`): treat as no bases.
@@ -178,14 +226,18 @@ class ClassInfo:
             finally:
                 self._resolving = False
         self._bases, self._type_vars = bases, tvs
+        self._keep_bases()
 
-    @property
-    def mro(self) -> tuple["ClassInfo", ...]:
-        if self._mro is None:
-            self._mro = (self,)  # guards against cycles while computing
+    def _get_mro(self) -> tuple["ClassInfo", ...]:
+        mro = self._mro
+        if mro is None:
+            self._mro = (self,)  # guards against cycles while computing (not kept)
             with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
-                self._mro = compute_mro(self)
-        return self._mro
+                mro = self._mro = compute_mro(self)
+            self.__dict__["mro"] = mro
+        return mro
+
+    mro = _KeptOnceFinal(_get_mro)
 
     def is_enum_class(self) -> bool:
         return self.is_enum or self.has_base("enum.Enum") or self._enum_metaclass()
@@ -205,7 +257,10 @@ class ClassInfo:
         return self._enum_meta
 
     def has_base(self, fullname: str) -> bool:
-        return any(c.fullname == fullname for c in self.mro)
+        for c in self.mro:
+            if c.fullname == fullname:
+                return True
+        return False
 
     def get(self, name: str) -> "tuple[Symbol, ClassInfo] | None":
         """The member `name` found along the MRO, and the class declaring it."""
@@ -222,6 +277,12 @@ class ClassInfo:
 
     def self_instance(self) -> Instance:
         tvs = self.type_vars
+        if not tvs:
+            return self.no_args_instance()
+        inst = self._self_instance
+        if inst is not None:
+            return inst
+        inst = Instance(self, tuple(tvs))
         if any(tv.kind == "typevartuple" for tv in tvs):
             # A TypeVarTuple's argument is a packed tuple (`Array[*Ts]`: see model.UnpackType).
             from veritype.types.model import UnpackType
@@ -229,8 +290,13 @@ class ClassInfo:
 
             tup = self.ev.named_class("builtins.tuple")
             if tup is not None:
-                return Instance(self, tuple(make_tuple([UnpackType(tv)], tup) if tv.kind == "typevartuple" else tv for tv in tvs))
-        return Instance(self, tuple(tvs)) if tvs else self.no_args_instance()
+                inst = Instance(self, tuple(make_tuple([UnpackType(tv)], tup) if tv.kind == "typevartuple" else tv for tv in tvs))
+        if "type_vars" in self.__dict__:
+            # Made once the type variables are final, as `no_args_instance`: the
+            # type of `self` in every method of a generic class is then one value,
+            # so the member lookups keyed by its identity (found_members) match.
+            self._self_instance = inst
+        return inst
 
     def no_args_instance(self) -> Instance:
         """`Instance(self, ())`, made once: the type of most annotations and of

@@ -111,7 +111,7 @@ def member_access(ex: "ExprEvaluator", base: Type, name: str, node: ast.AST | No
             else:
                 results.append(t)
         return make_union(results)
-    if type(base) is Instance and is_ctypes_array(base):
+    if type(base) is Instance and base.info.fullname == "_ctypes.Array" and is_ctypes_array(base):
         special = array_member(ex.ev, base, name)
         if special is not None:
             if special[1] is not None:

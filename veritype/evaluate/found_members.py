@@ -10,7 +10,8 @@ still hold a placeholder, see Evaluator.lazy_depth).
 
 Types compare by value, but some of their fields take no part in it (an
 Any's reason, a literal's `declared`, a callable's name): only plain instances
-(`list[str]`), whose every field counts, are keyed by value, and a receiver
+(`list[str]`, `Generator[int, None, None]`, `dict[str, int | None]`), whose
+every field counts, are keyed by value, and a receiver
 that is a literal (with its `declared` flag) or a fixed tuple of them; other
 types by identity, kept alive in the entry so that their ids stay theirs.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from veritype.types.model import AnyType, Instance, LiteralType, TupleType, Type, TypeType
+from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TupleType, Type, TypeType, UnionType
 
 Lookup = Callable[[Instance, str, Type], "Type | None"]
 Construct = Callable[[TypeType], "Type | None"]
@@ -31,14 +32,26 @@ class FoundMembers:
     __slots__ = ("_found",)
 
     def __init__(self) -> None:
-        self._found: dict[tuple[object, str, object], tuple[Type | None, Type, Type]] = {}
+        self._found: dict[tuple[object, ...], tuple[Type | None, Type, Type]] = {}
 
     def answer(self, inst: Instance, name: str, receiver: Type, lookup: Lookup) -> Type | None:
         """`lookup(inst, name, receiver)`, from the table when asked before."""
-        # (`plain_instance` written out for an instance without arguments, the usual receiver.)
-        if type(inst) is Instance and (not inst.args or plain_instance(inst)):
-            if receiver is inst or plain_instance(receiver):
-                key: tuple[object, str, object] = (inst, name, receiver)
+        # The usual question is asked of the instance itself (`self.x`, `obj.m()`):
+        # an instance without arguments is then keyed by its class, which is all
+        # its value (no hash of a type to compute: the class hashes by identity,
+        # and an equal but distinct instance is not compared field by field);
+        # a plain one with arguments once, not twice.
+        key: tuple[object, ...]
+        if receiver is inst and type(inst) is Instance:
+            if not inst.args:
+                key = (inst.info, name)
+            elif plain_instance(inst):
+                key = (inst, name)
+            else:
+                key = (id(inst), name, id(receiver))
+        elif type(inst) is Instance and (not inst.args or plain_instance(inst)):
+            if plain_instance(receiver):
+                key = (inst, name, receiver)
             else:
                 by_value = _receiver_key(receiver)
                 key = (inst, name, by_value) if by_value is not None else (id(inst), name, id(receiver))
@@ -82,13 +95,37 @@ def literal_key(t: LiteralType) -> object:
 
 
 def plain_instance(t: Type) -> bool:
-    """An instance type whose arguments are plain instances too."""
+    """An instance type whose arguments are plain too: instances like it, None,
+    or unions and fixed tuples of such (`Generator[int, None, None]`,
+    `list[tuple[str, int]]`, `dict[str, int | None]`): every field of each
+    counts in equality."""
     if type(t) is not Instance:
         return False
+    # (The usual parts tested inline: an instance, None; an Any or a type variable fails.)
     for a in t.args:  # type: ignore[attr-defined]
-        if not plain_instance(a):
+        tp = type(a)
+        if tp is Instance:
+            if a.args and not plain_instance(a):  # type: ignore[attr-defined]
+                return False
+        elif tp is NoneType:
+            continue
+        elif (tp is not UnionType and tp is not TupleType) or not _plain_part(a):
             return False
     return True
+
+
+def _plain_part(t: Type) -> bool:
+    tp = type(t)
+    if tp is Instance:
+        return plain_instance(t)
+    if tp is NoneType:
+        return True
+    if tp is UnionType or (tp is TupleType and plain_instance(t.fallback)):  # type: ignore[attr-defined]
+        for item in t.items:  # type: ignore[attr-defined]
+            if not _plain_part(item):
+                return False
+        return True
+    return False
 
 
 class FoundConstructors:

@@ -91,20 +91,23 @@ TRANSPARENT = (
 def method_kind(ev: "Evaluator", node: FuncDef, scope: Scope) -> str:
     """'static', 'class', 'property' or 'instance' for a function in a class body."""
     names = decorator_names(ev, node, scope)
-    if any(n in STATIC for n in names):
-        return "static"
-    if any(n in CLASSMETHOD for n in names):
-        return "class"
+    if names:  # (most defs have no decorator: no scans of an empty list)
+        if any(n in STATIC for n in names):
+            return "static"
+        if any(n in CLASSMETHOD for n in names):
+            return "class"
     if node.name in ("__new__",):
         return "static"
     if node.name in ("__init_subclass__", "__class_getitem__"):
         return "class"
-    if any(n in PROPERTY for n in names) or any(n.endswith((".setter", ".getter", ".deleter")) for n in names):
+    if names and (any(n in PROPERTY for n in names) or any(n.endswith((".setter", ".getter", ".deleter")) for n in names)):
         return "property"
     return "instance"
 
 
 def is_overload(ev: "Evaluator", node: FuncDef, scope: Scope) -> bool:
+    if not node.decorator_list:
+        return False
     return any(n in OVERLOAD for n in decorator_names(ev, node, scope))
 
 

@@ -56,10 +56,20 @@ class Members:
         self.found = FoundMembers()
         self.constructors = FoundConstructors()
         self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
+        # `module_member` answers by (module name, attribute), with the module they were
+        # read from, kept when final (no lazy evaluation in progress: a module being
+        # loaded reads as missing meanwhile). The answer depends on nothing else: the
+        # module found for a name, its symbols and their types are the program's,
+        # whoever asks (5,891 questions for 633 distinct ones on the bench corpus:
+        # `ast.Name`, `os.path`, `re.compile`). An answer is taken only while the
+        # program still has that module under that name (the engine swaps in a
+        # variant of a module for a query, and forgets edited ones).
+        self._module_members: dict[tuple[str, str], tuple[object, Type | None]] = {}
 
     def forget(self) -> None:
         """Drop every kept answer (the engine forgets modules: their classes go)."""
         self._mapped.clear()
+        self._module_members.clear()
         self.found.clear()
         self.constructors.clear()
         self.known_calls.clear()
@@ -78,7 +88,10 @@ class Members:
                 t = self.enum_attr(receiver.info, name, None)
                 if t is not None:
                     return t
-            return self.instance_member(receiver, name, receiver)
+            # (`instance_member` written out: the most common question of all.)
+            if ev.lazy_depth:
+                return self._instance_member(receiver, name, receiver)
+            return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
                 t = self.enum_attr(receiver.fallback.info, name, str(receiver.value))
@@ -360,6 +373,18 @@ class Members:
     # -- modules --------------------------------------------------------------------
 
     def module_member(self, receiver: ModuleType, name: str) -> Type | None:
+        modules = self.ev.program.modules
+        key = (receiver.name, name)
+        kept = self._module_members.get(key)
+        if kept is not None and modules.get(receiver.name) is kept[0]:
+            return kept[1]
+        result = self._module_member(receiver, name)
+        mod = modules.get(receiver.name)
+        if mod is not None and not self.ev.lazy_depth:
+            self._module_members[key] = (mod, result)
+        return result
+
+    def _module_member(self, receiver: ModuleType, name: str) -> Type | None:
         ev = self.ev
         mod = ev.program.get_module(receiver.name)
         if mod is None:

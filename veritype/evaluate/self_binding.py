@@ -64,21 +64,23 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
         return t
     first = params[0]
     mapping: dict = {}
-    own = {tv_key(v) for v in t.type_vars}
-    first_vars = {k for k in type_vars_in(first.type) if k in own}
-    if first_vars:
-        cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
-        # Variables the receiver says nothing of stay the call's to solve: a
-        # constructor's `self: H[list[T]]` against `H[T_co]` leaves T to the arguments.
-        learnt = {c.key for c in cons}
-        solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars and tv_key(v) in learnt], cons)
-        mapping.update(solved)
-    for v in t.type_vars:
-        if v.kind == "self":
-            self_value = receiver.item if isinstance(receiver, TypeType) else receiver
-            if isinstance(self_value, (LiteralType,)):
-                self_value = self_value.fallback
-            mapping[tv_key(v)] = self_value
+    first_vars: set = set()
+    if t.type_vars:  # (most methods have none: nothing to solve, no Self)
+        own = {tv_key(v) for v in t.type_vars}
+        first_vars = {k for k in type_vars_in(first.type) if k in own}
+        if first_vars:
+            cons = infer_constraints(ev, first.type, receiver, SUBTYPE, first_vars)
+            # Variables the receiver says nothing of stay the call's to solve: a
+            # constructor's `self: H[list[T]]` against `H[T_co]` leaves T to the arguments.
+            learnt = {c.key for c in cons}
+            solved = solve(ev, [v for v in t.type_vars if tv_key(v) in first_vars and tv_key(v) in learnt], cons)
+            mapping.update(solved)
+        for v in t.type_vars:
+            if v.kind == "self":
+                self_value = receiver.item if isinstance(receiver, TypeType) else receiver
+                if isinstance(self_value, (LiteralType,)):
+                    self_value = self_value.fallback
+                mapping[tv_key(v)] = self_value
     rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner)
     if mapping:
         substituted = substitute(rest, mapping)
