@@ -39,6 +39,12 @@ if TYPE_CHECKING:
 TYPEVAR_KINDS = {"TypeVar": "typevar", "ParamSpec": "paramspec", "TypeVarTuple": "typevartuple"}
 
 
+def parameter_type(sym: Symbol, scope: Scope) -> Type:
+    """A parameter's type, from its function scope's signature (evaluates nothing)."""
+    t = scope.param_types.get(sym.name)
+    return t if isinstance(t, Type) else AnyType("unannotated")
+
+
 def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     if sym.kind == S.CLASS:
         return class_object_type(ev.class_info_of(sym, scope))
@@ -47,8 +53,7 @@ def compute_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     if sym.kind in (S.MODULE_REF, S.FROM_IMPORT):
         return ev.ref_value_type(ev.resolve_symbol(sym, scope))
     if sym.kind == S.PARAM:
-        t = scope.param_types.get(sym.name)
-        return t if isinstance(t, Type) else AnyType("unannotated")
+        return parameter_type(sym, scope)
     if sym.kind == S.TYPE_ALIAS or (sym.kind == S.VAR and len(sym.decls) == 1 and type_alias_type_call(ev, sym, scope) is not None):
         return ev.instance("typing.TypeAliasType")
     declared = ev.declared_type(sym, scope)

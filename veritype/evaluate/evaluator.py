@@ -27,7 +27,7 @@ from veritype.evaluate.type_params import pep695_type_params
 from veritype.types.join import join_all, widen_literals
 from veritype.types.tuples import make_tuple
 from veritype.evaluate.class_bases import abstract_members, evaluate_bases
-from veritype.evaluate.declarations import compute_symbol_type, compute_declared_type
+from veritype.evaluate.declarations import compute_declared_type, compute_symbol_type, parameter_type
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -531,8 +531,15 @@ class Evaluator:
             return AnyType("special")
         if cached is not None:
             return cached  # type: ignore[return-value]
-        sym.cache["type"] = _IN_PROGRESS
         self.program.stats["symbols_evaluated"] += 1
+        if sym.kind == S.PARAM:
+            # compute_symbol_type's answer for a parameter (55% of the symbols
+            # evaluated on the bench corpus), without the lazy-evaluation
+            # bracket: reading the scope's parameter types evaluates nothing.
+            result = parameter_type(sym, scope)
+            sym.cache["type"] = result
+            return result
+        sym.cache["type"] = _IN_PROGRESS
         with self.lazy_evaluation:  # (see Evaluator.lazy_depth)
             try:
                 result = compute_symbol_type(self, sym, scope)
