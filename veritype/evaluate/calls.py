@@ -240,15 +240,15 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     # keyword was most likely meant for the parameter that looks missing.
     if unexpected_kw:
         return Matching(slots, errors)
+    # (Of the parameters without a default, from the shape: most have one.)
     missing_pos: list[Param] = []
     missing_kw: list[Param] = []
-    for i, p in enumerate(params):
-        if slots[i] or p.has_default:
-            continue
-        if p.kind == POS_ONLY or p.kind == POS_OR_KW:
-            missing_pos.append(p)
-        elif p.kind == KW_ONLY and i not in kw_only[:surplus_pos]:
-            missing_kw.append(p)
+    for i, _ in shape.required_pos:
+        if not slots[i]:
+            missing_pos.append(params[i])
+    for i in shape.required_kw:
+        if not slots[i] and i not in kw_only[:surplus_pos]:
+            missing_kw.append(params[i])
     if missing_pos and not has_star_arg:
         name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
@@ -375,22 +375,15 @@ def _plain_positional(callee: CallableType, args: list[Arg]) -> bool:
     position, the parameters after them left to their defaults (or an empty `*args`),
     so that match_arguments maps argument i to parameter i and finds no error; and
     no rule about the parameters together (an unpacked or ParamSpec `*args`, a
-    `**kwargs`: check_paramspec_arguments) applies."""
-    params = callee.params
-    n = len(args)
-    if n > len(params) or (params and params[-1].kind == VAR_KW):
+    `**kwargs`: check_paramspec_arguments) applies. (The parameters' part is
+    worked out once per callable: types.param_shape, plain_lo and plain_hi.)"""
+    shape = shape_of(callee)
+    if not shape.plain_lo <= len(args) <= shape.plain_hi:
         return False
     for a in args:
         if a.kind != ARG_POS or a.type is not None or type(a.node) in _RE_INFERRED:
             return False
-    for i, p in enumerate(params):
-        kind = p.kind
-        if i < n:
-            if kind != POS_ONLY and kind != POS_OR_KW:
-                return False
-        elif not p.has_default and kind != VAR_POS:
-            return False
-    return not shape_of(callee).together
+    return True
 
 
 def _fits_plainly(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:
@@ -563,7 +556,8 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
-            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or fits_type_var(ev, sol, tv, targets):
+            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or (tv.upper_bound is None and not tv.values) \
+                    or fits_type_var(ev, sol, tv, targets):  # (any value fits a variable without bound or values)
                 continue
             ctx_sol = ctx_sols.get(tv_key(tv))
             if ctx_sol is not None and not isinstance(ctx_sol, AnyType) and fits_type_var(ev, ctx_sol, tv, targets):
