@@ -240,15 +240,15 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     # keyword was most likely meant for the parameter that looks missing.
     if unexpected_kw:
         return Matching(slots, errors)
-    # (Of the parameters without a default, from the shape: most have one.)
     missing_pos: list[Param] = []
     missing_kw: list[Param] = []
-    for i, _ in shape.required_pos:
-        if not slots[i]:
-            missing_pos.append(params[i])
-    for i in shape.required_kw:
-        if not slots[i] and i not in kw_only[:surplus_pos]:
-            missing_kw.append(params[i])
+    for i, p in enumerate(params):
+        if slots[i] or p.has_default:
+            continue
+        if p.kind == POS_ONLY or p.kind == POS_OR_KW:
+            missing_pos.append(p)
+        elif p.kind == KW_ONLY and i not in kw_only[:surplus_pos]:
+            missing_kw.append(p)
     if missing_pos and not has_star_arg:
         name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
@@ -329,7 +329,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         # context, as below; if each fits its parameter, _check_matched reports nothing
         # and gives the declared return type (see _fits_plainly), which is given here
         # without matching. Otherwise it is checked from the same argument types.
-        plain_types = [site.infer(a.node, None) for a in args]  # type: ignore[arg-type]  (each has a node)
+        plain_types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
+        infer = site.infer
+        for a in args:
+            plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  (each has a node)
         if _fits_plainly(site, callee, args, plain_types):
             return callee.ret
         matching = match_arguments(site, callee, args, plain_types)
@@ -375,15 +378,22 @@ def _plain_positional(callee: CallableType, args: list[Arg]) -> bool:
     position, the parameters after them left to their defaults (or an empty `*args`),
     so that match_arguments maps argument i to parameter i and finds no error; and
     no rule about the parameters together (an unpacked or ParamSpec `*args`, a
-    `**kwargs`: check_paramspec_arguments) applies. (The parameters' part is
-    worked out once per callable: types.param_shape, plain_lo and plain_hi.)"""
-    shape = shape_of(callee)
-    if not shape.plain_lo <= len(args) <= shape.plain_hi:
+    `**kwargs`: check_paramspec_arguments) applies."""
+    params = callee.params
+    n = len(args)
+    if n > len(params) or (params and params[-1].kind == VAR_KW):
         return False
     for a in args:
         if a.kind != ARG_POS or a.type is not None or type(a.node) in _RE_INFERRED:
             return False
-    return True
+    for i, p in enumerate(params):
+        kind = p.kind
+        if i < n:
+            if kind != POS_ONLY and kind != POS_OR_KW:
+                return False
+        elif not p.has_default and kind != VAR_POS:
+            return False
+    return not shape_of(callee).together
 
 
 def _fits_plainly(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:

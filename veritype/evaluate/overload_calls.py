@@ -159,13 +159,14 @@ def _cannot_match(item: CallableType, n_pos: int, names: list[str | None]) -> bo
             if name not in keywords:
                 return True
     params = item.params
-    for i, place in shape.required_pos:
-        if place >= n_pos:
-            p = params[i]
-            if p.kind == POS_ONLY or p.name not in names:
-                return True
-    for i in shape.required_kw:
-        if params[i].name not in names:
+    positional = shape.positional
+    for place in range(n_pos, len(positional)):  # (those no positional argument fills)
+        p = params[positional[place]]
+        if not p.has_default and (p.kind == POS_ONLY or p.name not in names):
+            return True
+    for i in shape.kw_only:
+        p = params[i]
+        if not p.has_default and p.name not in names:
             return True
     return False
 

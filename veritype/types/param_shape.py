@@ -25,7 +25,7 @@ def checks_arguments_together(p: Param) -> bool:
 
 
 class ParamShape:
-    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together", "required_pos", "required_kw", "plain_lo", "plain_hi")
+    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together")
 
     def __init__(self, callee: CallableType) -> None:
         positional: list[int] = []
@@ -37,24 +37,11 @@ class ParamShape:
         keywords: dict[str, int] = {}
         unpacked_star = False
         together: list[int] = []
-        required_pos: list[tuple[int, int]] = []
-        required_kw: list[int] = []
-        lead = 0  # the leading positional parameters
-        lo = 0  # one past the last parameter without a default, other than `*args`
-        kind = None  # (the last parameter's, after the loop)
         for i, p in enumerate(callee.params):
             kind = p.kind
-            if not p.has_default and kind != VAR_POS:
-                lo = i + 1
             if kind == POS_OR_KW or kind == POS_ONLY:
-                if lead == i:
-                    lead += 1
-                if not p.has_default:
-                    required_pos.append((i, len(positional)))
                 positional.append(i)
             elif kind == KW_ONLY:
-                if not p.has_default:
-                    required_kw.append(i)
                 kw_only.append(i)
             elif kind == VAR_POS:
                 if star_index is None:
@@ -77,19 +64,6 @@ class ParamShape:
         self.keywords = keywords
         # The parameters for which checks_arguments_together (mostly none).
         self.together: tuple[int, ...] = tuple(together)
-        # The parameters without a default that an argument must fill, in order:
-        # each positional one as (its index, its place among the positional
-        # ones), the keyword-only ones by index (a call's missing arguments are
-        # found among these, not by a walk of every parameter).
-        self.required_pos: tuple[tuple[int, int], ...] = tuple(required_pos)
-        self.required_kw: tuple[int, ...] = tuple(required_kw)
-        # The numbers of positional arguments that go to the parameters at their
-        # positions, those after them left to their defaults (or an empty
-        # `*args`): from `plain_lo` to `plain_hi` (the leading positional
-        # parameters); none (`plain_hi` -1) where the parameters end in `**kwargs`
-        # or some take their arguments together (evaluate.calls._plain_positional).
-        self.plain_lo = lo
-        self.plain_hi = -1 if kind == VAR_KW or together else lead
 
 
 def shape_of(callee: CallableType) -> ParamShape:
