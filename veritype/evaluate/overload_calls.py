@@ -16,8 +16,7 @@ from veritype.evaluate.calls import (
 )
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.param_shape import shape_of
-from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
+from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -34,13 +33,9 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     # arguments give the same matching).
     candidates: list[CallableType] = []
     known: dict[int, Matching] = {}
-    # Without `*`/`**` arguments, an item their number or keywords cannot fit is
-    # dropped from its shape alone (mypy's plausible targets), unmatched.
-    plain = _plain_arguments(args)
     for c in callee.items:
-        if plain is not None and _cannot_match(c, plain[0], plain[1]):
-            continue
-        m = match_arguments(site, c, args, arg_types)
+        # (Quiet: an item with an arity error is dropped, its message not needed.)
+        m = match_arguments(site, c, args, arg_types, quiet=True)
         if not m.errors:
             candidates.append(c)
             known[id(c)] = m
@@ -126,49 +121,6 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
             if ok:
                 return make_union(results)
     return _failed(site, callee, candidates, args, arg_types)
-
-
-def _plain_arguments(args: list[Arg]) -> tuple[int, list[str | None]] | None:
-    """The number of positional arguments and the keywords' names, where there is
-    no `*` or `**` argument (None otherwise)."""
-    n_pos = 0
-    names: list[str | None] = []
-    for a in args:
-        if a.kind == ARG_POS:
-            n_pos += 1
-        elif a.kind == ARG_KW:
-            names.append(a.name)
-        else:
-            return None
-    return n_pos, names
-
-
-def _cannot_match(item: CallableType, n_pos: int, names: list[str | None]) -> bool:
-    """Whether match_arguments must find an error matching `n_pos` positional
-    arguments and keywords `names` to `item`: too many positional arguments and no
-    `*args`, a keyword no parameter takes and no `**kwargs`, a parameter without a
-    default that no argument can fill. (Only sure answers: False where unsure.)"""
-    if item.is_ellipsis:
-        return False
-    shape = shape_of(item)
-    if n_pos > len(shape.positional) and shape.star_index is None:
-        return True
-    if names and shape.kw_index is None:
-        keywords = shape.keywords
-        for name in names:
-            if name not in keywords:
-                return True
-    params = item.params
-    positional = shape.positional
-    for place in range(n_pos, len(positional)):  # (those no positional argument fills)
-        p = params[positional[place]]
-        if not p.has_default and (p.kind == POS_ONLY or p.name not in names):
-            return True
-    for i in shape.kw_only:
-        p = params[i]
-        if not p.has_default and p.name not in names:
-            return True
-    return False
 
 
 _refining = False
