@@ -145,8 +145,17 @@ class Matching:
         return False
 
 
-def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> Matching:
+# The error a quiet match_arguments stops at.
+_UNWORDED = (None, "", "call-arg")
+
+
+def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type], quiet: bool = False) -> Matching:
+    """The arguments mapped to the parameters, and the arity errors. `quiet` (the
+    overload arity filter, which drops an item with any error) stops at the first
+    error, its message left unworded: whether there is one is the same."""
     params = callee.params
+    # (A callable `(...)` drops the errors found: never quiet, which would keep one.)
+    quiet = quiet and not callee.is_ellipsis
     slots: list[list[int]] = [[] for _ in params]
     errors: list[tuple[ast.AST | None, str, str]] = []
     # The parameters by kind, worked out once per callable (this runs for every
@@ -183,6 +192,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                 surplus_pos += 1
             elif not too_many:
                 too_many = True
+                if quiet:
+                    return Matching(slots, [_UNWORDED])
                 errors.append((at or arg.node, f"Too many arguments{for_function(callee)}", "call-arg"))
         elif arg.kind == ARG_STAR:
             has_star_arg = True
@@ -198,8 +209,12 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             if idx is not None:
                 if idx in kw_only[:surplus_pos]:
                     dup_kw.add(idx)
+                    if quiet:
+                        return Matching(slots, [_UNWORDED])
                     errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif slots[idx] and not (args[slots[idx][0]].kind in (ARG_STAR, ARG_STAR2)):
+                    if quiet:
+                        return Matching(slots, [_UNWORDED])
                     errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{arg.name}"', "misc"))
                 elif not slots[idx]:
                     slots[idx].append(ai)
@@ -208,6 +223,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
             else:
                 if callee.is_ellipsis:
                     continue
+                if quiet:
+                    return Matching(slots, [_UNWORDED])
                 msg = f'Unexpected keyword argument "{arg.name}"{for_function(callee)}'
                 errors.append((at or arg.node, msg, "call-arg"))
                 unexpected_kw = True
@@ -222,6 +239,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
                     elif idx is not None and not any(args[j].kind in (ARG_STAR, ARG_STAR2) for j in slots[idx]):
                         # `f(v1=1, **td)` where the TypedDict has a `v1` key: a
                         # TypeError at runtime; mypy's message.
+                        if quiet:
+                            return Matching(slots, [_UNWORDED])
                         errors.append((at or arg.node, f'{callable_name(callee) or "Function"} gets multiple values for keyword argument "{key}"', "misc"))
                     elif kw_index is not None:
                         slots[kw_index].append(ai)
@@ -234,6 +253,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
     if callee.is_ellipsis:
         return Matching(slots, [])
     if surplus_pos and any(i not in dup_kw for i in kw_only[:surplus_pos]):
+        if quiet:
+            return Matching(slots, [_UNWORDED])
         errors.append((at, f"Too many positional arguments{for_function(callee)}", "call-arg"))
     # After an "Unexpected keyword argument" error mypy reports no missing
     # argument (check_argument_count: `not is_unexpected_arg_error`): the
@@ -250,6 +271,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         elif p.kind == KW_ONLY and i not in kw_only[:surplus_pos]:
             missing_kw.append(p)
     if missing_pos and not has_star_arg:
+        if quiet:
+            return Matching(slots, [_UNWORDED])
         name = callable_name(callee)
         # A positional-only parameter has no name for the message (mypy: "Too few arguments").
         names = [p.name for p in missing_pos if p.name and p.kind != POS_ONLY] if name is not None else []
@@ -261,6 +284,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
         else:
             errors.append((site.node, f"Too few arguments{for_function(callee)}", "call-arg"))
     if missing_kw and not has_star2_arg:
+        if quiet:
+            return Matching(slots, [_UNWORDED])
         for p in missing_kw:
             errors.append((site.node, f'Missing named argument "{p.name}"{for_function(callee)}', "call-arg"))
     return Matching(slots, errors)
@@ -329,7 +354,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         # context, as below; if each fits its parameter, _check_matched reports nothing
         # and gives the declared return type (see _fits_plainly), which is given here
         # without matching. Otherwise it is checked from the same argument types.
-        plain_types = [site.infer(a.node, None) for a in args]  # type: ignore[arg-type]  (each has a node)
+        plain_types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
+        infer = site.infer
+        for a in args:
+            plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  (each has a node)
         if _fits_plainly(site, callee, args, plain_types):
             return callee.ret
         matching = match_arguments(site, callee, args, plain_types)
@@ -563,7 +591,8 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
         ctx_sols = solve(ev, callee.type_vars, ret_cons) if ret_cons else {}
         for tv in callee.type_vars:
             sol = mapping.get(tv_key(tv))
-            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or fits_type_var(ev, sol, tv, targets):
+            if sol is None or isinstance(sol, AnyType) or tv.kind != "typevar" or (tv.upper_bound is None and not tv.values) \
+                    or fits_type_var(ev, sol, tv, targets):  # (any value fits a variable without bound or values)
                 continue
             ctx_sol = ctx_sols.get(tv_key(tv))
             if ctx_sol is not None and not isinstance(ctx_sol, AnyType) and fits_type_var(ev, ctx_sol, tv, targets):

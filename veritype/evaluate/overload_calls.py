@@ -34,7 +34,8 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     candidates: list[CallableType] = []
     known: dict[int, Matching] = {}
     for c in callee.items:
-        m = match_arguments(site, c, args, arg_types)
+        # (Quiet: an item with an arity error is dropped, its message not needed.)
+        m = match_arguments(site, c, args, arg_types, quiet=True)
         if not m.errors:
             candidates.append(c)
             known[id(c)] = m
@@ -65,7 +66,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # item fail; errors the arguments have anyway were reported above.
         with recording(site, False) as inner:
             ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]), held_back=True)
-        if not collect.errors and own_errors.issuperset(recorded_errors(inner)):
+        if not collect.errors and (not inner or own_errors.issuperset(recorded_errors(inner))):
             matches.append((c, ret))
             held[id(c)] = inner
             if not variadic_args and not any_args:
