@@ -42,7 +42,8 @@ COMPARE_DUNDERS = {
 
 _COMPARE_OPS = tuple(COMPARE_DUNDERS)
 
-_DISPLAYS = frozenset((ast.List, ast.Set, ast.Dict))  # exact classes: ast nodes are never subclassed
+# The operands sibling_context may give another context (an empty list, set or dict display).
+_SIBLING_TAKERS = frozenset((ast.List, ast.Set, ast.Dict))  # exact classes: ast nodes are never subclassed
 
 
 UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
@@ -65,7 +66,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if tested:
                 mark_condition(ex, value)
             # (sibling_context gives anything but `expected` only to an empty display)
-            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None) if type(value) in _DISPLAYS else expected)
+            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None) if type(value) in _SIBLING_TAKERS else expected)
             if tested:
                 check_truthy_function(ex, value, t, class_objects=whole_tested)
             if not last:
