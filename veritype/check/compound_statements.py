@@ -5,7 +5,7 @@ merged at their joins and unreachable branches found as mypy finds them.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from veritype.check.flow import Flow, State, merge
 from veritype.check.unreachable_rules import is_noop_for_reachability
@@ -119,7 +119,9 @@ def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
     return True
 
 
-def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: set[str], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
+def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: Callable[[], set[str]], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
+    # (`assigned` gives the keys the loop assigns: only a loop past the depth of
+    # silent passes asks for them, so most loops never walk their body for them.)
     saved_exits = mc._loop_exits
     entry = mc.flow.fork()
     first_pass: tuple[State, list[State]] | None = None
@@ -160,7 +162,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         # forgets what the body assigns.
         mc.loop_caps += 1
         head = entry.copy()
-        for key in assigned:
+        for key in assigned():
             head.types.pop(key, None)
     if first_pass is not None:
         body_end, exits = first_pass
@@ -222,7 +224,7 @@ def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
         mc.flow.apply(mc.exprs().narrow_for(stmt.test, False))
         mc.block(stmt.orelse)
         return
-    mc._loop(stmt.body, stmt.orelse, body_keys(stmt, _walrus(mc)), stmt.test, infinite)
+    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)), stmt.test, infinite)
 
 
 def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
@@ -255,7 +257,6 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
         if expr is not None:
             declared = mc.ev.type_exprs.evaluate(expr, mc.scope, report=mc.type_report())
             declared_name = stmt.target.id
-    assigned = body_keys(stmt, _walrus(mc)) | target_keys(stmt.target)
 
     def bind_target() -> None:
         if declared is not None:
@@ -267,7 +268,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
             mc.assign(stmt.target, item, None, stmt)
             _keep_item_literals(mc, stmt.target, item)
 
-    mc._loop(stmt.body, stmt.orelse, assigned, None, False, before_body=bind_target)
+    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)) | target_keys(stmt.target), None, False, before_body=bind_target)
 
 
 def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
@@ -363,7 +364,8 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
         else:
             after = mc.flow.fork()
             if not after.unreachable:
-                mc.flow.set(merged if not after.types else State({**merged.types}, False))
+                # (a copy of the table keeps its member keys: no scan of every key for them)
+                mc.flow.set(merged if not after.types else State.made(merged.types.copy(), False, None))  # type: ignore[arg-type]  (a KeyTable: every state's is)
                 mc.flow.state.defined = after.defined  # the finally block's bindings too
     else:
         mc.flow.set(merged)
