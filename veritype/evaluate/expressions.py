@@ -209,6 +209,19 @@ class ExprEvaluator:
         # Each (expression, expected type) is inferred once per outermost call
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
+        cls = type(node)
+        if expected is None and (cls is ast.Name or cls is ast.Constant) and 0 < memo.depth < MAX_EXPRESSION_DEPTH:
+            # A leaf inside another inference (most inferences): never memoized
+            # (below), and it infers nothing of this evaluator's itself, so the
+            # depth it would count is read by nothing and no epoch ends under it.
+            try:
+                result = self._Name(node, None) if cls is ast.Name else self._Constant(node, None)  # type: ignore[arg-type]
+            except RecursionError:
+                bounds.hit("recursion limit in an expression's inference", self._where(node))
+                return AnyType("special")
+            if self._deprecations or type(result) in _MAY_REF:
+                result = self._finish(node, result)
+            return result
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
             # the stack is never exhausted inside some lazy evaluation (issue #19).
@@ -230,7 +243,6 @@ class ExprEvaluator:
         if key is not None:
             memo._recording.append({})
         try:
-            cls = type(node)
             if expected is None and cls in _HANDLERS:
                 # The common case, without a call of _infer_uncached: no context,
                 # a node class seen before.
