@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 
 from veritype.types.model import TypeFormType
 from veritype.types.model import (
-    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
-    TypeType, TypeVarType, UnionType, UnpackType, make_union,
+    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, Param, TupleType, Type,
+    TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, make_union,
 )
 
 from veritype.types.alias_ref import AliasRef
@@ -237,38 +237,46 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
     )
 
 
+# Kinds of type that mention no type variable: not recursed into by `type_vars_in`.
+_NO_VARS = frozenset((AnyType, NoneType, NeverType, LiteralType))
+
+
 def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[TVKey, TypeVarType]:
     """Type variables mentioned in `t`, in order of first appearance."""
     if out is None:
         out = {}
-    # (Exact classes first, as in `_sub`; an argument without arguments of its
-    # own, the commonest, is not recursed into.)
+    # (Exact classes, as in `_sub`: the model's classes have no subclasses.)
     tp = type(t)
+    parts: "tuple[Type, ...] | list[Type]"
     if tp is TypeVarType:
         tv: TypeVarType = t  # type: ignore[assignment]  # (narrowed by the exact class test)
         out.setdefault((tv.fullname, tv.scope), tv)  # tv_key(tv)
-    elif tp is Instance:
-        for a in t.args:  # type: ignore[attr-defined]
-            if type(a) is not Instance or a.args:  # type: ignore[attr-defined]
+        return out
+    if tp is Instance or tp is AliasRef:
+        parts = t.args  # type: ignore[attr-defined]
+    elif tp is UnionType or tp is TupleType or tp is Overloaded:
+        parts = t.items  # type: ignore[attr-defined]
+    elif tp is CallableType:
+        parts = []
+        for p in t.params:  # type: ignore[attr-defined]
+            parts.append(p.type)
+        parts.append(t.ret)  # type: ignore[attr-defined]
+    elif tp is UnpackType or tp is TypeType or tp is TypeFormType:
+        parts = (t.item,)  # type: ignore[attr-defined]
+    elif tp is TypedDictType:
+        parts = [v for _, v in t.items]  # type: ignore[attr-defined]
+    else:
+        return out
+    # The parts, without a call for one that holds no type variable (the
+    # commonest being an instance without arguments) or is one itself.
+    for a in parts:
+        ta = type(a)
+        if ta is TypeVarType:
+            tv = a  # type: ignore[assignment]
+            out.setdefault((tv.fullname, tv.scope), tv)
+        elif ta is Instance:
+            if a.args:  # type: ignore[union-attr]
                 type_vars_in(a, out)
-    elif isinstance(t, (UnionType, TupleType)):
-        for i in t.items:
-            type_vars_in(i, out)
-    elif isinstance(t, UnpackType):
-        type_vars_in(t.item, out)
-    elif isinstance(t, CallableType):
-        for p in t.params:
-            type_vars_in(p.type, out)
-        type_vars_in(t.ret, out)
-    elif isinstance(t, Overloaded):
-        for c in t.items:
-            type_vars_in(c, out)
-    elif isinstance(t, (TypeType, TypeFormType)):
-        type_vars_in(t.item, out)
-    elif isinstance(t, TypedDictType):
-        for _, v in t.items:
-            type_vars_in(v, out)
-    elif isinstance(t, AliasRef):
-        for a in t.args:
+        elif ta not in _NO_VARS:
             type_vars_in(a, out)
     return out
