@@ -32,9 +32,18 @@ def expects_type_form(expected: Type | None, node: ast.expr) -> bool:
     a `TypeForm[T]`, or a union holding one (pytest's `addini(type=int | str)`
     for `type: Literal[...] | TypeForm[...] | None`) when the node is no plain
     constant (a string there is the union's literal, not a forward reference)."""
-    if type(expected) is TypeFormType:
+    # (Exact classes: neither types nor ast nodes are subclassed. A loop, not
+    # any() over a generator: asked for every expression inferred with an
+    # expected type, which is often a union.)
+    tp = type(expected)
+    if tp is TypeFormType:
         return True
-    return isinstance(expected, UnionType) and not isinstance(node, ast.Constant) and any(type(i) is TypeFormType for i in expected.items)
+    if tp is not UnionType or type(node) is ast.Constant:
+        return False
+    for item in expected.items:  # type: ignore[union-attr]
+        if type(item) is TypeFormType:
+            return True
+    return False
 
 
 def implicit_type_form(ev: "Evaluator", node: ast.expr, scope: "Scope") -> Type | None:

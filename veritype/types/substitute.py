@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 
 from veritype.types.model import TypeFormType
 from veritype.types.model import (
-    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, Overloaded, Param, TupleType, Type, TypedDictType,
-    TypeType, TypeVarType, UnionType, UnpackType, make_union,
+    VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Overloaded, Param, TupleType, Type,
+    TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, make_union,
 )
 
 from veritype.types.alias_ref import AliasRef
@@ -76,36 +76,8 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         return TupleType(tuple(items), fb if isinstance(fb, Instance) else t.fallback)
     if isinstance(t, UnpackType):
         return _sub_unpack(t, m, None)
-    if isinstance(t, CallableType):
-        params = tuple(_sub_param(p, m) for p in t.params)
-        if any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(q.type, AnyType) for p, q in zip(t.params, params)) and not any(p.kind == VAR_KW for p in params):
-            # `*args: *Ts` with Ts unknown (Any): any positional arguments, which the
-            # gradual `*args: Any, **kwargs: Any` tail expresses (spec, "Meaning of ...").
-            params = params + (Param(None, AnyType("special"), VAR_KW),)
-        tvs = tuple(tv for tv in t.type_vars if tv_key(tv) not in m)
-        spec = paramspec_tail(t)
-        if spec is not None and tv_key(spec) in m:
-            return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
-        guard = _sub(t.type_guard, m) if t.type_guard is not None else None
-        is_ = _sub(t.type_is, m) if t.type_is is not None else None
-        ret = _sub(t.ret, m)
-        expand = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) and isinstance(p.type.item, TupleType) for p in params)
-        if (not expand and ret is t.ret and guard is t.type_guard and is_ is t.type_is and len(tvs) == len(t.type_vars)
-                and len(params) == len(t.params) and all(p is q for p, q in zip(params, t.params))):
-            # Nothing substituted (the mapping names none of its variables): the
-            # callable itself, equal to a rebuilt one in every field, keeping its
-            # cached hash and parameter shape (as `Instance` above).
-            return t
-        out = CallableType(
-            params, ret, tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
-            guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
-        )
-        if expand:
-            from veritype.types.tuples import expand_star_params
-
-            # `*args: *Ts` with Ts = tuple[int, str] is `(int, str)` (shown and compared so).
-            return expand_star_params(out)
-        return out
+    if tp is CallableType:
+        return _sub_callable(t, m)  # type: ignore[arg-type]
     if isinstance(t, Overloaded):
         return Overloaded(tuple(_sub(i, m) for i in t.items), t.name)  # type: ignore[misc]
     if isinstance(t, TypeType):
@@ -121,6 +93,58 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     if isinstance(t, AliasRef) and t.args:
         return AliasRef(t.name, t.fullname, tuple(_sub(a, m) for a in t.args), t.expander)
     return t
+
+
+def _sub_callable(t: CallableType, m: Mapping[TVKey, Type]) -> Type:
+    # One pass over the parameters notes what the rules below need (this runs
+    # for every method of a generic class bound to its receiver).
+    params_list: list[Param] = []
+    same = True  # every parameter kept as it is
+    unpacked_any = expand = has_var_kw = False
+    for p in t.params:
+        q = _sub_param(p, m)
+        if q is not p:
+            same = False
+        if p.kind == VAR_POS:
+            if type(p.type) is UnpackType and type(q.type) is AnyType:
+                unpacked_any = True
+            if type(q.type) is UnpackType and type(q.type.item) is TupleType:  # type: ignore[attr-defined]
+                expand = True
+        elif p.kind == VAR_KW:
+            has_var_kw = True
+        params_list.append(q)
+    params = tuple(params_list)
+    if unpacked_any and not has_var_kw:
+        # `*args: *Ts` with Ts unknown (Any): any positional arguments, which the
+        # gradual `*args: Any, **kwargs: Any` tail expresses (spec, "Meaning of ...").
+        params = params + (Param(None, AnyType("special"), VAR_KW),)
+        same = False
+    tvs = t.type_vars
+    if tvs:
+        kept = tuple(tv for tv in tvs if (tv.fullname, tv.scope) not in m)  # (tv_key)
+        if len(kept) != len(tvs):
+            tvs, same = kept, False
+    spec = paramspec_tail(t) if has_var_kw else None
+    if spec is not None and tv_key(spec) in m:
+        return _sub_paramspec(t, params[:-2], m[tv_key(spec)], tvs, m)
+    guard = _sub(t.type_guard, m) if t.type_guard is not None else None
+    is_ = _sub(t.type_is, m) if t.type_is is not None else None
+    ret = _sub(t.ret, m)
+    if same and not expand and ret is t.ret and guard is t.type_guard and is_ is t.type_is:
+        # Nothing substituted (the mapping names none of its variables): the
+        # callable itself, equal to a rebuilt one in every field, keeping its
+        # cached hash and parameter shape (as `Instance` above).
+        return t
+    out = CallableType(
+        params, ret, tvs, t.name, t.definition, t.is_ellipsis, t.is_type_obj,
+        guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
+    )
+    if expand:
+        from veritype.types.tuples import expand_star_params
+
+        # `*args: *Ts` with Ts = tuple[int, str] is `(int, str)` (shown and compared so).
+        return expand_star_params(out)
+    return out
 
 
 def _sub_unpack(u: UnpackType, m: Mapping[TVKey, Type], around: TupleType | None) -> Type:
@@ -213,38 +237,46 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
     )
 
 
+# Kinds of type that mention no type variable: not recursed into by `type_vars_in`.
+_NO_VARS = frozenset((AnyType, NoneType, NeverType, LiteralType))
+
+
 def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[TVKey, TypeVarType]:
     """Type variables mentioned in `t`, in order of first appearance."""
     if out is None:
         out = {}
-    # (Exact classes first, as in `_sub`; an argument without arguments of its
-    # own, the commonest, is not recursed into.)
+    # (Exact classes, as in `_sub`: the model's classes have no subclasses.)
     tp = type(t)
+    parts: "tuple[Type, ...] | list[Type]"
     if tp is TypeVarType:
         tv: TypeVarType = t  # type: ignore[assignment]  # (narrowed by the exact class test)
         out.setdefault((tv.fullname, tv.scope), tv)  # tv_key(tv)
-    elif tp is Instance:
-        for a in t.args:  # type: ignore[attr-defined]
-            if type(a) is not Instance or a.args:  # type: ignore[attr-defined]
+        return out
+    if tp is Instance or tp is AliasRef:
+        parts = t.args  # type: ignore[attr-defined]
+    elif tp is UnionType or tp is TupleType or tp is Overloaded:
+        parts = t.items  # type: ignore[attr-defined]
+    elif tp is CallableType:
+        parts = []
+        for p in t.params:  # type: ignore[attr-defined]
+            parts.append(p.type)
+        parts.append(t.ret)  # type: ignore[attr-defined]
+    elif tp is UnpackType or tp is TypeType or tp is TypeFormType:
+        parts = (t.item,)  # type: ignore[attr-defined]
+    elif tp is TypedDictType:
+        parts = [v for _, v in t.items]  # type: ignore[attr-defined]
+    else:
+        return out
+    # The parts, without a call for one that holds no type variable (the
+    # commonest being an instance without arguments) or is one itself.
+    for a in parts:
+        ta = type(a)
+        if ta is TypeVarType:
+            tv = a  # type: ignore[assignment]
+            out.setdefault((tv.fullname, tv.scope), tv)
+        elif ta is Instance:
+            if a.args:  # type: ignore[union-attr]
                 type_vars_in(a, out)
-    elif isinstance(t, (UnionType, TupleType)):
-        for i in t.items:
-            type_vars_in(i, out)
-    elif isinstance(t, UnpackType):
-        type_vars_in(t.item, out)
-    elif isinstance(t, CallableType):
-        for p in t.params:
-            type_vars_in(p.type, out)
-        type_vars_in(t.ret, out)
-    elif isinstance(t, Overloaded):
-        for c in t.items:
-            type_vars_in(c, out)
-    elif isinstance(t, (TypeType, TypeFormType)):
-        type_vars_in(t.item, out)
-    elif isinstance(t, TypedDictType):
-        for _, v in t.items:
-            type_vars_in(v, out)
-    elif isinstance(t, AliasRef):
-        for a in t.args:
+        elif ta not in _NO_VARS:
             type_vars_in(a, out)
     return out

@@ -19,6 +19,7 @@ from veritype.types.model import (
 )
 from veritype.types.alias_ref import AliasRef
 from veritype.types.substitute import substitute, tv_key
+from veritype.types.supertypes import map_instance_to_supertype
 from veritype.types import callable_subtype
 from veritype.types.tuples import is_variadic, item_types
 
@@ -39,42 +40,6 @@ _BYTES_PROMOTIONS = {
     "builtins.memoryview": ("builtins.bytes",),
 }
 
-
-def map_instance_to_supertype(inst: Instance, target: "ClassInfo") -> Instance | None:
-    """`list[int]` seen as `Sequence` -> `Sequence[int]`; None if not a subclass."""
-    if inst.info is target:
-        return inst
-    return _map(inst, target)
-
-
-def _map(inst: Instance, target: "ClassInfo") -> Instance | None:
-    # Every base that has `target` in its MRO leads to it, so one path is
-    # followed, base to base, with no backtracking: a search that gave up at a
-    # fixed depth and backtracked was exponential in a diamond hierarchy and
-    # wrong for a class chain deeper than its limit (issue #19). The steps are
-    # bounded by the MRO's length, so a cyclic hierarchy cannot loop.
-    steps = len(inst.info.mro) + 1
-    current = inst
-    while steps > 0:
-        steps -= 1
-        info = current.info
-        # (Loops rather than generators: this runs for every subclass check.)
-        base = None
-        for candidate in info.bases:
-            if candidate.info is target or target in candidate.info.mro:
-                base = candidate
-                break
-        if base is None:
-            return None
-        mapping = {}
-        for tv, arg in zip(info.type_vars, current.args):
-            mapping[tv_key(tv)] = arg
-        b = substitute(base, mapping) if mapping else base
-        assert isinstance(b, Instance)
-        if b.info is target:
-            return b
-        current = b
-    return None
 
 # Special forms that are never a class object or a callable (see evaluate.special_values).
 _NOT_CLASSES = frozenset({
@@ -101,6 +66,9 @@ class SubtypeChecker:
         # evaluation in progress (see `_protocol`): a few hundred pairs are
         # asked thousands of times (`Iterable[str]` of every list argument).
         self._protocols: dict[tuple[Type, Type], bool] = {}
+        # supertypes.map_instance_to_supertype's answers, and the classes whose MRO is final.
+        self.supertypes: dict[tuple[ClassInfo, tuple[Type, ...], ClassInfo], Instance | None] = {}
+        self.settled: set[ClassInfo] = set()
 
     def check(self, left: Type, right: Type) -> bool:
         """The entry point; `_check` is the recursion (which this caches)."""

@@ -41,13 +41,21 @@ def _nominal(t: Type) -> Instance | None:
 
 
 def _covered(item: Type, other: Type) -> bool:
-    if isinstance(item, TypeType) and isinstance(other, TypeType):
-        item, other = item.item, other.item
-        if not isinstance(item, Instance):
+    # (Exact class tests: the model's classes have no subclasses. This runs for
+    # every ordered pair of items of every union a branch merge makes.)
+    if type(item) is TypeType and type(other) is TypeType:
+        item, other = item.item, other.item  # type: ignore[attr-defined]
+        if type(item) is not Instance:
             return False
-    if item == other or not isinstance(other, Instance):
-        return False
-    i = _nominal(item)
+    if type(other) is not Instance:
+        return False  # (tested before equality: most pairs end here, `X | None`'s None)
+    if type(item) is Instance:
+        # Only an instance can equal one (type values of two classes never do).
+        if item == other:
+            return False
+        i: Instance | None = item  # type: ignore[assignment]
+    else:
+        i = _nominal(item)
     if i is None or other.info not in i.info.mro:
         return False
     if isinstance(item, TupleType) and not _all_any_covariant(other):
