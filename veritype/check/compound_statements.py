@@ -130,7 +130,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
         # the join of the entry state and the state at the end of the body,
         # so `p = Path(p)` before `while ...: p = p.parent` keeps `Path`.
         mc.silent_passes += 1
-        mark = len(mc.diags)
+        mark = mc.report_mark()
         caps = mc.loop_caps
         mc._loop_exits = []
         mc.flow.set(entry.copy())
@@ -141,7 +141,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
                 mc.flow.apply(mc.exprs().narrow_for(test, True))
             mc.block(body)
         except BaseException:
-            del mc.diags[mark:]
+            mc.drop_reports(mark)
             raise
         finally:
             mc.silent_passes -= 1
@@ -156,7 +156,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
             # first pass's reports are the loop's (see _first_pass_stands).
             first_pass = (first_end, mc._loop_exits)
         else:
-            del mc.diags[mark:]
+            mc.drop_reports(mark)
     else:
         # A loop this deep in silent passes is walked once, from a head that
         # forgets what the body assigns.

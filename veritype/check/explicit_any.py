@@ -41,7 +41,7 @@ def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     done = checker.explicit_any_done
     if id(stmt) in done:
         return  # a body walked twice (lookahead, attribute inference)
-    done.add(id(stmt))
+    done[id(stmt)] = None
     scope = checker.scope
     if _written_any(checker, scope, _statement_types(checker, stmt)):
         checker.error(stmt, MESSAGE, "explicit-any")

@@ -114,10 +114,13 @@ class ModuleChecker:
         # The lines naming ImportError (None: any line may), once asked (inferred_decls).
         self.import_error_lines: list[int] | None = None
         self.import_error_lines_read = False
-        # Statements checked by explicit_any / unimported_any (a body may be walked twice).
-        self.explicit_any_done: set[int] = set()
-        self.unimported_any_done: set[int] = set()
-        self.missing_reported: set[str] = set()  # missing modules reported (once a file, as mypy)
+        # Statements checked by explicit_any / unimported_any (a body may be walked
+        # twice), and the missing modules reported (once a file, as mypy): marks
+        # that stop a report from being made again, insertion-ordered (dicts) so
+        # that a silent walk's can be taken back with its reports (drop_reports).
+        self.explicit_any_done: dict[int, None] = {}
+        self.unimported_any_done: dict[int, None] = {}
+        self.missing_reported: dict[str, None] = {}
         self.decl_paths: dict[int, Any] = {}  # function bodies' indexed paths (inferred_decls._paths)
 
     # -- reporting ----------------------------------------------------------------
@@ -131,6 +134,21 @@ class ModuleChecker:
 
     def error(self, node: ast.AST | None, msg: str, code: str) -> None:
         self.report(node, msg, code)
+
+    def report_mark(self) -> tuple[int, int, int, int]:
+        """Where the reports stand, for `drop_reports` after a walk whose
+        reports do not count (a loop's first pass, the `x = []` lookahead)."""
+        return len(self.diags), len(self.explicit_any_done), len(self.unimported_any_done), len(self.missing_reported)
+
+    def drop_reports(self, mark: tuple[int, int, int, int]) -> None:
+        """Take back what was reported since `mark`, with the marks that stopped
+        a report from being made twice: the walk that counts makes it again
+        (mypy reports a missing module, or an explicit Any, in a loop body
+        whose first walk is thrown away)."""
+        del self.diags[mark[0]:]
+        for done, size in ((self.explicit_any_done, mark[1]), (self.unimported_any_done, mark[2]), (self.missing_reported, mark[3])):
+            while len(done) > size:
+                done.popitem()  # (the last added: dicts pop in reverse insertion order)
 
     def note(self, node: ast.AST | None, msg: str) -> None:
         self.report(node, msg, "note", "note")
@@ -473,7 +491,7 @@ class ModuleChecker:
         reported = self.missing_reported
         if name in reported:
             return False
-        reported.add(name)
+        reported[name] = None
         self.error(stmt, found.message, found.code)
         for n in found.notes:
             self.note(stmt, n)

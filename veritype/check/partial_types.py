@@ -209,7 +209,7 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
     if _count(stmts) > _LOOKAHEAD_LIMIT:
         return t  # too far to walk twice
     seen: dict[int, Type | tuple[Type, Type]] = {}  # the argument's type (key and value for dicts)
-    saved = (checker.flow.fork(), checker._loop_exits, checker.type_checking_depth, len(checker.diags))
+    saved = (checker.flow.fork(), checker._loop_exits, checker.type_checking_depth, checker.report_mark())
     checker.partial_watch = {id(comp.stmt): lambda: _argument_type(checker, kind, comp, seen)}
     checker.silent_passes += 1
     # A `break` walked here is the enclosing loop's: its state goes to a list of
@@ -225,7 +225,7 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
         checker.partial_watch = None
         state, checker._loop_exits, checker.type_checking_depth, mark = saved
         checker.flow.set(state)
-        del checker.diags[mark:]
+        checker.drop_reports(mark)
     arg = seen.get(0)
     if arg is None:
         return t

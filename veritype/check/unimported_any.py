@@ -32,7 +32,7 @@ def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     done = checker.unimported_any_done
     if id(stmt) in done:
         return  # a body walked twice (lookahead, attribute inference)
-    done.add(id(stmt))
+    done[id(stmt)] = None
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         _function(checker, stmt)
     elif isinstance(stmt, ast.ClassDef):
