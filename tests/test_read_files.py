@@ -4,6 +4,7 @@ modules/atomic_files.py replaces a file whole and leaves no temporary file."""
 from __future__ import annotations
 
 import os
+import threading
 import tokenize
 from pathlib import Path
 
@@ -59,15 +60,18 @@ def test_read_bytes_of_a_file_without_a_size(tmp_path: Path) -> None:
     # A FIFO's stat has no size: read to its end.
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    pid = os.fork()
-    if pid == 0:
-        with open(fifo, "wb") as f:
+
+    def write() -> None:
+        with open(fifo, "wb") as f:  # (opens once the reader has)
             f.write(b"x" * 100_000)
-        os._exit(0)
+
+    # A thread, not a fork: forking a process with threads (pytest's) is deprecated.
+    writer = threading.Thread(target=write)
+    writer.start()
     try:
         assert read_bytes(str(fifo)) == b"x" * 100_000
     finally:
-        os.waitpid(pid, 0)
+        writer.join()
 
 
 def test_write_atomically_replaces_and_leaves_no_temporary(tmp_path: Path) -> None:
