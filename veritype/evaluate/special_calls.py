@@ -86,41 +86,12 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -
         module = where.module.name
         if module not in _MODULES or (module == "builtins" and name not in _SPECIAL_NAMES):
             return None
-    if not attrs:
-        # (resolve_symbol keeps what a name refers to on its symbol already.)
-        ref: Ref | None = ev.resolve_symbol(sym, where)
-        return (ref, sym) if ref is not None else None
-    # A dotted chain's walk is decided by the symbol and the attributes alone,
-    # so its answer is kept on the symbol (1.8k chains of 625 symbols on the
-    # bench corpus; kept for every name too, it cost 0.4 MB of peak RSS for
-    # little: resolve_symbol's own hit is cheap). Kept only where it is final: resolved (not "missing"
-    # nor None), and walked with no lazy evaluation (`Evaluator.lazy_depth`),
-    # hence no module load, in progress: a module being loaded reads as missing
-    # until it finishes (a star import's target is skipped meanwhile). Keyed as
-    # resolve_symbol keys its own: an import by its module, anything else by
-    # its scope, never a function's (its own reference holds the symbol: a
-    # cycle that would outlive the released body).
-    key = tuple(attrs)
-    is_import = sym.kind == S.MODULE_REF or sym.kind == S.FROM_IMPORT
-    guard = where.module if is_import else where
-    memo = sym.cache.get("outside_refs")
-    if memo is not None:
-        kept = memo.get(key)  # type: ignore[attr-defined]
-        if kept is not None and kept[0] is guard:
-            return (kept[1], sym)
-    final = ev.lazy_depth == 0
-    ref = ev.resolve_symbol(sym, where)
+    ref: Ref | None = ev.resolve_symbol(sym, where)
     for attr in reversed(attrs):
         ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
         if ref is None:
             return None
-    if ref is None:
-        return None
-    if final and ref.kind != "missing" and (is_import or where.kind != "function"):
-        if memo is None:
-            memo = sym.cache["outside_refs"] = {}
-        memo[key] = (guard, ref)  # type: ignore[index]
-    return (ref, sym)
+    return (ref, sym) if ref is not None else None
 
 
 def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Type | None:
