@@ -231,6 +231,11 @@ def _unbound_type_application(site: CallSite, item: Instance) -> None:
 
 def _check_instantiable(site: CallSite, item: Instance) -> None:
     info = item.info
+    if info.abstract_names == [] and not info.is_protocol:
+        # Asked before and nothing is abstract (most classes instantiated): no
+        # error whichever branch below answers. (Reading the MRO again does
+        # nothing: abstract_members read it after setting the names.)
+        return
     if any(c.has_any_base for c in info.mro):
         return
     if info.is_protocol:
