@@ -36,8 +36,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
-from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.param_stores import first_param_stores, forget_param_stores
+from veritype.syntax.statements import SIMPLE_STATEMENTS, walk_statements
 from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
         line, col = node.lineno, node.col_offset
         node.body = [ast.Expr(ast.Constant(None, lineno=line, col_offset=col), lineno=line, col_offset=col)]
         _forget_scope(node)
+        forget_param_stores(node)
         for inner in nested:
             # Freed with the body unless something still holds them; a
             # signature kept on one is keyed by the id of a scope now gone.
@@ -95,8 +96,13 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     """The defs nested in `node`'s body when the body may be released, else None."""
     if is_trivial_body(node.body):
         return None
-    params = [*node.args.posonlyargs, *node.args.args]
-    first = params[0].arg if in_class and params else None
+    # A method assigning to `self.attr` (any target position, as the
+    # walk shared with the binder and the interface digest found them:
+    # syntax/param_stores.py; a `del` is no assignment) keeps its body. Wider
+    # than the binder's instance attributes (semantic/binder.py): keeping a
+    # body too many costs memory, releasing one too many would lose a declaration.
+    if in_class and any(type(stmt) is not ast.Delete for stmt, _ in first_param_stores(node)):
+        return None
     nested: list[FuncDef] = []
     for stmt in node.body:
         for sub in walk_statements(stmt):
@@ -104,22 +110,7 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
                 return None
             if isinstance(sub, _DEFS):
                 nested.append(sub)
-            elif first is not None and _stores_attribute_of(sub, first):
-                return None
     return nested
-
-
-def _stores_attribute_of(stmt: ast.AST, name: str) -> bool:
-    """Does `stmt` assign to `name.attr` (any target position)? Wider than the
-    binder's instance attributes (semantic/binder.py): keeping a body too many
-    costs memory, releasing one too many would lose a declaration."""
-    for target in assigned_targets(stmt):
-        if type(target) is ast.Name:
-            continue  # (the most common target: no attribute in it)
-        for sub in walk_nodes(target):
-            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == name:
-                return True
-    return False
 
 
 def _forget_scope(node: FuncDef) -> None:
