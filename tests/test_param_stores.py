@@ -79,3 +79,38 @@ def test_the_binder_takes_assignments_for_and_with_not_augmented_nor_del() -> No
     collect_instance_attributes(cls, table)
     # `self.y[0]` stores into `self.y`, declaring nothing; `this` is method b's self.
     assert sorted(table) == ["f", "i", "late", "rest", "x", "yes"]
+
+
+def test_the_interface_finds_a_comprehension_store_deep_in_blocks_only_there() -> None:
+    from veritype.cache.interface import _stores_on_first_param
+    from veritype.syntax.word_lines import word_lines
+
+    source = textwrap.dedent(
+        """
+        class C:
+            def m(self):
+                while a:
+                    pass
+                try:
+                    pass
+                except E:
+                    match v:
+                        case [x] if x:
+                            y = {
+                                k: 0 for self.k in z}
+            def n(self):
+                for i in z:
+                    [0 for other.k in z]
+                try:
+                    pass
+                except E:
+                    w = [0 for self in z]
+        """
+    )
+    cls = ast.parse(source).body[0]
+    assert isinstance(cls, ast.ClassDef)
+    m, n = cls.body
+    assert isinstance(m, ast.FunctionDef) and isinstance(n, ast.FunctionDef)
+    for lines in (word_lines(source, "for"), None):
+        assert _stores_on_first_param(m, lines) is True
+        assert _stores_on_first_param(n, lines) is False

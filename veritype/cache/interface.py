@@ -60,7 +60,7 @@ from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
-from veritype.syntax.statements import SIMPLE_STATEMENTS, walk_statements
+from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -308,11 +308,18 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     # A def whose lines hold no `for` has no comprehension: nothing else to read.
     if for_lines is not None and not any_in_span(for_lines, span_start(node), node.end_lineno):
         return False
-    for stmt in walk_statements(node):
+    # The statements, depth first (the answer is a yes or no: any order will
+    # do); one whose lines (its body's, which lie within them) hold no `for`
+    # has no comprehension in its parts nor in its body's: not entered.
+    stack: list[ast.AST] = [node]
+    while stack:
+        stmt = stack.pop()
         if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
                 and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
-            continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
-        parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)
+            continue
+        parts: list[ast.AST] = []
+        for child in child_nodes(stmt):
+            (stack if isinstance(child, _STRUCTURAL) else parts).append(child)
         while parts:
             part = parts.pop()
             if not isinstance(part, _POSITIONED):
