@@ -61,6 +61,10 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
     keeping = _KEEPING if keep_imports else _KEEPING_NO_IMPORTS
     for node, in_class in _defs(tree.body, False):
         nested = _releasable(node, in_class, keeping)
+        # The stores to `self.x` were walked for the binder, the interface
+        # digest and the test above, all done with this module: dropped, a
+        # kept body's too (asked again, they are walked again).
+        forget_param_stores(node)
         if nested is None:
             continue
         is_generator(node)  # settled on the node while the body is there
@@ -68,7 +72,6 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
         line, col = node.lineno, node.col_offset
         node.body = [ast.Expr(ast.Constant(None, lineno=line, col_offset=col), lineno=line, col_offset=col)]
         _forget_scope(node)
-        forget_param_stores(node)
         for inner in nested:
             # Freed with the body unless something still holds them; a
             # signature kept on one is keyed by the id of a scope now gone.

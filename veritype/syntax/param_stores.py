@@ -15,7 +15,8 @@ def's first positional parameter (any context: `self.x[k] = v` holds
 `del`'s. Every reader's own test of a target is narrower than that, so a
 pair left out here is one no reader would have taken.
 
-A body released after its check (engine/release.py) drops the answer with it.
+The release of a checked module's bodies (engine/release.py), the last
+reader, drops the answer from each def it visits, released or not.
 """
 
 from __future__ import annotations
