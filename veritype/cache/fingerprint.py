@@ -13,12 +13,13 @@ import functools
 import hashlib
 import json
 import os
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from veritype import __version__
 from veritype.options import Options
 from veritype.syntax.statements import SIMPLE_STATEMENTS
-from veritype.syntax.word_lines import any_in_span, span_start
+from veritype.syntax.word_lines import DECORATED, span_start
 
 UNREADABLE = "unreadable"
 MISSING = "missing"
@@ -131,16 +132,20 @@ def static_imports(tree: ast.Module, module: str, is_package: bool, lines: list[
     names: set[str] = set()
     bound: set[str] = set()
     package = module if is_package else module.rpartition(".")[0]
-    for node in _statements(tree.body, lines):
+    # `names` holds the prefixes of each of its names (an added `p.x` has p's):
+    # a name in it needs its prefixes added no more (a module importing
+    # from one place many times).
+    for node in _statements(tree.body) if lines is None else _import_statements(tree.body, lines):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                names.update(_prefixes(alias.name))
+                if alias.name not in names:
+                    names.update(_prefixes(alias.name))
                 bound.add(alias.name if alias.asname else alias.name.partition(".")[0])
         elif isinstance(node, ast.ImportFrom):
             base = _resolve_from(node, package)
             if base is None:
                 continue
-            if base:
+            if base and base not in names:
                 names.update(_prefixes(base))
             for alias in node.names:
                 if alias.name == "*":
@@ -152,16 +157,52 @@ def static_imports(tree: ast.Module, module: str, is_package: bool, lines: list[
     return names, bound
 
 
-def _statements(body: list[ast.stmt], lines: list[int] | None = None) -> Iterator[ast.AST]:
+def _import_statements(body: list[ast.stmt], lines: list[int]) -> Iterator[ast.stmt]:
+    """The import statements of `body`, nested ones too, among the statements
+    whose lines hold one of the sorted `lines` (those of the word `import`),
+    in no particular order.
+
+    Each block (a body, an `else:`, a handler's or a case's body) is read in
+    step with `lines`: the statements of a block follow each other, so the
+    first line at or after a statement's start is found from the previous
+    one's, the statement holds a line if that one is not past its end, and
+    once no line is left the rest of the block holds none (most modules
+    import at the top: their other top-level statements are not looked at).
+    A statement with no end (a body released by engine/release.py) is no
+    import and holds none."""
+    count = len(lines)
+    decorated = DECORATED
+    simple = SIMPLE_STATEMENTS
+    blocks: list[list[ast.stmt]] = [body]
+    while blocks:
+        block = blocks.pop()
+        at = 0
+        for stmt in block:
+            kind = type(stmt)
+            at = bisect_left(lines, stmt.lineno if kind not in decorated else span_start(stmt), at)
+            if at == count:
+                break  # no line at or after this statement: none in the rest of the block
+            end = stmt.end_lineno
+            if end is None or lines[at] > end:
+                continue
+            if kind is ast.Import or kind is ast.ImportFrom:
+                yield stmt
+            elif kind not in simple:
+                for name in ("body", "orelse", "finalbody"):
+                    child = getattr(stmt, name, None)
+                    if child and isinstance(child, list):
+                        blocks.append(child)
+                for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                    blocks.append(holder.body)
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every statement, nested ones too (and the except handlers and match
     cases holding them); expressions are not entered (an import is always a
-    statement, and most of a tree is expressions). With `lines`, not the
-    statements whose lines hold none of them, nor what they nest."""
+    statement, and most of a tree is expressions)."""
     stack: list[ast.AST] = list(reversed(body))
     while stack:
         node = stack.pop()
-        if lines is not None and isinstance(node, ast.stmt) and not any_in_span(lines, span_start(node), node.end_lineno):
-            continue
         yield node
         if type(node) in SIMPLE_STATEMENTS:
             continue  # (no block under it)

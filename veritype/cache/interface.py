@@ -59,7 +59,8 @@ from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
+from veritype.syntax.param_stores import first_param_stores
+from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -286,7 +287,8 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
 
     Such a node is only ever an assignment's, `for`'s, `with`'s or `del`'s
     target (or an element of one), or a comprehension's target: the
-    statements' targets are read without visiting their expressions, and
+    statements' targets are read without visiting their expressions (by
+    syntax/param_stores.py, once per def for all its readers), and
     only those expressions are walked that can hold a comprehension, whose
     `for` is written in their span (`for_lines`: the lines of the source
     holding the word; None: not known, walk them all; syntax/word_lines.py),
@@ -297,18 +299,27 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     if not positional:
         return False
     first = positional[0].arg
-    # A def whose lines hold no `for` has no comprehension: its statements' targets are all to read.
-    comprehensions = for_lines is None or any_in_span(for_lines, span_start(node), node.end_lineno)
-    for stmt in walk_statements(node):
-        for target in _store_targets(stmt):
-            if _stores_to(target, first):
-                return True
-        if not comprehensions:
-            continue
+    # The statements' targets holding an attribute of `first`, as the binder
+    # found them (syntax/param_stores.py: walked once per def); a Store or
+    # Del context among them is a store.
+    for _, target in first_param_stores(node):
+        if _stores_to(target, first):
+            return True
+    # A def whose lines hold no `for` has no comprehension: nothing else to read.
+    if for_lines is not None and not any_in_span(for_lines, span_start(node), node.end_lineno):
+        return False
+    # The statements, depth first (the answer is a yes or no: any order will
+    # do); one whose lines (its body's, which lie within them) hold no `for`
+    # has no comprehension in its parts nor in its body's: not entered.
+    stack: list[ast.AST] = [node]
+    while stack:
+        stmt = stack.pop()
         if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
                 and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
-            continue  # no line of the statement (its body too) holds a `for`: no comprehension in its parts
-        parts = [child for child in child_nodes(stmt) if not isinstance(child, _STRUCTURAL)]  # (statements: walked above)
+            continue
+        parts: list[ast.AST] = []
+        for child in child_nodes(stmt):
+            (stack if isinstance(child, _STRUCTURAL) else parts).append(child)
         while parts:
             part = parts.pop()
             if not isinstance(part, _POSITIONED):
@@ -326,11 +337,6 @@ _STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
 # The parts of a statement with a position of their own (not `arguments`,
 # `withitem`, nor the contexts Load/Store/Del and operators, which hold nothing).
 _POSITIONED = (ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
-
-
-def _store_targets(stmt: ast.AST) -> list[ast.expr]:
-    """What a statement stores to, `del` included."""
-    return stmt.targets if isinstance(stmt, ast.Delete) else assigned_targets(stmt)
 
 
 def _stores_to(target: ast.expr, name: str) -> bool:

@@ -36,8 +36,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.bodies import is_trivial_body
-from veritype.syntax.statements import SIMPLE_STATEMENTS, assigned_targets, walk_statements
-from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.param_stores import first_param_stores, forget_param_stores
+from veritype.syntax.statements import SIMPLE_STATEMENTS, block_fields
 from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
@@ -61,6 +61,10 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
     keeping = _KEEPING if keep_imports else _KEEPING_NO_IMPORTS
     for node, in_class in _defs(tree.body, False):
         nested = _releasable(node, in_class, keeping)
+        # The stores to `self.x` were walked for the binder, the interface
+        # digest and the test above, all done with this module: dropped, a
+        # kept body's too (asked again, they are walked again).
+        forget_param_stores(node)
         if nested is None:
             continue
         is_generator(node)  # settled on the node while the body is there
@@ -95,31 +99,35 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     """The defs nested in `node`'s body when the body may be released, else None."""
     if is_trivial_body(node.body):
         return None
-    params = [*node.args.posonlyargs, *node.args.args]
-    first = params[0].arg if in_class and params else None
+    # A method assigning to `self.attr` (any target position, as the
+    # walk shared with the binder and the interface digest found them:
+    # syntax/param_stores.py; a `del` is no assignment) keeps its body. Wider
+    # than the binder's instance attributes (semantic/binder.py): keeping a
+    # body too many costs memory, releasing one too many would lose a declaration.
+    if in_class and any(type(stmt) is not ast.Delete for stmt, _ in first_param_stores(node)):
+        return None
+    # Every statement of the body at any depth (and the handlers and match
+    # cases holding some), by an explicit stack: the answer does not depend
+    # on the order, and a generator step for each was a third of the walk.
     nested: list[FuncDef] = []
-    for stmt in node.body:
-        for sub in walk_statements(stmt):
-            if isinstance(sub, keeping):
-                return None
-            if isinstance(sub, _DEFS):
-                nested.append(sub)
-            elif first is not None and _stores_attribute_of(sub, first):
-                return None
+    stack: list[ast.AST] = list(node.body)
+    pop, extend, simple = stack.pop, stack.extend, SIMPLE_STATEMENTS
+    while stack:
+        sub = pop()
+        kind = type(sub)
+        if kind in simple:
+            if kind in keeping:
+                return None  # (an import or `global`)
+            continue
+        if kind in keeping:
+            return None  # (a class)
+        if kind in _DEFS:
+            nested.append(sub)  # type: ignore[arg-type]
+        for name in block_fields(kind):
+            value = getattr(sub, name, None)
+            if value:
+                extend(value)
     return nested
-
-
-def _stores_attribute_of(stmt: ast.AST, name: str) -> bool:
-    """Does `stmt` assign to `name.attr` (any target position)? Wider than the
-    binder's instance attributes (semantic/binder.py): keeping a body too many
-    costs memory, releasing one too many would lose a declaration."""
-    for target in assigned_targets(stmt):
-        if type(target) is ast.Name:
-            continue  # (the most common target: no attribute in it)
-        for sub in walk_nodes(target):
-            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == name:
-                return True
-    return False
 
 
 def _forget_scope(node: FuncDef) -> None:

@@ -15,7 +15,7 @@ from veritype.semantic import symbols as S
 from veritype.semantic.conditions import Always, evaluate_condition
 from veritype.semantic.symbols import Symbol, SymbolTable
 from veritype.syntax.shapes import elif_branch
-from veritype.syntax.statements import walk_statements
+from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start
 
@@ -333,17 +333,11 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
         first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
-        for node in walk_statements(stmt):
-            targets: list[ast.expr] = []
-            if isinstance(node, ast.Assign):
-                targets = list(node.targets)
-            elif isinstance(node, ast.AnnAssign):
-                targets = [node.target]
-            elif isinstance(node, (ast.For, ast.AsyncFor)):
-                targets = [node.target]
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-            for target in targets:
+        # The method's stores to `first.attr`, walked once for all the readers
+        # (syntax/param_stores.py): those of `=`, `x: T =`, `for` and `with`
+        # are instance attributes (not `+=`'s nor `del`'s).
+        for node, target in first_param_stores(stmt):
+            if type(node) in _ATTRIBUTE_DECLARING:
                 for t in _flatten_targets(target):
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == first:
                         sym = table.get(t.attr)
@@ -361,6 +355,9 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                         elif isinstance(node, ast.Assign) and node.type_comment and sym.is_instance_attr and sym.type_comment is None:
                             sym.type_comment = (node.type_comment, node)
                             sym.method = stmt
+
+
+_ATTRIBUTE_DECLARING = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith})
 
 
 def _class_methods(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -28,6 +28,13 @@ SIMPLE_STATEMENTS = frozenset(kind for kind in ast.stmt.__subclasses__()
                               if not set(_BLOCK_NAMES) & set(kind._fields))
 
 
+def block_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class holding statements (or the handlers and
+    match cases holding them), in `_fields` order; () for the others."""
+    fields = _BLOCKS.get(kind)
+    return fields if fields is not None else _blocks(kind)
+
+
 def _blocks(kind: type) -> tuple[str, ...]:
     fields = _BLOCKS.get(kind)
     if fields is None:

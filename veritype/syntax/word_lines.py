@@ -62,12 +62,12 @@ def _lines_of(source: str, word: str) -> list[int] | None:
 
 
 # The statements that may have decorators.
-_DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+DECORATED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 def span_start(node: ast.stmt | ast.excepthandler) -> int:
     """The first line of a statement (or an except clause), its decorators included."""
-    if type(node) not in _DECORATED:
+    if type(node) not in DECORATED:
         return node.lineno  # (most statements: no decorators, and no attribute to look up for them)
     decorators = node.decorator_list  # type: ignore[union-attr]
     if decorators:
