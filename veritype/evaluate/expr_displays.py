@@ -105,12 +105,6 @@ def infer_tuple(ex: "ExprEvaluator", node: ast.Tuple, expected: Type | None) -> 
                     return ex.ev.builtin("tuple", homogeneous)
                 return ex.ev.builtin("tuple", widen_literals(join_all(ex.ev, [widen_literals(i) for i in every])))
         else:
-            if type(c) is AnyType and type(e) is ast.Attribute:
-                # The same answer (an attribute's inference reads its context
-                # only for a TypeForm, which Any is not), memoized once: a class
-                # of `isinstance(x, (ast.Name, ast.Attribute))` is read again
-                # without context by narrowing.
-                c = None
             items.append(ex.infer(e, c))
     return ex.ev.tuple_of(items)
 

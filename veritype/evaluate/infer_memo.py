@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import ast
 
-from veritype.types.model import Type
+from veritype.types.alias_ref import AliasRef
+from veritype.types.model import Type, TypeFormType, UnionType
 
 # Sub-expressions nested deeper than this in one expression are Any: only
 # operator chains (`1 + 1 + ...`) and call/attribute/subscript chains get
@@ -43,6 +44,10 @@ _LEAVES = frozenset((ast.Name, ast.Constant))  # exact classes: ast nodes are ne
 
 
 Reported = tuple[ast.AST | None, str, str, str]  # node, message, code, severity
+
+# The expected types that are, or may expand to, one asking for a type form
+# (type_forms.expects_type_form, after an alias is expanded).
+_MAY_BE_TYPE_FORM = frozenset((TypeFormType, UnionType, AliasRef))
 
 
 class _Held:
@@ -134,6 +139,12 @@ class InferMemo:
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
+        if expected is not None and type(node) is ast.Attribute and type(expected) not in _MAY_BE_TYPE_FORM:
+            # An attribute's inference reads its expected type only where that may
+            # ask for a type form (ExprEvaluator._infer_uncached): the answer is the
+            # one without, and is kept as that (a class in `isinstance(x, (A.B, C))`
+            # is then read back by the narrowing, which asks without).
+            expected = None
         if expected is not None:
             try:
                 hash(expected)
