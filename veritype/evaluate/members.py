@@ -220,7 +220,12 @@ class Members:
             t = self._map_to(inst, cls, t, receiver)
             if kind == "property":
                 if on_class:
-                    return ev.instance("builtins.property")
+                    # mypy 2.4.1 gives the getter's own (unbound) callable for a
+                    # property read on its class, for every property kind
+                    # (`property`, `cached_property`, `abstractproperty`, ...):
+                    # `A.prop.__name__` is clean under mypy, and so here. (At run
+                    # time it is the descriptor object; mypy-clean code is the judge.)
+                    return t if isinstance(t, (CallableType, Overloaded)) else ev.instance("builtins.property")
                 if isinstance(t, CallableType):
                     bound = bind_self(ev, t, receiver)
                     return bound.ret if isinstance(bound, CallableType) else AnyType("special")
