@@ -15,6 +15,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
+from veritype.check.annotated_redefinition import check_annotated_redefinition, redefined_symbol
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
 from veritype.check.attribute_targets import check_final_name, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
@@ -436,6 +437,10 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 
 
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
+    first = redefined_symbol(stmt)
+    if first is not None:
+        check_annotated_redefinition(mc, stmt, first)
+        return
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())
