@@ -49,7 +49,7 @@ def body_keys(owner: ast.For | ast.AsyncFor | ast.While | ast.Try, walrus: bool 
         for stmt in owner.body:
             keys |= stmt_keys(stmt, walrus)
         known = frozenset(keys)
-        owner._vt_body_keys = known  # type: ignore[attr-defined]
+        owner._vt_body_keys = known  # type: ignore[union-attr]
     return set(known)
 
 

@@ -27,7 +27,7 @@ def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, 
     if isinstance(base, UnionType):
         if _check_function_union(checker, target, base):
             return True
-        _check_optional_target(checker, target, base)
+        _check_union_target(checker, target, base)
         return False
     if isinstance(base, (CallableType, Overloaded)) or (isinstance(base, TypeVarType) and _callable_bound(base)):
         return _check_function_attribute(checker, target, base)
@@ -190,10 +190,15 @@ def _callable_bound(t: TypeVarType) -> bool:
     return bound is None or isinstance(bound, (CallableType, Overloaded)) or (isinstance(bound, Instance) and bound.info.fullname == "builtins.object")
 
 
-def _check_optional_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:
-    items = base.items
-    if not any(isinstance(i, NoneType) for i in items):
-        return
-    others = [i for i in items if not isinstance(i, NoneType)]
-    if others and all(isinstance(i, Instance) and checker.ev.members.get(i, target.attr) is not None for i in others):
-        checker.error(target, f'Item "None" of "{format_type(base)}" has no attribute "{target.attr}"', "union-attr")
+def _check_union_target(checker: "ModuleChecker", target: ast.Attribute, base: UnionType) -> None:
+    """mypy 2.4.1: a write through a union names each item that lacks the
+    attribute, in the union's order (`Item "B" of "A | B" has no attribute "x"`
+    [union-attr]), `None` included; an item that would take any name (or that
+    the lookup is not sure of) is silent, as for a write to it alone."""
+    for item in base.items:
+        if isinstance(item, NoneType):
+            missing = checker.ev.members.get(item, target.attr) is None
+        else:
+            missing = isinstance(item, Instance) and unknown_write_message(checker, target, item) is not None
+        if missing:
+            checker.error(target, f'Item "{format_type(item)}" of "{format_type(base)}" has no attribute "{target.attr}"', "union-attr")

@@ -255,6 +255,7 @@ def apply_ignores(
     """
     kept: list[Diagnostic] = []
     used: dict[int, set[str | None]] = {}  # ignore line -> codes it silenced
+    noted: set[tuple[int, str]] = set()
     # The fate of the last error seen: a note right after it on its line shares it.
     last_error: tuple[int, bool] | None = None  # (line, dropped)
     for diag in diagnostics:
@@ -269,7 +270,12 @@ def apply_ignores(
             kept.append(diag)
             uncovered = _uncovering_ignore(diag, ignore_map)
             if uncovered is not None:
-                kept.append(not_covered_note(diag, uncovered))
+                note = not_covered_note(diag, uncovered)
+                # Once per line and text (mypy drops a repeated message): two
+                # union-attr errors of one write share one note.
+                if (note.line, note.message) not in noted:
+                    noted.add((note.line, note.message))
+                    kept.append(note)
 
     added = False
     if ignore_map.problems and not options.ignore_errors and not (ignore_map.whole_file is not None and ignore_map.whole_file.codes is None):
