@@ -44,6 +44,10 @@ _COMPARE_OPS = tuple(COMPARE_DUNDERS)
 
 # The operands sibling_context may give another context (an empty list, set or dict display).
 _SIBLING_TAKERS = frozenset((ast.List, ast.Set, ast.Dict))  # exact classes: ast nodes are never subclassed
+# The operands of `and`/`or` whose inference a context can change (the others,
+# names and constants above all, are inferred as before, without one).
+_LEFT_CONTEXT_TAKERS = frozenset((ast.List, ast.Set, ast.Dict, ast.Tuple, ast.ListComp, ast.SetComp, ast.DictComp,
+                                  ast.Call, ast.Lambda, ast.IfExp, ast.BinOp))
 
 
 UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Invert: ("__invert__", "~")}
@@ -51,6 +55,7 @@ UNARY_DUNDERS = {ast.USub: ("__neg__", "-"), ast.UAdd: ("__pos__", "+"), ast.Inv
 
 def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) -> Type:
     results: list[Type] = []
+    left_type: Type = AnyType("special")  # (the operand before, as inferred)
     positive = isinstance(node.op, ast.And)
     pushed = 0
     right_reported = False
@@ -66,7 +71,18 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if tested:
                 mark_condition(ex, value)
             # (sibling_context gives anything but `expected` only to an empty display)
-            t = ex.infer(value, sibling_context(expected, value, results[-1] if results else None) if type(value) in _SIBLING_TAKERS else expected)
+            if type(value) in _SIBLING_TAKERS and (expected is not None or not results or _is_empty_display(value)):
+                context = sibling_context(expected, value, results[-1] if results else None)
+            elif expected is None and results and type(value) in _LEFT_CONTEXT_TAKERS and not isinstance(left_type, AnyType):
+                # mypy 2.4.1: with no outer context an operand after the first is
+                # inferred in the context of the operands before it (`anys or
+                # [b for b in bs]` is a list of `anys`' items; `xs or list(ys)`
+                # solves `list`'s type variable by `xs`' type).
+                context = make_union(results[:-1] + [left_type]) if len(results) > 1 else left_type
+            else:
+                context = expected
+            t = ex.infer(value, context)
+            left_type = t
             if tested:
                 check_truthy_function(ex, value, t, class_objects=whole_tested)
             if not last:
@@ -442,6 +458,10 @@ def _iter_item(ex: "ExprEvaluator", t: Type) -> Type | None:
     nxt = ex.ev.bound_member(iterator, "__next__") if iterator is not None else None
     value = call_types(ex.ev, nxt, []) if nxt is not None else None
     return value if value is not None else AnyType("special")
+
+
+def _is_empty_display(node: ast.expr) -> bool:
+    return (isinstance(node, (ast.List, ast.Set)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
 
 
 def sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None) -> Type | None:
