@@ -92,10 +92,11 @@ def _key(callee: Type, arg_types: list[Type]) -> tuple[object, ...] | None:
 #
 # The resolution reads nothing but the callee, the argument types and the
 # expected type where (1) each argument is a plain positional or keyword one,
-# no `*`/`**`, of an expression whose type does not change with its context
-# (calls.py's _RE_INFERRED: a display, a lambda, a nested call... are inferred
-# again in each item's context; a constant's literal type with a context is
-# its value's, which the key holds); (2) no item reads an argument
+# no `*`/`**`, of a known type (an operand, a tuple's item spread by `*t`) or
+# of an expression whose type does not change with its context (calls.py's
+# _RE_INFERRED: a display, a lambda, a nested call... are inferred again in
+# each item's context; a constant's literal type with a context is its
+# value's, which the key holds); (2) no item reads an argument
 # expression: no parameter is a `type[...]` (an abstract class given for one
 # is looked up by name) or a TypeForm (the argument is read as a type
 # expression in the call's scope), nor can become one by a type variable's
@@ -122,7 +123,7 @@ def expression_key(site: "CallSite", callee: Overloaded, args: "list[Arg]", arg_
         return None
     shape: list[object] = []
     for a in args:
-        if a.type is not None or type(a.node) not in _CONTEXT_FREE_ARG or (a.kind != "pos" and a.kind != "kw"):
+        if (a.type is None and type(a.node) not in _CONTEXT_FREE_ARG) or (a.kind != "pos" and a.kind != "kw"):
             return None
         shape.append(a.name)  # (None for a positional one)
     key = _key(callee, arg_types)
