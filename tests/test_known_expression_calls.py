@@ -3,7 +3,8 @@ Members.known_expr_calls): the same callee with arguments of the same plain type
 is resolved once; an item that reads an argument expression (a TypeForm
 parameter, read as a type expression in the call's scope) is never kept; a
 call whose resolution reports (a deprecated item) is resolved each time; and
-arguments whose type depends on their context (a display) are not keyed."""
+arguments whose type depends on their context (a display) are not keyed; a kept
+answer that read the expected type says so again on a hit."""
 
 from __future__ import annotations
 
@@ -108,3 +109,22 @@ def test_a_deprecated_item_is_reported_at_each_call(tmp_path: Path, monkeypatch:
     )
     out, _ = _check(tmp_path, monkeypatch, {"m.py": text}, "--enable-error-code", "deprecated")
     assert "m.py:9:1: error:" in out and "m.py:10:1: error:" in out
+
+
+def test_a_kept_answer_that_read_the_expected_type_says_so_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `pick(1, 2)` solves T from its context: answered from the table inside `take(...)`,
+    # it must still say it read the context (CallSite.context_free), or `take`'s item
+    # would reuse its context-free `list[int]` instead of inferring it as `list[float]`.
+    text = _PICK + (
+        "@overload\n"
+        "def take(x: list[float]) -> int: ...\n"
+        "@overload\n"
+        "def take(x: str) -> str: ...\n"
+        "def take(x: object) -> object: ...\n"
+        "a = pick(1, 2)\n"
+        "reveal_type(take(pick(1, 2)))\n"
+    )
+    out, resolved = _check(tmp_path, monkeypatch, {"m.py": text})
+    assert 'm.py:14:1: note: Revealed type is "int"' in out
+    assert "error" not in out
+    assert len(resolved) == 2  # `pick(1, 2)` without context (once), and in `list[float]`'s
