@@ -1,4 +1,5 @@
-"""Answers of silent calls made with known argument types, kept once final.
+"""Answers of silent calls made with known argument types, and of overloaded
+calls written in the code (expression_key, below), kept once final.
 
 `call_dispatch.call_types` calls a callee with argument types, not
 expressions, and reports nothing: `__iter__`/`__next__` of every `for` loop
