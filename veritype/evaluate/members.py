@@ -56,6 +56,7 @@ class Members:
         self.found = FoundMembers()
         self.constructors = FoundConstructors()
         self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
+        self.known_expr_calls: dict[tuple[object, ...], tuple[Type, Type, bool]] = {}  # see known_calls.expression_key
         # `module_member` answers by (module name, attribute), with the module they were
         # read from, kept when final (no lazy evaluation in progress: a module being
         # loaded reads as missing meanwhile). The answer depends on nothing else: the
@@ -73,6 +74,7 @@ class Members:
         self.found.clear()
         self.constructors.clear()
         self.known_calls.clear()
+        self.known_expr_calls.clear()
 
     # -- entry point ------------------------------------------------------------
 

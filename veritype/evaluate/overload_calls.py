@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from veritype.evaluate import deprecation
+from veritype.evaluate.known_calls import expression_key, store_for
 from veritype.evaluate.calls import (
     ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
@@ -24,10 +25,40 @@ if TYPE_CHECKING:
 
 
 def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
-    ev = site.ev
     with recording(site, True) as inherent:
         arg_types = [initial_type(site, a) for a in args]
     own_errors = recorded_errors(inherent)
+    key = expression_key(site, callee, args, arg_types)
+    if key is None:
+        return _resolve(site, callee, args, arg_types, own_errors, None)
+    # Asked before (known_calls: the same callee, argument types and expected type).
+    table = site.ev.members.known_expr_calls
+    hit = table.get(key)
+    if hit is not None and hit[1] is callee:
+        if hit[2] and site.context_free is not None:
+            site.context_free[0] = False
+        return hit[0]
+    outer = site.context_free
+    site.context_free = probe = [True]  # (whether an item's check reads the expected type)
+    clean = [False]
+    try:
+        ret = _resolve(site, callee, args, arg_types, own_errors, clean)
+    finally:
+        site.context_free = outer
+    reads = not probe[0]
+    if reads and outer is not None:
+        outer[0] = False
+    if clean[0] and store_for(callee):
+        table[key] = (ret, callee, reads)
+    return ret
+
+
+def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: list[Type], own_errors: set[tuple[int, str]],
+             clean: list[bool] | None) -> Type:
+    """check_overloaded once the arguments are inferred. Where `clean` is given,
+    it is set to whether the call was resolved by an item without any report,
+    its trials' included (known_calls.expression_key)."""
+    ev = site.ev
     # Step 1: the arity filter.
     # Each candidate's matching is kept for its check below (the same site, item and
     # arguments give the same matching).
@@ -44,7 +75,12 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         return AnyType("error")
     if len(candidates) == 1:
         collect = Collect()
-        ret = check_signature(site, candidates[0], args, collect, (arg_types, known[id(candidates[0])]))
+        if clean is None:
+            ret = check_signature(site, candidates[0], args, collect, (arg_types, known[id(candidates[0])]))
+        else:
+            with recording(site, True) as seen:  # (passed on as before; looked at only for `clean`)
+                ret = check_signature(site, candidates[0], args, collect, (arg_types, known[id(candidates[0])]))
+            clean[0] = not seen and not collect.errors
         if collect.errors:
             return _failed(site, callee, candidates, args, arg_types)
         _deprecated_item(site, callee, candidates[0])
@@ -59,6 +95,7 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
     matches: list[tuple[CallableType, Type]] = []
     # What each matching item's check reported through the evaluator (held back).
     held: dict[int, list[Recorded]] = {}
+    quiet = True  # (no trial reported through the evaluator)
     for c in candidates:
         collect = Collect()
         # Errors inside an argument inferred in this item's context (a dict
@@ -66,6 +103,8 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         # item fail; errors the arguments have anyway were reported above.
         with recording(site, False) as inner:
             ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]), held_back=True)
+        if inner:
+            quiet = False
         if not collect.errors and (not inner or own_errors.issuperset(recorded_errors(inner))):
             matches.append((c, ret))
             held[id(c)] = inner
@@ -99,6 +138,9 @@ def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Typ
         else:
             check_signature(site, matches[0][0], args, site.report, (arg_types, known[id(matches[0][0])]))
         _deprecated_item(site, callee, matches[0][0])
+        if clean is not None:
+            # (A key holds no union: the refinement below gives `first_ret` back.)
+            clean[0] = quiet and len(matches) == 1
         return _union_math_refinement(site, callee, args, arg_types, first_ret)
     # Step 3: union expansion of one argument at a time.
     from veritype.evaluate.overload_expansion import expand_argument
