@@ -15,6 +15,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
 from veritype.types.subtype import is_subtype
+from veritype.check.unsolved_call import report_unsolved_call
 from veritype.check.annotated_redefinition import check_annotated_redefinition, redefined_symbol
 from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
 from veritype.check.attribute_targets import check_final_name, PLAIN, check_written_attribute, written_type
@@ -90,6 +91,8 @@ def setitem_context(mc: "ModuleChecker", targets: list[ast.expr]) -> Type | None
 
 
 def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
+    if report_unsolved_call(mc, stmt, t):
+        return
     attr = va.attribute_needs_annotation(mc, stmt, t)
     if attr is not None:
         mc.error(stmt.targets[0], va.message(*attr), "var-annotated")
