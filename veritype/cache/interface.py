@@ -62,7 +62,7 @@ from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -114,7 +114,7 @@ def interface_text(source: str, tree: ast.Module | None = None, parsed: ParsedFi
     source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
-    kept = _kept_source(source, tree, parsed.word_lines if parsed is not None and parsed.source == source else None)
+    kept = _kept_source(source, tree, parsed.keyword_lines if parsed is not None and parsed.source == source else None)
     if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
         return _tokenized(kept)
     return _scanned(kept)
@@ -122,7 +122,7 @@ def interface_text(source: str, tree: ast.Module | None = None, parsed: ParsedFi
 
 def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[int] | None] | None = None) -> str:
     """`source` without the function bodies and docstrings importers do not see.
-    `lines_of`: the source's `word_lines` for one word, if known (a parse's memo)."""
+    `lines_of`: the source's `keyword_lines` for one word, if known (a parse's memo)."""
     lines = source.split("\n")
     # The characters before each line but its newlines (a line's start is
     # that plus one per line before it), summed without a Python step a line.
@@ -150,10 +150,10 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             cut_body(body[:1], "")
 
-    # A def whose lines do not hold the word has none: no walk of its body
+    # A def whose lines do not hold the keyword has none: no walk of its body
     # for it (syntax/word_lines.py; None: the lines are not known, walk).
     if lines_of is None:
-        lines_of = functools.partial(word_lines, source)
+        lines_of = functools.partial(keyword_lines, source)
     yield_lines = lines_of("yield")
     await_lines = lines_of("await")
     for_lines = lines_of("for")
@@ -291,7 +291,7 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     syntax/param_stores.py, once per def for all its readers), and
     only those expressions are walked that can hold a comprehension, whose
     `for` is written in their span (`for_lines`: the lines of the source
-    holding the word; None: not known, walk them all; syntax/word_lines.py),
+    holding the keyword; None: not known, walk them all; syntax/word_lines.py),
     and none of a statement whose lines (its decorators' too) hold no `for`.
     The expressions pruned so are a statement's own, whose positions are
     exact (those nested in an f-string may not be, before Python 3.12)."""

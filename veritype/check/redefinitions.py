@@ -57,16 +57,27 @@ class _Scope:
         self.binder = checker.program.binder_for(checker.info)
         parsed = checker.info.parsed
         # The lines that may hold a `global`, `nonlocal` or `del` statement
-        # (None: not known): a scope whose lines hold none has none to look for.
-        self.unsafe_lines = parsed.word_lines("global", "nonlocal", "del") if parsed is not None else None
+        # (None: not known; each a keyword, not within a name: `model`): a
+        # scope whose lines hold none has none to look for.
+        self.unsafe_lines = parsed.keyword_lines("global", "nonlocal", "del") if parsed is not None else None
         # The lines that may hold a `:=` or a comprehension's `for` (None: not
         # known). The names under an attribute or item target (`x.a = ...`,
         # `x[i] = ...`) are read, but for a walrus's or a comprehension's
         # target: one whose lines hold neither word stores to no name (a
         # target's positions are exact: it is never inside an f-string).
-        self.store_lines = parsed.word_lines(":=", "for") if parsed is not None else None
+        self.store_lines = parsed.binding_expression_lines() if parsed is not None else None
+        # The lines that may hold a `def` or `class` statement (None: not
+        # known): those holding either keyword as a word of its own (not
+        # `default`). Only a definition is reported, and only a definition's
+        # body is another scope to read: a nested scope whose lines hold
+        # neither has nothing to report and is not read (most function
+        # bodies; `async def` holds `def`, and a statement's lines are exact).
+        self.definition_lines = parsed.keyword_lines("def", "class") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
+        if not module_level and self.definition_lines is not None and not (
+                body and any_in_span(self.definition_lines, span_start(body[0]), body[-1].end_lineno)):
+            return
         lines = self.unsafe_lines
         may_hold = lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
         excluded = _unsafe_names(body) if may_hold else set()
