@@ -61,7 +61,7 @@ from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
-from veritype.syntax.walk import child_nodes, walk as walk_nodes
+from veritype.syntax.walk import CHILDLESS, child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
 
 
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS = frozenset(FuncDef)
 
 
 class _StaleTree(Exception):
@@ -168,15 +169,18 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
     while pending:
         body, in_class = pending.pop()
         for stmt in body:
-            if isinstance(stmt, FuncDef):
-                if in_class and _stores_on_first_param(stmt, for_lines):
-                    docstring(stmt.body)  # the rest is read by the method walker
+            kind = type(stmt)
+            if kind in SIMPLE_STATEMENTS:
+                continue  # (most: no block, no def)
+            if kind in _DEFS:
+                if in_class and _stores_on_first_param(stmt, for_lines):  # type: ignore[arg-type]
+                    docstring(stmt.body)  # the rest is read by the method walker  # type: ignore[attr-defined]
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))
-            elif isinstance(stmt, ast.ClassDef):
-                docstring(stmt.body)
-                pending.append((stmt.body, True))
-            elif type(stmt) not in SIMPLE_STATEMENTS:
+                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))  # type: ignore[attr-defined, arg-type]
+            elif kind is ast.ClassDef:
+                docstring(stmt.body)  # type: ignore[attr-defined]
+                pending.append((stmt.body, True))  # type: ignore[attr-defined]
+            else:
                 for name in ("body", "orelse", "finalbody"):
                     child = getattr(stmt, name, None)
                     if isinstance(child, list) and child and isinstance(child[0], ast.stmt):
@@ -311,32 +315,48 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     # The statements, depth first (the answer is a yes or no: any order will
     # do); one whose lines (its body's, which lie within them) hold no `for`
     # has no comprehension in its parts nor in its body's: not entered.
+    # (Node classes are tested by identity, a parse's nodes being never of a
+    # subclass; the walk under a part is depth first, without the nodes
+    # that hold nothing: names, constants, contexts.)
     stack: list[ast.AST] = [node]
+    childless = _CHILDLESS
     while stack:
         stmt = stack.pop()
-        if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
-                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
+        if (for_lines is not None and type(stmt) is not ast.match_case  # (a match case has no position)
+                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):  # type: ignore[arg-type, attr-defined]
             continue
         parts: list[ast.AST] = []
         for child in child_nodes(stmt):
-            (stack if isinstance(child, _STRUCTURAL) else parts).append(child)
+            (stack if type(child) in _STRUCTURAL else parts).append(child)
         while parts:
             part = parts.pop()
-            if not isinstance(part, _POSITIONED):
+            if type(part) not in _POSITIONED:
                 parts.extend(child_nodes(part))  # a def's `arguments`, a `withitem`: their parts have positions
                 continue
-            if for_lines is not None and not any_in_span(for_lines, part.lineno, part.end_lineno):
+            if for_lines is not None and not any_in_span(for_lines, part.lineno, part.end_lineno):  # type: ignore[attr-defined]
                 continue
-            for sub in walk_nodes(part):
-                if isinstance(sub, ast.comprehension) and _stores_to(sub.target, first):
+            todo = [part]
+            while todo:
+                sub = todo.pop()
+                kind = type(sub)
+                if kind in childless:
+                    continue
+                if kind is ast.comprehension and _stores_to(sub.target, first):  # type: ignore[attr-defined]
                     return True
+                todo.extend(child_nodes(sub))
     return False
 
 
-_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
+def _kinds(*bases: type) -> frozenset[type]:
+    """The node classes of `bases` (each itself or its direct subclasses)."""
+    return frozenset(kind for base in bases for kind in (base.__subclasses__() or [base]))
+
+
+_STRUCTURAL = _kinds(ast.stmt, ast.excepthandler, ast.match_case)
 # The parts of a statement with a position of their own (not `arguments`,
 # `withitem`, nor the contexts Load/Store/Del and operators, which hold nothing).
-_POSITIONED = (ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
+_POSITIONED = _kinds(ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
+_CHILDLESS = CHILDLESS | {ast.Name}
 
 
 def _stores_to(target: ast.expr, name: str) -> bool:

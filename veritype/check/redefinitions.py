@@ -75,9 +75,6 @@ class _Scope:
         self.definition_lines = parsed.keyword_lines("def", "class") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
-        if not module_level and self.definition_lines is not None and not (
-                body and any_in_span(self.definition_lines, span_start(body[0]), body[-1].end_lineno)):
-            return
         lines = self.unsafe_lines
         may_hold = lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
         excluded = _unsafe_names(body) if may_hold else set()
@@ -93,7 +90,8 @@ class _Scope:
             kind = type(stmt)
             if kind in _DEFINITIONS:
                 defn = cast("ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef", stmt)
-                if isinstance(defn, ast.ClassDef) or self.checker.options.check_untyped_defs or not is_unannotated_def(defn):
+                if self._may_define(defn.body) and (kind is ast.ClassDef or self.checker.options.check_untyped_defs
+                                                    or not is_unannotated_def(defn)):
                     nested.append(defn.body)  # (mypy reports nothing inside an unchecked function)
                 self._definition(defn, depth, bound, excluded)
                 continue
@@ -117,6 +115,12 @@ class _Scope:
                 self._block(h.body, depth + 1, bound, excluded, nested)
             for c in getattr(stmt, "cases", None) or []:
                 self._block(c.body, depth + 1, bound, excluded, nested)
+
+    def _may_define(self, body: list[ast.stmt]) -> bool:
+        """Whether the lines of `body` may hold a `def` or `class` (see
+        `definition_lines`): a scope with neither is not read."""
+        lines = self.definition_lines
+        return lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
 
     def _static(self, test: ast.expr) -> bool | None:
         """A version/platform/TYPE_CHECKING condition's value; None for anything else
