@@ -12,7 +12,6 @@ import ast
 from types import SimpleNamespace
 
 from veritype.engine.release import release_bodies
-from veritype.syntax.parse import parse_source
 
 SOURCE = '''
 import os
@@ -63,29 +62,15 @@ if os.name == "nt":
 '''
 
 
-def _released(source: str, keep_imports: bool = True) -> set[str]:
-    """The names of the defs whose bodies go, the same with and without the
-    parse's keyword lines (which spare the walk of a body holding no
-    statement that keeps it)."""
-    answers = []
-    for with_lines in (False, True):
-        parsed = parse_source("m.py", source)
-        tree = parsed.tree
-        assert tree is not None
-        info = SimpleNamespace(tree=tree, is_stub=False, parsed=parsed if with_lines else None)
-        defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
-        for n in defs:
-            n.__dict__["_veritype_cache"] = {}
-        before = {n.name: n.body for n in defs}
-        count = release_bodies(info, keep_imports)  # type: ignore[arg-type]
-        after = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
-        released = {name for name, body in after.items() if body is not before[name]}
-        assert count == len(released)
-        # A def nested in a released body forgets what was kept on it.
-        forgot = {n.name for n in defs if "_veritype_cache" not in n.__dict__}
-        answers.append((released, forgot))
-    assert answers[0] == answers[1]
-    return answers[0][0]
+def _released(source: str) -> set[str]:
+    tree = ast.parse(source)
+    info = SimpleNamespace(tree=tree, is_stub=False)
+    before = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    count = release_bodies(info)  # type: ignore[arg-type]
+    after = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    released = {name for name, body in after.items() if body is not before[name]}
+    assert count == len(released)
+    return released
 
 
 def test_interface_bodies_stay_and_the_rest_go() -> None:
@@ -96,26 +81,23 @@ def test_interface_bodies_stay_and_the_rest_go() -> None:
     assert _released(SOURCE) == {"plain", "gen", "conditional"}
 
 
-def test_a_def_nested_in_a_released_body_is_found() -> None:
-    # `inner` (in `gen`'s released body) forgets its kept facts; `plain`'s
-    # body holds no def, nor any word that would keep it.
-    source = "def gen():\n    def inner():\n        return 1\n    yield inner()\n\ndef plain(default=1):\n    return default\n"
-    assert _released(source) == {"gen", "plain"}
-
-
 def test_generator_fact_is_settled_before_the_body_goes() -> None:
     tree = ast.parse("def g():\n    x = 1\n    yield x\n")
-    release_bodies(SimpleNamespace(tree=tree, is_stub=False, parsed=None))  # type: ignore[arg-type]
+    release_bodies(SimpleNamespace(tree=tree, is_stub=False))  # type: ignore[arg-type]
     node = tree.body[0]
     assert isinstance(node.body[0], ast.Expr) and getattr(node, "_vt_is_generator") is True
 
 
 def test_stubs_are_left_alone() -> None:
     tree = ast.parse("def f() -> int:\n    x = 1\n    return x\n")
-    assert release_bodies(SimpleNamespace(tree=tree, is_stub=True, parsed=None)) == 0  # type: ignore[arg-type]
+    assert release_bodies(SimpleNamespace(tree=tree, is_stub=True)) == 0  # type: ignore[arg-type]
 
 
 def test_a_worker_releases_bodies_with_imports_too() -> None:
     # In an early worker (engine/early_workers.py) a module's imports went to
     # the parent when it was loaded: a body importing may go as well.
-    assert _released(SOURCE, keep_imports=False) == {"plain", "gen", "conditional", "lazy"}
+    tree = ast.parse(SOURCE)
+    before = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    release_bodies(SimpleNamespace(tree=tree, is_stub=False), keep_imports=False)  # type: ignore[arg-type]
+    after = {n.name: n.body for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert {name for name, body in after.items() if body is not before[name]} == {"plain", "gen", "conditional", "lazy"}

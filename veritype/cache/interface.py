@@ -47,12 +47,10 @@ equals an interface digest and any edit is seen.
 from __future__ import annotations
 
 import ast
-import functools
 import io
 import itertools
 import re
 import tokenize
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
@@ -62,7 +60,7 @@ from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.walk import CHILDLESS, child_nodes, walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start
+from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -115,15 +113,15 @@ def interface_text(source: str, tree: ast.Module | None = None, parsed: ParsedFi
     source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
-    kept = _kept_source(source, tree, parsed.keyword_lines if parsed is not None and parsed.source == source else None)
+    kept = _kept_source(source, tree, parsed if parsed is not None and parsed.source == source else None)
     if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
         return _tokenized(kept)
     return _scanned(kept)
 
 
-def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[int] | None] | None = None) -> str:
+def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None) -> str:
     """`source` without the function bodies and docstrings importers do not see.
-    `lines_of`: the source's `keyword_lines` for one word, if known (a parse's memo)."""
+    `parsed`: the parse of `source`, if known (its memo of the words' lines)."""
     lines = source.split("\n")
     # The characters before each line but its newlines (a line's start is
     # that plus one per line before it), summed without a Python step a line.
@@ -151,13 +149,14 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
             cut_body(body[:1], "")
 
-    # A def whose lines do not hold the keyword has none: no walk of its body
+    # A def whose lines do not hold the word has none: no walk of its body
     # for it (syntax/word_lines.py; None: the lines are not known, walk).
-    if lines_of is None:
-        lines_of = functools.partial(keyword_lines, source)
-    yield_lines = lines_of("yield")
-    await_lines = lines_of("await")
-    for_lines = lines_of("for")
+    # `for` as a keyword (not `format`, `before`); `yield` and `await` as
+    # words, whose lines the binder and the await rule ask for too.
+    if parsed is not None:
+        yield_lines, await_lines, for_lines = parsed.word_lines("yield"), parsed.word_lines("await"), parsed.keyword_lines("for")
+    else:
+        yield_lines, await_lines, for_lines = word_lines(source, "yield"), word_lines(source, "await"), keyword_lines(source, "for")
 
     # An explicit stack, not a recursive closure: a closure calling itself is a
     # reference cycle, which kept `lines`, `starts` and `cuts` of every module

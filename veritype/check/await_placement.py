@@ -43,7 +43,7 @@ def check_await_placement(checker: "ModuleChecker", tree: ast.Module, parsed: "P
     source = parsed.source
     if "await" not in source and "async" not in source:
         return
-    _Walker(checker, parsed.keyword_lines("await", "async")).visit_body(tree.body, _MODULE)
+    _Walker(checker, parsed.word_lines("await", "async")).visit_body(tree.body, _MODULE)
 
 
 class _Walker:

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores, forget_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS, block_fields
-from veritype.syntax.word_lines import any_in_span, span_start
 from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
@@ -49,10 +48,6 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Statements that keep a body (see the module docstring).
 _KEEPING = (ast.Global, ast.Import, ast.ImportFrom, ast.ClassDef)
 _KEEPING_NO_IMPORTS = (ast.Global, ast.ClassDef)
-# Their keywords, with `def` (a nested def is looked for too); `import` is in
-# `from m import x` as well.
-_KEEPING_WORDS = ("import", "global", "class", "def")
-_KEEPING_WORDS_NO_IMPORTS = ("global", "class", "def")
 
 
 def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
@@ -64,12 +59,8 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
         return 0
     released = 0
     keeping = _KEEPING if keep_imports else _KEEPING_NO_IMPORTS
-    # The lines that may hold a statement keeping a body or a nested def (the
-    # keywords; None: not known): a body whose lines hold none is not walked.
-    parsed = info.parsed
-    lines = parsed.keyword_lines(*(_KEEPING_WORDS if keep_imports else _KEEPING_WORDS_NO_IMPORTS)) if parsed is not None else None
     for node, in_class in _defs(tree.body, False):
-        nested = _releasable(node, in_class, keeping, lines)
+        nested = _releasable(node, in_class, keeping)
         # The stores to `self.x` were walked for the binder, the interface
         # digest and the test above, all done with this module: dropped, a
         # kept body's too (asked again, they are walked again).
@@ -104,11 +95,9 @@ def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]
                 yield from _defs(holder.body, in_class)
 
 
-def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...], lines: list[int] | None) -> list[FuncDef] | None:
-    """The defs nested in `node`'s body when the body may be released, else None.
-    `lines`: those that may hold a statement of `keeping` or a def (None: not known)."""
-    body = node.body
-    if is_trivial_body(body):
+def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...]) -> list[FuncDef] | None:
+    """The defs nested in `node`'s body when the body may be released, else None."""
+    if is_trivial_body(node.body):
         return None
     # A method assigning to `self.attr` (any target position, as the
     # walk shared with the binder and the interface digest found them:
@@ -117,16 +106,11 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     # body too many costs memory, releasing one too many would lose a declaration.
     if in_class and any(type(stmt) is not ast.Delete for stmt, _ in first_param_stores(node)):
         return None
-    # Each such statement is written within the lines of the body (its
-    # keyword: `import`, `global`, `class`, `def`; a statement's lines are
-    # exact): a body whose lines hold none of the words keeps nothing.
-    if lines is not None and not any_in_span(lines, span_start(body[0]), body[-1].end_lineno):
-        return []
     # Every statement of the body at any depth (and the handlers and match
     # cases holding some), by an explicit stack: the answer does not depend
     # on the order, and a generator step for each was a third of the walk.
     nested: list[FuncDef] = []
-    stack: list[ast.AST] = list(body)
+    stack: list[ast.AST] = list(node.body)
     pop, extend, simple = stack.pop, stack.extend, SIMPLE_STATEMENTS
     while stack:
         sub = pop()
