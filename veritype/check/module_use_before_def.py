@@ -32,6 +32,7 @@ from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.syntax.parse import ParsedFile
 
 _Pos = tuple[int, int]
 _Name, _Lambda, _Load = ast.Name, ast.Lambda, ast.Load
@@ -58,11 +59,8 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         return
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
         return
-    # `global` is a statement: no need to visit the expressions (nor the
-    # statements, in a source without the word).
     parsed = checker.info.parsed
-    declared_global = ({name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
-                       if parsed is None or "global" in parsed.source else set())
+    declared_global: set[str] | None = None  # (found when first needed: most modules read nothing early)
     first = _first_bindings(tree.body, parsed.binding_expression_lines() if parsed is not None else None)
     builtins = checker.program.get_module("builtins")
     for name_node in _immediate_reads(checker, tree.body):
@@ -70,11 +68,25 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         bound = first.get(name)
         if bound is None or bound <= (name_node.lineno, name_node.col_offset):
             continue
-        if name in declared_global or (name.startswith("__") and name.endswith("__")):
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        if declared_global is None:
+            declared_global = _declared_global(tree, parsed)
+        if name in declared_global:
             continue
         if builtins is not None and name in builtins.symbols:
             continue
         checker.error(name_node, f'Name "{name}" is used before definition', "used-before-def")
+
+
+def _declared_global(tree: ast.Module, parsed: "ParsedFile | None") -> set[str]:
+    """The names declared `global` anywhere in the module. `global` is a
+    statement: no need to visit the expressions (nor the statements, in a
+    source whose lines hold no such keyword)."""
+    lines = parsed.keyword_lines("global") if parsed is not None else None
+    if lines is not None and not lines:
+        return set()
+    return {name for n in walk_statements(tree) if type(n) is ast.Global for name in n.names}  # type: ignore[attr-defined]
 
 
 def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> dict[str, _Pos]:
