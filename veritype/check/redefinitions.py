@@ -133,25 +133,28 @@ class _Scope:
         return self.binder.static_branch(test)
 
     def _bindings(self, stmt: ast.stmt, bound: dict[str, _Binding]) -> None:
-        targets: list[ast.expr] = []
-        if isinstance(stmt, ast.Assign):
-            targets = list(stmt.targets)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            targets = [stmt.target]
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            targets = [stmt.target]
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-        elif isinstance(stmt, ast.Import):
-            for a in stmt.names:
+        # One branch by the statement's class (one of `_BINDING`; a parse's
+        # nodes are never of a subclass).
+        kind = type(stmt)
+        targets: list[ast.expr]
+        if kind is ast.Assign:
+            targets = stmt.targets  # type: ignore[attr-defined]
+        elif kind is ast.Import:
+            for a in stmt.names:  # type: ignore[attr-defined]
                 name = a.asname or a.name.split(".")[0]
                 bound.setdefault(name, ("module", stmt))
             return
-        elif isinstance(stmt, ast.ImportFrom):
-            for a in stmt.names:
+        elif kind is ast.ImportFrom:
+            for a in stmt.names:  # type: ignore[attr-defined]
                 if a.name != "*":
                     bound.setdefault(a.asname or a.name, ("import", stmt))
             return
+        elif kind is ast.With or kind is ast.AsyncWith:
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign and stmt.value is None:  # type: ignore[attr-defined]
+            return
+        else:
+            targets = [stmt.target]  # type: ignore[attr-defined]  # (an annotated assignment with a value, a `for`)
         for t in targets:
             if type(t) is ast.Name:
                 # Most targets: a name in a target is stored to (no walk needed).
