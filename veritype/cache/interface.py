@@ -172,10 +172,11 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
             if kind in SIMPLE_STATEMENTS:
                 continue  # (most: no block, no def)
             if kind in _DEFS:
-                if in_class and _stores_on_first_param(stmt, for_lines):  # type: ignore[arg-type]
-                    docstring(stmt.body)  # the rest is read by the method walker  # type: ignore[attr-defined]
+                fn: ast.FunctionDef | ast.AsyncFunctionDef = stmt  # type: ignore[assignment]
+                if in_class and _stores_on_first_param(fn, for_lines):
+                    docstring(fn.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))  # type: ignore[attr-defined, arg-type]
+                    cut_body(fn.body, _body_marker(fn, yield_lines, await_lines))
             elif kind is ast.ClassDef:
                 docstring(stmt.body)  # type: ignore[attr-defined]
                 pending.append((stmt.body, True))  # type: ignore[attr-defined]

@@ -90,7 +90,7 @@ class _Scope:
             kind = type(stmt)
             if kind in _DEFINITIONS:
                 defn = cast("ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef", stmt)
-                if self._may_define(defn.body) and (kind is ast.ClassDef or self.checker.options.check_untyped_defs
+                if self._may_define(defn.body) and (isinstance(defn, ast.ClassDef) or self.checker.options.check_untyped_defs
                                                     or not is_unannotated_def(defn)):
                     nested.append(defn.body)  # (mypy reports nothing inside an unchecked function)
                 self._definition(defn, depth, bound, excluded)
