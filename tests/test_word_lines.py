@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 
 from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
 
@@ -36,6 +37,13 @@ def test_lines_of_a_keyword() -> None:
     assert keyword_lines("a\rdef f(): pass\n", "def") is None  # a lone CR: lines not known
     assert keyword_lines("a\rb\n", "def") == []
     assert keyword_lines(text, "def", "async") == [1, 3, 4, 5]
+    # A keyword may follow a number with no space, never a name.
+    numbers = "[1for a in b]\n[1jfor a in b]\n[0b1for a in b]\n[1e5for a in b]\n[1.for a in b]\nx1jfor = _1for = 2\n"
+    assert keyword_lines(numbers, "for") == [1, 2, 3, 4, 5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (Python warns of the missing space: still a comprehension)
+        for line in numbers.splitlines()[:5]:
+            assert isinstance(ast.parse(line).body[0].value, ast.ListComp)  # type: ignore[attr-defined]
 
 
 def test_spans() -> None:

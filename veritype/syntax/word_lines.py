@@ -33,7 +33,8 @@ def keyword_lines(source: str, *words: str) -> list[int] | None:
     """`word_lines` for words standing alone: an occurrence inside a longer
     name (`default` for `def`) is not counted. For keywords, never written
     as part of a name; a word next to another character (`²def`, only in a
-    string or a comment) counts, as in `word_lines`."""
+    string or a comment) counts, as in `word_lines`, and so does one right
+    after a number (`[1for x in y]` is a comprehension)."""
     return union_lines([_whole_lines_of(source, word) for word in words])
 
 
@@ -84,7 +85,8 @@ def _whole_lines_of(source: str, word: str) -> list[int] | None:
     line, counted = 1, 0
     while pos >= 0:
         end = pos + size
-        if (pos == 0 or source[pos - 1] not in name_chars) and (end == length or source[end] not in name_chars):
+        if (end == length or source[end] not in name_chars) and (pos == 0 or source[pos - 1] not in name_chars
+                                                                 or _after_number(source, pos)):
             line += source.count("\n", counted, pos)
             counted = pos
             if not lines or lines[-1] != line:
@@ -93,7 +95,18 @@ def _whole_lines_of(source: str, word: str) -> list[int] | None:
     return lines if lines else NOWHERE
 
 
+def _after_number(source: str, pos: int) -> bool:
+    """Whether the name characters just before `pos` may end a number, not a
+    name: a keyword may follow a number with no space (`[1for x in y]`,
+    `[1jfor ...]`, `0b1for`), never a name. They start with a digit then."""
+    i = pos - 1
+    while i > 0 and source[i - 1] in _NAME_CHARS:
+        i -= 1
+    return source[i] in _DIGITS
+
+
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DIGITS = frozenset("0123456789")
 
 
 # The statements that may have decorators.
