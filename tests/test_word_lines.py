@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
+import warnings
 
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
 
 SOURCE = '''import x
 
@@ -27,6 +28,24 @@ def test_lines_of_a_word() -> None:
     assert word_lines("a\ryield\n", "yield", "c") is None
 
 
+def test_lines_of_a_keyword() -> None:
+    text = "def f(default=1):\n    undef = _def + def_\n    return default  # def\nasync def g(): pass\ndef"
+    assert word_lines(text, "def") == [1, 2, 3, 4, 5]
+    assert keyword_lines(text, "def") == [1, 3, 4, 5]  # a word of its own (a comment counts too)
+    assert keyword_lines(text, "class") == []
+    assert keyword_lines("x=1\nfor(y)in z:pass\n[a for\tb in c]", "for") == [2, 3]
+    assert keyword_lines("a\rdef f(): pass\n", "def") is None  # a lone CR: lines not known
+    assert keyword_lines("a\rb\n", "def") == []
+    assert keyword_lines(text, "def", "async") == [1, 3, 4, 5]
+    # A keyword may follow a number with no space, never a name.
+    numbers = "[1for a in b]\n[1jfor a in b]\n[0b1for a in b]\n[1e5for a in b]\n[1.for a in b]\nx1jfor = _1for = 2\n"
+    assert keyword_lines(numbers, "for") == [1, 2, 3, 4, 5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (Python warns of the missing space: still a comprehension)
+        for line in numbers.splitlines()[:5]:
+            assert isinstance(ast.parse(line).body[0].value, ast.ListComp)  # type: ignore[attr-defined]
+
+
 def test_spans() -> None:
     tree = ast.parse(SOURCE)
     f, g = tree.body[1], tree.body[2]
@@ -47,6 +66,10 @@ def test_parsed_file_unions_its_memo() -> None:
     assert parsed.word_lines("return", "import") == word_lines(SOURCE, "return", "import") == [1, 6, 9]
     assert parsed.word_lines("yield", "yield") == [7]
     assert parse_source("m.py", "a = 1\ryield_ = 2\n").word_lines("yield", "a") is None
+    assert parsed.keyword_lines("yield", "import") == [1, 7]
+    walrus = parse_source("m.py", "x = [a for a in b]\ny = (z := 1)\nformat = 2\n")
+    assert walrus.binding_expression_lines() == [1, 2]
+    assert parsed.binding_expression_lines() == []
 
 
 def test_binder_walks_for_walrus_only_where_a_line_may_hold_one() -> None:

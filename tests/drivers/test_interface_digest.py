@@ -5,6 +5,7 @@ aside; computed from the check's own parse when given one."""
 from __future__ import annotations
 
 import ast
+import warnings
 
 from veritype.cache.interface import interface_digest, interface_text
 from veritype.syntax.parse import parse_source
@@ -115,3 +116,17 @@ def test_a_method_storing_on_self_in_a_comprehension_keeps_its_body() -> None:
     assert interface_digest(plain.replace("z = 1", "z = 2")) == interface_digest(plain)
     parsed = parse_source("m.py", src)
     assert interface_digest(src, parsed) == interface_digest(src)
+
+
+def test_a_comprehension_right_after_a_number_is_seen() -> None:
+    # `[1for ...]` and `[1jfor ...]` are comprehensions (a keyword may follow a
+    # number with no space): their `for` is a keyword to the line search.
+    for elt in ("1", "1j", "0b1"):
+        src = f"class C:\n    def m(self):\n        y = [{elt}for self.a in range(3)]\n        z = 1\n"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (Python warns of the missing space)
+            parsed = parse_source("m.py", src)
+            assert parsed.tree is not None
+            for text, known in ((src, None), (src, parsed)):
+                changed = src.replace("z = 1", "z = 2")
+                assert interface_digest(changed, parse_source("m.py", changed) if known else None) != interface_digest(text, known)

@@ -47,12 +47,10 @@ equals an interface digest and any edit is seen.
 from __future__ import annotations
 
 import ast
-import functools
 import io
 import itertools
 import re
 import tokenize
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
@@ -61,8 +59,8 @@ from veritype.evaluate.functions import is_generator, walk_own_body
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
-from veritype.syntax.walk import child_nodes, walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span, span_start, word_lines
+from veritype.syntax.walk import CHILDLESS, child_nodes, walk as walk_nodes
+from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -72,6 +70,7 @@ _TYPE_COMMENT = re.compile(r"#\s*type\s*:")
 
 
 FuncDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS = frozenset(FuncDef)
 
 
 class _StaleTree(Exception):
@@ -114,15 +113,15 @@ def interface_text(source: str, tree: ast.Module | None = None, parsed: ParsedFi
     source = normalized_newlines(source)
     if tree is None:
         tree = ast.parse(source, type_comments=True)
-    kept = _kept_source(source, tree, parsed.word_lines if parsed is not None and parsed.source == source else None)
+    kept = _kept_source(source, tree, parsed if parsed is not None and parsed.source == source else None)
     if MAY_MISREAD is not None and MAY_MISREAD.search(kept):
         return _tokenized(kept)
     return _scanned(kept)
 
 
-def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[int] | None] | None = None) -> str:
+def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None) -> str:
     """`source` without the function bodies and docstrings importers do not see.
-    `lines_of`: the source's `word_lines` for one word, if known (a parse's memo)."""
+    `parsed`: the parse of `source`, if known (its memo of the words' lines)."""
     lines = source.split("\n")
     # The characters before each line but its newlines (a line's start is
     # that plus one per line before it), summed without a Python step a line.
@@ -152,11 +151,12 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
 
     # A def whose lines do not hold the word has none: no walk of its body
     # for it (syntax/word_lines.py; None: the lines are not known, walk).
-    if lines_of is None:
-        lines_of = functools.partial(word_lines, source)
-    yield_lines = lines_of("yield")
-    await_lines = lines_of("await")
-    for_lines = lines_of("for")
+    # `for` as a keyword (not `format`, `before`); `yield` and `await` as
+    # words, whose lines the binder and the await rule ask for too.
+    if parsed is not None:
+        yield_lines, await_lines, for_lines = parsed.word_lines("yield"), parsed.word_lines("await"), parsed.keyword_lines("for")
+    else:
+        yield_lines, await_lines, for_lines = word_lines(source, "yield"), word_lines(source, "await"), keyword_lines(source, "for")
 
     # An explicit stack, not a recursive closure: a closure calling itself is a
     # reference cycle, which kept `lines`, `starts` and `cuts` of every module
@@ -168,15 +168,19 @@ def _kept_source(source: str, tree: ast.Module, lines_of: Callable[[str], list[i
     while pending:
         body, in_class = pending.pop()
         for stmt in body:
-            if isinstance(stmt, FuncDef):
-                if in_class and _stores_on_first_param(stmt, for_lines):
-                    docstring(stmt.body)  # the rest is read by the method walker
+            kind = type(stmt)
+            if kind in SIMPLE_STATEMENTS:
+                continue  # (most: no block, no def)
+            if kind in _DEFS:
+                fn: ast.FunctionDef | ast.AsyncFunctionDef = stmt  # type: ignore[assignment]
+                if in_class and _stores_on_first_param(fn, for_lines):
+                    docstring(fn.body)  # the rest is read by the method walker
                 else:
-                    cut_body(stmt.body, _body_marker(stmt, yield_lines, await_lines))
-            elif isinstance(stmt, ast.ClassDef):
-                docstring(stmt.body)
-                pending.append((stmt.body, True))
-            elif type(stmt) not in SIMPLE_STATEMENTS:
+                    cut_body(fn.body, _body_marker(fn, yield_lines, await_lines))
+            elif kind is ast.ClassDef:
+                docstring(stmt.body)  # type: ignore[attr-defined]
+                pending.append((stmt.body, True))  # type: ignore[attr-defined]
+            else:
                 for name in ("body", "orelse", "finalbody"):
                     child = getattr(stmt, name, None)
                     if isinstance(child, list) and child and isinstance(child[0], ast.stmt):
@@ -291,7 +295,7 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     syntax/param_stores.py, once per def for all its readers), and
     only those expressions are walked that can hold a comprehension, whose
     `for` is written in their span (`for_lines`: the lines of the source
-    holding the word; None: not known, walk them all; syntax/word_lines.py),
+    holding the keyword; None: not known, walk them all; syntax/word_lines.py),
     and none of a statement whose lines (its decorators' too) hold no `for`.
     The expressions pruned so are a statement's own, whose positions are
     exact (those nested in an f-string may not be, before Python 3.12)."""
@@ -311,32 +315,48 @@ def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lin
     # The statements, depth first (the answer is a yes or no: any order will
     # do); one whose lines (its body's, which lie within them) hold no `for`
     # has no comprehension in its parts nor in its body's: not entered.
+    # (Node classes are tested by identity, a parse's nodes being never of a
+    # subclass; the walk under a part is depth first, without the nodes
+    # that hold nothing: names, constants, contexts.)
     stack: list[ast.AST] = [node]
+    childless = _CHILDLESS
     while stack:
         stmt = stack.pop()
-        if (for_lines is not None and isinstance(stmt, (ast.stmt, ast.excepthandler))  # (a match case has no position)
-                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):
+        if (for_lines is not None and type(stmt) is not ast.match_case  # (a match case has no position)
+                and not any_in_span(for_lines, span_start(stmt), stmt.end_lineno)):  # type: ignore[arg-type, attr-defined]
             continue
         parts: list[ast.AST] = []
         for child in child_nodes(stmt):
-            (stack if isinstance(child, _STRUCTURAL) else parts).append(child)
+            (stack if type(child) in _STRUCTURAL else parts).append(child)
         while parts:
             part = parts.pop()
-            if not isinstance(part, _POSITIONED):
+            if type(part) not in _POSITIONED:
                 parts.extend(child_nodes(part))  # a def's `arguments`, a `withitem`: their parts have positions
                 continue
-            if for_lines is not None and not any_in_span(for_lines, part.lineno, part.end_lineno):
+            if for_lines is not None and not any_in_span(for_lines, part.lineno, part.end_lineno):  # type: ignore[attr-defined]
                 continue
-            for sub in walk_nodes(part):
-                if isinstance(sub, ast.comprehension) and _stores_to(sub.target, first):
+            todo = [part]
+            while todo:
+                sub = todo.pop()
+                kind = type(sub)
+                if kind in childless:
+                    continue
+                if kind is ast.comprehension and _stores_to(sub.target, first):  # type: ignore[attr-defined]
                     return True
+                todo.extend(child_nodes(sub))
     return False
 
 
-_STRUCTURAL = (ast.stmt, ast.excepthandler, ast.match_case)
+def _kinds(*bases: type) -> frozenset[type]:
+    """The node classes of `bases` (each itself or its direct subclasses)."""
+    return frozenset(kind for base in bases for kind in (base.__subclasses__() or [base]))
+
+
+_STRUCTURAL = _kinds(ast.stmt, ast.excepthandler, ast.match_case)
 # The parts of a statement with a position of their own (not `arguments`,
 # `withitem`, nor the contexts Load/Store/Del and operators, which hold nothing).
-_POSITIONED = (ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
+_POSITIONED = _kinds(ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
+_CHILDLESS = CHILDLESS | {ast.Name}
 
 
 def _stores_to(target: ast.expr, name: str) -> bool:

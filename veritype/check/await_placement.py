@@ -23,13 +23,17 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.syntax.walk import child_nodes
+from veritype.syntax.walk import CHILDLESS, child_nodes
 from veritype.syntax.word_lines import any_in_span, span_start
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.syntax.parse import ParsedFile
 
+_STATEMENTS = frozenset(ast.stmt.__subclasses__())
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
+_LIST_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.DictComp})
+_CHILDLESS = CHILDLESS | {ast.Name}
 # The kinds of scope an expression can be evaluated in.
 _MODULE, _CLASS, _DEF, _ASYNC = "module", "class", "def", "async"
 
@@ -60,34 +64,38 @@ class _Walker:
         lines = self.lines
         while stack:
             node, scope = stack.pop()
-            if lines is not None and isinstance(node, ast.stmt) and not any_in_span(lines, span_start(node), node.end_lineno):
+            # One branch by the node's class (a parse's nodes are never of a subclass).
+            kind = type(node)
+            if kind in _CHILDLESS:
+                continue  # (a name, a constant: neither is reported nor holds anything)
+            if lines is not None and kind in _STATEMENTS and not any_in_span(lines, span_start(node), node.end_lineno):  # type: ignore[arg-type, attr-defined]
                 continue
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._outer_parts(node, stack, scope)
-                inner = _ASYNC if isinstance(node, ast.AsyncFunctionDef) else _DEF
-                stack.extend((s, inner) for s in reversed(node.body))
+            if kind in _DEFS:
+                self._outer_parts(node, stack, scope)  # type: ignore[arg-type]
+                inner = _ASYNC if kind is ast.AsyncFunctionDef else _DEF
+                stack.extend((s, inner) for s in reversed(node.body))  # type: ignore[attr-defined]
                 continue
-            if isinstance(node, ast.Lambda):
-                stack.extend((d, scope) for d in _defaults(node.args))
-                stack.append((node.body, _DEF))
+            if kind is ast.Lambda:
+                stack.extend((d, scope) for d in _defaults(node.args))  # type: ignore[attr-defined]
+                stack.append((node.body, _DEF))  # type: ignore[attr-defined]
                 continue
-            if isinstance(node, ast.ClassDef):
-                stack.extend((e, scope) for e in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)])
-                stack.extend((s, _CLASS) for s in reversed(node.body))
+            if kind is ast.ClassDef:
+                stack.extend((e, scope) for e in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)])  # type: ignore[attr-defined]
+                stack.extend((s, _CLASS) for s in reversed(node.body))  # type: ignore[attr-defined]
                 continue
-            if isinstance(node, ast.Await):
+            if kind is ast.Await:
                 if scope in (_MODULE, _CLASS):
                     self.checker.error(node, '"await" outside function', "top-level-await")
                 elif scope == _DEF:
                     self.checker.error(node, '"await" outside coroutine ("async def")', "await-not-async")
             elif scope != _ASYNC:
-                if isinstance(node, ast.AsyncFor):
+                if kind is ast.AsyncFor:
                     self.checker.error(node, '"async for" outside async function', "syntax")
-                elif isinstance(node, ast.AsyncWith):
+                elif kind is ast.AsyncWith:
                     self.checker.error(node, '"async with" outside async function', "syntax")
-                elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)) and any(g.is_async for g in node.generators):
+                elif kind in _LIST_COMPREHENSIONS and any(g.is_async for g in node.generators):  # type: ignore[attr-defined]
                     self.checker.error(node, '"async for" outside async function', "syntax")
-            stack.extend((child, scope) for child in reversed(list(child_nodes(node))))
+            stack.extend((child, scope) for child in reversed(child_nodes(node)))
 
     def _outer_parts(self, node: ast.FunctionDef | ast.AsyncFunctionDef, stack: list[tuple[ast.AST, str]], scope: str) -> None:
         """What of a `def` runs in the scope around it: decorators, defaults, annotations."""

@@ -32,8 +32,25 @@ from veritype.syntax.word_lines import any_in_span
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.syntax.parse import ParsedFile
 
 _Pos = tuple[int, int]
+_Name, _Lambda, _Load = ast.Name, ast.Lambda, ast.Load
+_STORE_CONTEXTS = frozenset({ast.Store, ast.Del})
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_IMPORTS = frozenset({ast.Import, ast.ImportFrom})
+# The nodes binding the name in a field of their own (`except E as name`, `case
+# [*name]`, `case {**name}`; `MatchMapping`'s field is `rest`).
+_NAMED = frozenset({ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
+_STATEMENTS = frozenset(ast.stmt.__subclasses__())
+_EXPRESSIONS = frozenset(ast.expr.__subclasses__())
+# What `_immediate_reads` does not look into: scopes of their own, which do not
+# run with the statement (comprehensions too), and nodes holding no name.
+_NOT_READ = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                       ast.Import, ast.ImportFrom, *CHILDLESS})
+# Module-level statements whose reads are not checked (see the module docstring).
+_SKIPPED = frozenset({ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match}
+                     | ({ast.TryStar} if hasattr(ast, "TryStar") else set()))
 
 
 def check_module_uses(checker: "ModuleChecker") -> None:
@@ -42,33 +59,44 @@ def check_module_uses(checker: "ModuleChecker") -> None:
         return
     if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
         return
-    # `global` is a statement: no need to visit the expressions (nor the
-    # statements, in a source without the word).
     parsed = checker.info.parsed
-    declared_global = ({name for n in walk_statements(tree) if isinstance(n, ast.Global) for name in n.names}
-                       if parsed is None or "global" in parsed.source else set())
-    first = _first_bindings(tree.body, parsed.word_lines(":=", "for") if parsed is not None else None)
+    declared_global: set[str] | None = None  # (found when first needed: most modules read nothing early)
+    first = _first_bindings(tree.body, parsed.binding_expression_lines() if parsed is not None else None)
     builtins = checker.program.get_module("builtins")
     for name_node in _immediate_reads(checker, tree.body):
         name = name_node.id
         bound = first.get(name)
         if bound is None or bound <= (name_node.lineno, name_node.col_offset):
             continue
-        if name in declared_global or (name.startswith("__") and name.endswith("__")):
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        if declared_global is None:
+            declared_global = _declared_global(tree, parsed)
+        if name in declared_global:
             continue
         if builtins is not None and name in builtins.symbols:
             continue
         checker.error(name_node, f'Name "{name}" is used before definition', "used-before-def")
 
 
+def _declared_global(tree: ast.Module, parsed: "ParsedFile | None") -> set[str]:
+    """The names declared `global` anywhere in the module. `global` is a
+    statement: no need to visit the expressions (nor the statements, in a
+    source whose lines hold no such keyword)."""
+    lines = parsed.keyword_lines("global") if parsed is not None else None
+    if lines is not None and not lines:
+        return set()
+    return {name for n in walk_statements(tree) if type(n) is ast.Global for name in n.names}  # type: ignore[attr-defined]
+
+
 def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> dict[str, _Pos]:
     """The earliest position at which each module-level name is bound anywhere in
     module scope (any branch, loop or handler; walrus targets in comprehensions).
 
-    `binding_lines`: the lines holding `:=` or `for` (None: not known). A name
-    is bound inside an expression read (a statement's value, test, call...)
-    only by a walrus or a comprehension's `for`, written in its span: one
-    whose lines hold neither is not walked (syntax/word_lines.py)."""
+    `binding_lines`: the lines holding `:=` or the keyword `for` (None: not
+    known). A name is bound inside an expression read (a statement's value,
+    test, call...) only by a walrus or a comprehension's `for`, written in its
+    span: one whose lines hold neither is not walked (syntax/word_lines.py)."""
     out: dict[str, _Pos] = {}
 
     def bind(name: str, node: ast.AST) -> None:
@@ -77,39 +105,43 @@ def _first_bindings(body: list[ast.stmt], binding_lines: list[int] | None) -> di
             out[name] = pos
 
     # An explicit stack, not recursion: a module may nest expressions thousands deep.
+    # One branch by the node's class (a parse's nodes are never of a subclass).
     stack: list[ast.AST] = list(reversed(body))
+    pop, extend = stack.pop, stack.extend
+    childless, stores = CHILDLESS, _STORE_CONTEXTS
     while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bind(node.name, node)
-            stack.extend(node.decorator_list)
-            continue  # the body is another scope
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, (ast.Store, ast.Del)):
-                bind(node.id, node)
+        node = pop()
+        kind = type(node)
+        if kind is _Name:
+            if type(node.ctx) in stores:  # type: ignore[attr-defined]
+                bind(node.id, node)  # type: ignore[attr-defined]
             continue  # (nothing under it but its context)
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for a in node.names:
+        if kind in childless:  # (no name under it; most of a module's immediate code: a table's items)
+            continue
+        if kind in _DEFINITIONS:
+            bind(node.name, node)  # type: ignore[attr-defined]
+            extend(node.decorator_list)  # type: ignore[attr-defined]
+            continue  # the body is another scope
+        if kind is _Lambda:
+            continue
+        if kind in _IMPORTS:
+            for a in node.names:  # type: ignore[attr-defined]
                 bind((a.asname or a.name).split(".")[0], node)
             continue  # (nothing under it but its names, bound here)
-        if type(node) in CHILDLESS:  # (no name under it; most of a module's immediate code: a table's items)
-            continue
-        if isinstance(node, ast.ExceptHandler) and node.name:
-            bind(node.name, node)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bind(node.name, node)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bind(node.rest, node)
-        if binding_lines is not None and isinstance(node, ast.stmt):
+        if kind in _NAMED:
+            name = node.rest if kind is ast.MatchMapping else node.name  # type: ignore[attr-defined]
+            if name:
+                bind(name, node)
+        if binding_lines is not None and kind in _STATEMENTS:
             # (Only a statement's own expressions are skipped: their positions
             # are exact; those inside an f-string may not be on Python < 3.12.)
-            stack.extend(n for n in child_nodes(node)
-                         if not (isinstance(n, ast.expr) and not isinstance(getattr(n, "ctx", None), (ast.Store, ast.Del))
-                                 and not any_in_span(binding_lines, n.lineno, n.end_lineno)))
+            for n in child_nodes(node):
+                if (type(n) in _EXPRESSIONS and type(getattr(n, "ctx", None)) not in stores
+                        and not any_in_span(binding_lines, n.lineno, n.end_lineno)):  # type: ignore[attr-defined]
+                    continue
+                stack.append(n)
             continue
-        stack.extend(child_nodes(node))
+        extend(child_nodes(node))
     return out
 
 
@@ -122,19 +154,18 @@ def _immediate_reads(checker: "ModuleChecker", body: list[ast.stmt]) -> list[ast
         stack = [root] if root is not None else []
         while stack:  # explicit stack: expressions may nest thousands deep
             node = stack.pop()
-            if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            kind = type(node)
+            if kind is _Name:
+                if type(node.ctx) is _Load:  # type: ignore[attr-defined]
+                    out.append(node)  # type: ignore[arg-type]
                 continue
-            if isinstance(node, ast.Name):
-                if isinstance(node.ctx, ast.Load):
-                    out.append(node)
-                continue
-            if type(node) in CHILDLESS or isinstance(node, (ast.Import, ast.ImportFrom)):
-                continue  # (no name is read in these)
+            if kind in _NOT_READ:
+                continue  # (no name is read in these, or not now)
             stack.extend(child_nodes(node))
 
     def stmts(block: list[ast.stmt]) -> None:
         for stmt in block:
-            if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match)) or type(stmt).__name__ == "TryStar":
+            if type(stmt) in _SKIPPED:
                 continue
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for d in stmt.decorator_list:

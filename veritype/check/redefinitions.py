@@ -57,14 +57,22 @@ class _Scope:
         self.binder = checker.program.binder_for(checker.info)
         parsed = checker.info.parsed
         # The lines that may hold a `global`, `nonlocal` or `del` statement
-        # (None: not known): a scope whose lines hold none has none to look for.
-        self.unsafe_lines = parsed.word_lines("global", "nonlocal", "del") if parsed is not None else None
+        # (None: not known; each a keyword, not within a name: `model`): a
+        # scope whose lines hold none has none to look for.
+        self.unsafe_lines = parsed.keyword_lines("global", "nonlocal", "del") if parsed is not None else None
         # The lines that may hold a `:=` or a comprehension's `for` (None: not
         # known). The names under an attribute or item target (`x.a = ...`,
         # `x[i] = ...`) are read, but for a walrus's or a comprehension's
         # target: one whose lines hold neither word stores to no name (a
         # target's positions are exact: it is never inside an f-string).
-        self.store_lines = parsed.word_lines(":=", "for") if parsed is not None else None
+        self.store_lines = parsed.binding_expression_lines() if parsed is not None else None
+        # The lines that may hold a `def` or `class` statement (None: not
+        # known): those holding either keyword as a word of its own (not
+        # `default`). Only a definition is reported, and only a definition's
+        # body is another scope to read: a nested scope whose lines hold
+        # neither has nothing to report and is not read (most function
+        # bodies; `async def` holds `def`, and a statement's lines are exact).
+        self.definition_lines = parsed.keyword_lines("def", "class") if parsed is not None else None
 
     def run(self, body: list[ast.stmt], module_level: bool = True) -> None:
         lines = self.unsafe_lines
@@ -82,7 +90,8 @@ class _Scope:
             kind = type(stmt)
             if kind in _DEFINITIONS:
                 defn = cast("ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef", stmt)
-                if isinstance(defn, ast.ClassDef) or self.checker.options.check_untyped_defs or not is_unannotated_def(defn):
+                if self._may_define(defn.body) and (isinstance(defn, ast.ClassDef) or self.checker.options.check_untyped_defs
+                                                    or not is_unannotated_def(defn)):
                     nested.append(defn.body)  # (mypy reports nothing inside an unchecked function)
                 self._definition(defn, depth, bound, excluded)
                 continue
@@ -107,6 +116,12 @@ class _Scope:
             for c in getattr(stmt, "cases", None) or []:
                 self._block(c.body, depth + 1, bound, excluded, nested)
 
+    def _may_define(self, body: list[ast.stmt]) -> bool:
+        """Whether the lines of `body` may hold a `def` or `class` (see
+        `definition_lines`): a scope with neither is not read."""
+        lines = self.definition_lines
+        return lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
+
     def _static(self, test: ast.expr) -> bool | None:
         """A version/platform/TYPE_CHECKING condition's value; None for anything else
         (a literal `if False:` too: mypy analyzes both its branches)."""
@@ -118,25 +133,28 @@ class _Scope:
         return self.binder.static_branch(test)
 
     def _bindings(self, stmt: ast.stmt, bound: dict[str, _Binding]) -> None:
-        targets: list[ast.expr] = []
-        if isinstance(stmt, ast.Assign):
-            targets = list(stmt.targets)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            targets = [stmt.target]
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            targets = [stmt.target]
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-        elif isinstance(stmt, ast.Import):
-            for a in stmt.names:
+        # One branch by the statement's class (one of `_BINDING`; a parse's
+        # nodes are never of a subclass).
+        kind = type(stmt)
+        targets: list[ast.expr]
+        if kind is ast.Assign:
+            targets = stmt.targets  # type: ignore[attr-defined]
+        elif kind is ast.Import:
+            for a in stmt.names:  # type: ignore[attr-defined]
                 name = a.asname or a.name.split(".")[0]
                 bound.setdefault(name, ("module", stmt))
             return
-        elif isinstance(stmt, ast.ImportFrom):
-            for a in stmt.names:
+        elif kind is ast.ImportFrom:
+            for a in stmt.names:  # type: ignore[attr-defined]
                 if a.name != "*":
                     bound.setdefault(a.asname or a.name, ("import", stmt))
             return
+        elif kind is ast.With or kind is ast.AsyncWith:
+            targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign and stmt.value is None:  # type: ignore[attr-defined]
+            return
+        else:
+            targets = [stmt.target]  # type: ignore[attr-defined]  # (an annotated assignment with a value, a `for`)
         for t in targets:
             if type(t) is ast.Name:
                 # Most targets: a name in a target is stored to (no walk needed).

@@ -32,46 +32,70 @@ def _dotted(node: ast.expr) -> str | None:
 Always = tuple[frozenset[str], frozenset[str]]
 
 
+_Name, _Attribute, _Compare, _Call, _UnaryOp, _BoolOp, _Constant, _Subscript = (
+    ast.Name, ast.Attribute, ast.Compare, ast.Call, ast.UnaryOp, ast.BoolOp, ast.Constant, ast.Subscript)
+# mypy's rule: any name or attribute called TYPE_CHECKING (or MYPY) is true,
+# whatever it is reached through (`import typing as _t`, `_t.TYPE_CHECKING`;
+# a module's own `TYPE_CHECKING = False`).
+_ALWAYS_TRUE_NAMES = frozenset({"TYPE_CHECKING", "MYPY"})
+
+
 def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, always: Always | None = None) -> bool | None:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = evaluate_condition(node.operand, version, platform, always)
-        return None if inner is None else not inner
-    if isinstance(node, ast.BoolOp):
-        values = [evaluate_condition(v, version, platform, always) for v in node.values]
-        if isinstance(node.op, ast.And):
+    # One branch by the node's class (a parse's nodes are never of a
+    # subclass): asked for every `if` and `assert` of every bound body, and
+    # most tests (`x is None`, `isinstance(...)`, a name) are none of these
+    # conditions, told apart here by a look at the node and its left part.
+    kind = type(node)
+    if kind is _Name or kind is _Attribute:
+        last = node.id if kind is _Name else node.attr  # type: ignore[attr-defined]
+        if always is not None:
+            # mypy matches a bare name or an attribute's last part: `DEBUG`, `config.DEBUG`.
+            if last in always[0]:
+                return True
+            if last in always[1]:
+                return False
+        if last in _ALWAYS_TRUE_NAMES and (kind is _Name or attribute_chain(node) is not None):
+            return True
+        return None
+    if kind is _Compare:
+        return _compare(node, version, platform) if len(node.ops) == 1 else None  # type: ignore[attr-defined, arg-type]
+    if kind is _Call:
+        func = node.func  # type: ignore[attr-defined]
+        if type(func) is _Attribute and func.attr == "startswith" and len(node.args) == 1 and _dotted(func.value) == "sys.platform":  # type: ignore[attr-defined]
+            arg = node.args[0]  # type: ignore[attr-defined]
+            if type(arg) is _Constant and isinstance(arg.value, str):
+                return platform.startswith(arg.value)
+        return None
+    if kind is _UnaryOp:
+        if type(node.op) is ast.Not:  # type: ignore[attr-defined]
+            inner = evaluate_condition(node.operand, version, platform, always)  # type: ignore[attr-defined]
+            return None if inner is None else not inner
+        return None
+    if kind is _BoolOp:
+        values = [evaluate_condition(v, version, platform, always) for v in node.values]  # type: ignore[attr-defined]
+        if type(node.op) is ast.And:  # type: ignore[attr-defined]
             if any(v is False for v in values):
                 return False
             return True if all(v is True for v in values) else None
         if any(v is True for v in values):
             return True
         return False if all(v is False for v in values) else None
-    if always is not None and isinstance(node, (ast.Name, ast.Attribute)):
-        # mypy matches a bare name or an attribute's last part: `DEBUG`, `config.DEBUG`.
-        last = node.id if isinstance(node, ast.Name) else node.attr
-        if last in always[0]:
-            return True
-        if last in always[1]:
-            return False
-    name = _dotted(node)
-    # mypy's rule: any name or attribute called TYPE_CHECKING (or MYPY) is
-    # true, whatever it is reached through (`import typing as _t`,
-    # `_t.TYPE_CHECKING`; a module's own `TYPE_CHECKING = False`).
-    if name is not None and name.rpartition(".")[2] in ("TYPE_CHECKING", "MYPY"):
-        return True
-    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int)):
-        return bool(node.value)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        return _compare(node, version, platform)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith":
-        if _dotted(node.func.value) == "sys.platform" and len(node.args) == 1:
-            arg = node.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                return platform.startswith(arg.value)
+    if kind is _Constant and isinstance(node.value, (bool, int)):  # type: ignore[attr-defined]
+        return bool(node.value)  # type: ignore[attr-defined]
     return None
 
 
 def _compare(node: ast.Compare, version: tuple[int, int], platform: str) -> bool | None:
     left, op, right = node.left, node.ops[0], node.comparators[0]
+    # Only `sys.platform`, `sys.version_info` and a subscript of it are
+    # compared here: any other left side (most: `x is None`, `a == b`) is not
+    # looked into.
+    left_kind = type(left)
+    if left_kind is _Attribute:
+        if left.attr != "platform" and left.attr != "version_info":  # type: ignore[attr-defined]
+            return None
+    elif left_kind is not _Subscript:
+        return None
     fn = _CMP.get(type(op))
     if fn is None:
         return None

@@ -23,13 +23,18 @@ from __future__ import annotations
 
 import ast
 
-from veritype.syntax.statements import assigned_targets, walk_statements
-from veritype.syntax.walk import walk as walk_nodes
+from veritype.syntax.statements import BLOCK_FIELDS, block_fields
+from veritype.syntax.walk import CHILDLESS, child_nodes
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 Stores = tuple[tuple[ast.AST, ast.expr], ...]
 _ATTR = "_vt_param_stores"
-_Name, _Attribute, _Delete = ast.Name, ast.Attribute, ast.Delete
+_Name, _Attribute = ast.Name, ast.Attribute
+_CHILDLESS = CHILDLESS | {ast.Name}
+# Statement class -> where its targets are (`syntax.statements.assigned_targets`,
+# and a `del`'s): the list `targets`, the one `target`, or the items' `as` parts.
+_TARGETS = {ast.Assign: "targets", ast.Delete: "targets", ast.AnnAssign: "target", ast.AugAssign: "target",
+            ast.For: "target", ast.AsyncFor: "target", ast.With: "items", ast.AsyncWith: "items"}
 
 
 def first_param_stores(node: FuncDef) -> Stores:
@@ -43,18 +48,53 @@ def first_param_stores(node: FuncDef) -> Stores:
     found: list[tuple[ast.AST, ast.expr]] = []
     if positional:
         first = positional[0].arg
-        for stmt in walk_statements(node):
-            targets = stmt.targets if type(stmt) is _Delete else assigned_targets(stmt)  # type: ignore[attr-defined]
+        # `walk_statements(node)` inlined: the statements breadth first, a
+        # list for the queue; each statement's targets by a look-up of its
+        # class (a parse's nodes are never of a subclass).
+        todo: list[ast.AST] = [node]
+        blocks, targets_of = BLOCK_FIELDS, _TARGETS
+        i = 0
+        while i < len(todo):
+            stmt = todo[i]
+            i += 1
+            kind = type(stmt)
+            for name in blocks[kind] if kind in blocks else block_fields(kind):
+                value = getattr(stmt, name, None)
+                if value:
+                    todo.extend(value)
+            how = targets_of.get(kind)
+            if how is None:
+                continue  # (no target: an expression, a return, a def, an if...)
+            if how == "targets":
+                targets: list[ast.expr] = stmt.targets  # type: ignore[attr-defined]
+            elif how == "target":
+                targets = [stmt.target]  # type: ignore[attr-defined]
+            else:
+                targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]  # type: ignore[attr-defined]
             for target in targets:
                 if type(target) is _Name:
                     continue  # (the most common target: no attribute in it)
-                for sub in walk_nodes(target):
-                    if type(sub) is _Attribute and type(sub.value) is _Name and sub.value.id == first:  # type: ignore[attr-defined]
-                        found.append((stmt, target))
-                        break
+                if _holds_attribute_of(target, first):
+                    found.append((stmt, target))
     answer: Stores = tuple(found) if found else ()
     setattr(node, _ATTR, answer)
     return answer
+
+
+def _holds_attribute_of(target: ast.expr, first: str) -> bool:
+    """Whether an `ast.Attribute` on the name `first` is in `target` (depth
+    first, without the nodes holding none: names, constants, contexts)."""
+    stack: list[ast.AST] = [target]
+    childless = _CHILDLESS
+    while stack:
+        sub = stack.pop()
+        kind = type(sub)
+        if kind in childless:
+            continue
+        if kind is _Attribute and type(sub.value) is _Name and sub.value.id == first:  # type: ignore[attr-defined]
+            return True
+        stack.extend(child_nodes(sub))
+    return False
 
 
 def forget_param_stores(node: FuncDef) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
 from veritype.syntax.read_files import decode_source, read_bytes
-from veritype.syntax.word_lines import union_lines, word_lines
+from veritype.syntax.word_lines import NOWHERE, keyword_lines, union_lines, word_lines
 
 
 @dataclass
@@ -31,6 +31,7 @@ class ParsedFile:
     # `word_lines` answers by the words asked: several passes over the same
     # tree ask for the same word (`yield`: the binder and the interface digest).
     _lines_memo: dict[tuple[str, ...], list[int] | None] = field(default_factory=dict, repr=False, compare=False)
+    _keyword_memo: dict[tuple[str, ...], list[int] | None] = field(default_factory=dict, repr=False, compare=False)
     # The sha256 (hex) of the bytes `source` was decoded from, when parse_file
     # read them (cache/fingerprint.digest_bytes of them): the incremental
     # cache then knows the file's interface digest from this parse, with no
@@ -46,6 +47,28 @@ class ParsedFile:
         lines = (word_lines(self.source, words[0]) if len(words) == 1
                  else union_lines([self.word_lines(word) for word in words]))
         memo[words] = lines
+        return lines
+
+    def keyword_lines(self, *words: str) -> list[int] | None:
+        """`syntax.word_lines.keyword_lines(self.source, *words)`, found once
+        for the file."""
+        memo = self._keyword_memo
+        if words in memo:
+            return memo[words]
+        lines = (keyword_lines(self.source, words[0]) if len(words) == 1
+                 else union_lines([self.keyword_lines(word) for word in words]))
+        memo[words] = lines
+        return lines
+
+    def binding_expression_lines(self) -> list[int] | None:
+        """The lines that may hold a `:=` or a comprehension's `for` (the
+        keyword), found once for the file; None: not known. Only a walrus or
+        a comprehension binds a name inside an expression."""
+        memo, key = self._keyword_memo, (":=", "for")  # (no keyword is `:=`)
+        if key in memo:
+            return memo[key]
+        walrus, fors = self.word_lines(":="), self.keyword_lines("for")
+        lines = memo[key] = fors if walrus is NOWHERE else union_lines([walrus, fors])
         return lines
 
 

@@ -34,6 +34,8 @@ def attribute_chain(node: ast.expr) -> list[str] | None:
 def is_unannotated_def(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A def with no annotation at all (nor a type comment): what mypy leaves
     unchecked without `check_untyped_defs`."""
+    if fn.returns is not None or fn.type_comment is not None:
+        return False  # (most defs: no list of the parameters made)
     a = fn.args
     params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
-    return fn.returns is None and fn.type_comment is None and all(p.annotation is None for p in params)
+    return all(p.annotation is None for p in params)

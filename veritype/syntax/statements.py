@@ -22,6 +22,9 @@ _BLOCK_NAMES = ("body", "orelse", "finalbody", "handlers", "cases")
 _HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case, ast.Module, ast.Interactive)
 # Node class -> its fields holding statements (handlers, cases), in `_fields` order.
 _BLOCKS: dict[type, tuple[str, ...]] = {}
+#: `block_fields`'s memo, for a loop that looks a class up in it inline
+#: (`BLOCK_FIELDS[kind] if kind in BLOCK_FIELDS else block_fields(kind)`).
+BLOCK_FIELDS = _BLOCKS
 #: The statement classes that hold no block of statements (most statements:
 #: assignments, expressions, imports, ...): a walk for blocks skips them by class.
 SIMPLE_STATEMENTS = frozenset(kind for kind in ast.stmt.__subclasses__()

@@ -29,6 +29,15 @@ def word_lines(source: str, *words: str) -> list[int] | None:
     return union_lines([_lines_of(source, word) for word in words])
 
 
+def keyword_lines(source: str, *words: str) -> list[int] | None:
+    """`word_lines` for words standing alone: an occurrence inside a longer
+    name (`default` for `def`) is not counted. For keywords, never written
+    as part of a name; a word next to another character (`²def`, only in a
+    string or a comment) counts, as in `word_lines`, and so does one right
+    after a number (`[1for x in y]` is a comprehension)."""
+    return union_lines([_whole_lines_of(source, word) for word in words])
+
+
 def union_lines(parts: list[list[int] | None]) -> list[int] | None:
     """The sorted lines of any of `parts` (each as `word_lines` gives for one
     word): None when one of them is."""
@@ -59,6 +68,45 @@ def _lines_of(source: str, word: str) -> list[int] | None:
             lines.append(line)
         pos = source.find(word, pos + len(word))
     return lines
+
+
+def _whole_lines_of(source: str, word: str) -> list[int] | None:
+    """`keyword_lines(source, word)` for one word."""
+    pos = source.find(word)
+    if pos < 0:
+        return NOWHERE
+    if "\r" in source:
+        return None
+    # (ASCII name characters only: any other beside the word counts it. A
+    # `str.find` loop: a regular expression looking behind is tried at every
+    # character of the text, ten times slower.)
+    name_chars, size, length = _NAME_CHARS, len(word), len(source)
+    lines: list[int] = []
+    line, counted = 1, 0
+    while pos >= 0:
+        end = pos + size
+        if (end == length or source[end] not in name_chars) and (pos == 0 or source[pos - 1] not in name_chars
+                                                                 or _after_number(source, pos)):
+            line += source.count("\n", counted, pos)
+            counted = pos
+            if not lines or lines[-1] != line:
+                lines.append(line)
+        pos = source.find(word, end)
+    return lines if lines else NOWHERE
+
+
+def _after_number(source: str, pos: int) -> bool:
+    """Whether the name characters just before `pos` may end a number, not a
+    name: a keyword may follow a number with no space (`[1for x in y]`,
+    `[1jfor ...]`, `0b1for`), never a name. They start with a digit then."""
+    i = pos - 1
+    while i > 0 and source[i - 1] in _NAME_CHARS:
+        i -= 1
+    return source[i] in _DIGITS
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DIGITS = frozenset("0123456789")
 
 
 # The statements that may have decorators.
