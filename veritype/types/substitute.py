@@ -56,6 +56,8 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
             if new is not old:
                 return make_union(items)
         return t  # (make_union only builds simplified unions: it would give `t` again)
+    if tp is NoneType or tp is AnyType or tp is LiteralType or tp is NeverType:
+        return t  # (leaves, which the chain below would test against every kind)
     if isinstance(t, TupleType):
         items: list[Type] = []
         spliced = False
