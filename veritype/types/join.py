@@ -76,7 +76,7 @@ def widen_literals(t: Type, *, in_tuples: bool = True, keep_declared: bool = Fal
         # Nothing widened: the union is its own answer (make_union only builds
         # unions it has simplified, and simplifying again changes nothing).
         return t
-    if in_tuples and tp is TupleType:
+    if in_tuples and isinstance(t, TupleType):
         items = tuple(widen_literals(i, keep_declared=keep_declared) for i in t.items)
         if items == t.items:
             return t

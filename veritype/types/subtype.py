@@ -18,6 +18,7 @@ from veritype.types.model import (
     TypeVarType, UninhabitedUnbound, UnionType, UnpackType,
 )
 from veritype.types.alias_ref import AliasRef
+from veritype.types.kept_answers import KEPT_KINDS, final as _final, keyed as _keyed, plain as _plain
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.supertypes import map_instance_to_supertype
 from veritype.types import callable_subtype
@@ -54,16 +55,11 @@ _NOT_CLASSES = frozenset({
 _SPECIAL = frozenset({AnyType, AliasRef, NeverType, UninhabitedUnbound, TypeFormType, SpecialForm, ModuleType})
 
 
-# The kinds of type a kept answer may be about (`_plain` and `_keyed` refuse
-# every other kind outright).
-_KEPT_KINDS = frozenset({Instance, AnyType, NoneType, NeverType, LiteralType, UnionType, TupleType, TypeVarType})
-
-
 class SubtypeChecker:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
         self._assuming: set[tuple[Type, Type]] = set()
-        # Answers for pairs of plain types (see `_plain`), which depend on
+        # Answers for pairs of types that depend on (see `kept_answers`)
         # nothing but the two types: the same few pairs are asked again and
         # again (every argument of every call, every assignment).
         self._cache: dict[tuple[Type, Type], bool] = {}
@@ -96,20 +92,21 @@ class SubtypeChecker:
                     return True  # `_check(left.fallback, right)` with equal types
             if rinfo.fullname == "builtins.object":
                 return True  # every type is an object (each branch of `_check` says so)
-        if self._assuming or tl not in _KEPT_KINDS or tr not in _KEPT_KINDS:
-            # (A pair with a callable, `type[C]`, a TypedDict... is never kept (see
-            # `_plain`, `_keyed`): not looked up either, which would hash both.)
+        if self._assuming or tl not in KEPT_KINDS or tr not in KEPT_KINDS:
+            # (A pair with a callable, a TypedDict... is never kept (see
+            # `kept_answers`): not looked up either, which would hash both.)
             return self._check(left, right)
         key = (left, right)
         hit = self._cache.get(key)
         if hit is not None:
-            return hit  # only plain or keyed pairs are stored, and a type equal to one is one too
-        # Plain pairs are kept; so is a pair with a protocol (`list[str]` against
+            return hit  # only kept kinds of pairs are stored, and a type equal to one is one too
+        # Plain pairs are kept; so is a pair with protocols (`list[str]` against
         # `Iterable[str]`: 7,700 questions for 620 pairs on the bench corpus, each
-        # a walk up the MRO) when final, as `_protocol` keeps its answers: asked
-        # with nothing assumed (see above) and no lazy evaluation in progress, of
-        # settled classes whose every field takes part in equality (`_keyed`).
-        if (_plain(right) and _plain(left)) or (self.ev.lazy_depth == 0 and _keyed(right) and _keyed(left)):
+        # a walk up the MRO; `slice[int, None, None]` against the slice of
+        # `__getitem__`) or `type[C]`s (isinstance's class tuples) when final, as
+        # `_protocol` keeps its answers: asked with nothing assumed (see above) and
+        # no lazy evaluation in progress (see `kept_answers`).
+        if (_final(right) and _final(left)) if self.ev.lazy_depth == 0 else (_plain(right) and _plain(left)):
             hit = self._check(left, right)
             self._cache[key] = hit
             return hit
@@ -635,58 +632,6 @@ def _params_callable(t: Type) -> CallableType | None:
     if isinstance(t, TypeVarType) and t.kind == "paramspec":
         return CallableType((Param("args", t, VAR_POS), Param("kwargs", t, VAR_KW)), NoneType())
     return None
-
-
-def _plain(t: Type) -> bool:
-    """Whether the answer about `t` can be cached: it is built of nominal,
-    settled classes only. Not callables (their `is_type_obj` is not part of
-    equality), not protocols (their answer depends on member types, which
-    may still be in evaluation, and on the assumptions of the check), not
-    `type[C]` (metaclass lookups), and no class whose bases are still being
-    evaluated (its flags and MRO are not final yet).
-    """
-    tp = type(t)
-    if tp is Instance:
-        info = t.info  # type: ignore[attr-defined]
-        if info.is_protocol or info._bases is None or info._resolving or info.is_namedtuple:
-            return False
-        mro = info._mro
-        if mro is not None and len(mro) == 1 and info._bases:
-            return False  # the MRO is being computed
-        return _all_plain(t.args)  # type: ignore[attr-defined]
-    if tp is AnyType or tp is NoneType or tp is NeverType:
-        return True
-    if tp is LiteralType:
-        return _plain(t.fallback)  # type: ignore[attr-defined]
-    if tp is UnionType:
-        return _all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TupleType:
-        return _plain(t.fallback) and _all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TypeVarType:
-        return (t.upper_bound is None or _plain(t.upper_bound)) and _all_plain(t.values)  # type: ignore[attr-defined]
-    return False
-
-
-def _keyed(t: Type) -> bool:
-    """An instance of a settled class (a protocol too) with plain arguments:
-    equal values of it are the same type in every respect (see `_plain`)."""
-    if type(t) is not Instance:
-        return False
-    info = t.info  # type: ignore[attr-defined]
-    if info._bases is None or info._resolving or info.is_namedtuple:
-        return False
-    mro = info._mro
-    if mro is not None and len(mro) == 1 and info._bases:
-        return False  # the MRO is being computed
-    return _all_plain(t.args)  # type: ignore[attr-defined]
-
-
-def _all_plain(types: tuple[Type, ...]) -> bool:
-    # (A loop, not all() over a generator: asked for every cached subtype question.)
-    for t in types:
-        if not _plain(t):
-            return False
-    return True
 
 
 def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
