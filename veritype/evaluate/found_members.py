@@ -42,13 +42,20 @@ class FoundMembers:
         # and an equal but distinct instance is not compared field by field);
         # a plain one with arguments once, not twice.
         key: tuple[object, ...]
+        found = self._found
         if receiver is inst and type(inst) is Instance:
             if not inst.args:
                 key = (inst.info, name)
-            elif plain_instance(inst):
-                key = (inst, name)
             else:
-                key = (id(inst), name, id(receiver))
+                # Looked up before `plain_instance` is asked: only plain instances
+                # are keys, and no other instance equals one (they differ in a
+                # part whose kind only a plain instance has), so a hit is plain.
+                key = (inst, name)
+                hit = found.get(key)
+                if hit is not None:
+                    return hit[0]
+                if not plain_instance(inst):
+                    key = (id(inst), name, id(receiver))
         elif type(inst) is Instance and (not inst.args or plain_instance(inst)):
             if plain_instance(receiver):
                 key = (inst, name, receiver)
@@ -57,11 +64,11 @@ class FoundMembers:
                 key = (inst, name, by_value) if by_value is not None else (id(inst), name, id(receiver))
         else:
             key = (id(inst), name, id(receiver))
-        hit = self._found.get(key)
+        hit = found.get(key)
         if hit is not None and (type(key[0]) is not int or (hit[1] is inst and hit[2] is receiver)):
             return hit[0]
         result = lookup(inst, name, receiver)
-        self._found[key] = (result, inst, receiver)
+        found[key] = (result, inst, receiver)
         return result
 
     def clear(self) -> None:

@@ -89,6 +89,8 @@ class TypeExprEvaluator:
             # The commonest annotation (`int`, `Foo`, `mod.Cls`), tested first
             # by exact class (the parser makes no subclasses of these nodes).
             return self._name_type(node, ctx, top)
+        if tp is ast.Subscript:
+            return expand_top(self._subscript(node, ctx, top))  # type: ignore[arg-type]  # (as below, without the tests before it)
         if isinstance(node, ast.Constant):
             if node.value is None:
                 return NONE

@@ -49,7 +49,11 @@ _SKIPPED_BASES = ("builtins.object", "typing.Generic", "typing.Protocol")
 
 
 def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
-    ordered = sorted(items, key=lambda t: -2 if isinstance(t, UnionType) else -1 if isinstance(t, NoneType) else 0)
+    # Unions first, then None, then the others, each in their order (a stable
+    # sort by kind, without a key call per item: a display may hold hundreds).
+    unions = [t for t in items if type(t) is UnionType]
+    nones = [t for t in items if type(t) is NoneType]
+    ordered = unions + nones + [t for t in items if type(t) is not UnionType and type(t) is not NoneType] if unions or nones else items
     result: Type = NEVER
     for item in ordered:
         result = join_items(ev, result, item)
@@ -165,12 +169,15 @@ def _simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
     flat = [i for i in dict.fromkeys(flatten_union(items))]
     kept: list[Type] = []
     for i, item in enumerate(flat):
-        if isinstance(item, AnyType):
+        if type(item) is AnyType:
             kept.append(item)
             continue
-        if any(j != i and not isinstance(other, AnyType) and is_subtype(ev, item, other) and not (is_subtype(ev, other, item) and j > i) for j, other in enumerate(flat)):
-            continue
-        kept.append(item)
+        # (A loop, not any() over a generator: the same questions in the same order.)
+        for j, other in enumerate(flat):
+            if j != i and type(other) is not AnyType and is_subtype(ev, item, other) and not (is_subtype(ev, other, item) and j > i):
+                break
+        else:
+            kept.append(item)
     return make_union(kept)
 
 

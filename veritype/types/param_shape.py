@@ -12,7 +12,7 @@ dataclass field: not compared, hashed, pickled or copied by `replace`).
 
 from __future__ import annotations
 
-from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, TypeVarType, UnpackType
+from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, TypeVarType, UnpackType, _CallableBase
 
 
 def checks_arguments_together(p: Param) -> bool:
@@ -67,10 +67,13 @@ class ParamShape:
 
 
 def shape_of(callee: CallableType) -> ParamShape:
-    # (getattr with a default, not try/except: one callable in six is new here,
-    # and an exception caught in Python costs twice as much.)
-    shape: ParamShape | None = getattr(callee, "_shape", None)
+    # (The slot is read directly: every way a callable is made or restored sets
+    # it, to None at first (model._fast_methods). 107k questions on the bench corpus.)
+    shape: ParamShape | None = callee._shape
     if shape is None:
         shape = ParamShape(callee)
-        object.__setattr__(callee, "_shape", shape)
+        _set_shape(callee, shape)
     return shape
+
+
+_set_shape = _CallableBase._shape.__set__  # type: ignore[attr-defined]  # (past the frozen __setattr__)

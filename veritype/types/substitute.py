@@ -42,10 +42,23 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         args = t.args  # type: ignore[attr-defined]
         if not args:
             return t
-        new_args = [_sub(a, m) for a in args]
-        for new, old in zip(new_args, args):
-            if new is not old:
-                return Instance(t.info, tuple(new_args))  # type: ignore[attr-defined]
+        # (An argument that is a type variable or a class without arguments is
+        # answered here, as `_sub` would: 28k of the 64k calls on the bench corpus.)
+        new_args = []
+        changed = False
+        for a in args:
+            ta = type(a)
+            if ta is TypeVarType:
+                new = m.get((a.fullname, a.scope), a)  # type: ignore[attr-defined]
+            elif ta is Instance and not a.args:  # type: ignore[attr-defined]
+                new = a
+            else:
+                new = _sub(a, m)
+            if new is not a:
+                changed = True
+            new_args.append(new)
+        if changed:
+            return Instance(t.info, tuple(new_args))  # type: ignore[attr-defined]
         # Nothing substituted (no argument mentions a mapped variable): the
         # type itself, equal to a rebuilt one, keeps its cached hash and lets
         # `is` answer later comparisons.
@@ -56,6 +69,8 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
             if new is not old:
                 return make_union(items)
         return t  # (make_union only builds simplified unions: it would give `t` again)
+    if tp is NoneType or tp is AnyType or tp is LiteralType or tp is NeverType:
+        return t  # (leaves, which the chain below would test against every kind)
     if isinstance(t, TupleType):
         items = []
         spliced = False

@@ -18,6 +18,7 @@ from veritype.types.model import (
     TypeVarType, UninhabitedUnbound, UnionType, UnpackType,
 )
 from veritype.types.alias_ref import AliasRef
+from veritype.types.kept_answers import KEPT_KINDS, final as _final, keyed as _keyed, plain as _plain
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.supertypes import map_instance_to_supertype
 from veritype.types import callable_subtype
@@ -51,14 +52,14 @@ _NOT_CLASSES = frozenset({
 
 # The kinds of type the first tests of `_check` are about; a pair with none of
 # them goes straight to the structural tests.
-_SPECIAL = (AnyType, AliasRef, NeverType, UninhabitedUnbound, TypeFormType, SpecialForm, ModuleType)
+_SPECIAL = frozenset({AnyType, AliasRef, NeverType, UninhabitedUnbound, TypeFormType, SpecialForm, ModuleType})
 
 
 class SubtypeChecker:
     def __init__(self, ev: "Evaluator") -> None:
         self.ev = ev
         self._assuming: set[tuple[Type, Type]] = set()
-        # Answers for pairs of plain types (see `_plain`), which depend on
+        # Answers for pairs of types that depend on (see `kept_answers`)
         # nothing but the two types: the same few pairs are asked again and
         # again (every argument of every call, every assignment).
         self._cache: dict[tuple[Type, Type], bool] = {}
@@ -74,12 +75,13 @@ class SubtypeChecker:
         """The entry point; `_check` is the recursion (which this caches)."""
         if left is right:
             return True
-        if type(right) is Instance:
+        tl = type(left)
+        tr = type(right)
+        if tr is Instance:
             # The answers that need no cache (each lookup hashes both types): a
             # plain instance against an equal one, a literal against its own
             # fallback class, anything against `object` (40% of the 197k
             # questions on the bench corpus). Each is what `_check` answers.
-            tl = type(left)
             rinfo = right.info  # type: ignore[attr-defined]
             if tl is Instance:
                 if left.info is rinfo and left.args == right.args:  # type: ignore[attr-defined]
@@ -90,18 +92,21 @@ class SubtypeChecker:
                     return True  # `_check(left.fallback, right)` with equal types
             if rinfo.fullname == "builtins.object":
                 return True  # every type is an object (each branch of `_check` says so)
-        if self._assuming:
+        if self._assuming or tl not in KEPT_KINDS or tr not in KEPT_KINDS:
+            # (A pair with a callable, a TypedDict... is never kept (see
+            # `kept_answers`): not looked up either, which would hash both.)
             return self._check(left, right)
         key = (left, right)
         hit = self._cache.get(key)
         if hit is not None:
-            return hit  # only plain or keyed pairs are stored, and a type equal to one is one too
-        # Plain pairs are kept; so is a pair with a protocol (`list[str]` against
+            return hit  # only kept kinds of pairs are stored, and a type equal to one is one too
+        # Plain pairs are kept; so is a pair with protocols (`list[str]` against
         # `Iterable[str]`: 7,700 questions for 620 pairs on the bench corpus, each
-        # a walk up the MRO) when final, as `_protocol` keeps its answers: asked
-        # with nothing assumed (see above) and no lazy evaluation in progress, of
-        # settled classes whose every field takes part in equality (`_keyed`).
-        if (_plain(right) and _plain(left)) or (self.ev.lazy_depth == 0 and _keyed(right) and _keyed(left)):
+        # a walk up the MRO; `slice[int, None, None]` against the slice of
+        # `__getitem__`) or `type[C]`s (isinstance's class tuples) when final, as
+        # `_protocol` keeps its answers: asked with nothing assumed (see above) and
+        # no lazy evaluation in progress (see `kept_answers`).
+        if (_final(right) and _final(left)) if self.ev.lazy_depth == 0 else (_plain(right) and _plain(left)):
             hit = self._check(left, right)
             self._cache[key] = hit
             return hit
@@ -127,123 +132,134 @@ class SubtypeChecker:
     def _check(self, left: Type, right: Type) -> bool:
         if left is right:
             return True
+        # Exact class tests throughout (the model's classes, and AliasRef, have
+        # no subclasses): each `isinstance` of the chain below was a call, about
+        # five per question (319k on the bench corpus).
         tl = type(left)
-        # Only values of the same class compare equal (dataclass equality), so
-        # the comparison is made for those only: for two kinds of type `==`
-        # would call both sides' `__eq__` to learn nothing.
-        if tl is type(right) and left == right:
-            return True
-        if tl is Instance and type(right) is Instance:
-            # The most common pair (every class-typed argument), which no
-            # test below but the last one concerns.
-            return self._instance_left(left, right)  # type: ignore[arg-type]
-        if isinstance(left, _SPECIAL) or isinstance(right, _SPECIAL):
+        tr = type(right)
+        if tl is tr:
+            # Only values of the same class compare equal (dataclass equality), so
+            # the comparison is made for those only: for two kinds of type `==`
+            # would call both sides' `__eq__` to learn nothing.
+            if left == right:
+                return True
+            if tl is Instance:
+                # The most common pair (every class-typed argument), which no
+                # test below but the last one concerns.
+                return self._instance_left(left, right)  # type: ignore[arg-type]
+        if tl in _SPECIAL or tr in _SPECIAL:
             # The tests that concern only these kinds, skipped together for the
             # common pairs (classes, unions, None, literals, tuples, callables).
-            if isinstance(right, AnyType) or isinstance(left, AnyType):
+            if tr is AnyType or tl is AnyType:
                 return True
-            if isinstance(left, AliasRef) or isinstance(right, AliasRef):
+            if tl is AliasRef or tr is AliasRef:
                 return self._recursive_alias(left, right)
-            if isinstance(left, NeverType):
+            if tl is NeverType:
                 return True
-            if isinstance(left, UninhabitedUnbound) or isinstance(right, UninhabitedUnbound):
+            if tl is UninhabitedUnbound or tr is UninhabitedUnbound:
                 return True
-            if isinstance(right, NeverType):
+            if tr is NeverType:
                 # Nothing but Never (and Any) is assignable to Never: assert_never(x).
                 return False
-            if isinstance(right, TypeFormType) or isinstance(left, TypeFormType):
+            if tr is TypeFormType or tl is TypeFormType:
                 return self._type_form(left, right)
-            if isinstance(left, SpecialForm) and isinstance(right, (TypeType, CallableType)) and left.name in _NOT_CLASSES:
+            if tl is SpecialForm and (tr is TypeType or tr is CallableType) and left.name in _NOT_CLASSES:  # type: ignore[attr-defined]
                 # "Annotated is not type compatible with type or type[T]" (spec); nor is
                 # any special form object (mypy: "<typing special form>").
                 return False
-            if isinstance(left, (SpecialForm, ModuleType)) and not isinstance(right, (Instance, UnionType)):
+            if (tl is SpecialForm or tl is ModuleType) and tr is not Instance and tr is not UnionType:
                 return True
-        if isinstance(left, UnionType):
-            for item in left.items:
+        if tl is UnionType:
+            for item in left.items:  # type: ignore[attr-defined]
                 if not self._check(item, right):
                     return False
             return True
-        if isinstance(right, UnionType):
-            for item in right.items:
+        if tr is UnionType:
+            for item in right.items:  # type: ignore[attr-defined]
                 if self._check(left, item):
                     return True
-            if isinstance(left, TypeVarType) and left.values:
-                return all(self._check(v, right) for v in left.values)
-            if isinstance(left, TypeVarType) and left.kind in ("typevar", "self") and left.upper_bound is not None:
-                # A bound that is itself a union (`bound=int | str`) is checked as a whole.
-                return self._check(left.upper_bound, right)
-            if isinstance(left, Instance) and left.info.fullname == "builtins.bool":
-                # bool is assignable to Literal[True] | Literal[False]
-                vals = {i.value for i in right.items if isinstance(i, LiteralType) and i.fallback.info.fullname == "builtins.bool"}
-                if vals == {True, False}:
-                    return True
-            if isinstance(left, Instance) and left.info.is_enum_class():
-                members = {i.value for i in right.items if isinstance(i, LiteralType) and i.is_enum and i.fallback.info is left.info}
-                if members and members == set(self.ev.enum_members(left.info)):
-                    return True
-            return False
-        if isinstance(left, TypeVarType):
-            if isinstance(right, TypeVarType) and tv_key(left) == tv_key(right):
+            return self._to_union_whole(left, right)  # type: ignore[arg-type]
+        if tl is TypeVarType:
+            if tr is TypeVarType and tv_key(left) == tv_key(right):  # type: ignore[arg-type]
                 return True
-            if left.kind in ("paramspec", "typevartuple"):
+            if left.kind in ("paramspec", "typevartuple"):  # type: ignore[attr-defined]
                 return True
-            if left.values:
-                return all(self._check(v, right) for v in left.values)
-            bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")
+            if left.values:  # type: ignore[attr-defined]
+                return all(self._check(v, right) for v in left.values)  # type: ignore[attr-defined]
+            bound = left.upper_bound if left.upper_bound is not None else self.ev.builtin("object")  # type: ignore[attr-defined]
             return self._check(bound, right)
-        if isinstance(right, TypeVarType):
+        if tr is TypeVarType:
             # A type variable is only assignable from itself (or Never / Any, or
             # an instance of a class deriving from Any, as mypy).
-            if right.kind in ("paramspec", "typevartuple"):
+            if right.kind in ("paramspec", "typevartuple"):  # type: ignore[attr-defined]
                 return True
-            self_bound = right.upper_bound
-            if right.kind == "self" and isinstance(self_bound, Instance) and self_bound.info.is_final:
+            self_bound = right.upper_bound  # type: ignore[attr-defined]
+            if right.kind == "self" and type(self_bound) is Instance and self_bound.info.is_final:  # type: ignore[attr-defined]
                 # `Self` in a @final class can only be that class (mypy accepts
                 # `return C()` in `def f(self) -> Self` there).
                 return self._check(left, self_bound)
-            return isinstance(left, Instance) and any(c.has_any_base for c in left.info.mro)
-        if isinstance(right, NoneType):
+            return tl is Instance and any(c.has_any_base for c in left.info.mro)  # type: ignore[attr-defined]
+        if tr is NoneType:
             # `types.NoneType` (what `type(None)` and `None.__class__` give) is None's class.
-            return isinstance(left, NoneType) or (isinstance(left, Instance) and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))
-        if isinstance(left, NoneType):
-            if isinstance(right, Instance):
-                if right.info.fullname in ("builtins.object", "types.NoneType", "_typeshed.NoneType"):
+            return tl is NoneType or (tl is Instance and left.info.fullname in ("types.NoneType", "_typeshed.NoneType"))  # type: ignore[attr-defined]
+        if tl is NoneType:
+            if tr is Instance:
+                if right.info.fullname in ("builtins.object", "types.NoneType", "_typeshed.NoneType"):  # type: ignore[attr-defined]
                     return True
-                if right.info.is_protocol:
+                if right.info.is_protocol:  # type: ignore[attr-defined]
                     none_t = self.ev.instance("types.NoneType")
                     if isinstance(none_t, Instance):
-                        return self._protocol(none_t, right)
+                        return self._protocol(none_t, right)  # type: ignore[arg-type]
                     return True
             return False
-        if isinstance(left, LiteralType):
-            if isinstance(right, LiteralType):
-                return left.value == right.value and type(left.value) is type(right.value) and left.fallback.info is right.fallback.info
-            return self._check(left.fallback, right)
-        if isinstance(right, LiteralType):
-            if isinstance(left, Instance) and right.is_enum and right.fallback.info is left.info and left.info.is_enum_class():
+        if tl is LiteralType:
+            if tr is LiteralType:
+                return left.value == right.value and type(left.value) is type(right.value) and left.fallback.info is right.fallback.info  # type: ignore[attr-defined]
+            return self._check(left.fallback, right)  # type: ignore[attr-defined]
+        if tr is LiteralType:
+            if tl is Instance and right.is_enum and right.fallback.info is left.info and left.info.is_enum_class():  # type: ignore[attr-defined]
                 # A one-member enum is its one literal (spec, "Enums": an enum
                 # type is the union of its members' literal types).
-                return list(self.ev.enum_members(left.info)) == [right.value]
+                return list(self.ev.enum_members(left.info)) == [right.value]  # type: ignore[attr-defined]
             return False
-        if isinstance(left, TupleType):
-            return self._tuple_left(left, right)
-        if isinstance(left, TypedDictType):
-            if isinstance(right, TypedDictType):
-                return self._typeddict(left, right)
-            return self._typeddict_as_mapping(left, right) or self._check(left.fallback, right)
-        if isinstance(right, TypedDictType):
+        if tl is TupleType:
+            return self._tuple_left(left, right)  # type: ignore[arg-type]
+        if tl is TypedDictType:
+            if tr is TypedDictType:
+                return self._typeddict(left, right)  # type: ignore[arg-type]
+            return self._typeddict_as_mapping(left, right) or self._check(left.fallback, right)  # type: ignore[arg-type, attr-defined]
+        if tr is TypedDictType:
             return False
-        if isinstance(left, (CallableType, Overloaded)):
-            return self._callable_left(left, right)
-        if isinstance(left, TypeType):
-            return self._type_left(left, right)
-        if isinstance(left, Instance):
-            return self._instance_left(left, right)
-        if isinstance(left, ModuleType) and isinstance(right, Instance) and right.info.is_protocol:
+        if tl is CallableType or tl is Overloaded:
+            return self._callable_left(left, right)  # type: ignore[arg-type]
+        if tl is TypeType:
+            return self._type_left(left, right)  # type: ignore[arg-type]
+        if tl is Instance:
+            return self._instance_left(left, right)  # type: ignore[arg-type]
+        if tl is ModuleType and tr is Instance and right.info.is_protocol:  # type: ignore[attr-defined]
             # Spec, "Protocols": "Modules as implementations of protocols".
-            return self._protocol(left, right)
+            return self._protocol(left, right)  # type: ignore[arg-type]
         return True
+
+    def _to_union_whole(self, left: Type, right: UnionType) -> bool:
+        """`left` against a union none of whose items it fits alone: a constrained
+        or union-bound type variable, bool, or an enum may still fit the whole."""
+        tl = type(left)
+        if tl is TypeVarType and left.values:  # type: ignore[attr-defined]
+            return all(self._check(v, right) for v in left.values)  # type: ignore[attr-defined]
+        if tl is TypeVarType and left.kind in ("typevar", "self") and left.upper_bound is not None:  # type: ignore[attr-defined]
+            # A bound that is itself a union (`bound=int | str`) is checked as a whole.
+            return self._check(left.upper_bound, right)  # type: ignore[attr-defined]
+        if tl is Instance and left.info.fullname == "builtins.bool":  # type: ignore[attr-defined]
+            # bool is assignable to Literal[True] | Literal[False]
+            vals = {i.value for i in right.items if isinstance(i, LiteralType) and i.fallback.info.fullname == "builtins.bool"}
+            if vals == {True, False}:
+                return True
+        if tl is Instance and left.info.is_enum_class():  # type: ignore[attr-defined]
+            members = {i.value for i in right.items if isinstance(i, LiteralType) and i.is_enum and i.fallback.info is left.info}  # type: ignore[attr-defined]
+            if members and members == set(self.ev.enum_members(left.info)):  # type: ignore[attr-defined]
+                return True
+        return False
 
     # -- instances ------------------------------------------------------------
 
@@ -618,62 +634,12 @@ def _params_callable(t: Type) -> CallableType | None:
     return None
 
 
-def _plain(t: Type) -> bool:
-    """Whether the answer about `t` can be cached: it is built of nominal,
-    settled classes only. Not callables (their `is_type_obj` is not part of
-    equality), not protocols (their answer depends on member types, which
-    may still be in evaluation, and on the assumptions of the check), not
-    `type[C]` (metaclass lookups), and no class whose bases are still being
-    evaluated (its flags and MRO are not final yet).
-    """
-    tp = type(t)
-    if tp is Instance:
-        info = t.info  # type: ignore[attr-defined]
-        if info.is_protocol or info._bases is None or info._resolving or info.is_namedtuple:
-            return False
-        mro = info._mro
-        if mro is not None and len(mro) == 1 and info._bases:
-            return False  # the MRO is being computed
-        return _all_plain(t.args)  # type: ignore[attr-defined]
-    if tp is AnyType or tp is NoneType or tp is NeverType:
-        return True
-    if tp is LiteralType:
-        return _plain(t.fallback)  # type: ignore[attr-defined]
-    if tp is UnionType:
-        return _all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TupleType:
-        return _plain(t.fallback) and _all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TypeVarType:
-        return (t.upper_bound is None or _plain(t.upper_bound)) and _all_plain(t.values)  # type: ignore[attr-defined]
-    return False
-
-
-def _keyed(t: Type) -> bool:
-    """An instance of a settled class (a protocol too) with plain arguments:
-    equal values of it are the same type in every respect (see `_plain`)."""
-    if type(t) is not Instance:
-        return False
-    info = t.info  # type: ignore[attr-defined]
-    if info._bases is None or info._resolving or info.is_namedtuple:
-        return False
-    mro = info._mro
-    if mro is not None and len(mro) == 1 and info._bases:
-        return False  # the MRO is being computed
-    return _all_plain(t.args)  # type: ignore[attr-defined]
-
-
-def _all_plain(types: tuple[Type, ...]) -> bool:
-    # (A loop, not all() over a generator: asked for every cached subtype question.)
-    for t in types:
-        if not _plain(t):
-            return False
-    return True
-
-
 def is_subtype(ev: "Evaluator", left: Type, right: Type) -> bool:
     """Assignability of `left` to `right` (the name mypy users know it by)."""
     # (The evaluator's checker read directly where it exists: one call less on
     # every question; the engine drops it when classes are forgotten.)
+    if left is right:
+        return True  # (a fifth of the questions; `check` would answer so)
     sc = ev._subtype_checker
     if sc is None:
         sc = ev.subtype_checker()

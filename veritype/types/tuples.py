@@ -28,7 +28,13 @@ def unpack_index(t: TupleType) -> int | None:
 
 def is_variadic(t: Type) -> bool:
     """A TupleType with an unpacked part."""
-    return isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items)
+    # (Exact class tests and a loop: asked of every tuple a subtype check meets.)
+    if type(t) is not TupleType:
+        return False
+    for i in t.items:  # type: ignore[attr-defined]
+        if type(i) is UnpackType:
+            return True
+    return False
 
 
 def is_unbounded_tuple(t: Type) -> bool:

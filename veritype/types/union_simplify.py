@@ -27,8 +27,16 @@ def drop_covered_items(t: Type) -> Type:
     """`t` without the union items another item covers (see the module docstring)."""
     if not isinstance(t, UnionType):
         return t
-    items = list(t.items)
-    kept = [i for i in items if not any(_covered(i, o) for o in items if o is not i)]
+    items = t.items
+    kept: list[Type] = []
+    # (Loops, not any() over a generator per item: this runs for every union a
+    # branch merge makes, over every ordered pair of its items.)
+    for i in items:
+        for o in items:
+            if o is not i and _covered(i, o):
+                break
+        else:
+            kept.append(i)
     return make_union(kept) if len(kept) < len(items) else t
 
 

@@ -1,0 +1,116 @@
+"""Which assignability answers may be kept: the kinds of type whose answer
+depends on nothing but the two values.
+
+`subtype.SubtypeChecker.check` keeps the answer for a pair of types in a table
+keyed by the pair; a later question about equal types takes it from there. That
+is only right when equal values are the same type in every respect that the
+check reads (every field takes part in equality) and when the classes they name
+can no longer change (their bases and MRO are final). Three grades:
+
+- `plain`: nominal classes only, never protocols; kept at any time.
+- `keyed`: an instance of a protocol too (with plain arguments), kept when
+  final: asked with nothing assumed and no lazy evaluation in progress (see
+  Evaluator.lazy_depth), as `SubtypeChecker._protocol` keeps its answers.
+- `final`: protocols at any depth (`slice[int, None, None]` against
+  `slice[SupportsIndex | None, ...]`), and `type[C]` of a class without
+  arguments (isinstance's class tuples); kept when final, as `keyed`.
+"""
+
+from __future__ import annotations
+
+from veritype.types.model import AnyType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType
+
+# The kinds of type a kept answer may be about (the functions below refuse
+# every other kind outright).
+KEPT_KINDS = frozenset({Instance, AnyType, NoneType, NeverType, LiteralType, UnionType, TupleType, TypeVarType, TypeType})
+
+
+def plain(t: Type) -> bool:
+    """Whether the answer about `t` can be cached: it is built of nominal,
+    settled classes only. Not callables (their `is_type_obj` is not part of
+    equality), not protocols (their answer depends on member types, which
+    may still be in evaluation, and on the assumptions of the check), not
+    `type[C]` (metaclass lookups), and no class whose bases are still being
+    evaluated (its flags and MRO are not final yet).
+    """
+    tp = type(t)
+    if tp is Instance:
+        info = t.info  # type: ignore[attr-defined]
+        if info.is_protocol or info._bases is None or info._resolving or info.is_namedtuple:
+            return False
+        mro = info._mro
+        if mro is not None and len(mro) == 1 and info._bases:
+            return False  # the MRO is being computed
+        return all_plain(t.args)  # type: ignore[attr-defined]
+    if tp is AnyType or tp is NoneType or tp is NeverType:
+        return True
+    if tp is LiteralType:
+        return plain(t.fallback)  # type: ignore[attr-defined]
+    if tp is UnionType:
+        return all_plain(t.items)  # type: ignore[attr-defined]
+    if tp is TupleType:
+        return plain(t.fallback) and all_plain(t.items)  # type: ignore[attr-defined]
+    if tp is TypeVarType:
+        return (t.upper_bound is None or plain(t.upper_bound)) and all_plain(t.values)  # type: ignore[attr-defined]
+    return False
+
+
+def keyed(t: Type) -> bool:
+    """An instance of a settled class (a protocol too) with plain arguments:
+    equal values of it are the same type in every respect (see `plain`)."""
+    if type(t) is not Instance:
+        return False
+    info = t.info  # type: ignore[attr-defined]
+    if info._bases is None or info._resolving or info.is_namedtuple:
+        return False
+    mro = info._mro
+    if mro is not None and len(mro) == 1 and info._bases:
+        return False  # the MRO is being computed
+    return all_plain(t.args)  # type: ignore[attr-defined]
+
+
+def all_plain(types: tuple[Type, ...]) -> bool:
+    # (A loop, not all() over a generator: asked for every cached subtype question.)
+    for t in types:
+        if not plain(t):
+            return False
+    return True
+
+
+def final(t: Type) -> bool:
+    """`plain` with protocols allowed at any depth, and `type[C]` of a class
+    written without arguments: what a final answer may be kept for. Protocol
+    answers found with nothing assumed and no lazy evaluation in progress are
+    final (see `keyed`), and so are an outer pair's built of them. A `type[C]`
+    with arguments is left out: the check reads whether they are Any written
+    bare (`_bare_with_defaults`), and an Any's reason takes no part in equality."""
+    tp = type(t)
+    if tp is Instance:
+        info = t.info  # type: ignore[attr-defined]
+        if info._bases is None or info._resolving or info.is_namedtuple:
+            return False
+        mro = info._mro
+        if mro is not None and len(mro) == 1 and info._bases:
+            return False  # the MRO is being computed
+        return _all_final(t.args)  # type: ignore[attr-defined]
+    if tp is AnyType or tp is NoneType or tp is NeverType:
+        return True
+    if tp is LiteralType:
+        return final(t.fallback)  # type: ignore[attr-defined]
+    if tp is UnionType:
+        return _all_final(t.items)  # type: ignore[attr-defined]
+    if tp is TupleType:
+        return final(t.fallback) and _all_final(t.items)  # type: ignore[attr-defined]
+    if tp is TypeVarType:
+        return (t.upper_bound is None or final(t.upper_bound)) and _all_final(t.values)  # type: ignore[attr-defined]
+    if tp is TypeType:
+        item = t.item  # type: ignore[attr-defined]
+        return type(item) is Instance and not item.args and final(item)  # type: ignore[attr-defined]
+    return False
+
+
+def _all_final(types: tuple[Type, ...]) -> bool:
+    for t in types:
+        if not final(t):
+            return False
+    return True
