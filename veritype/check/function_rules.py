@@ -14,6 +14,7 @@ from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloa
 from veritype.types.subtype import is_subtype
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span
+from veritype.check.conditional_variants import check_conditional_variant
 from veritype.check.any_decorated import check_any_decorated
 from veritype.check.constructor_rules import check_init_self_annotation
 from veritype.check.covariant_params import check_covariant_params
@@ -49,6 +50,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     sig = function_type(ev, node, parent, report=checker.type_report())
 
     check_paramspec_components(checker, node, sig)
+
+    check_conditional_variant(checker, node, sig)
 
     check_self_in_method(checker, node, sig)
 

@@ -181,7 +181,12 @@ class _Scope:
             if _one_definition(stmt, node, name):
                 return
             if depth > 0 and kind in ("def", "var", "import"):
-                return  # a conditional variant (mypy compares the signatures)
+                # A conditional variant: mypy compares its signature with the
+                # first definition's (check/conditional_variants.py, when the
+                # def is checked), a function's or an imported one's.
+                if kind != "var":
+                    stmt._vt_variant_of = node  # type: ignore[union-attr]
+                return
         if kind == "import":
             if self._imports_module(node, name):
                 where = " (by an import)"

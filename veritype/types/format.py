@@ -177,6 +177,11 @@ def format_callable(t: CallableType) -> str:
     return f"def{tvs} ({', '.join(parts)}) -> {_format_return(t, fmt)}"
 
 
+def format_def(t: CallableType) -> str:
+    """mypy's long form of a function, with its name: `def f(x: int, *, k: str = ...) -> int`."""
+    return _def_with_name(t, _format_return(t, format_type))
+
+
 def _message_callable(t: CallableType) -> str:
     """A callable as mypy spells it in a message (see the module docstring)."""
     if t.is_type_obj and isinstance(t.ret, Instance):
