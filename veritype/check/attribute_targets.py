@@ -185,8 +185,8 @@ def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     if scope is checker.scope and imported_final(checker, sym):
         checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")
         return
-    if sym.kind != S.VAR or sym.is_instance_attr:
-        return
+    if sym.kind != S.VAR or sym.is_instance_attr or sym.annotation is None:
+        return  # (only an annotation gives a variable qualifiers: declarations.compute_declared_type)
     if "Final" not in qualifiers(checker.ev, sym, scope):
         return
     if _is_declaration(sym, target):

@@ -33,12 +33,15 @@ _NAMED = frozenset(
 
 def empty_display_kind(value: ast.expr) -> str | None:
     """'list' / 'dict' / 'set' for `[]`, `{}`, `set()`, else None."""
-    if isinstance(value, ast.List) and not value.elts:
-        return "list"
-    if isinstance(value, ast.Dict) and not value.keys:
-        return "dict"
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("set", "list", "dict") and not value.args and not value.keywords:
-        return value.func.id
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Name) and func.id in ("set", "list", "dict") and not value.args and not value.keywords:
+            return func.id
+        return None
+    if isinstance(value, ast.List):
+        return None if value.elts else "list"
+    if isinstance(value, ast.Dict):
+        return None if value.keys else "dict"
     return None
 
 
