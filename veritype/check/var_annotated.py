@@ -29,6 +29,9 @@ _NAMED = frozenset(
     c for c in vars(ast).values()
     if isinstance(c, type) and issubclass(c, ast.AST) and ("name" in c._fields or "rest" in c._fields)
 )
+# The node classes `needs_annotation` reads (exact: ast nodes are never subclassed).
+_RELEVANT = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Global, ast.Nonlocal, ast.AugAssign, ast.FunctionDef,
+                       ast.AsyncFunctionDef, ast.ClassDef, ast.arg, ast.Import, ast.ImportFrom}) | _NAMED
 
 
 def empty_display_kind(value: ast.expr) -> str | None:
@@ -49,7 +52,9 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> boo
     """True when nothing in `body` (outside `assign`) could complete the type of `name`."""
     for stmt in body:
         for node in walk_nodes(stmt):
-            if node is assign:
+            # (The whole body is walked, a module's for a module-level `x = []`: a node
+            # of no class the rules below read is skipped on one lookup.)
+            if type(node) not in _RELEVANT or node is assign:
                 continue
             if isinstance(node, ast.Name) and node.id == name:
                 if not isinstance(node.ctx, ast.Load):
