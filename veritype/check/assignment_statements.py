@@ -17,7 +17,7 @@ from veritype.types.model import AnyType, CallableType, Instance, LiteralType, T
 from veritype.types.subtype import is_subtype
 from veritype.check.assign_context import reassigned_empty_display
 from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
-from veritype.check.attribute_targets import check_final_name, PLAIN, check_written_attribute, written_type
+from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
 from veritype.check.special_assignments import special_assignment, special_annassign
 from veritype.check.type_targets import check_type_target
@@ -243,10 +243,11 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target)."""
     if isinstance(target, ast.Name):
-        check_final_name(mc, target)
+        hit = mc._local_symbol(target.id)
+        check_final_name_of(mc, target, hit)
         # Both rules judge a name bound to a class, an import or a module, never a
         # variable, parameter or function (most names assigned): asked only then.
-        kind = hit[0].kind if (hit := mc._local_symbol(target.id)) is not None else None
+        kind = hit[0].kind if hit is not None else None
         if (kind == S.CLASS or kind == S.FROM_IMPORT or kind == S.MODULE_REF) and (
                 check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
             return

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
 
 
 class _Plain:
@@ -178,7 +179,11 @@ def _init_of_unset_final(checker: "ModuleChecker", sym: S.Symbol, cls: "ClassInf
 
 def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     """`NAME = v` where NAME was declared `Final` (mypy: 'Cannot assign to final name')."""
-    hit = checker.ev.lookup(target.id, checker.scope)
+    check_final_name_of(checker, target, checker.ev.lookup(target.id, checker.scope))
+
+
+def check_final_name_of(checker: "ModuleChecker", target: ast.Name, hit: "tuple[S.Symbol, Scope] | None") -> None:
+    """`check_final_name`, with `hit` the name looked up in the checker's scope."""
     if hit is None:
         return
     sym, scope = hit
