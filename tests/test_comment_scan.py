@@ -65,4 +65,4 @@ def test_fstrings_go_to_tokenize_from_312() -> None:
     if MAY_MISREAD is not None:
         assert scanned is None
     else:
-        assert scanned == {1: (20, "# type: ignore[misc]")} == ignores._comment_columns(F_SOURCE)
+        assert scanned == {1: (20, "# type: ignore[misc]", 20)} == ignores._comment_columns(F_SOURCE)

@@ -28,7 +28,7 @@ def test_parse_codes_forms() -> None:
 
 
 def test_line_ignores_from_tree_and_from_tokens() -> None:
-    src = "x = 1  # type: ignore\ny = 2  #type:ignore[attr-defined, arg-type] why\nz = 3  # type: ignored\n"
+    src = "x = 1  # type: ignore\ny = 2  #type:ignore[attr-defined, arg-type]  # why\nz = 3  # type: ignored\n"
     for with_tree in (True, False):
         m = _map(src, with_tree)
         assert set(m.lines) == {1, 2}
@@ -36,6 +36,29 @@ def test_line_ignores_from_tree_and_from_tokens() -> None:
         assert m.lines[2].codes == frozenset({"attr-defined", "arg-type"})
         assert m.lines[1].column == 8
         assert m.whole_file is None
+        assert m.problems == []
+
+
+def test_text_after_the_codes_makes_an_ignore_invalid() -> None:
+    # mypy 2.4.1: `Invalid "type: ignore" comment` [syntax] at the character
+    # after the comment's `#`, and the ignore silences nothing.
+    src = "y = 2  #type:ignore[attr-defined, arg-type] why\nz = 3  # type: int  # type: ignore  why\n"
+    for with_tree in (True, False):
+        m = _map(src, with_tree)
+        assert m.lines == {}
+        assert m.problems == [(1, 9, 'Invalid "type: ignore" comment'), (2, 9, 'Invalid "type: ignore" comment')]
+        kept = apply_ignores("m.py", [err(1), err(2)], m, Options())
+        assert [(d.line, d.code) for d in kept] == [(1, "arg-type"), (1, "syntax"), (2, "arg-type"), (2, "syntax")]
+        assert apply_ignores("m.py", [err(1)], m, Options(ignore_errors=True)) == []
+
+
+def test_chained_ignores_the_first_valid_one_applies() -> None:
+    m = _map("f()  # type: ignore[misc] why  # type: ignore[arg-type]  # type: ignore[a]\n")
+    assert m.lines[1].codes == frozenset({"arg-type"})
+    assert [p[2] for p in m.problems] == ['Invalid "type: ignore" comment', "Multiple type ignores on the same line"]
+    # A part that is not an ignore ends the chain: the rest is a plain comment.
+    m = _map("f()  # type: ignore  # why # type: ignore junk\n")
+    assert m.lines[1].codes is None and m.problems == []
 
 
 def test_whole_file_ignore_only_before_code() -> None:

@@ -15,6 +15,7 @@ from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, union_items
 from veritype.types.subtype import is_subtype
+from veritype.check.annotated_redefinition import check_annotated_redefinition, redefined_symbol
 from veritype.check.assign_context import reassigned_empty_display
 from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
 from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
@@ -451,6 +452,10 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 
 
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
+    first = redefined_symbol(stmt)
+    if first is not None:
+        check_annotated_redefinition(mc, stmt, first)
+        return
     if special_annassign(mc, stmt):
         return
     ctx = TypeContext(mc.scope, report=mc.type_report(), allow_qualifiers=True, self_class=mc.scope.enclosing_class())

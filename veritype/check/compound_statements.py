@@ -365,7 +365,7 @@ def check_try(mc: "ModuleChecker", stmt: ast.Try) -> None:
             after = mc.flow.fork()
             if not after.unreachable:
                 # (a copy of the table keeps its member keys: no scan of every key for them)
-                mc.flow.set(merged if not after.types else State.made(merged.types.copy(), False, None))  # type: ignore[arg-type]  (a KeyTable: every state's is)
+                mc.flow.set(merged if not after.types else State.made(merged.types.copy(), False, None))  # type: ignore[arg-type]  # (a KeyTable: every state's is)
                 mc.flow.state.defined = after.defined  # the finally block's bindings too
     else:
         mc.flow.set(merged)

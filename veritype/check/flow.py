@@ -140,7 +140,7 @@ class Flow:
 
     def invalidate(self, key: str) -> None:
         """Forget `key` and everything reached through it (`key.attr`, `key[0]`)."""
-        types: KeyTable = self.state.types  # type: ignore[assignment]  (every state's is one: State.__post_init__)
+        types: KeyTable = self.state.types  # type: ignore[assignment]  # (every state's is one: State.__post_init__)
         types.pop(key, None)
         members = types.members
         if not members:

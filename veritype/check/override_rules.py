@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, is_overload, method_kind
 from veritype.evaluate.self_binding import bind_self
@@ -194,12 +195,16 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
         # length and the same number of required parameters.
         checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
         return
+    # mypy reports the return type and every argument that does not fit (the
+    # Liskov notes once, after the first argument), each where it is written.
+    reported = False
     if not is_subtype(ev, sub_b.ret, base_b.ret):
         s, b = format_pair(sub_b.ret, base_b.ret)
         checker.error(fn, f'Return type "{s}" of "{name}" incompatible with return type "{b}" in supertype "{sup}"', "override")
-        return
+        reported = True
     sub_pos = [p for p in sub_b.params if p.kind in (POS_ONLY, POS_OR_KW)]
     base_pos = [p for p in base_b.params if p.kind in (POS_ONLY, POS_OR_KW)]
+    noted = False
     for i, (sp, bp) in enumerate(zip(sub_pos, base_pos)):
         if isinstance(sp.type, AnyType) or isinstance(bp.type, AnyType):
             continue
@@ -209,9 +214,25 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
             # argument to its parameter then too.
             where = _argument_node(fn, i + 1 if kind != "static" else i, sp.name)
             checker.error(where, f'Argument {i + 1} of "{name}" is incompatible with supertype "{sup}"; supertype defines the argument type as "{b}"', "override")
-            liskov_notes(checker, where, name, info.name)
-            return
-    checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+            _silenced_from_def_line(checker, fn)
+            if not noted:
+                liskov_notes(checker, where, name, info.name)
+                noted = True
+            reported = True
+    if not reported:
+        checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+
+
+def _silenced_from_def_line(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    """An argument's override error, reported on the argument's line, is also
+    silenced by a `# type: ignore` on the `def` line (mypy 2.4.1: click's
+    `def _clamp(  # type: ignore` over a signature written on the next lines),
+    not by one on a decorator or the closing line. The span runs from the
+    `def` line to the argument's: an ignore on a line between (another
+    parameter's) silences it too, which mypy's would not (rare, and quiet)."""
+    diag = checker.diags[-1]
+    if fn.lineno < diag.line:
+        checker.diags[-1] = replace(diag, ignore_span=(fn.lineno, max(diag.line, diag.ignore_span[1] if diag.ignore_span else diag.line)))
 
 
 def _min_args(t: CallableType) -> int:

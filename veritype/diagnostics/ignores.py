@@ -25,6 +25,7 @@ from veritype.diagnostics.codes import REGISTRY, implemented, silenced_by
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.diagnostics.enabled import code_enabled
+from veritype.diagnostics.ignore_tags import read_tag
 from veritype.options import Options
 
 # `# type: ignore`, `#type:ignore[a, b]`, with anything after it; not `# type: ignored`.
@@ -52,9 +53,12 @@ class IgnoreMap:
     lines: dict[int, Ignore] = field(default_factory=dict)
     # A whole-file ignore; its codes (None = all) apply to every line.
     whole_file: Ignore | None = None
+    # (line, 1-based column, message) of each comment mypy calls invalid or
+    # doubled (diagnostics/ignore_tags.py), reported as `syntax` errors.
+    problems: list[tuple[int, int, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.lines) or self.whole_file is not None
+        return bool(self.lines) or self.whole_file is not None or bool(self.problems)
 
 
 def parse_codes(tag: str) -> frozenset[str] | None:
@@ -79,21 +83,23 @@ def written_codes(tag: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in tag[1:end].split(",") if c.strip())
 
 
-def _comment_columns(source: str) -> dict[int, tuple[int, str]]:
-    """line -> (1-based column, text) of each `# type: ignore` comment, from the tokens."""
-    found: dict[int, tuple[int, str]] = {}
+def _comment_columns(source: str) -> dict[int, tuple[int, str, int]]:
+    """line -> (1-based column, text, 1-based column of the comment's `#`) of
+    each `# type: ignore` comment, from the tokens. The comment starts before
+    the ignore where an ignore follows a type comment (`# type: int  # type: ignore`)."""
+    found: dict[int, tuple[int, str, int]] = {}
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type == tokenize.COMMENT:
                 m = _IGNORE_COMMENT.search(tok.string)
                 if m:
-                    found[tok.start[0]] = (tok.start[1] + m.start() + 1, tok.string[m.start() :])
+                    found[tok.start[0]] = (tok.start[1] + m.start() + 1, tok.string[m.start() :], tok.start[1] + 1)
     except (tokenize.TokenError, SyntaxError, IndentationError):
         pass
     return found
 
 
-def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str]] | None:
+def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str, int]] | None:
     """`_comment_columns` for the ignore lines in `tags`, without tokenizing the
     file, when each such line has no quote in it: then its first `#` starts
     its comment (the line is not inside a string, since `ast` found a comment
@@ -102,7 +108,7 @@ def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, st
     if "\r" in source or source.startswith("\ufeff"):
         return None  # tokenize's lines or columns could differ from split("\n")
     lines = source.split("\n")
-    found: dict[int, tuple[int, str]] = {}
+    found: dict[int, tuple[int, str, int]] = {}
     for line in tags:
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         start = text.find("#")
@@ -112,11 +118,11 @@ def _quick_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, st
         m = _IGNORE_COMMENT.search(comment)
         if m is None:
             return None
-        found[line] = (start + m.start() + 1, comment[m.start() :])
+        found[line] = (start + m.start() + 1, comment[m.start() :], start + 1)
     return found
 
 
-def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str]] | None:
+def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, str, int]] | None:
     """`_comment_columns` for the ignore lines in `tags` by the comment scan
     (diagnostics/comment_scan.py) rather than tokenizing the file: its
     comments are tokenize's on source that parsed. None where the scan could
@@ -125,7 +131,7 @@ def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, 
     """
     if "\r" in source or source.startswith("\ufeff") or (MAY_MISREAD is not None and MAY_MISREAD.search(source)):
         return None
-    found: dict[int, tuple[int, str]] = {}
+    found: dict[int, tuple[int, str, int]] = {}
     line, line_start, pos = 1, 0, 0
     for m in STRING_OR_COMMENT.finditer(source):
         comment = m.group(1)
@@ -140,7 +146,7 @@ def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, 
         if line in tags:
             ignore = _IGNORE_COMMENT.search(comment)
             if ignore is not None:
-                found[line] = (start - line_start + ignore.start() + 1, comment[ignore.start() :])
+                found[line] = (start - line_start + ignore.start() + 1, comment[ignore.start() :], start - line_start + 1)
     return found if found.keys() >= tags.keys() else None
 
 
@@ -178,12 +184,19 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
         comments = _quick_columns(source, tags) or _scanned_columns(source, tags) or _comment_columns(source)
     else:
         comments = _comment_columns(source)
-        tags = {line: _tag_of(text) for line, (_, text) in comments.items()}
+        tags = {line: _tag_of(text) for line, (_, text, _) in comments.items()}
     first_code = _first_code_line(source)
     lines = source.splitlines()
-    for line, tag in sorted(tags.items()):
+    for line, full_tag in sorted(tags.items()):
+        column, _, comment_column = comments.get(line, (1, "", 1))
+        read = read_tag(full_tag)
+        for problem in read.problems:
+            # mypy's column: the character after the comment's `#`.
+            result.problems.append((line, comment_column + 1, problem))
+        if read.applied is None:
+            continue  # no valid ignore: the line's errors stand
+        tag = read.applied
         codes = parse_codes(tag)
-        column = comments.get(line, (1, ""))[0]
         ignore = Ignore(line, codes, column, written_codes(tag))
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         if line < first_code and text.lstrip().startswith("#") and result.whole_file is None:
@@ -259,6 +272,11 @@ def apply_ignores(
                 kept.append(not_covered_note(diag, uncovered))
 
     added = False
+    if ignore_map.problems and not options.ignore_errors and not (ignore_map.whole_file is not None and ignore_map.whole_file.codes is None):
+        # After the line's other errors, as mypy orders them (by column: the
+        # comment ends the line).
+        kept.extend(Diagnostic(path, line, column, "error", message, "syntax") for line, column, message in ignore_map.problems)
+        added = True
     if not options.ignore_errors and code_enabled(options, "ignore-without-code"):
         from veritype.diagnostics.ignore_without_code import ignore_without_code_errors
 

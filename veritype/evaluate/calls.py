@@ -357,7 +357,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
         plain_types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
         infer = site.infer
         for a in args:
-            plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  (each has a node)
+            plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  # (each has a node)
         if _fits_plainly(site, callee, args, plain_types):
             return callee.ret
         matching = match_arguments(site, callee, args, plain_types)
@@ -382,7 +382,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
                 arg_types.append(_NOT_YET)
                 continue
             with site.recording(False) as seen:
-                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  (a node: its class is in _RE_INFERRED)
+                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  # (a node: its class is in _RE_INFERRED)
             if seen:
                 held[ai] = seen
         else:

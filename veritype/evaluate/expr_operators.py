@@ -192,7 +192,7 @@ def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.
     dunder, rdunder, sym = BINOP_DUNDERS[type(op)]
     if augmented:
         idunder = "__i" + dunder[2:]
-        results = []
+        results: list[Type] = []
         for litem in union_items(left):
             method = ex.ev.bound_member(litem, idunder) if not isinstance(litem, AnyType) else None
             if method is not None:
@@ -203,7 +203,7 @@ def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.
                     continue
             results.append(ex.binary(node, litem, right, op))
         return make_union(results)
-    results: list[Type] = []
+    results = []
     for litem in union_items(left):
         r = ex._binary_one(node, litem, right, dunder, rdunder, sym, left)
         results.append(r)

@@ -181,12 +181,6 @@ class Members:
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
         if any(c.has_any_base or c.unknown_decorator for c in info.mro):
             return AnyType("special")
-        if any(name in _slot_names(c) and not getattr(c.module, "is_stub", False) for c in info.mro):
-            # Named in `__slots__` but set only indirectly (`object.__setattr__(self, "x", v)`):
-            # the attribute exists at runtime; with no declaration its type is unknown.
-            # Not in a stub: there an undeclared slot is private, and mypy reports it
-            # (typeshed's `socket.__slots__` names `_io_refs`; urllib3 ignores it).
-            return AnyType("special")
         if name in _ORDERING and any("functools.total_ordering" in c.decorators for c in info.mro):
             # functools.total_ordering fills in the other comparisons from one of them.
             for other in _ORDERING:
@@ -220,7 +214,12 @@ class Members:
             t = self._map_to(inst, cls, t, receiver)
             if kind == "property":
                 if on_class:
-                    return ev.instance("builtins.property")
+                    # mypy 2.4.1 gives the getter's own (unbound) callable for a
+                    # property read on its class, for every property kind
+                    # (`property`, `cached_property`, `abstractproperty`, ...):
+                    # `A.prop.__name__` is clean under mypy, and so here. (At run
+                    # time it is the descriptor object; mypy-clean code is the judge.)
+                    return t if isinstance(t, (CallableType, Overloaded)) else ev.instance("builtins.property")
                 if isinstance(t, CallableType):
                     bound = bind_self(ev, t, receiver)
                     return bound.ret if isinstance(bound, CallableType) else AnyType("special")

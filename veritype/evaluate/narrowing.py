@@ -403,7 +403,7 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
             other = members[0]
     if isinstance(other, NoneType):
         if positive:
-            kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
+            kept: list[Type] = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
             if isinstance(t, AnyType):
                 return None
             return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
@@ -411,7 +411,7 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
     if isinstance(other, LiteralType):
         items = union_items(t)
         if positive:
-            kept: list[Type] = []
+            kept = []
             for i in items:
                 if isinstance(i, LiteralType):
                     if i == other:

@@ -290,7 +290,12 @@ class ModuleFinder:
 
     def _untyped(self, name: str) -> MissingModule:
         hint = install_hint(name)
-        message = f'Skipping analyzing "{name}": module is installed, but missing library stubs or py.typed marker'
+        # mypy 2.4.1: installed without `py.typed`, where typeshed has stubs for
+        # the library (pygments: types-Pygments), it is the stubs that are missing.
+        if hint is not None:
+            message = f'Library stubs not installed for "{name}"'
+        else:
+            message = f'Skipping analyzing "{name}": module is installed, but missing library stubs or py.typed marker'
         return MissingModule(name, IMPORT_UNTYPED, message, (hint,) if hint else (), self._ignored(name))
 
     def _stubs_missing(self, name: str) -> bool:

@@ -123,7 +123,20 @@ class Binder:
 
     def _ann_assign(self, stmt: ast.AnnAssign, table: SymbolTable) -> None:
         if isinstance(stmt.target, ast.Name):
-            sym = self._define(table, stmt.target.id, S.VAR, stmt)
+            name = stmt.target.id
+            prev = table.get(name)
+            sym = self._define(table, name, S.VAR, stmt)
+            if prev is not None and prev is sym and not prev.is_instance_attr and not _names_final(stmt.annotation):
+                # An annotation of a name the scope already binds (`x = 1` then
+                # `x: int = 2`; an import, a parameter, an earlier annotation):
+                # mypy's `Name "x" already defined` [no-redef]. The first binding
+                # keeps the name's type, and the statement is no declaration
+                # (check/annotated_redefinition.py reports it).
+                stmt._vt_redefines = prev  # type: ignore[attr-defined]
+                return
+            # (Set either way: the same tree may be bound again under other
+            # settings, where a static branch no longer binds the name first.)
+            stmt._vt_redefines = None  # type: ignore[attr-defined]
             if sym.annotation is None:
                 sym.annotation = stmt.annotation
                 sym.annotation_node = stmt
@@ -286,6 +299,19 @@ _HANDLERS: dict[type, Callable[[Binder, Any, SymbolTable], None]] = {
 for _name, _handler in (("TryStar", Binder._try), ("TypeAlias", Binder._type_alias)):
     if hasattr(ast, _name):
         _HANDLERS[getattr(ast, _name)] = _handler
+
+
+def _names_final(annotation: ast.expr) -> bool:
+    """`Final` or `Final[...]` (under any module prefix): mypy reports a
+    redeclaration as final otherwise (`Cannot redefine an existing name as
+    final` [misc], not reported here yet), and the name is final from then on,
+    so the annotation is still taken (an assignment before it is `Cannot
+    assign to final name`, as mypy)."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr == "Final"
+    return isinstance(annotation, ast.Name) and annotation.id == "Final"
 
 
 def absolute_import_name(importer: str, is_package: bool, module: str | None, level: int) -> str:

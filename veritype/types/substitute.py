@@ -51,13 +51,13 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
         # `is` answer later comparisons.
         return t
     if tp is UnionType:
-        items = [_sub(i, m) for i in t.items]  # type: ignore[attr-defined]
+        items: list[Type] = [_sub(i, m) for i in t.items]  # type: ignore[attr-defined]
         for new, old in zip(items, t.items):  # type: ignore[attr-defined]
             if new is not old:
                 return make_union(items)
         return t  # (make_union only builds simplified unions: it would give `t` again)
     if isinstance(t, TupleType):
-        items: list[Type] = []
+        items = []
         spliced = False
         for item in t.items:
             if isinstance(item, UnpackType):
