@@ -13,12 +13,13 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.unsolved_call import report_unsolved_call
 from veritype.check.annotated_redefinition import check_annotated_redefinition, redefined_symbol
-from veritype.check.assign_context import any_where_declared_any, reassigned_empty_display
-from veritype.check.attribute_targets import check_final_name, PLAIN, check_written_attribute, written_type
+from veritype.check.assign_context import reassigned_empty_display
+from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
+from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
 from veritype.check.special_assignments import special_assignment, special_annassign
 from veritype.check.type_targets import check_type_target
@@ -43,7 +44,6 @@ from veritype.evaluate.str_unpack import check_str_unpack
 from veritype.evaluate.type_expr import TypeContext
 from veritype.evaluate.typeddict_keys import check_key
 from veritype.evaluate.typeddict_merges import merge_display
-from veritype.types.model import TupleType, holds_any
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -66,14 +66,21 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
                 mc.error(stmt, f'Syntax error in type comment "{stmt.type_comment.strip()}"', "syntax")
     if declared is not None and mc.info.is_stub and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
         return  # `x = ...  # type: int` in a stub (spec, "Module Level Attributes")
-    t = mc._infer_redisplay(stmt) if declared is None else None
+    # Each rule below but the inference judges one shape of statement, tested here
+    # first (each is asked of every assignment, 12k on the bench corpus): a display
+    # re-binding a name (infer_redisplay), an item assigned (setitem_context), an
+    # empty display (maybe_complete, check_var_annotated; as `empty_display_kind`).
+    value = stmt.value
+    t = infer_redisplay(mc, stmt) if declared is None and type(value) in _DISPLAY_CLASSES else None
     if t is None:
-        t = mc.infer(stmt.value, declared if declared is not None else mc._setitem_context(stmt.targets))
-    t = maybe_complete(mc, stmt, t, declared)
+        t = mc.infer(value, declared if declared is not None else setitem_context(mc, stmt.targets) if type(stmt.targets[0]) is ast.Subscript else None)
+    empty = va.empty_display_kind(value) is not None
+    if empty:
+        t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
-        mc.assign(target, t, stmt.value)
-    if declared is None and not stmt.type_comment:
-        mc._check_var_annotated(stmt, t)
+        assign(mc, target, t, value)
+    if empty and declared is None and not stmt.type_comment:
+        check_var_annotated(mc, stmt, t)
 
 
 def setitem_context(mc: "ModuleChecker", targets: list[ast.expr]) -> Type | None:
@@ -162,9 +169,10 @@ def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     return None
 
 
-def attribute_declared(mc: "ModuleChecker", target: ast.Attribute) -> Type | None:
-    silent = ExprEvaluator(mc.ev, mc.scope, mc.flow, None)
-    base = silent.infer(target.value)
+def attribute_declared(mc: "ModuleChecker", target: ast.Attribute, base: Type | None = None) -> Type | None:
+    """`target`'s declared type; `base`: the type of its object, if inferred (silently) already."""
+    if base is None:
+        base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
 
     through = written_type(mc.ev, base, target.attr)
     if through is not PLAIN:
@@ -239,8 +247,13 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target)."""
     if isinstance(target, ast.Name):
-        check_final_name(mc, target)
-        if check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value):
+        hit = mc._local_symbol(target.id)
+        check_final_name_of(mc, target, hit)
+        # Both rules judge a name bound to a class, an import or a module, never a
+        # variable, parameter or function (most names assigned): asked only then.
+        kind = hit[0].kind if hit is not None else None
+        if (kind == S.CLASS or kind == S.FROM_IMPORT or kind == S.MODULE_REF) and (
+                check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
             return
         inferred_decls.before_assign(mc, target, value, t)
         declared = mc._declared_for_target(target)
@@ -269,7 +282,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                     mc.flow.bind(target.id, declared)
                 return
             _concrete_class_assigned(mc, value, declared)
-            mc.flow.bind(target.id, _narrow_on_reassign(mc.ev, declared, t))
+            mc.flow.bind(target.id, narrow_on_reassign(mc.ev, declared, t))
         else:
             keep = value is not None and _declared_literal_source(mc, value)
             # Kept are the literals a declaration wrote; an inferred one (an enum's
@@ -284,18 +297,21 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
             bound = reassigned_empty_display(mc, target, bound)
             if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
-                bound = _keep_declared_over_any(mc.ev, lenient_over, bound)
+                bound = keep_declared_over_any(mc.ev, lenient_over, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
     elif isinstance(target, ast.Attribute):
         mc.infer(target.value)
         if check_type_target(mc, target, t, value):
             return
-        declared = mc._attribute_declared(target)
+        # The object's type, as the rules below read it (silently: reported above).
+        # Nothing between them binds: inferred once for them all.
+        base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
+        declared = attribute_declared(mc, target, base_t)
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
-            enforced = inferred_attribute_type(mc, target, ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value))
+            enforced = inferred_attribute_type(mc, target, base_t)
 
             if enforced is not None and lenient(mc, target, t, value, enforced):
                 enforced = None
@@ -305,7 +321,6 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             return
 
         unknown = check_attribute_assignment(mc, target, t, value)
-        base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown
         mc._record_self_assignment(target, t, value)
@@ -325,7 +340,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 narrow_to = declared if declared is not None else enforced if isinstance(t, AnyType) else None
                 # A declared attribute narrows to the value's class as a declared name does
                 # (mypy: `cls.proxy = Sub()` for `proxy: ClassVar[Base]` reads as `Sub`).
-                mc.flow.bind(key, (_narrow_on_reassign(mc.ev, narrow_to, t) if declared is not None else _narrow_on_assign(mc.ev, narrow_to, t)) if narrow_to is not None else t)
+                mc.flow.bind(key, (narrow_on_reassign(mc.ev, narrow_to, t) if declared is not None else narrow_on_assign(mc.ev, narrow_to, t)) if narrow_to is not None else t)
     elif isinstance(target, ast.Subscript):
         base = mc.infer(target.value)
         mc._setitem(target, base, t, value)
@@ -503,7 +518,7 @@ def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
         if key is not None:
             # `self.s: Sequence[str] = []` narrows `self.s` to the list (mypy does, for
             # attributes though not for plain names), so `self.s.append(x)` follows.
-            mc.flow.bind(key, _narrow_on_reassign(mc.ev, declared, t))
+            mc.flow.bind(key, narrow_on_reassign(mc.ev, declared, t))
     else:
         mc.infer(stmt.target)
 
@@ -546,7 +561,7 @@ def check_aug_assign(mc: "ModuleChecker", stmt: ast.AugAssign) -> None:
             got, exp = format_pair(result, declared)
             mc.error(stmt, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             return
-        mc.flow.bind(stmt.target.id, _narrow_on_assign(mc.ev, declared, result) if declared is not None else result)
+        mc.flow.bind(stmt.target.id, narrow_on_assign(mc.ev, declared, result) if declared is not None else result)
     elif isinstance(stmt.target, ast.Subscript):
         base = mc.infer(stmt.target.value)
         mc._setitem(stmt.target, base, result, stmt.value)
@@ -601,92 +616,6 @@ def _implicit_self_type(sym, scope) -> Type | None:  # type: ignore[no-untyped-d
     return t if isinstance(t, (Instance, TypeVarType)) else None
 
 
-def _narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
-    if isinstance(declared, CallableType) and declared.type_vars and isinstance(value, CallableType) and not value.type_vars:
-        # A generic callable declared (`x: Callable[[T], T] = lambda a: a`): the
-        # lambda's own signature would only hold the variables unsolved.
-        return declared
-    if isinstance(value, AnyType):
-        # mypy's rule (binder.assign_type): an Any value does not narrow a declared
-        # type, so `x: bytes = d["k"]` stays bytes; except that an Optional's None
-        # becomes Any (a fallback replacing None), and a union with an Any item or
-        # a declared Any takes the Any.
-        if isinstance(declared, UnionType):
-            items = flatten_union(declared.items)
-            if any(isinstance(i, NoneType) for i in items):
-                return make_union([value if isinstance(i, NoneType) else i for i in items])
-            if any(isinstance(i, AnyType) for i in items):
-                return value
-        return declared
-    if isinstance(declared, AnyType):
-        return declared
-    if isinstance(declared, UnionType):
-        kept = [i for i in union_items(value)]
-        if all(is_subtype(ev, i, declared) for i in kept):
-            # Literal values keep their literal type only when declared as such.
-            out = []
-            for i in kept:
-                if isinstance(i, LiteralType) and not any(isinstance(d, LiteralType) for d in declared.items):
-                    out.append(widen_literals(i))
-                else:
-                    out.append(i)
-            return make_union(out)
-    if isinstance(declared, Instance) and isinstance(value, (TupleType,)) and declared.info.fullname == "builtins.tuple":
-        return value
-    return declared
-
-
-def _keep_declared_over_any(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
-    """mypy: a value holding Any that the declared type (or one of its union
-    items) fits into keeps that declared type: `x: list[int]` then `x =
-    list_of_any()` is still `list[int]` (and trio's `coro = wrapper(coro)`, a
-    `Coroutine[Any, Any, T]`, keeps the declared coroutine type); a value of
-    another class (`list[Any]` into `Sequence[int]`) narrows as usual."""
-
-    out: list[Type] = []
-    for v in union_items(value):
-        if isinstance(v, (Instance, TupleType)) and holds_any(v):
-            fit = [d for d in union_items(declared) if isinstance(d, (Instance, TupleType)) and is_subtype(ev, d, v)]
-            if len(fit) == 1:
-                out.append(fit[0])
-                continue
-        out.append(v)
-    return make_union(out)
-
-
-def _narrow_on_reassign(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
-    """A later assignment to a declared name (or annotated parameter) narrows it to the
-    value's class, as mypy does: `v: Sequence[int]` then `v = tuple(v)` is a tuple."""
-    return _keep_declared_over_any(ev, declared, _narrow_to_class(ev, declared, value))
-
-
-def _narrow_to_class(ev, declared: Type, value: Type) -> Type:  # type: ignore[no-untyped-def]
-    narrowed = _narrow_on_assign(ev, declared, value)
-    if narrowed is declared and isinstance(declared, (CallableType, Overloaded)) and not (isinstance(declared, CallableType) and declared.type_vars):
-        # A callable declaration narrows to the value that fits it, as mypy's binder:
-        # `hook` declared `def (Any) -> dict` takes a `SimpleStructureHook` protocol
-        # instance in a later loop and is passed on as that (cattrs).
-        v = value
-        if isinstance(v, (Instance, CallableType)) and v != declared and not (isinstance(v, CallableType) and v.type_vars) and is_subtype(ev, v, declared):
-            return v
-        return narrowed
-    if narrowed is declared and isinstance(declared, TypeType) and isinstance(value, TypeType) and isinstance(value.item, Instance):
-        # A class object narrows a `type[...]` as an instance narrows its class
-        # (mypy): `seq_type = list` after `seq_type = type(seq)` is the list class.
-        return value if value != declared and is_subtype(ev, value, declared) else narrowed
-    if narrowed is not declared or not isinstance(declared, Instance):
-        return narrowed
-    # A protocol narrows too (mypy): `conn = cast(HTTPSConnection, conn)` where
-    # `conn` is a `BaseHTTPConnection` protocol reads `conn.sock` after.
-    v = widen_literals(value)
-    if isinstance(v, (Instance, TupleType)) and v != declared and is_subtype(ev, v, declared):
-        return any_where_declared_any(v, declared) if isinstance(v, Instance) else v
-    if isinstance(v, UnionType) and all(isinstance(i, (Instance, TupleType)) for i in v.items) and is_subtype(ev, v, declared):
-        # `event = cast(Union[Request, Response], event)` with `event: Event` (h11).
-        return v
-    return narrowed
-
-
 def _widen_lit(t: Type) -> Type:
     if isinstance(t, LiteralType):
         return t.fallback
@@ -700,12 +629,14 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, k
     literal types stay, as mypy keeps `Literal` (only an inferred literal is
     widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
     hit = checker.ev.lookup(target.id, checker.scope)
-    if hit is not None and "Final" in qualifiers(ev, *hit):
+    # (Only an annotation gives a variable qualifiers: declarations.compute_declared_type.)
+    if hit is not None and hit[0].annotation is not None and "Final" in qualifiers(ev, *hit):
         return t
     return widen_literals(t, keep_declared=keep_declared)
 
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
+_DISPLAY_CLASSES = frozenset(_DISPLAYS)  # (exact node classes: ast nodes are never subclassed)
 
 
 def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.scopes import Scope
 
 
 class _Plain:
@@ -178,15 +179,19 @@ def _init_of_unset_final(checker: "ModuleChecker", sym: S.Symbol, cls: "ClassInf
 
 def check_final_name(checker: "ModuleChecker", target: ast.Name) -> None:
     """`NAME = v` where NAME was declared `Final` (mypy: 'Cannot assign to final name')."""
-    hit = checker.ev.lookup(target.id, checker.scope)
+    check_final_name_of(checker, target, checker.ev.lookup(target.id, checker.scope))
+
+
+def check_final_name_of(checker: "ModuleChecker", target: ast.Name, hit: "tuple[S.Symbol, Scope] | None") -> None:
+    """`check_final_name`, with `hit` the name looked up in the checker's scope."""
     if hit is None:
         return
     sym, scope = hit
     if scope is checker.scope and imported_final(checker, sym):
         checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")
         return
-    if sym.kind != S.VAR or sym.is_instance_attr:
-        return
+    if sym.kind != S.VAR or sym.is_instance_attr or sym.annotation is None:
+        return  # (only an annotation gives a variable qualifiers: declarations.compute_declared_type)
     if "Final" not in qualifiers(checker.ev, sym, scope):
         return
     if _is_declaration(sym, target):

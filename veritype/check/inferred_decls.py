@@ -94,18 +94,19 @@ def _target_names(node: ast.AST) -> list[ast.expr]:
 
 
 def _declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | None, bool]":
-    """`_symbol(checker, target)`, and whether `target` declares it (`is_declaring`).
+    """`_symbol(checker, target)`, and whether `target` declares it (`is_declaring`);
+    no symbol where the rule is off (`enabled`).
 
     Asked three to five times for each name assigned (twice by
     declared_for_target, before_assign, record...; 45k is_declaring walks on
     the bench corpus for 13k names): kept for the target last asked about.
     Pure: the symbol a target binds is its scope's, bound once, and
-    is_declaring reads only the symbol's declarations."""
+    is_declaring reads only the symbol's declarations; `enabled` is the scope's."""
     scope = checker.scope
     kept = checker.declaration_kept
     if kept is not None and kept[0] is target and kept[1] is scope:
         return kept[2], kept[3]
-    sym = _symbol(checker, target)
+    sym = _symbol(checker, target) if enabled(checker) else None
     declaring = sym is not None and is_declaring(sym, target)
     checker.declaration_kept = (target, scope, sym, declaring)
     return sym, declaring
@@ -156,8 +157,6 @@ def _may_span(outer: ast.expr, inner: ast.expr) -> bool:
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     """The type the variable's first assignment declared, to check `target`'s value against."""
-    if not enabled(checker):
-        return None
     sym, declaring = _declaration(checker, target)
     if sym is None or declaring:
         return None
@@ -228,8 +227,6 @@ def _may_name_import_errors(checker: "ModuleChecker", fn: ast.AST | None) -> boo
 
 def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
     """Complete a partial None declaration, or widen one for a None in another branch."""
-    if not enabled(checker):
-        return
     sym, declaring = _declaration(checker, target)
     if sym is None or declaring:
         return
@@ -277,8 +274,6 @@ def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value
 
 def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
     """At the declaring assignment: remember the type bound there."""
-    if not enabled(checker):
-        return
     sym, declaring = _declaration(checker, target)
     if sym is None or not declaring:
         return

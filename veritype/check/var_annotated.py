@@ -29,16 +29,22 @@ _NAMED = frozenset(
     c for c in vars(ast).values()
     if isinstance(c, type) and issubclass(c, ast.AST) and ("name" in c._fields or "rest" in c._fields)
 )
+# The node classes `needs_annotation` reads (exact: ast nodes are never subclassed).
+_RELEVANT = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Global, ast.Nonlocal, ast.AugAssign, ast.FunctionDef,
+                       ast.AsyncFunctionDef, ast.ClassDef, ast.arg, ast.Import, ast.ImportFrom}) | _NAMED
 
 
 def empty_display_kind(value: ast.expr) -> str | None:
     """'list' / 'dict' / 'set' for `[]`, `{}`, `set()`, else None."""
-    if isinstance(value, ast.List) and not value.elts:
-        return "list"
-    if isinstance(value, ast.Dict) and not value.keys:
-        return "dict"
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("set", "list", "dict") and not value.args and not value.keywords:
-        return value.func.id
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Name) and func.id in ("set", "list", "dict") and not value.args and not value.keywords:
+            return func.id
+        return None
+    if isinstance(value, ast.List):
+        return None if value.elts else "list"
+    if isinstance(value, ast.Dict):
+        return None if value.keys else "dict"
     return None
 
 
@@ -46,7 +52,9 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> boo
     """True when nothing in `body` (outside `assign`) could complete the type of `name`."""
     for stmt in body:
         for node in walk_nodes(stmt):
-            if node is assign:
+            # (The whole body is walked, a module's for a module-level `x = []`: a node
+            # of no class the rules below read is skipped on one lookup.)
+            if type(node) not in _RELEVANT or node is assign:
                 continue
             if isinstance(node, ast.Name) and node.id == name:
                 if not isinstance(node.ctx, ast.Load):
