@@ -81,6 +81,8 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
         assign(mc, target, t, value)
     if empty and declared is None and not stmt.type_comment:
         check_var_annotated(mc, stmt, t)
+    elif declared is None and type(value) is ast.Call and not value.args and not value.keywords:
+        report_unsolved_call(mc, stmt, t)
 
 
 def setitem_context(mc: "ModuleChecker", targets: list[ast.expr]) -> Type | None:
@@ -98,8 +100,6 @@ def setitem_context(mc: "ModuleChecker", targets: list[ast.expr]) -> Type | None
 
 
 def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
-    if report_unsolved_call(mc, stmt, t):
-        return
     attr = va.attribute_needs_annotation(mc, stmt, t)
     if attr is not None:
         mc.error(stmt.targets[0], va.message(*attr), "var-annotated")
