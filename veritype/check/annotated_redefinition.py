@@ -37,6 +37,14 @@ def redefined_symbol(stmt: ast.AnnAssign) -> "Symbol | None":
     return getattr(stmt, "_vt_redefines", None)
 
 
+def check_final_again(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
+    """`x = 1` then `x: Final = 2` (or `Final[int]`): mypy 2.4.1's `Cannot
+    redefine an existing name as final` [misc] (see semantic/binder.py for
+    which of the two keeps the annotation)."""
+    if getattr(stmt, "_vt_final_again", False):
+        mc.error(stmt, "Cannot redefine an existing name as final", "misc")
+
+
 def check_annotated_redefinition(mc: "ModuleChecker", stmt: ast.AnnAssign, first: "Symbol") -> None:
     name = first.name
     mc.error(stmt, f'Name "{name}" already defined{_where(mc, first)}', "no-redef")

@@ -16,7 +16,7 @@ from veritype.types.join import keep_context_literals, widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.unsolved_call import report_unsolved_call
-from veritype.check.annotated_redefinition import check_annotated_redefinition, redefined_symbol
+from veritype.check.annotated_redefinition import check_annotated_redefinition, check_final_again, redefined_symbol
 from veritype.check.assign_context import reassigned_empty_display
 from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
 from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
@@ -455,6 +455,7 @@ def setitem(mc: "ModuleChecker", target: ast.Subscript, base: Type, value_t: Typ
 
 
 def check_ann_assign(mc: "ModuleChecker", stmt: ast.AnnAssign) -> None:
+    check_final_again(mc, stmt)
     first = redefined_symbol(stmt)
     if first is not None:
         check_annotated_redefinition(mc, stmt, first)

@@ -126,7 +126,11 @@ class Binder:
             name = stmt.target.id
             prev = table.get(name)
             sym = self._define(table, name, S.VAR, stmt)
-            if prev is not None and prev is sym and not prev.is_instance_attr and not _names_final(stmt.annotation):
+            rebinds = prev is not None and prev is sym and not prev.is_instance_attr
+            # mypy: `Cannot redefine an existing name as final` [misc], reported
+            # with the statement (check/annotated_redefinition.py).
+            stmt._vt_final_again = rebinds and _names_final(stmt.annotation)  # type: ignore[attr-defined]
+            if rebinds and not _bare_final(stmt.annotation):
                 # An annotation of a name the scope already binds (`x = 1` then
                 # `x: int = 2`; an import, a parameter, an earlier annotation):
                 # mypy's `Name "x" already defined` [no-redef]. The first binding
@@ -302,13 +306,16 @@ for _name, _handler in (("TryStar", Binder._try), ("TypeAlias", Binder._type_ali
 
 
 def _names_final(annotation: ast.expr) -> bool:
-    """`Final` or `Final[...]` (under any module prefix): mypy reports a
-    redeclaration as final otherwise (`Cannot redefine an existing name as
-    final` [misc], not reported here yet), and the name is final from then on,
-    so the annotation is still taken (an assignment before it is `Cannot
-    assign to final name`, as mypy)."""
-    if isinstance(annotation, ast.Subscript):
-        annotation = annotation.value
+    """`Final` or `Final[...]`, under any module prefix."""
+    return _bare_final(annotation.value if isinstance(annotation, ast.Subscript) else annotation)
+
+
+def _bare_final(annotation: ast.expr) -> bool:
+    """`Final` without a type: mypy 2.4.1 makes an already bound name final
+    then (the annotation is taken, and the assignment before it is `Cannot
+    assign to final name`), where `Final[int]` is a redefinition like any
+    other annotation (`Name "x" already defined`, the first binding keeping
+    its type). Both are `Cannot redefine an existing name as final`."""
     if isinstance(annotation, ast.Attribute):
         return annotation.attr == "Final"
     return isinstance(annotation, ast.Name) and annotation.id == "Final"
