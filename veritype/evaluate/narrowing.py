@@ -26,6 +26,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 from veritype.evaluate.call_dispatch import call_types
+from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -300,11 +301,11 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
                 out[key] = narrowed
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
         for call, other in ((left, right), (right, left)):
-            if not identity and type(call) is ast.Call and _is_len_call(exprs, call):
+            if not identity and type(call) is ast.Call and is_len_call(exprs, call):
                 n = other.value if isinstance(other, ast.Constant) and type(other.value) is int else None
                 key = _key(call.args[0])
                 if key is not None and n is not None and 0 <= n <= 16:
-                    narrowed_len = _narrow_len(ev, silent.infer(call.args[0]), n, is_positive)
+                    narrowed_len = narrow_len(ev, silent.infer(call.args[0]), n, is_positive)
                     if narrowed_len is not None:
                         out[key] = narrowed_len
         # `td["kind"] == "a"` on a union of TypedDicts (a tagged union: mypy and
@@ -340,8 +341,8 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
                     else:
                         out[key] = ct.item
         return out
-    if op_cls in _FLIPPED:  # <, <=, >, >=
-        return _compare_len(exprs, silent, op, left, right, positive)
+    if op_cls in FLIPPED:  # <, <=, >, >=
+        return compare_len(exprs, silent, op, left, right, positive)
     if op_cls is ast.In or op_cls is ast.NotIn:
         key = _key(left)
         is_positive = positive if op_cls is ast.In else not positive
@@ -502,72 +503,6 @@ def _expand_finite(ev: "Evaluator", t: Type) -> list[Type] | None:
             if members:
                 return [LiteralType(m, Instance(t.info, ()), is_enum=True) for m in members]
     return None
-
-
-def _is_len_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
-    if len(node.args) != 1 or node.keywords or not isinstance(node.func, ast.Name) or node.func.id != "len":
-        return False
-    ref = exprs.ev.resolve_expr(node.func, exprs.scope) if exprs.scope is not None else None
-    return ref is not None and ref.fullname == "builtins.len"
-
-
-_FLIPPED: dict[type, type] = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
-
-
-def _compare_len(exprs: "ExprEvaluator", silent: "ExprEvaluator", op: ast.cmpop, left: ast.expr, right: ast.expr, positive: bool) -> dict[str, Type]:
-    """`len(x) >= 2` (or `2 <= len(x)`): the fixed-length tuples of a union whose
-    length passes the test (mypy); other items, variadic tuples too, stay."""
-    kind: type = type(op)
-    if isinstance(right, ast.Call) and not isinstance(left, ast.Call):
-        left, right, kind = right, left, _FLIPPED[kind]
-    if not (isinstance(left, ast.Call) and _is_len_call(exprs, left)):
-        return {}
-    if not (isinstance(right, ast.Constant) and type(right.value) is int):
-        return {}
-    key = _key(left.args[0])
-    if key is None:
-        return {}
-    n = right.value
-    t = silent.infer(left.args[0])
-    items = union_items(t)
-    if not any(isinstance(i, TupleType) for i in items):
-        return {}
-    from veritype.types.tuples import is_variadic
-
-    def passes(length: int) -> bool:
-        return {ast.Lt: length < n, ast.LtE: length <= n, ast.Gt: length > n, ast.GtE: length >= n}[kind]
-
-    kept = [i for i in items if not isinstance(i, TupleType) or is_variadic(i) or passes(len(i.items)) == positive]
-    return {key: make_union(kept)}
-
-
-def _narrow_len(ev: "Evaluator", t: Type, n: int, positive: bool) -> Type | None:
-    items = union_items(t)
-    if not any(isinstance(i, TupleType) or (isinstance(i, Instance) and i.info.fullname == "builtins.tuple") for i in items):
-        return None
-    out: list[Type] = []
-    from veritype.types.tuples import align, is_variadic
-
-    for i in items:
-        if is_variadic(i):
-            # `tuple[int, *tuple[str, ...], int]` with `len(t) == 3` is `tuple[int, str, int]`
-            # (spec, "Tuples": length checks may narrow); a TypeVarTuple part stays as is.
-            assert isinstance(i, TupleType)
-            fixed = align(i, n)
-            if not positive:
-                out.append(i)
-            elif fixed is not None:
-                out.append(ev.tuple_of(fixed))
-            elif any(isinstance(x, UnpackType) and not isinstance(x.item, Instance) for x in i.items):
-                out.append(i)
-        elif isinstance(i, TupleType):
-            if (len(i.items) == n) == positive:
-                out.append(i)
-        elif isinstance(i, Instance) and i.info.fullname == "builtins.tuple" and i.args:
-            out.append(ev.tuple_of([i.args[0]] * n) if positive else i)
-        else:
-            out.append(i)
-    return make_union(out)
 
 
 def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
