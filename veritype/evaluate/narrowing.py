@@ -61,6 +61,9 @@ def narrow_pair(exprs: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type]
 _key = expr_key  # the reference key of a node (`x`, `x.attr`, `x[0]`), or None
 
 _EQUALITY = frozenset((ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+# The operands whose narrowing may refine a parent (refine_parents): a member
+# access, or a walrus (whose target may be one). Exact classes: ast nodes are never subclassed.
+_MAY_HAVE_PARENT = frozenset((ast.Attribute, ast.Subscript, ast.NamedExpr))
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
@@ -139,10 +142,15 @@ class _Once:
             return self.exprs.infer(node, expected)
         overlay = self.exprs.overlay
         cls = type(node)
-        if cls is ast.Constant or (overlay and cls is ast.Name):
+        if cls is ast.Constant:
             # Inferred, not memoized, where that costs less (timed side by side on the
-            # bench corpus): a constant (74 vs 106 ms), a name under an overlay, which
-            # keys it (56 vs 122 ms); not a name without one (244 vs 102 ms).
+            # bench corpus): a constant (74 vs 106 ms), by its handler itself (what
+            # `infer` does for one: the type of a constant is no alias to expand and
+            # names nothing deprecated, and it infers nothing nested).
+            return self.exprs._Constant(node, None)  # type: ignore[arg-type]
+        if overlay and cls is ast.Name:
+            # So is a name under an overlay, which keys it (56 vs 122 ms); not a
+            # name without one (244 vs 102 ms).
             return self.exprs.infer(node)
         if self.shared is not None and cls not in _LEAVES:
             t = self.shared.peek(node, overlay)
@@ -193,7 +201,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
     if type(test) is ast.Compare:
         if len(test.ops) == 1:
             out = _compare(exprs, silent, test, positive)
-            if out:
+            if out and (type(test.left) in _MAY_HAVE_PARENT or type(test.comparators[0]) in _MAY_HAVE_PARENT):
                 refine_parents(ev, silent, [test.left, test.comparators[0]], out)
             return out
         from veritype.evaluate.compare_chains import chain_as_conjunction
@@ -201,7 +209,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
         return _narrow(exprs, silent, chain_as_conjunction(test), positive)
     if type(test) is ast.Call:
         out = _call(exprs, silent, test, positive)
-        if out:
+        if out and type(test.args[0]) in _MAY_HAVE_PARENT:
             refine_parents(ev, silent, test.args[:1], out)
         return out
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
@@ -414,6 +422,15 @@ def _literal_items(t: Type) -> list[Type] | None:
 
 
 def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool, name_key: bool = False) -> Type | None:
+    # (None first: most questions here are `is None`. The forms below it want an
+    # instance for `other`, or make it a literal.)
+    if isinstance(other, NoneType):
+        if positive:
+            kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
+            if isinstance(t, AnyType):
+                return None
+            return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
+        return make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
     if identity and isinstance(other, Instance) and (getattr(other.info, "is_sentinel", False) or other.info.fullname in ("builtins.ellipsis", "types.EllipsisType")):
         # `...` is the only value of its class too (mypy's singleton types):
         # `v is not infer` with `infer = ...` rules `EllipsisType` out (hypothesis).
@@ -424,13 +441,6 @@ def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identit
         members = _expand_finite(ev, other)
         if members is not None and len(members) == 1:
             other = members[0]
-    if isinstance(other, NoneType):
-        if positive:
-            kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
-            if isinstance(t, AnyType):
-                return None
-            return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
-        return make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
     if isinstance(other, LiteralType):
         items = union_items(t)
         if positive:
