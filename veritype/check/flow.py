@@ -182,6 +182,9 @@ class Flow:
 # The types a join does not give back as themselves: a union is simplified
 # again (`Literal[True] | Literal[False]` is `bool`), and Never is the shared NEVER.
 _NOT_ITSELF = (UnionType, NeverType)
+# The types whose equal values a join may not give back as the first: Any
+# too (a reported Any is kept over another, see make_union).
+_NOT_ITS_EQUAL = (UnionType, NeverType, AnyType)
 _ABSENT = object()
 
 
@@ -205,12 +208,20 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     smallest, others = tables[0], tables[1:]
     out: dict[str, Type] = {}
     only = others[0].get if len(others) == 1 else None  # (two branches, the commonest join)
+    smallest_first = smallest is live[0].types
     for k, first in smallest.items():
         if only is not None:
             other = only(k, _ABSENT)
             if other is _ABSENT:
                 continue  # not narrowed on that branch: its declared type again
             same = other is first
+            if not same and type(other) is type(first) and type(first) not in _NOT_ITS_EQUAL and other == first:
+                # Equal values, distinct objects (each branch narrowed the key
+                # alike, 2.1k keys on the bench corpus): the join below is the
+                # first branch's (make_union keeps the first of equal items, one
+                # item is itself, and equal types differ for no declared rule).
+                out[k] = first if smallest_first else other
+                continue
         else:
             everywhere = same = True
             for table in others:

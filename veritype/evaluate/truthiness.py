@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, UnpackType, TypedDictType, TypeType, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NoneType, Overloaded, TupleType, Type, UnpackType, TypedDictType, TypeType, UnionType, NEVER, NeverType, make_union, union_items
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
@@ -22,6 +22,14 @@ def can_be_false(ev: "Evaluator", t: Type, branch: bool = False) -> bool:
     a: ... else: ...` checks the else branch. Without `branch` (the value of an
     `and`), such a falsy part is left out, as mypy's false_only marks it never
     true and the `or` that usually follows (`(x and x.f()) or []`) drops it."""
+    if type(t) is Instance:
+        # (The commonest item, tested first: 20k questions on the bench corpus.
+        # The model's classes are never subclassed: the chain below answers
+        # the same for an Instance.)
+        info = t.info  # type: ignore[attr-defined]
+        if info.fullname == "builtins.object" or _defines_truth(ev, info):
+            return True
+        return branch and not (info.is_final or info.is_enum_class())
     if isinstance(t, (NoneType, AnyType)):
         return True
     if isinstance(t, LiteralType):
@@ -61,6 +69,8 @@ def _defines_truth(ev: "Evaluator", info: "ClassInfo") -> bool:
 
 
 def can_be_true(ev: "Evaluator", t: Type) -> bool:
+    if type(t) is Instance:
+        return True  # (the commonest item: the chain below says so too)
     if isinstance(t, NoneType):
         return False
     if isinstance(t, LiteralType):
@@ -79,14 +89,26 @@ def surely_has(ev: "Evaluator", t: Type, name: str) -> bool:
 
 
 def truthy_part(ev: "Evaluator", t: Type, literal_bool: bool = False) -> Type:
+    cls = type(t)
+    if cls is not UnionType and cls is not NeverType:
+        # One item (most of the 15k parts asked on the bench corpus): the union
+        # below of its part alone is that part, or Never.
+        part = _truthy_item(ev, t, literal_bool)
+        return NEVER if part is None else part
     items = []
     for i in union_items(t):
-        if not can_be_true(ev, i):
-            continue
-        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
-        items.append(i)
+        part = _truthy_item(ev, i, literal_bool)
+        if part is not None:
+            items.append(part)
     return make_union(items)
+
+
+def _truthy_item(ev: "Evaluator", i: Type, literal_bool: bool) -> Type | None:
+    if not can_be_true(ev, i):
+        return None
+    if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
+        return _part_literal(ev, True)  # a true bool is `Literal[True]` (so `is True` can rule it out)
+    return i
 
 
 def _part_literal(ev: "Evaluator", value: object) -> Type:
@@ -103,24 +125,38 @@ _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "buil
 
 def falsy_part(ev: "Evaluator", t: Type, literal_bool: bool = False, branch: bool = False) -> Type:
     """The false values of `t`; `branch` as for `can_be_false`."""
+    cls = type(t)
+    if cls is not UnionType and cls is not NeverType:
+        part = _falsy_item(ev, t, literal_bool, branch)  # (one item, as in truthy_part)
+        return NEVER if part is None else part
     items = []
     for i in union_items(t):
-        if not can_be_false(ev, i, branch):
-            continue
-        if literal_bool and isinstance(i, Instance) and i.info.fullname == "builtins.bool":
-            i = _part_literal(ev, False)
-        elif literal_bool and isinstance(i, Instance) and i.info.fullname in _FALSY_VALUES:
-            # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
-            i = _part_literal(ev, _FALSY_VALUES[i.info.fullname])
-        items.append(i)
+        part = _falsy_item(ev, i, literal_bool, branch)
+        if part is not None:
+            items.append(part)
     return make_union(items)
+
+
+def _falsy_item(ev: "Evaluator", i: Type, literal_bool: bool, branch: bool) -> Type | None:
+    if not can_be_false(ev, i, branch):
+        return None
+    if literal_bool and isinstance(i, Instance):
+        name = i.info.fullname
+        if name == "builtins.bool":
+            return _part_literal(ev, False)
+        if name in _FALSY_VALUES:
+            # mypy behaviour: a falsy `int` / `str` / `bytes` is its empty literal.
+            return _part_literal(ev, _FALSY_VALUES[name])
+    return i
 
 
 def never_true(ev: "Evaluator", t: Type) -> bool:
     """No value of `t` is true (None, `Literal[False]`, `tuple[()]`, Never): a
     test of this type makes its true branch unreachable (mypy's true_only is
     Never, for any expression, not only a narrowable reference)."""
-    for i in union_items(t):
+    if type(t) is not UnionType:
+        return not can_be_true(ev, t)  # (one item: `union_items` makes no list for it)
+    for i in t.items:  # type: ignore[attr-defined]
         if can_be_true(ev, i):
             return False
     return True
@@ -130,7 +166,9 @@ def never_false(ev: "Evaluator", t: Type) -> bool:
     """No value of `t` is false (a function, a class object, a final class
     without `__bool__`, `Literal[True]`): the false branch of a test of this
     type is unreachable."""
-    for i in union_items(t):
+    if type(t) is not UnionType:
+        return not can_be_false(ev, t, branch=True)  # (one item, as in never_true)
+    for i in t.items:  # type: ignore[attr-defined]
         if can_be_false(ev, i, branch=True):
             return False
     return True
