@@ -7,8 +7,12 @@ hands over everything after `ignore` as the tag (`ast.TypeIgnore.tag`). mypy
 
 * the ignore's own part runs to the next `#`; it is empty, or one bracketed
   list of codes (`[a, b]`, spaces allowed around it), and nothing else:
-  `# type: ignore[arg-type]  (why)` and `# type: ignore  why` are
-  `Invalid "type: ignore" comment` [syntax], and that ignore silences nothing;
+  `# type: ignore[arg-type]  (why)` is `Invalid "type: ignore" comment`
+  [syntax], and that ignore silences nothing. mypy says the same of a bare
+  ignore with words after it (`# type: ignore - additional stuff`), but the
+  typing spec's conformance suite (directives_type_ignore.py: "should be
+  suppressed"; spec, "A bare `# type: ignore` must always suppress all type
+  errors") takes it as a bare ignore, and so does veritype;
 * a part after a `#` that is itself `type: ignore...` is another ignore of the
   chain (`# type: ignore[a]  # type: ignore[b]`); the chain ends at the first
   part that is not (`# type: ignore  # why # type: ignore` is one ignore);
@@ -27,8 +31,9 @@ MULTIPLE = "Multiple type ignores on the same line"
 
 # A part of the chain after a `#` that starts another ignore (not `ignored`).
 _NEXT_IGNORE = re.compile(r"\s*type\s*:\s*ignore(?![\w-])")
-# An ignore's own part: nothing, or one list of codes with no brackets inside.
-_VALID_PART = re.compile(r"\s*(?:\[[^\[\]#]*\])?\s*")
+# An ignore's own part: nothing, one list of codes with no brackets inside, or
+# (a bare ignore) words that do not start a list of codes.
+_VALID_PART = re.compile(r"\s*(?:\[[^\[\]#]*\]\s*|[^\s\[].*)?")
 
 
 @dataclass(frozen=True)
