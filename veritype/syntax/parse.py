@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from veritype.diagnostics.diagnostic import Diagnostic
@@ -41,22 +42,19 @@ class ParsedFile:
     def word_lines(self, *words: str) -> list[int] | None:
         """`syntax.word_lines.word_lines(self.source, *words)`, each word's
         lines found once for the file."""
-        memo = self._lines_memo
-        if words in memo:
-            return memo[words]
-        lines = (word_lines(self.source, words[0]) if len(words) == 1
-                 else union_lines([self.word_lines(word) for word in words]))
-        memo[words] = lines
-        return lines
+        return self._lines_of(self._lines_memo, word_lines, words)
 
     def keyword_lines(self, *words: str) -> list[int] | None:
         """`syntax.word_lines.keyword_lines(self.source, *words)`, found once
         for the file."""
-        memo = self._keyword_memo
+        return self._lines_of(self._keyword_memo, keyword_lines, words)
+
+    def _lines_of(self, memo: dict[tuple[str, ...], list[int] | None],
+                  find: Callable[..., list[int] | None], words: tuple[str, ...]) -> list[int] | None:
         if words in memo:
             return memo[words]
-        lines = (keyword_lines(self.source, words[0]) if len(words) == 1
-                 else union_lines([self.keyword_lines(word) for word in words]))
+        lines = (find(self.source, words[0]) if len(words) == 1
+                 else union_lines([self._lines_of(memo, find, (word,)) for word in words]))
         memo[words] = lines
         return lines
 
