@@ -15,7 +15,7 @@ from veritype.evaluate.known_calls import expression_key, store_for
 from veritype.evaluate.calls import (
     ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
-from veritype.types.format import format_type
+from veritype.types.format import format_def, format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
 from veritype.types.subtype import is_subtype
@@ -348,6 +348,10 @@ def _no_match(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: li
 
     # mypy: an operator method's failed overloaded call is an `operator` error.
     site.report(site.node, msg, "operator" if is_operator_method(callee.name) else "call-overload")
+    # mypy 2.4.1 lists every variant, each in its long form with `self`.
+    site.report(site.node, "Possible overload variants:", "note")
+    for item in callee.items:
+        site.report(site.node, "    " + format_def(item), "note")
 
 
 def _deprecated_item(site: CallSite, callee: Overloaded, item: CallableType) -> None:
