@@ -116,7 +116,10 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     else:
         return
     name = stmt.targets[0].id
-    if body is not None and va.needs_annotation(body, name, stmt):
+    # mypy's local partial types (its default; a project's `local_partial_types =
+    # false` is accepted, not enforced, and keeps the module's lax reading).
+    local = mc.options.not_enforced.get("local_partial_types", True) is not False
+    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return
     if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):

@@ -48,10 +48,15 @@ def empty_display_kind(value: ast.expr) -> str | None:
     return None
 
 
-def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> bool:
-    """True when nothing in `body` (outside `assign`) could complete the type of `name`."""
+def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign, nested: bool = True) -> bool:
+    """True when nothing in `body` (outside `assign`) could complete the type of `name`.
+    `nested` False (a module-level `x = []`): the bodies of functions, classes
+    and lambdas do not count, as mypy 2.4.1 completes a partial type only in
+    its own scope there (`x.append(1)` inside a function leaves the module's
+    `x` in need of an annotation); their decorators and defaults run in it."""
+    walk = walk_nodes if nested else _walk_own_scope
     for stmt in body:
-        for node in walk_nodes(stmt):
+        for node in walk(stmt):
             # (The whole body is walked, a module's for a module-level `x = []`: a node
             # of no class the rules below read is skipped on one lookup.)
             if type(node) not in _RELEVANT or node is assign:
@@ -77,6 +82,30 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign) -> boo
             elif isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name).split(".")[0] == name for a in node.names):
                 return False
     return True
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _walk_own_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """`node` and what it holds that runs in its own scope: not the body of a
+    function, class or lambda (their decorators, defaults and bases do run)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES):
+            outer: list[ast.AST] = list(getattr(n, "decorator_list", ()))
+            args = getattr(n, "args", None)
+            if isinstance(args, ast.arguments):
+                outer += args.defaults
+                outer += [d for d in args.kw_defaults if d is not None]
+            if isinstance(n, ast.ClassDef):
+                outer += n.bases
+                outer += n.keywords
+            stack.extend(outer)
+        else:
+            stack.extend(child_nodes(n))
 
 
 def message(name: str, kind: str) -> str:
