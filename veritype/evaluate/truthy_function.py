@@ -75,4 +75,11 @@ def _names_class(ex: "ExprEvaluator", node: ast.Name | ast.Attribute) -> bool:
     if ex.scope is None:
         return False
     ref = ex.ev.resolve_expr(node, ex.scope)
-    return ref is not None and ref.kind == "class"
+    if ref is not None and ref.kind == "class":
+        return True
+    # A NewType's name: a function at run time (mypy 2.4.1 reports `if UserId:`).
+    decl = ref.sym.node if ref is not None and ref.kind == "symbol" and ref.sym is not None else None
+    if not (isinstance(decl, ast.Assign) and isinstance(decl.value, ast.Call)):
+        return False  # (a `type[...]` variable is a value, not the NewType itself)
+    t = ex.ev.ref_value_type(ref)  # type: ignore[arg-type]
+    return isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_newtype
