@@ -55,6 +55,8 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign, nested
     its own scope there (`x.append(1)` inside a function leaves the module's
     `x` in need of an annotation); their decorators and defaults run in it."""
     walk = walk_nodes if nested else _walk_own_scope
+    if not nested and _declared_global(body, name):
+        return False  # a function binds it too (mypy declares it there: not modelled)
     for stmt in body:
         for node in walk(stmt):
             # (The whole body is walked, a module's for a module-level `x = []`: a node
@@ -85,6 +87,10 @@ def needs_annotation(body: list[ast.stmt], name: str, assign: ast.Assign, nested
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _declared_global(body: list[ast.stmt], name: str) -> bool:
+    return any(type(node) is ast.Global and name in node.names for stmt in body for node in walk_nodes(stmt))  # type: ignore[attr-defined]
 
 
 def _walk_own_scope(node: ast.AST) -> Iterator[ast.AST]:
