@@ -167,6 +167,19 @@ def _simplified_union(ev: "Evaluator", items: list[Type]) -> Type:
     """A union without the items that are subtypes of another (mypy's make_simplified_union)."""
 
     flat = [i for i in dict.fromkeys(flatten_union(items))]
+    if len(flat) == 2:
+        # The commonest pair by far (3.5k of the 4.6k calls on the bench corpus,
+        # `s and t` on two strs: `Literal[""] | str`): a literal with its own
+        # fallback class. The literal is a subtype of the class and the class
+        # is none of the literal (but for a one-member enum, left to the pass
+        # below): the class alone, whichever comes first.
+        a, b = flat
+        if type(a) is LiteralType and type(b) is Instance:
+            if not a.is_enum and a.fallback == b:
+                return b
+        elif type(b) is LiteralType and type(a) is Instance:
+            if not b.is_enum and b.fallback == a:
+                return a
     kept: list[Type] = []
     for i, item in enumerate(flat):
         if type(item) is AnyType:

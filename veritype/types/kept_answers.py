@@ -14,6 +14,11 @@ can no longer change (their bases and MRO are final). Three grades:
 - `final`: protocols at any depth (`slice[int, None, None]` against
   `slice[SupportsIndex | None, ...]`), and `type[C]` of a class without
   arguments (isinstance's class tuples); kept when final, as `keyed`.
+
+A NamedTuple class is settled once its tuple of fields is made (`_tuple_type`,
+set when the class is synthesized, or at once for a functional one): before
+that, a question against a tuple would find no fields (read while the class
+body's fields are still being evaluated), so no answer about it is kept.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ def plain(t: Type) -> bool:
     tp = type(t)
     if tp is Instance:
         info = t.info  # type: ignore[attr-defined]
-        if info.is_protocol or info._bases is None or info._resolving or info.is_namedtuple:
+        if info.is_protocol or info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
             return False
         mro = info._mro
         if mro is not None and len(mro) == 1 and info._bases:
@@ -61,7 +66,7 @@ def keyed(t: Type) -> bool:
     if type(t) is not Instance:
         return False
     info = t.info  # type: ignore[attr-defined]
-    if info._bases is None or info._resolving or info.is_namedtuple:
+    if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
         return False
     mro = info._mro
     if mro is not None and len(mro) == 1 and info._bases:
@@ -87,7 +92,7 @@ def final(t: Type) -> bool:
     tp = type(t)
     if tp is Instance:
         info = t.info  # type: ignore[attr-defined]
-        if info._bases is None or info._resolving or info.is_namedtuple:
+        if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
             return False
         mro = info._mro
         if mro is not None and len(mro) == 1 and info._bases:

@@ -28,11 +28,19 @@ def drop_covered_items(t: Type) -> Type:
     if not isinstance(t, UnionType):
         return t
     items = t.items
+    # Only an instance, or a class object (of another class object), covers
+    # anything (see `_covered`): the pairs are those with one of them on the
+    # right, and a union with none (`None | Literal[...]`), or with one class
+    # object alone, is its own answer. (Whether some item covers another does
+    # not depend on the order the pairs are tried in.)
+    covering = [o for o in items if type(o) is Instance or type(o) is TypeType]
+    if not covering or (len(covering) == 1 and type(covering[0]) is TypeType):
+        return t
     kept: list[Type] = []
     # (Loops, not any() over a generator per item: this runs for every union a
     # branch merge makes, over every ordered pair of its items.)
     for i in items:
-        for o in items:
+        for o in covering:
             if o is not i and _covered(i, o):
                 break
         else:
