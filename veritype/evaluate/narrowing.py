@@ -23,7 +23,6 @@ from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrow
 from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
-from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 from veritype.evaluate.call_dispatch import call_types
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
@@ -136,6 +135,9 @@ class _Once:
         self._memo: dict[tuple[int, tuple[object, ...]], tuple[ast.expr, Type, list[object]]] = {}
         memo = asker.memo
         self.shared = memo if memo.shared() else None
+        # Whether a name the asker inferred with no overlay is what this one
+        # would infer (`InferMemo.leaves`: kept only outside class-body nesting).
+        self.plain = not exprs.nested_in_class
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
@@ -152,8 +154,8 @@ class _Once:
             # So is a name under an overlay, which keys it (56 vs 122 ms); not a
             # name without one (244 vs 102 ms).
             return self.exprs.infer(node)
-        if self.shared is not None and cls not in _LEAVES:
-            t = self.shared.peek(node, overlay)
+        if self.shared is not None:
+            t = self.shared.peek(node, overlay) if cls is not ast.Name else self.shared.peek_name(node) if self.plain else None
             if t is not None:
                 return t
         if overlay:
