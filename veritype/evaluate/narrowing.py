@@ -138,6 +138,8 @@ class _Once:
         # Whether a name the asker inferred with no overlay is what this one
         # would infer (`InferMemo.leaves`: kept only outside class-body nesting).
         self.plain = not exprs.nested_in_class
+        # What a call test says in both ways, under no overlay (`_call_parts`).
+        self.calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] = {}
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
@@ -546,20 +548,37 @@ def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
     return ref is not None and ref.fullname == "builtins.type"
 
 
-def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
-    ev = exprs.ev
-    if not test.args or exprs.scope is None:
-        return {}
+def _call_parts(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call) -> tuple[str | None, str, Type | None, list[Type] | None]:
+    """What a call test's narrowing reads whichever way it is asked: the first
+    argument's key (None: nothing narrows), the callee's full name, and for
+    `isinstance`/`issubclass` the first argument's type and the classes given."""
     subject = test.args[0]
     # `isinstance(e := xs[0], type)` narrows e (mypy), as `(x := f()) is not None` does.
     key = _key(subject.target if type(subject) is ast.NamedExpr else subject)
     if key is None:
-        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
-    ref = ev.resolve_expr(test.func, exprs.scope) if type(test.func) is ast.Name or type(test.func) is ast.Attribute else None
+        return None, "", None, None
+    ref = exprs.ev.resolve_expr(test.func, exprs.scope) if type(test.func) is ast.Name or type(test.func) is ast.Attribute else None  # type: ignore[arg-type]
     fullname = ref.fullname if ref is not None else ""
     if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2:
-        current = silent.infer(test.args[0])
-        classes = classinfo_arg(ev, silent, test.args[1])
+        return key, fullname, silent.infer(test.args[0]), classinfo_arg(exprs.ev, silent, test.args[1])
+    return key, fullname, None, None
+
+
+def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
+    ev = exprs.ev
+    if not test.args or exprs.scope is None:
+        return {}
+    # Asked both ways (an `if`), the parts are found once (`_Once.calls`).
+    calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] | None = None if exprs.overlay else silent.calls  # type: ignore[attr-defined]
+    parts = calls.get(test) if calls is not None else None
+    if parts is None:
+        parts = _call_parts(exprs, silent, test)
+        if calls is not None:
+            calls[test] = parts  # (the node is kept alive with it)
+    key, fullname, current, classes = parts
+    if key is None:
+        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
+    if current is not None:  # isinstance or issubclass
         if classes is None:
             return {}
         if not positive:
