@@ -43,6 +43,7 @@ from veritype.evaluate.narrowing import narrow_names
 from veritype.evaluate.redundant_expr import check_condition
 from veritype.evaluate.special_calls import special_call
 from veritype.evaluate.truthy_function import infer_condition
+from veritype.evaluate.walrus_final import check_final_target
 from veritype.types.union_simplify import drop_covered_items
 
 if TYPE_CHECKING:
@@ -221,6 +222,8 @@ class ExprEvaluator:
                 return AnyType("special")
             if self._deprecations or type(result) in _MAY_REF:
                 result = self._finish(node, result)
+            if memo.leaves is not None and cls is ast.Name and not self.overlay and not self.nested_in_class:
+                memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
         if memo.depth >= MAX_EXPRESSION_DEPTH:
             # A chain like `1 + 1 + ...` 50,000 long: Any past the bound, so that
@@ -498,7 +501,7 @@ class ExprEvaluator:
         t = self.infer(node.value, expected)
         self._memo.binds += 1  # the flow changes under the memoized answers (InferMemo.shared)
         if isinstance(node.target, ast.Name):
-            self._final_target(node.target)
+            check_final_target(self, node.target)
             declared = self.declared_of(node.target.id)
             if declared is not None and not is_subtype(self.ev, t, declared):
                 self.error(node.value, f'Incompatible types in assignment (expression has type "{format_type(t)}", variable has type "{format_type(declared)}")', "assignment")
@@ -506,18 +509,6 @@ class ExprEvaluator:
             if self.overlay:
                 self.overlay[-1][node.target.id] = t
         return t
-
-    def _final_target(self, target: ast.Name) -> None:
-        """`(x := v)` where `x` is declared Final (spec, "Final": a final name
-        "cannot be re-assigned"; mypy's message)."""
-        hit = self.ev.lookup(target.id, self.scope) if self.scope is not None else None
-        from veritype.evaluate.declarations import qualifiers
-        from veritype.semantic.symbols import VAR
-
-        if hit is None or hit[0].kind != VAR or hit[0].is_instance_attr:
-            return
-        if "Final" in qualifiers(self.ev, *hit):
-            self.error(target, f'Cannot assign to final name "{target.id}"', "misc")
 
     def declared_of(self, name: str) -> Type | None:
         if self.scope is None:

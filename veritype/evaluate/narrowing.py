@@ -23,7 +23,6 @@ from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrow
 from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
-from veritype.evaluate.infer_memo import _LEAVES
 from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
 from veritype.evaluate.call_dispatch import call_types
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
@@ -136,6 +135,11 @@ class _Once:
         self._memo: dict[tuple[int, tuple[object, ...]], tuple[ast.expr, Type, list[object]]] = {}
         memo = asker.memo
         self.shared = memo if memo.shared() else None
+        # Whether a name the asker inferred with no overlay is what this one
+        # would infer (`InferMemo.leaves`: kept only outside class-body nesting).
+        self.plain = not exprs.nested_in_class
+        # What a call test says in both ways, under no overlay (`_call_parts`).
+        self.calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] = {}
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
@@ -152,8 +156,8 @@ class _Once:
             # So is a name under an overlay, which keys it (56 vs 122 ms); not a
             # name without one (244 vs 102 ms).
             return self.exprs.infer(node)
-        if self.shared is not None and cls not in _LEAVES:
-            t = self.shared.peek(node, overlay)
+        if self.shared is not None:
+            t = self.shared.peek(node, overlay) if cls is not ast.Name else self.shared.peek_name(node) if self.plain else None
             if t is not None:
                 return t
         if overlay:
@@ -544,20 +548,37 @@ def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
     return ref is not None and ref.fullname == "builtins.type"
 
 
-def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
-    ev = exprs.ev
-    if not test.args or exprs.scope is None:
-        return {}
+def _call_parts(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call) -> tuple[str | None, str, Type | None, list[Type] | None]:
+    """What a call test's narrowing reads whichever way it is asked: the first
+    argument's key (None: nothing narrows), the callee's full name, and for
+    `isinstance`/`issubclass` the first argument's type and the classes given."""
     subject = test.args[0]
     # `isinstance(e := xs[0], type)` narrows e (mypy), as `(x := f()) is not None` does.
     key = _key(subject.target if type(subject) is ast.NamedExpr else subject)
     if key is None:
-        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
-    ref = ev.resolve_expr(test.func, exprs.scope) if type(test.func) is ast.Name or type(test.func) is ast.Attribute else None
+        return None, "", None, None
+    ref = exprs.ev.resolve_expr(test.func, exprs.scope) if type(test.func) is ast.Name or type(test.func) is ast.Attribute else None  # type: ignore[arg-type]
     fullname = ref.fullname if ref is not None else ""
     if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2:
-        current = silent.infer(test.args[0])
-        classes = classinfo_arg(ev, silent, test.args[1])
+        return key, fullname, silent.infer(test.args[0]), classinfo_arg(exprs.ev, silent, test.args[1])
+    return key, fullname, None, None
+
+
+def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
+    ev = exprs.ev
+    if not test.args or exprs.scope is None:
+        return {}
+    # Asked both ways (an `if`), the parts are found once (`_Once.calls`).
+    calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] | None = None if exprs.overlay else silent.calls  # type: ignore[attr-defined]
+    parts = calls.get(test) if calls is not None else None
+    if parts is None:
+        parts = _call_parts(exprs, silent, test)
+        if calls is not None:
+            calls[test] = parts  # (the node is kept alive with it)
+    key, fullname, current, classes = parts
+    if key is None:
+        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
+    if current is not None:  # isinstance or issubclass
         if classes is None:
             return {}
         if not positive:
