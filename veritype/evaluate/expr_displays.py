@@ -255,10 +255,7 @@ def _collection_comp(ex: "ExprEvaluator", node: ast.ListComp | ast.SetComp, expe
     ctx = ex._container_item_context(expected, context_names)
     with ex._comprehension(node.generators, node):
         elt = ex.infer(node.elt, ctx)
-    # (An Any item context is not taken, as for a display: a generic callee's
-    # parameter `Iterable[T]` is that while T is solved, and `sorted(x for x in
-    # xs)` must solve T from the items, not from the Any.)
-    if ctx is not None and not isinstance(ctx, AnyType) and is_subtype(ex.ev, elt, ctx):
+    if ctx is not None and is_subtype(ex.ev, elt, ctx):
         return ex.ev.builtin(cls, ctx)
     return ex.ev.builtin(cls, widen_literals(elt, keep_declared=True))
 
@@ -311,5 +308,5 @@ def infer_generator_exp(ex: "ExprEvaluator", node: ast.GeneratorExp, expected: T
     ctx = ex._container_item_context(expected, ("typing.Iterable", "typing.Iterator", "typing.Generator"))
     with ex._comprehension(node.generators, node):
         elt = ex.infer(node.elt, ctx)
-    item = ctx if ctx is not None and not isinstance(ctx, AnyType) and is_subtype(ex.ev, elt, ctx) else widen_literals(elt)
+    item = ctx if ctx is not None and is_subtype(ex.ev, elt, ctx) else widen_literals(elt, keep_declared=True)
     return ex.ev.instance("typing.Generator", (item, NONE, NONE))
