@@ -23,7 +23,12 @@ body's fields are still being evaluated), so no answer about it is kept.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from veritype.types.model import AnyType, Instance, LiteralType, NeverType, NoneType, TupleType, Type, TypeType, TypeVarType, UnionType
+
+if TYPE_CHECKING:
+    from veritype.evaluate.classes import ClassInfo
 
 # The kinds of type a kept answer may be about (the functions below refuse
 # every other kind outright).
@@ -38,48 +43,13 @@ def plain(t: Type) -> bool:
     `type[C]` (metaclass lookups), and no class whose bases are still being
     evaluated (its flags and MRO are not final yet).
     """
-    tp = type(t)
-    if tp is Instance:
-        info = t.info  # type: ignore[attr-defined]
-        if info.is_protocol or info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
-            return False
-        mro = info._mro
-        if mro is not None and len(mro) == 1 and info._bases:
-            return False  # the MRO is being computed
-        return all_plain(t.args)  # type: ignore[attr-defined]
-    if tp is AnyType or tp is NoneType or tp is NeverType:
-        return True
-    if tp is LiteralType:
-        return plain(t.fallback)  # type: ignore[attr-defined]
-    if tp is UnionType:
-        return all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TupleType:
-        return plain(t.fallback) and all_plain(t.items)  # type: ignore[attr-defined]
-    if tp is TypeVarType:
-        return (t.upper_bound is None or plain(t.upper_bound)) and all_plain(t.values)  # type: ignore[attr-defined]
-    return False
+    return _kept(t, False)
 
 
 def keyed(t: Type) -> bool:
     """An instance of a settled class (a protocol too) with plain arguments:
     equal values of it are the same type in every respect (see `plain`)."""
-    if type(t) is not Instance:
-        return False
-    info = t.info  # type: ignore[attr-defined]
-    if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
-        return False
-    mro = info._mro
-    if mro is not None and len(mro) == 1 and info._bases:
-        return False  # the MRO is being computed
-    return all_plain(t.args)  # type: ignore[attr-defined]
-
-
-def all_plain(types: tuple[Type, ...]) -> bool:
-    # (A loop, not all() over a generator: asked for every cached subtype question.)
-    for t in types:
-        if not plain(t):
-            return False
-    return True
+    return type(t) is Instance and _settled(t.info) and _all_kept(t.args, False)  # type: ignore[attr-defined]
 
 
 def final(t: Type) -> bool:
@@ -89,33 +59,45 @@ def final(t: Type) -> bool:
     final (see `keyed`), and so are an outer pair's built of them. A `type[C]`
     with arguments is left out: the check reads whether they are Any written
     bare (`_bare_with_defaults`), and an Any's reason takes no part in equality."""
+    return _kept(t, True)
+
+
+def _settled(info: "ClassInfo") -> bool:
+    """The class's bases, flags and MRO are final (and a NamedTuple's fields made)."""
+    if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
+        return False
+    mro = info._mro
+    return not (mro is not None and len(mro) == 1 and info._bases)  # (else the MRO is being computed)
+
+
+def _kept(t: Type, final_answer: bool) -> bool:
+    """`plain` (`final_answer` False) or `final` (True): the two walk the same
+    kinds; a final answer also allows protocols and `type[C]` of a bare class."""
     tp = type(t)
     if tp is Instance:
         info = t.info  # type: ignore[attr-defined]
-        if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):
+        if (info.is_protocol and not final_answer) or not _settled(info):
             return False
-        mro = info._mro
-        if mro is not None and len(mro) == 1 and info._bases:
-            return False  # the MRO is being computed
-        return _all_final(t.args)  # type: ignore[attr-defined]
+        return _all_kept(t.args, final_answer)  # type: ignore[attr-defined]
     if tp is AnyType or tp is NoneType or tp is NeverType:
         return True
     if tp is LiteralType:
-        return final(t.fallback)  # type: ignore[attr-defined]
+        return _kept(t.fallback, final_answer)  # type: ignore[attr-defined]
     if tp is UnionType:
-        return _all_final(t.items)  # type: ignore[attr-defined]
+        return _all_kept(t.items, final_answer)  # type: ignore[attr-defined]
     if tp is TupleType:
-        return final(t.fallback) and _all_final(t.items)  # type: ignore[attr-defined]
+        return _kept(t.fallback, final_answer) and _all_kept(t.items, final_answer)  # type: ignore[attr-defined]
     if tp is TypeVarType:
-        return (t.upper_bound is None or final(t.upper_bound)) and _all_final(t.values)  # type: ignore[attr-defined]
-    if tp is TypeType:
+        return (t.upper_bound is None or _kept(t.upper_bound, final_answer)) and _all_kept(t.values, final_answer)  # type: ignore[attr-defined]
+    if tp is TypeType and final_answer:
         item = t.item  # type: ignore[attr-defined]
-        return type(item) is Instance and not item.args and final(item)  # type: ignore[attr-defined]
+        return type(item) is Instance and not item.args and _kept(item, True)  # type: ignore[attr-defined]
     return False
 
 
-def _all_final(types: tuple[Type, ...]) -> bool:
+def _all_kept(types: tuple[Type, ...], final_answer: bool) -> bool:
+    # (A loop, not all() over a generator: asked for every cached subtype question.)
     for t in types:
-        if not final(t):
+        if not _kept(t, final_answer):
             return False
     return True
