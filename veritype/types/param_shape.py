@@ -12,6 +12,8 @@ dataclass field: not compared, hashed, pickled or copied by `replace`).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, TypeVarType, UnpackType, _CallableBase
 
 
@@ -25,7 +27,7 @@ def checks_arguments_together(p: Param) -> bool:
 
 
 class ParamShape:
-    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together")
+    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together", "arity")
 
     def __init__(self, callee: CallableType) -> None:
         positional: list[int] = []
@@ -64,6 +66,8 @@ class ParamShape:
         self.keywords = keywords
         # The parameters for which checks_arguments_together (mostly none).
         self.together: tuple[int, ...] = tuple(together)
+        # evaluate.overload_calls' arity filter: argument shape -> the slots, or False (an arity error).
+        self.arity: "dict[tuple[tuple[str, str | None], ...], list[list[int]] | Literal[False]] | None" = None
 
 
 def shape_of(callee: CallableType) -> ParamShape:
