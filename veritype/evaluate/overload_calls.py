@@ -66,24 +66,22 @@ def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: lis
     candidates: list[CallableType] = []
     known: dict[int, Matching] = {}
     # The matching of arguments of a shape (kinds and keyword names) to an item's
-    # parameters is the same at every call (`d.get(k)` at hundreds): kept on the
-    # item's ParamShape, the parameters' own memo. Not with a `**kwargs` argument,
-    # whose matching reads its type (a TypedDict's keys).
+    # parameters is the same at every call (`d.get(k)` at hundreds): the last one is
+    # kept on the item's ParamShape, the parameters' own memo (one pair, not a table:
+    # most items are called with one shape). Not with a `**kwargs` argument, whose
+    # matching reads its type (a TypedDict's keys).
     shape_key = None if any(a.kind == ARG_STAR2 for a in args) else tuple([(a.kind, a.name) for a in args])
     for c in callee.items:
         if shape_key is not None:
             shape = shape_of(c)
-            memo = shape.arity
-            if memo is None:
-                memo = shape.arity = {}
-            slots = memo.get(shape_key)
-            if slots is None:
+            last = shape.arity
+            if last is None or last[0] != shape_key:
                 # (Quiet: an item with an arity error is dropped, its message not needed.)
                 m = match_arguments(site, c, args, arg_types, quiet=True)
-                memo[shape_key] = False if m.errors else m.slots
-            elif slots is not False:
+                shape.arity = (shape_key, None if m.errors else m.slots)
+            elif last[1] is not None:
                 # (Matchings are only read: the slots can be shared.)
-                m = Matching(slots, [])
+                m = Matching(last[1], [])
             else:
                 continue
         else:

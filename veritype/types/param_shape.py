@@ -12,8 +12,6 @@ dataclass field: not compared, hashed, pickled or copied by `replace`).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Param, TypeVarType, UnpackType, _CallableBase
 
 
@@ -66,8 +64,8 @@ class ParamShape:
         self.keywords = keywords
         # The parameters for which checks_arguments_together (mostly none).
         self.together: tuple[int, ...] = tuple(together)
-        # evaluate.overload_calls' arity filter: argument shape -> the slots, or False (an arity error).
-        self.arity: "dict[tuple[tuple[str, str | None], ...], list[list[int]] | Literal[False]] | None" = None
+        # evaluate.overload_calls' arity filter: the last argument shape and its slots (None: an arity error).
+        self.arity: tuple[tuple[tuple[str, str | None], ...], list[list[int]] | None] | None = None
 
 
 def shape_of(callee: CallableType) -> ParamShape:
