@@ -16,6 +16,7 @@ from veritype.evaluate.calls import (
     ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, initial_type, match_arguments, recorded_errors, recording,
 )
 from veritype.types.format import format_def, format_type
+from veritype.types.param_shape import shape_of
 from veritype.types.join import widen_literals
 from veritype.types.model import VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, TupleType, Type, UnionType, holds_any, make_union, NEVER
 from veritype.types.subtype import is_subtype
@@ -64,9 +65,27 @@ def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: lis
     # arguments give the same matching).
     candidates: list[CallableType] = []
     known: dict[int, Matching] = {}
+    # The matching of arguments of a shape (kinds and keyword names) to an item's
+    # parameters is the same at every call (`d.get(k)` at hundreds): the last one is
+    # kept on the item's ParamShape, the parameters' own memo (one pair, not a table:
+    # most items are called with one shape). Not with a `**kwargs` argument, whose
+    # matching reads its type (a TypedDict's keys).
+    shape_key = None if any(a.kind == ARG_STAR2 for a in args) else tuple([(a.kind, a.name) for a in args])
     for c in callee.items:
-        # (Quiet: an item with an arity error is dropped, its message not needed.)
-        m = match_arguments(site, c, args, arg_types, quiet=True)
+        if shape_key is not None:
+            shape = shape_of(c)
+            last = shape.arity
+            if last is None or last[0] != shape_key:
+                # (Quiet: an item with an arity error is dropped, its message not needed.)
+                m = match_arguments(site, c, args, arg_types, quiet=True)
+                shape.arity = (shape_key, None if m.errors else m.slots)
+            elif last[1] is not None:
+                # (Matchings are only read: the slots can be shared.)
+                m = Matching(last[1], [])
+            else:
+                continue
+        else:
+            m = match_arguments(site, c, args, arg_types, quiet=True)
         if not m.errors:
             candidates.append(c)
             known[id(c)] = m

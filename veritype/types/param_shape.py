@@ -25,7 +25,7 @@ def checks_arguments_together(p: Param) -> bool:
 
 
 class ParamShape:
-    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together")
+    __slots__ = ("positional", "kw_only", "star_index", "kw_index", "unpacked_star", "keywords", "together", "arity")
 
     def __init__(self, callee: CallableType) -> None:
         positional: list[int] = []
@@ -64,6 +64,8 @@ class ParamShape:
         self.keywords = keywords
         # The parameters for which checks_arguments_together (mostly none).
         self.together: tuple[int, ...] = tuple(together)
+        # evaluate.overload_calls' arity filter: the last argument shape and its slots (None: an arity error).
+        self.arity: tuple[tuple[tuple[str, str | None], ...], list[list[int]] | None] | None = None
 
 
 def shape_of(callee: CallableType) -> ParamShape:

@@ -25,6 +25,7 @@ from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.classes import ClassInfo
 
 SUBTYPE = 0  # actual <: template  (a lower bound for the variable)
 SUPERTYPE = 1  # template <: actual  (an upper bound)
@@ -442,6 +443,67 @@ def _infer_instance(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[
 
 
 def _infer_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
+    # The constraints of an instance against a protocol are kept (`iter(xs)`, `sorted(xs)`:
+    # the same few pairs at hundreds of calls, each a walk over the protocol's members and
+    # a subtype check), on the terms the subtype checker keeps protocol answers: begun with
+    # nothing assumed and no lazy evaluation in progress, of settled classes. The actual side
+    # must be exact besides (`_exact`): its parts become the constraints' targets, so an
+    # equal type must be the same in every field (an Any's reason is not compared).
+    sc = ev._subtype_checker
+    if sc is None:
+        sc = ev.subtype_checker()
+    key = None
+    if type(a) is Instance and ev.lazy_depth == 0 and not sc._assuming and _exact(a) and _exact_template(t, targets):
+        key = (t, a, d, frozenset(targets), depth)
+        hit = sc.protocol_constraints.get(key)
+        if hit is not None:
+            out.extend(hit)
+            return
+    start = len(out)
+    _walk_protocol(ev, t, a, d, targets, out, depth)
+    if key is not None and ev.lazy_depth == 0:
+        sc.protocol_constraints[key] = tuple(out[start:])
+
+
+def _exact(t: Type) -> bool:
+    """Whether every value equal to `t` is `t` in every field: built of settled
+    classes (see kept_answers.keyed), None and tuples only."""
+    tp = type(t)
+    if tp is Instance:
+        if not _settled(t.info):  # type: ignore[attr-defined]
+            return False
+        for arg in t.args:  # type: ignore[attr-defined]
+            if not _exact(arg):
+                return False
+        return True
+    if tp is NoneType:
+        return True
+    if tp is TupleType:
+        return _exact(t.fallback) and all(_exact(i) for i in t.items)  # type: ignore[attr-defined]
+    if tp is UnionType:
+        return all(_exact(i) for i in t.items)  # type: ignore[attr-defined]
+    return False
+
+
+def _settled(info: "ClassInfo") -> bool:
+    # (kept_answers.keyed's test of the class.)
+    if info._bases is None or info._resolving or info.is_namedtuple:
+        return False
+    mro = info._mro
+    return not (mro is not None and len(mro) == 1 and info._bases)  # (else the MRO is being computed)
+
+
+def _exact_template(t: Instance, targets: set[TVKey]) -> bool:
+    """`_exact` for the protocol side, whose arguments are the variables solved."""
+    if not _settled(t.info):
+        return False
+    for arg in t.args:
+        if not (type(arg) is TypeVarType and tv_key(arg) in targets) and not _exact(arg):  # type: ignore[arg-type]
+            return False
+    return True
+
+
+def _walk_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[TVKey], out: list[Constraint], depth: int) -> None:
     for name in ev.protocol_members(t.info):
         if name in ("__init__", "__new__", "__class_getitem__", "__slots__", "__hash__"):
             continue

@@ -67,6 +67,7 @@ class SubtypeChecker:
         # evaluation in progress (see `_protocol`): a few hundred pairs are
         # asked thousands of times (`Iterable[str]` of every list argument).
         self._protocols: dict[tuple[Type, Type], bool] = {}
+        self.protocol_constraints: dict[tuple[object, ...], tuple[object, ...]] = {}  # solve._infer_protocol's, kept alike
         # supertypes.map_instance_to_supertype's answers, and the classes whose MRO is final.
         self.supertypes: dict[tuple[ClassInfo, tuple[Type, ...], ClassInfo], Instance | None] = {}
         self.settled: set[ClassInfo] = set()
