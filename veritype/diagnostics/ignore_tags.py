@@ -33,7 +33,7 @@ MULTIPLE = "Multiple type ignores on the same line"
 _NEXT_IGNORE = re.compile(r"\s*type\s*:\s*ignore(?![\w-])")
 # An ignore's own part: nothing, one list of codes with no brackets inside, or
 # (a bare ignore) words that do not start a list of codes.
-_VALID_PART = re.compile(r"\s*(?:\[[^\[\]#]*\]\s*|[^\s\[].*)?")
+_VALID_PART = re.compile(r"\s*(?:\[[^\[\]#]*\]\s*|[^\s\[].*)?", re.S)  # (3.12+: a tag ends with its newline)
 
 
 @dataclass(frozen=True)
