@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.redefinitions import definition_line
 from veritype.semantic import symbols as S
 from veritype.types.model import ModuleType
 
@@ -58,7 +59,4 @@ def _where(mc: "ModuleChecker", first: "Symbol") -> str:
     if first.kind == S.FROM_IMPORT:
         imports_module = isinstance(mc.ev.symbol_type(first, mc.scope), ModuleType)
         return " (by an import)" if imports_module else " (possibly by an import)"
-    node = first.node
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.decorator_list:
-        return f" on line {node.decorator_list[0].lineno}"
-    return f" on line {getattr(node, 'lineno', 0)}"
+    return f" on line {definition_line(first.node) if first.node is not None else 0}"

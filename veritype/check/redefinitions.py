@@ -195,7 +195,7 @@ class _Scope:
         elif kind == "module":
             where = " (by an import)"
         else:
-            where = f" on line {_line(node)}"
+            where = f" on line {definition_line(node)}"
         at: ast.AST = stmt.decorator_list[0] if isinstance(stmt, _FUNC) and stmt.decorator_list else stmt
         self.checker.error(at, f'Name "{name}" already defined{where}', "no-redef")
 
@@ -211,7 +211,9 @@ class _Scope:
         return isinstance(self.checker.ev.symbol_type(*hit), ModuleType)
 
 
-def _line(node: ast.AST) -> int:
+def definition_line(node: ast.AST) -> int:
+    """The line mypy names for an earlier binding: a decorated function's first
+    decorator, a class's `class` line, any other binding's own line."""
     if isinstance(node, _FUNC) and node.decorator_list:
         return node.decorator_list[0].lineno
     return getattr(node, "lineno", 0)
