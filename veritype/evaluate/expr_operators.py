@@ -42,8 +42,6 @@ COMPARE_DUNDERS = {
 
 _COMPARE_OPS = tuple(COMPARE_DUNDERS)
 
-# The operands sibling_context may give another context (an empty list, set or dict display).
-_SIBLING_TAKERS = frozenset((ast.List, ast.Set, ast.Dict))  # exact classes: ast nodes are never subclassed
 # The operands of `and`/`or` whose inference a context can change (the others,
 # names and constants above all, are inferred as before, without one).
 _LEFT_CONTEXT_TAKERS = frozenset((ast.List, ast.Set, ast.Dict, ast.Tuple, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -70,17 +68,18 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             tested = not last or whole_tested
             if tested:
                 mark_condition(ex, value)
-            # (sibling_context gives anything but `expected` only to an empty display)
-            if type(value) in _SIBLING_TAKERS and (expected is not None or not results or _is_empty_display(value)):
-                context = sibling_context(expected, value, results[-1] if results else None)
-            elif expected is None and results and type(value) in _LEFT_CONTEXT_TAKERS and not isinstance(left_type, AnyType):
+            if expected is not None or not results:
+                context = expected
+            elif _is_empty_display(value):
+                context = sibling_context(None, value, results[-1])
+            elif type(value) in _LEFT_CONTEXT_TAKERS and not isinstance(left_type, AnyType):
                 # mypy 2.4.1: with no outer context an operand after the first is
                 # inferred in the context of the operands before it (`anys or
                 # [b for b in bs]` is a list of `anys`' items; `xs or list(ys)`
                 # solves `list`'s type variable by `xs`' type).
                 context = make_union(results[:-1] + [left_type]) if len(results) > 1 else left_type
             else:
-                context = expected
+                context = None
             t = ex.infer(value, context)
             left_type = t
             if tested:
@@ -470,7 +469,7 @@ def sibling_context(expected: Type | None, node: ast.expr, sibling: Type | None)
     `list[Any]`)."""
     if expected is not None or sibling is None:
         return expected
-    empty = (isinstance(node, (ast.List, ast.Set)) and not node.elts) or (isinstance(node, ast.Dict) and not node.keys)
+    empty = _is_empty_display(node)
     if empty and isinstance(sibling, Instance) and sibling.info.fullname in ("builtins.list", "builtins.set", "builtins.dict"):
         return sibling
     if isinstance(node, ast.Dict) and not node.keys and isinstance(sibling, TypedDictType) and not sibling.required:
