@@ -81,7 +81,7 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
         assign(mc, target, t, value)
     if empty and declared is None and not stmt.type_comment:
         check_var_annotated(mc, stmt, t)
-    elif declared is None and type(value) is ast.Call and not value.args and not value.keywords:
+    elif declared is None and type(value) is ast.Call:
         report_unsolved_call(mc, stmt, t)
 
 

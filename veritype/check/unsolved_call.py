@@ -26,15 +26,15 @@ if TYPE_CHECKING:
 _PARTIAL_KINDS = frozenset({"builtins.list", "builtins.set", "builtins.dict", "collections.OrderedDict", "collections.defaultdict"})
 
 
-def report_unsolved_call(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> bool:
-    """Report it when `stmt` is such a declaration; whether it did."""
+def report_unsolved_call(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
+    """Report `stmt` (whose value was inferred as `t`) when it is such a declaration."""
     value = stmt.value
     if type(value) is not ast.Call or value.args or value.keywords or len(stmt.targets) != 1 or mc.info.is_stub:
-        return False
+        return
     if not isinstance(t, Instance) or t.info.fullname in _PARTIAL_KINDS:
-        return False
+        return
     if not any(type(a) is AnyType and a.reason == "unsolved" for a in t.args):
-        return False
+        return
     target = stmt.targets[0]
     if isinstance(target, ast.Name):
         sym = mc.scope.table.get(target.id)
@@ -44,10 +44,9 @@ def report_unsolved_call(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> bool
         sym = cls.symbols.get(target.attr) if cls is not None else None
         name = target.attr
         if sym is not None and not sym.is_instance_attr:
-            return False
+            return
     else:
-        return False
+        return
     if sym is None or sym.node is not stmt or sym.annotation is not None or sym.type_comment is not None:
-        return False  # declared elsewhere, or not first bound here
+        return  # declared elsewhere, or not first bound here
     mc.error(value, f'Need type annotation for "{name}"', "var-annotated")
-    return True
