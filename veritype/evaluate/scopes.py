@@ -10,6 +10,7 @@ from veritype.types.model import TypeVarType
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Ref
     from veritype.evaluate.program import ModuleInfo
 
 
@@ -36,6 +37,8 @@ class Scope:
     # `Evaluator.lookup`'s final answers from this scope, by name (see there); a
     # symbol found in this scope itself is kept alone.
     known: "dict[str, tuple[Symbol, Scope] | Symbol | None]" = field(default_factory=dict, repr=False)
+    # `Evaluator.resolve_expr`'s final references of names read here (see there).
+    refs: "dict[str, Ref]" = field(default_factory=dict, repr=False)
 
     def enclosing_class(self) -> "ClassInfo | None":
         s: Scope | None = self
