@@ -37,8 +37,9 @@ class Scope:
     # `Evaluator.lookup`'s final answers from this scope, by name (see there); a
     # symbol found in this scope itself is kept alone.
     known: "dict[str, tuple[Symbol, Scope] | Symbol | None]" = field(default_factory=dict, repr=False)
-    # `Evaluator.resolve_expr`'s final references of names read here (see there).
-    refs: "dict[str, Ref]" = field(default_factory=dict, repr=False)
+    # `Evaluator.resolve_expr`'s final references of names read in a module or
+    # class scope (see there), once it keeps one.
+    refs: "dict[str, Ref] | None" = field(default=None, repr=False)
 
     def enclosing_class(self) -> "ClassInfo | None":
         s: Scope | None = self
