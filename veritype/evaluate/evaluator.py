@@ -325,12 +325,17 @@ class Evaluator:
                     return t  # type: ignore[no-any-return]
         elif kind == S.FROM_IMPORT:
             # A class imported by name (`from m import C`), read again: resolve_symbol's
-            # kept reference and ref_value_type's class object, looked up directly.
+            # kept reference and ref_value_type's class object, looked up directly;
+            # a function or variable (`from m import f`), its symbol_type kept.
             hit = sym.cache.get("ref")
             if hit is not None and hit[0] is scope.module:  # type: ignore[index]
                 ref = hit[1]  # type: ignore[index]
                 if ref.kind == "class" and ref.info is not None and ref.info.class_object is not None:
                     return ref.info.class_object  # type: ignore[no-any-return]
+                if ref.kind == "symbol" and ref.sym is not None and ref.scope is not None:
+                    cached = ref.sym.cache.get("type")
+                    if cached is not None and cached is not _IN_PROGRESS:
+                        return cached  # type: ignore[no-any-return]
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
         # symbol_type's cache hit, written out: most names read are evaluated already.
