@@ -210,14 +210,17 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
         return t  # too far to walk twice
     seen: dict[int, Type | tuple[Type, Type]] = {}  # the argument's type (key and value for dicts)
     saved = (checker.flow.fork(), checker._loop_exits, checker.type_checking_depth, checker.report_mark())
-    checker.partial_watch = {id(comp.stmt): lambda: _argument_type(checker, kind, comp, seen)}
-    checker.silent_passes += 1
+    level = checker.silent_passes + 1
+    checker.partial_watch = {id(comp.stmt): lambda: _watch(checker, kind, comp, seen, level)}
+    checker.silent_passes = level
     # A `break` walked here is the enclosing loop's: its state goes to a list of
     # the walk's own, not to that loop's exits (the list is restored, not copied).
     checker._loop_exits = []
     try:
         checker.flow.bind(".".join(key), t)
         checker.block(stmts)
+    except _Final:
+        pass
     except RecursionError:
         seen.clear()
     finally:
@@ -236,6 +239,24 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
         # later `x = tuple(x)` is checked against it (inferred_decls.record).
         checker.any_completed.add(id(stmt.targets[0]))
     return done or t
+
+
+class _Final(Exception):
+    """The completing statement was met for the last time: the rest of the walk is not needed."""
+
+
+def _watch(checker: "ModuleChecker", kind: str, comp: Completion, seen: dict[int, Type | tuple[Type, Type]], level: int) -> None:
+    """At the completing statement: record what it adds (the last visit's answer
+    stands: a loop's later pass overwrites its first pass's). Met at the walk's
+    own level of silent passes, it is in no loop's first pass, so no pass walks
+    it again (a loop's second pass, or the one pass of a loop past the depth of
+    silent passes): the walk stops there (`_Final`), and the statements after it,
+    a quarter of the walks' time on the bench corpus, are walked only once, by
+    the checker itself. (Only loops walk a statement twice; their first pass is
+    the one that counts a level deeper.)"""
+    _argument_type(checker, kind, comp, seen)
+    if checker.silent_passes == level:
+        raise _Final
 
 
 def _argument_type(checker: "ModuleChecker", kind: str, comp: Completion, seen: dict[int, Type | tuple[Type, Type]]) -> None:
