@@ -119,10 +119,11 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     # mypy's local partial types (its default; a project's `local_partial_types =
     # false` is accepted, not enforced, and keeps the module's lax reading).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
-    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local):
+    lines = va.name_lines(mc, name)
+    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return
-    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc), lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
 
 
