@@ -64,7 +64,7 @@ def name_lines(checker: "ModuleChecker", name: str) -> list[int] | None:
     return parsed.keyword_lines(name)
 
 
-def _may_hold(node: ast.AST, lines: list[int] | None) -> bool:
+def may_hold(node: ast.AST, lines: list[int] | None) -> bool:
     """Whether `node`'s span may hold one of `lines` (`name_lines`); a node with no position may."""
     if lines is None:
         return True
@@ -132,12 +132,12 @@ def _nodes(body: list[ast.stmt], lines: list[int] | None, own_scope: bool) -> It
         for stmt in body:
             yield from walk(stmt)
         return
-    stack: list[ast.AST] = [stmt for stmt in body if _may_hold(stmt, lines)]
+    stack: list[ast.AST] = [stmt for stmt in body if may_hold(stmt, lines)]
     while stack:
         n = stack.pop()
         yield n
         for c in _outer_parts(n) if own_scope and isinstance(n, _SCOPES) else child_nodes(n):
-            if type(c) not in _BLOCKS or _may_hold(c, lines):
+            if type(c) not in _BLOCKS or may_hold(c, lines):
                 stack.append(c)
 
 
@@ -305,7 +305,7 @@ def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[t
     scope is one ("nested", node) event. Made as they are read: the reader
     most often stops at the first use of its name after the assignment. Only
     the nodes whose span may hold one of `lines` (None: all)."""
-    stack: list[tuple[ast.AST, ast.AST | None]] = [(s, None) for s in reversed(body) if _may_hold(s, lines)]
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(s, None) for s in reversed(body) if may_hold(s, lines)]
     while stack:
         node, parent = stack.pop()
         if isinstance(node, _NESTED):
@@ -323,4 +323,4 @@ def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[t
             children = [node.iter, node.target, *node.body, *node.orelse]
         else:
             children = list(child_nodes(node))
-        stack.extend((c, node) for c in reversed(children) if lines is None or _may_hold(c, lines))
+        stack.extend((c, node) for c in reversed(children) if lines is None or may_hold(c, lines))

@@ -1,5 +1,6 @@
-"""check/var_annotated.py: the `x = []` rules walk only the statements whose
-span may hold the name (`name_lines`), and answer as the whole walk does:
+"""check/var_annotated.py and check/partial_types.py: the `x = []` rules and
+the search for the statement completing `x = []` walk only the statements
+whose span may hold the name (`name_lines`), and answer as the whole walk does:
 each use below is written on a line of its own, away from the line its
 statement starts on (a decorator above its `def`, an except clause, a match
 case, a `global` in a nested function), so a span taken too short misses it."""
@@ -10,6 +11,7 @@ import ast
 
 import pytest
 
+from veritype.check.partial_types import find_completion
 from veritype.check.var_annotated import needs_annotation, read_before_completion
 from veritype.syntax.word_lines import keyword_lines
 
@@ -92,3 +94,47 @@ def test_the_answers_themselves() -> None:
     assert read_before_completion(body, "seen", assign, set(), keyword_lines(SOURCE, "seen"))
     # A module-level `names = []` that a nested function declares global: silent.
     assert not needs("names", nested=False)
+
+
+COMPLETIONS = '''
+def decorated() -> None:
+    hooks = []
+    x = 1
+    @hooks.append
+    def h() -> None: ...
+    hooks.append(h)
+
+def in_handler() -> None:
+    errors = []
+    try:
+        pass
+    except ValueError as e:
+        errors.append(
+            e
+        )
+
+def in_case(v: object) -> None:
+    found = []
+    match v:
+        case [
+            *rest
+        ]:
+            found.extend(
+                rest
+            )
+'''
+
+
+def test_find_completion_with_lines() -> None:
+    tree = ast.parse(COMPLETIONS)
+    answers = {}
+    for fn in tree.body:
+        assert isinstance(fn, ast.FunctionDef)
+        assign = fn.body[0]
+        assert isinstance(assign, ast.Assign) and isinstance(assign.targets[0], ast.Name)
+        name = assign.targets[0].id
+        found = find_completion(fn.body, assign, (name,), "list", keyword_lines(COMPLETIONS, name))
+        assert found == find_completion(fn.body, assign, (name,), "list")
+        answers[name] = None if found is None else (len(found[0]), found[1].role)
+    # The decorator reads `hooks` first: nothing completes it; the others are completed.
+    assert answers == {"hooks": None, "errors": (1, "item"), "found": (1, "iter")}
