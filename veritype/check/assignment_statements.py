@@ -54,8 +54,17 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     if special_assignment(mc, stmt):
         return
     declared = None
+    known: tuple[Type, Type | None] | None = None
     if len(stmt.targets) == 1:
-        declared = mc._declared_for_target(stmt.targets[0])
+        first = stmt.targets[0]
+        if type(first) is ast.Attribute:
+            # The object's type and the attribute's declared type, which `assign`
+            # asks again after the value's inference: handed over (`known`).
+            base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(first.value)
+            declared = attribute_declared(mc, first, base)
+            known = (base, declared)
+        else:
+            declared = mc._declared_for_target(first)
         if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
             from veritype.evaluate.type_comments import parse_type_comment_expr
 
@@ -78,7 +87,7 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     if empty:
         t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
-        assign(mc, target, t, value)
+        assign(mc, target, t, value, known=known)
     if empty and declared is None and not stmt.type_comment:
         check_var_annotated(mc, stmt, t)
     elif declared is None and type(value) is ast.Call:
@@ -157,20 +166,24 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
 
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
     if isinstance(target, ast.Name):
-        hit = mc._local_symbol(target.id)
-        if hit is None:
-            return None
-        sym, scope = hit
-        d = mc.ev.declared_type(sym, scope)
-        if d is not None:
-            return d
-        if sym.kind == S.PARAM:
-            return _annotated_param_type(sym, scope)
-        # An unannotated variable: the type its first assignment declared (mypy's rule).
-        return inferred_decls.declared(mc, target)
+        return _name_declared(mc, target, mc._local_symbol(target.id))
     if isinstance(target, ast.Attribute):
         return mc._attribute_declared(target)
     return None
+
+
+def _name_declared(mc: "ModuleChecker", target: ast.Name, hit) -> Type | None:  # type: ignore[no-untyped-def]
+    """`declared_for_target` of a name, whose symbol and scope `hit` are (`local_symbol`)."""
+    if hit is None:
+        return None
+    sym, scope = hit
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return d
+    if sym.kind == S.PARAM:
+        return _annotated_param_type(sym, scope)
+    # An unannotated variable: the type its first assignment declared (mypy's rule).
+    return inferred_decls.declared(mc, target)
 
 
 def attribute_declared(mc: "ModuleChecker", target: ast.Attribute, base: Type | None = None) -> Type | None:
@@ -246,10 +259,14 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     return hit
 
 
-def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None) -> None:
+def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None,
+           known: tuple[Type, Type | None] | None = None) -> None:
     """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
     unpacking a str into a tuple target is reported (a loop's `for` statement;
-    by default the value, else the target)."""
+    by default the value, else the target); `known`: an attribute target's
+    object type and declared type, as found before the value was inferred
+    (used while the object's type is still that: `attribute_declared` is a
+    function of the two)."""
     if isinstance(target, ast.Name):
         hit = mc._local_symbol(target.id)
         check_final_name_of(mc, target, hit)
@@ -260,7 +277,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
             return
         inferred_decls.before_assign(mc, target, value, t)
-        declared = mc._declared_for_target(target)
+        declared = _name_declared(mc, target, hit)  # (`hit` is `local_symbol`'s, which is pure)
         if declared is not None and isinstance(t, AnyType) and inferred_decls.declared(mc, target) is not None:
             # mypy's binder: an Any value narrows a variable whose type was inferred
             # (`provider_cls = getattr(module, name)` after `provider_cls = d[k]`) to
@@ -311,7 +328,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         # The object's type, as the rules below read it (silently: reported above).
         # Nothing between them binds: inferred once for them all.
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        declared = attribute_declared(mc, target, base_t)
+        declared = known[1] if known is not None and (known[0] is base_t or known[0] == base_t) else attribute_declared(mc, target, base_t)
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
