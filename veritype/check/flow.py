@@ -205,8 +205,13 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     defined = None if live[0].defined is None else merged_definedness([s.defined for s in live])
     # The keys every branch narrowed, read off the smallest table (the order of
     # `out` is free: it was a set's).
-    tables = sorted([s.types for s in live], key=len)
-    smallest, others = tables[0], tables[1:]
+    if len(live) == 2:
+        # (Two branches, the commonest join: the smaller table first, as `sorted` orders them.)
+        a, b = live[0].types, live[1].types
+        smallest, others = (a, [b]) if len(a) <= len(b) else (b, [a])
+    else:
+        tables = sorted([s.types for s in live], key=len)
+        smallest, others = tables[0], tables[1:]
     out: dict[str, Type] = {}
     only = others[0].get if len(others) == 1 else None  # (two branches, the commonest join)
     smallest_first = smallest is live[0].types
@@ -270,13 +275,14 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     # `out` is one of its keys): no scan of every key for them.
     table = KeyTable.__new__(KeyTable)
     dict.update(table, out)
-    table.members = {k for k in smallest.members if k in out}  # type: ignore[attr-defined]
+    members = smallest.members  # type: ignore[attr-defined]
+    table.members = {k for k in members if k in out} if members else set()
     return State.made(table, False, defined)
 
 
 def _holds_any(t: UnionType) -> bool:
     for i in t.items:
-        if isinstance(i, AnyType):
+        if type(i) is AnyType:  # (exact: type classes are never subclassed)
             return True
     return False
 
@@ -294,7 +300,7 @@ def _without_any_is(t: Type, declared: Type) -> bool:
 
 def _bool_whole(t: Type) -> Type:
     """`Literal[True] | Literal[False]` (the branches of `if b:`) joins back to `bool`."""
-    if not isinstance(t, UnionType):
+    if type(t) is not UnionType:
         return t
     bools = [i for i in t.items if isinstance(i, LiteralType) and isinstance(i.value, bool)]
     if {i.value for i in bools} != {True, False}:
