@@ -165,9 +165,10 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
 
 
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
-    if isinstance(target, ast.Name):
-        return _name_declared(mc, target, mc._local_symbol(target.id))
-    if isinstance(target, ast.Attribute):
+    # (Exact node classes here and in `assign`: ast nodes are never subclassed.)
+    if type(target) is ast.Name:
+        return _name_declared(mc, target, mc._local_symbol(target.id))  # type: ignore[attr-defined]
+    if type(target) is ast.Attribute:
         return mc._attribute_declared(target)
     return None
 
@@ -267,8 +268,8 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     object type and declared type, as found before the value was inferred
     (used while the object's type is still that: `attribute_declared` is a
     function of the two)."""
-    if isinstance(target, ast.Name):
-        hit = mc._local_symbol(target.id)
+    if type(target) is ast.Name:
+        hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
         check_final_name_of(mc, target, hit)
         # Both rules judge a name bound to a class, an import or a module, never a
         # variable, parameter or function (most names assigned): asked only then.
@@ -316,12 +317,12 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
             else:
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
-            bound = reassigned_empty_display(mc, target, bound)
+            bound = reassigned_empty_display(mc, target, bound, hit)
             if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
                 bound = keep_declared_over_any(mc.ev, lenient_over, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
-    elif isinstance(target, ast.Attribute):
+    elif type(target) is ast.Attribute:
         mc.infer(target.value)
         if check_type_target(mc, target, t, value):
             return
@@ -659,24 +660,26 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, k
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
 _DISPLAY_CLASSES = frozenset(_DISPLAYS)  # (exact node classes: ast nodes are never subclassed)
+_MEMBER_OR_CALL = frozenset((ast.Attribute, ast.Subscript, ast.Call, ast.Await))
 
 
 def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
     """Whether a literal type of `value` comes from a declaration (`align = self.align`
     where `align: Literal[...]`, a call returning a Literal), not from a literal
     expression: mypy widens only the latter when inferring a variable's type."""
-    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
+    cls = type(value)  # (exact node classes: ast nodes are never subclassed)
+    if cls in _MEMBER_OR_CALL:
         return True
-    if isinstance(value, ast.BoolOp):
+    if cls is ast.BoolOp:
         # `kind() or ""`: mypy infers the right operand in the context of the
         # left one, so a str constant after a declared Literal is a literal too.
-        first, rest = value.values[0], value.values[1:]
+        first, rest = value.values[0], value.values[1:]  # type: ignore[attr-defined]
         return _declared_literal_source(checker, first) and all(
-            isinstance(v, ast.Constant) or _declared_literal_source(checker, v) for v in rest)
-    if isinstance(value, ast.IfExp):
-        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)
-    if isinstance(value, ast.Name):
-        hit = checker.ev.lookup(value.id, checker.scope)
+            type(v) is ast.Constant or _declared_literal_source(checker, v) for v in rest)
+    if cls is ast.IfExp:
+        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)  # type: ignore[attr-defined]
+    if cls is ast.Name:
+        hit = checker.ev.lookup(value.id, checker.scope)  # type: ignore[attr-defined]
         if hit is None:
             return False
         sym = hit[0]

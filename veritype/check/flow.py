@@ -247,7 +247,7 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
             out[k] = first
             continue
         if only is not None:
-            types = [first, other] if smallest_first else [other, first]  # (in the order of `live`)
+            types: list[Type] = [first, other] if smallest_first else [other, first]  # type: ignore[assignment]  # (in the order of `live`)
         else:
             types = [s.types[k] for s in live]
         # The first Any item, and whether an item is Any or holds one, in one pass

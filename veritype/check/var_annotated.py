@@ -37,15 +37,17 @@ _RELEVANT = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Global, ast.N
 
 def empty_display_kind(value: ast.expr) -> str | None:
     """'list' / 'dict' / 'set' for `[]`, `{}`, `set()`, else None."""
-    if isinstance(value, ast.Call):
-        func = value.func
-        if isinstance(func, ast.Name) and func.id in ("set", "list", "dict") and not value.args and not value.keywords:
+    # (Asked of every assigned value: exact node classes, ast nodes are never subclassed.)
+    cls = type(value)
+    if cls is ast.Call:
+        func = value.func  # type: ignore[attr-defined]
+        if type(func) is ast.Name and func.id in ("set", "list", "dict") and not value.args and not value.keywords:  # type: ignore[attr-defined]
             return func.id
         return None
-    if isinstance(value, ast.List):
-        return None if value.elts else "list"
-    if isinstance(value, ast.Dict):
-        return None if value.keys else "dict"
+    if cls is ast.List:
+        return None if value.elts else "list"  # type: ignore[attr-defined]
+    if cls is ast.Dict:
+        return None if value.keys else "dict"  # type: ignore[attr-defined]
     return None
 
 
