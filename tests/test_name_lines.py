@@ -46,6 +46,12 @@ def read_later() -> None:
         seen
     )
 
+def in_fstring() -> None:
+    shown = {}
+    print(f"""
+        {shown!r}
+    """)
+
 def untouched() -> None:
     alone = []
 
@@ -90,8 +96,9 @@ def test_the_answers_themselves() -> None:
     # attribute, the except clause's name, the match capture.
     assert not needs("hooks") and not needs("err") and not needs("found")
     assert needs("alone") and needs("seen")
-    body, assign = by_name["seen"]
-    assert read_before_completion(body, "seen", assign, set(), keyword_lines(SOURCE, "seen"))
+    for name in ("seen", "shown"):  # (a read inside a multi-line f-string too)
+        body, assign = by_name[name]
+        assert read_before_completion(body, name, assign, set(), keyword_lines(SOURCE, name))
     # A module-level `names = []` that a nested function declares global: silent.
     assert not needs("names", nested=False)
 

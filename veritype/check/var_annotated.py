@@ -121,7 +121,8 @@ def _declared_global(body: list[ast.stmt], name: str, lines: list[int] | None = 
     return any(type(node) is ast.Global and name in node.names for node in _nodes(body, lines, own_scope=False))  # type: ignore[attr-defined]
 
 
-# The nodes holding statements of their own (a match case has no position: always walked).
+# The nodes whose span `lines` are tested against: statements and except clauses
+# (a match case has no position: always walked; an expression is walked whole).
 _BLOCKS = frozenset([*ast.stmt.__subclasses__(), ast.ExceptHandler])
 
 
@@ -305,8 +306,10 @@ def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[t
     """The nodes of `body` in evaluation order (an assignment's value before its
     targets, a loop's iterable before its target), each with its parent; a nested
     scope is one ("nested", node) event. Made as they are read: the reader
-    most often stops at the first use of its name after the assignment. Only
-    the nodes whose span may hold one of `lines` (None: all)."""
+    most often stops at the first use of its name after the assignment. Not
+    the statements (and except clauses) whose span holds none of `lines`
+    (None: all are read); expressions are read whole (the positions of the
+    parts of a multi-line f-string are not all the text's before Python 3.12)."""
     stack: list[tuple[ast.AST, ast.AST | None]] = [(s, None) for s in reversed(body) if may_hold(s, lines)]
     while stack:
         node, parent = stack.pop()
@@ -325,4 +328,4 @@ def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[t
             children = [node.iter, node.target, *node.body, *node.orelse]
         else:
             children = list(child_nodes(node))
-        stack.extend((c, node) for c in reversed(children) if lines is None or may_hold(c, lines))
+        stack.extend((c, node) for c in reversed(children) if lines is None or type(c) not in _BLOCKS or may_hold(c, lines))
