@@ -23,24 +23,29 @@ from veritype.types.subtype import is_subtype
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
+# (`hit` not given: looked up here.)
+_UNKNOWN = object()
 
-def reassigned_empty_display(mc: "ModuleChecker", target: ast.Name, bound: Type) -> Type:
-    """`bound` for a name first assigned an uncompleted empty display."""
-    empty = _uncompleted_empty_declaration(mc, target)
+
+def reassigned_empty_display(mc: "ModuleChecker", target: ast.Name, bound: Type, hit: object = _UNKNOWN) -> Type:
+    """`bound` for a name first assigned an uncompleted empty display; `hit`: the
+    name's symbol and scope where the caller looked them up (`local_symbol`)."""
+    empty = _uncompleted_empty_declaration(mc, target, hit)
     if empty is not None and isinstance(bound, Instance) and is_subtype(mc.ev, bound, empty):
         return any_where_declared_any(bound, empty)
     return bound
 
 
-def _uncompleted_empty_declaration(mc: "ModuleChecker", target: ast.Name) -> Instance | None:
+def _uncompleted_empty_declaration(mc: "ModuleChecker", target: ast.Name, hit: object = _UNKNOWN) -> Instance | None:
     """`list[Any]` / `dict[Any, Any]` / `set[Any]` when `target`'s variable was
     first assigned an empty display that nothing completed (another statement)."""
-    hit = mc.ev.lookup(target.id, mc.scope)
+    if hit is _UNKNOWN:
+        hit = mc.ev.lookup(target.id, mc.scope)
     if hit is None:
         return None
-    sym, scope = hit
+    sym, scope = hit  # type: ignore[misc]
     first = sym.node
-    if not isinstance(first, ast.Assign) or target in first.targets or empty_display_kind(first.value) is None:
+    if type(first) is not ast.Assign or target in first.targets or empty_display_kind(first.value) is None:
         return None
     t = mc.ev.symbol_type(sym, scope)
     return t if isinstance(t, Instance) and t.args and all(isinstance(a, AnyType) for a in t.args) else None

@@ -54,8 +54,17 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     if special_assignment(mc, stmt):
         return
     declared = None
+    known: tuple[Type, Type | None] | None = None
     if len(stmt.targets) == 1:
-        declared = mc._declared_for_target(stmt.targets[0])
+        first = stmt.targets[0]
+        if type(first) is ast.Attribute:
+            # The object's type and the attribute's declared type, which `assign`
+            # asks again after the value's inference: handed over (`known`).
+            base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(first.value)
+            declared = attribute_declared(mc, first, base)
+            known = (base, declared)
+        else:
+            declared = mc._declared_for_target(first)
         if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
             from veritype.evaluate.type_comments import parse_type_comment_expr
 
@@ -78,7 +87,7 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     if empty:
         t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
-        assign(mc, target, t, value)
+        assign(mc, target, t, value, known=known)
     if empty and declared is None and not stmt.type_comment:
         check_var_annotated(mc, stmt, t)
     elif declared is None and type(value) is ast.Call:
@@ -119,10 +128,11 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     # mypy's local partial types (its default; a project's `local_partial_types =
     # false` is accepted, not enforced, and keeps the module's lax reading).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
-    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local):
+    lines = va.name_lines(mc, name)
+    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return
-    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc)):
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc), lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
 
 
@@ -155,21 +165,26 @@ def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:
 
 
 def declared_for_target(mc: "ModuleChecker", target: ast.expr) -> Type | None:
-    if isinstance(target, ast.Name):
-        hit = mc._local_symbol(target.id)
-        if hit is None:
-            return None
-        sym, scope = hit
-        d = mc.ev.declared_type(sym, scope)
-        if d is not None:
-            return d
-        if sym.kind == S.PARAM:
-            return _annotated_param_type(sym, scope)
-        # An unannotated variable: the type its first assignment declared (mypy's rule).
-        return inferred_decls.declared(mc, target)
-    if isinstance(target, ast.Attribute):
+    # (Exact node classes here and in `assign`: ast nodes are never subclassed.)
+    if type(target) is ast.Name:
+        return _name_declared(mc, target, mc._local_symbol(target.id))  # type: ignore[attr-defined]
+    if type(target) is ast.Attribute:
         return mc._attribute_declared(target)
     return None
+
+
+def _name_declared(mc: "ModuleChecker", target: ast.Name, hit) -> Type | None:  # type: ignore[no-untyped-def]
+    """`declared_for_target` of a name, whose symbol and scope `hit` are (`local_symbol`)."""
+    if hit is None:
+        return None
+    sym, scope = hit
+    d = mc.ev.declared_type(sym, scope)
+    if d is not None:
+        return d
+    if sym.kind == S.PARAM:
+        return _annotated_param_type(sym, scope)
+    # An unannotated variable: the type its first assignment declared (mypy's rule).
+    return inferred_decls.declared(mc, target)
 
 
 def attribute_declared(mc: "ModuleChecker", target: ast.Attribute, base: Type | None = None) -> Type | None:
@@ -245,12 +260,16 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
     return hit
 
 
-def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None) -> None:
+def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None,
+           known: tuple[Type, Type | None] | None = None) -> None:
     """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
     unpacking a str into a tuple target is reported (a loop's `for` statement;
-    by default the value, else the target)."""
-    if isinstance(target, ast.Name):
-        hit = mc._local_symbol(target.id)
+    by default the value, else the target); `known`: an attribute target's
+    object type and declared type, as found before the value was inferred
+    (used while the object's type is still that: `attribute_declared` is a
+    function of the two)."""
+    if type(target) is ast.Name:
+        hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
         check_final_name_of(mc, target, hit)
         # Both rules judge a name bound to a class, an import or a module, never a
         # variable, parameter or function (most names assigned): asked only then.
@@ -259,7 +278,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
             return
         inferred_decls.before_assign(mc, target, value, t)
-        declared = mc._declared_for_target(target)
+        declared = _name_declared(mc, target, hit)  # (`hit` is `local_symbol`'s, which is pure)
         if declared is not None and isinstance(t, AnyType) and inferred_decls.declared(mc, target) is not None:
             # mypy's binder: an Any value narrows a variable whose type was inferred
             # (`provider_cls = getattr(module, name)` after `provider_cls = d[k]`) to
@@ -298,19 +317,19 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
             else:
                 bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
-            bound = reassigned_empty_display(mc, target, bound)
+            bound = reassigned_empty_display(mc, target, bound, hit)
             if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
                 bound = keep_declared_over_any(mc.ev, lenient_over, bound)
             mc.flow.bind(target.id, bound)
             inferred_decls.record(mc, target, bound)
-    elif isinstance(target, ast.Attribute):
+    elif type(target) is ast.Attribute:
         mc.infer(target.value)
         if check_type_target(mc, target, t, value):
             return
         # The object's type, as the rules below read it (silently: reported above).
         # Nothing between them binds: inferred once for them all.
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        declared = attribute_declared(mc, target, base_t)
+        declared = known[1] if known is not None and (known[0] is base_t or known[0] == base_t) else attribute_declared(mc, target, base_t)
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
@@ -641,24 +660,26 @@ def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, k
 
 _DISPLAYS = (ast.List, ast.ListComp, ast.Set, ast.SetComp, ast.Dict, ast.DictComp)
 _DISPLAY_CLASSES = frozenset(_DISPLAYS)  # (exact node classes: ast nodes are never subclassed)
+_MEMBER_OR_CALL = frozenset((ast.Attribute, ast.Subscript, ast.Call, ast.Await))
 
 
 def _declared_literal_source(checker: ModuleChecker, value: ast.expr) -> bool:
     """Whether a literal type of `value` comes from a declaration (`align = self.align`
     where `align: Literal[...]`, a call returning a Literal), not from a literal
     expression: mypy widens only the latter when inferring a variable's type."""
-    if isinstance(value, (ast.Attribute, ast.Subscript, ast.Call, ast.Await)):
+    cls = type(value)  # (exact node classes: ast nodes are never subclassed)
+    if cls in _MEMBER_OR_CALL:
         return True
-    if isinstance(value, ast.BoolOp):
+    if cls is ast.BoolOp:
         # `kind() or ""`: mypy infers the right operand in the context of the
         # left one, so a str constant after a declared Literal is a literal too.
-        first, rest = value.values[0], value.values[1:]
+        first, rest = value.values[0], value.values[1:]  # type: ignore[attr-defined]
         return _declared_literal_source(checker, first) and all(
-            isinstance(v, ast.Constant) or _declared_literal_source(checker, v) for v in rest)
-    if isinstance(value, ast.IfExp):
-        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)
-    if isinstance(value, ast.Name):
-        hit = checker.ev.lookup(value.id, checker.scope)
+            type(v) is ast.Constant or _declared_literal_source(checker, v) for v in rest)
+    if cls is ast.IfExp:
+        return _declared_literal_source(checker, value.body) and _declared_literal_source(checker, value.orelse)  # type: ignore[attr-defined]
+    if cls is ast.Name:
+        hit = checker.ev.lookup(value.id, checker.scope)  # type: ignore[attr-defined]
         if hit is None:
             return False
         sym = hit[0]
