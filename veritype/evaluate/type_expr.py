@@ -120,6 +120,11 @@ class TypeExprEvaluator:
 
     def _name_type(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         """A name or dotted name used as a type."""
+        if type(node) is ast.Name:
+            known = ctx.scope.__dict__.get(_PLAIN_CLASSES)  # (see `_keep_plain_class`)
+            hit = known.get(node.id) if known is not None else None
+            if hit is not None and not self.ev.type_params_seen:
+                return hit  # type: ignore[no-any-return]
         t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
@@ -285,7 +290,11 @@ class TypeExprEvaluator:
             if not info.type_vars and info.fullname != "builtins.tuple":
                 # Most classes named (`str`, `int`, a project's own): nothing to
                 # report bare nor to fill, as below with no type variables.
-                return _typeddict_or(self.ev, info.no_args_instance())
+                if info.is_typeddict:
+                    return _typeddict_or(self.ev, info.no_args_instance())
+                if type(node) is ast.Name:
+                    return self._keep_plain_class(node.id, info, ctx.scope)
+                return info.no_args_instance()
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
@@ -296,6 +305,26 @@ class TypeExprEvaluator:
         if ref.sym is not None and ref.scope is not None:
             return self._from_symbol(ref, node, ctx)
         return AnyType("special")
+
+    def _keep_plain_class(self, name: str, info: ClassInfo, scope: Scope) -> Type:
+        """`name`, a class without type variables, as a type in `scope`; kept on a
+        module's or class's scope once final. Signatures there name the same
+        classes again and again (11k repeats on the bench corpus), each a walk
+        of the scope chain (Evaluator.lookup keeps none for types) and a
+        reference, for an answer that reports nothing. Final: the class's bases
+        are (its type variables kept), no PEP 695 parameter may shadow a name
+        (none seen; tested again on reading), and the look-up cannot change (no
+        lazy evaluation, or no star import, whose module may be loading, before
+        builtins). The engine drops edited modules' scopes and their importers'."""
+        inst = info.no_args_instance()
+        ev = self.ev
+        if (scope.kind != "function" and not scope.alias_value and "type_vars" in info.__dict__ and not ev.type_params_seen
+                and (not ev.lazy_depth or not scope.module.symbols.star_imports)):
+            known = scope.__dict__.get(_PLAIN_CLASSES)
+            if known is None:
+                known = scope.__dict__[_PLAIN_CLASSES] = {}
+            known[name] = inst
+        return inst
 
     def _report_bare_generic(self, ctx: TypeContext, node: ast.expr, name: str, top: bool) -> None:
         """--disallow-any-generics: a generic class (or Callable) used without arguments."""
@@ -675,6 +704,9 @@ class TypeExprEvaluator:
     _literal = type_expr_special.literal_form
     _literal_item = type_expr_special.literal_item
     _literal_alias = type_expr_special.literal_alias
+
+
+_PLAIN_CLASSES = "_vt_plain_classes"  # TypeExprEvaluator._keep_plain_class's answers, on a Scope
 
 
 def _is_component(node: ast.expr) -> bool:
