@@ -27,7 +27,8 @@ from veritype.types.model import (
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.tuples import make_tuple, splice
-from veritype.evaluate import type_expr_special
+from veritype.evaluate import kept_type_names, type_expr_special
+from veritype.evaluate.kept_type_names import KEPT
 from veritype.evaluate.type_expr_special import _is_unpack
 from veritype.evaluate.classes import ClassInfo
 from veritype.evaluate.functional_classes import functional_class
@@ -121,10 +122,11 @@ class TypeExprEvaluator:
     def _name_type(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         """A name or dotted name used as a type."""
         if type(node) is ast.Name:
-            known = ctx.scope.__dict__.get(_PLAIN_CLASSES)  # (see `_keep_plain_class`)
-            hit = known.get(node.id) if known is not None else None
-            if hit is not None and not self.ev.type_params_seen:
-                return hit  # type: ignore[no-any-return]
+            known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
+            if known is not None:
+                hit = known.get(node.id)
+                if hit is not None and not self.ev.type_params_seen:
+                    return hit  # type: ignore[no-any-return]
         t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
@@ -293,7 +295,7 @@ class TypeExprEvaluator:
                 if info.is_typeddict:
                     return _typeddict_or(self.ev, info.no_args_instance())
                 if type(node) is ast.Name:
-                    return self._keep_plain_class(node.id, info, ctx.scope)
+                    return kept_type_names.keep_plain_class(self.ev, node.id, info, ctx.scope)
                 return info.no_args_instance()
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
@@ -305,26 +307,6 @@ class TypeExprEvaluator:
         if ref.sym is not None and ref.scope is not None:
             return self._from_symbol(ref, node, ctx)
         return AnyType("special")
-
-    def _keep_plain_class(self, name: str, info: ClassInfo, scope: Scope) -> Type:
-        """`name`, a class without type variables, as a type in `scope`; kept on a
-        module's or class's scope once final. Signatures there name the same
-        classes again and again (11k repeats on the bench corpus), each a walk
-        of the scope chain (Evaluator.lookup keeps none for types) and a
-        reference, for an answer that reports nothing. Final: the class's bases
-        are (its type variables kept), no PEP 695 parameter may shadow a name
-        (none seen; tested again on reading), and the look-up cannot change (no
-        lazy evaluation, or no star import, whose module may be loading, before
-        builtins). The engine drops edited modules' scopes and their importers'."""
-        inst = info.no_args_instance()
-        ev = self.ev
-        if (scope.kind != "function" and not scope.alias_value and "type_vars" in info.__dict__ and not ev.type_params_seen
-                and (not ev.lazy_depth or not scope.module.symbols.star_imports)):
-            known = scope.__dict__.get(_PLAIN_CLASSES)
-            if known is None:
-                known = scope.__dict__[_PLAIN_CLASSES] = {}
-            known[name] = inst
-        return inst
 
     def _report_bare_generic(self, ctx: TypeContext, node: ast.expr, name: str, top: bool) -> None:
         """--disallow-any-generics: a generic class (or Callable) used without arguments."""
@@ -434,7 +416,14 @@ class TypeExprEvaluator:
     # -- subscripts -----------------------------------------------------------
 
     def _subscript(self, node: ast.Subscript, ctx: TypeContext, top: bool) -> Type:
-        ref = self.ev.resolve_expr(node.value, ctx.scope, True) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        head = node.value
+        if type(head) is ast.Name:
+            known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
+            ref = known.get("[" + head.id) if known is not None and not self.ev.type_params_seen else None
+            if ref is None:
+                ref = kept_type_names.head_ref(self.ev, head, ctx.scope)
+        else:
+            ref = self.ev.resolve_expr(head, ctx.scope, True) if type(head) is ast.Attribute else None
         if ref is None:
             if isinstance(node.value, (ast.Name, ast.Attribute)):
                 return self._named(node.value, ctx, top)
@@ -704,9 +693,6 @@ class TypeExprEvaluator:
     _literal = type_expr_special.literal_form
     _literal_item = type_expr_special.literal_item
     _literal_alias = type_expr_special.literal_alias
-
-
-_PLAIN_CLASSES = "_vt_plain_classes"  # TypeExprEvaluator._keep_plain_class's answers, on a Scope
 
 
 def _is_component(node: ast.expr) -> bool:
