@@ -329,17 +329,29 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         comment_sig = signature_from_comment(ev, node, ctx, report)
     elif _any_argument_comment(args) and has_argument_comments(node):
         comment_sig = argument_comment_signature(ev, node, ctx)
-    positional = [*args.posonlyargs, *args.args]
+    posonly = args.posonlyargs
+    n_posonly = len(posonly)
+    positional = [*posonly, *args.args] if posonly else args.args  # (read only)
     defaults_start = len(positional) - len(args.defaults)
     params: list[Param] = []
     annotated_any = node.returns is not None or comment_sig is not None
+    evaluate = ev.type_exprs.eval
     for i, a in enumerate(positional):
-        kind_ = POS_ONLY if i < len(args.posonlyargs) else POS_OR_KW
-        # Parameters named with a leading double underscore are positional-only (PEP 484).
-        if kind_ == POS_OR_KW and a.arg.startswith("__") and not a.arg.endswith("__") and not args.posonlyargs:
+        annotation = a.annotation
+        if i < n_posonly:
             kind_ = POS_ONLY
-        t = comment_sig.param_type(i, a.arg) if comment_sig is not None else ann(a.annotation)
-        if a.annotation is not None:
+        else:
+            kind_ = POS_OR_KW
+            # Parameters named with a leading double underscore are positional-only (PEP 484).
+            if not n_posonly and a.arg.startswith("__") and not a.arg.endswith("__"):
+                kind_ = POS_ONLY
+        if comment_sig is not None:
+            t = comment_sig.param_type(i, a.arg)
+        elif annotation is not None:
+            t = evaluate(annotation, ctx)
+        else:
+            t = None
+        if annotation is not None:
             annotated_any = True
         if t is None:
             if i == 0 and cls is not None and kind in ("instance", "property"):

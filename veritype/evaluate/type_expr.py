@@ -512,6 +512,9 @@ class TypeExprEvaluator:
         return substitute(alias, mapping)
 
     def _eval_arg(self, node: ast.expr, ctx: TypeContext, spec_ok: bool = False) -> Type:
+        tp = type(node)
+        if not spec_ok and (tp is ast.Name or tp is ast.Subscript or tp is ast.Attribute):
+            return self._eval(node, ctx)  # (most arguments: none of the cases below)
         if isinstance(node, ast.List):
             # A parameter list (for a ParamSpec argument); not modelled yet.
             return AnyType("special")
@@ -539,12 +542,19 @@ class TypeExprEvaluator:
             # `InitVar[T]` declares an `__init__`-only parameter of type T (dataclasses reads the annotation).
             return self._eval(args[0], ctx)
         params = info.type_vars
-        has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
-        if any(p.kind == "typevartuple" for p in params) and any(p.kind == "paramspec" for p in params):
+        # (The kinds looked at once: most classes have plain type variables only.)
+        has_tvt = has_spec = False
+        for p in params:
+            if p.kind == "typevartuple":
+                has_tvt = True
+            elif p.kind == "paramspec":
+                has_spec = True
+        has_variadic = has_tvt or has_spec
+        if has_tvt and has_spec:
             mixed = self._variadic_with_paramspec(info, params, args, node, ctx)
             if mixed is not None:
                 return mixed
-        if any(p.kind == "typevartuple" for p in params) and not any(p.kind == "paramspec" for p in params):
+        if has_tvt and not has_spec:
             packed = self._pack_variadic(params, args, node, ctx, f'"{info.name}" expects', "type-arg")
             if packed is None:
                 return Instance(info, tuple(AnyType("special") for _ in params))
@@ -552,7 +562,7 @@ class TypeExprEvaluator:
             return Instance(info, tuple(packed))
         if not has_variadic and self._rejected_unpack(args, ctx):
             return Instance(info, tuple(AnyType("error") for _ in params))
-        values = [self._eval_arg(a, ctx, spec_ok=any(p.kind == "paramspec" for p in params)) for a in args]
+        values = [self._eval_arg(a, ctx, spec_ok=has_spec) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
                 # Spec, "ParamSpec": with only a ParamSpec parameter, `C[int, str]` is `C[[int, str]]`.
