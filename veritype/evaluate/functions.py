@@ -208,9 +208,10 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
         # (Every positional parameter is in `sig.params` under its own name,
         # whether its type came from an annotation or a type comment: `_build`
         # names them after the def's arguments.)
-    # The same owner as the signature's (see `_build`), so that `V` in the body is
-    # the parameter's `V`.
-    scope.type_params.update(ev.pep695_params(node, f"{parent.fullname}.{node.name}@{node.lineno}", parent))
+    if getattr(node, "type_params", None):  # (none before Python 3.12, and on most defs)
+        # The same owner as the signature's (see `_build`), so that `V` in the body is
+        # the parameter's `V`.
+        scope.type_params.update(ev.pep695_params(node, f"{parent.fullname}.{node.name}@{node.lineno}", parent))
     return scope
 
 
@@ -310,7 +311,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     cls = scope.cls if scope.kind == "class" else None
     kind = method_kind(ev, node, scope) if cls is not None else "function"
     type_scope = scope
-    pep695 = ev.pep695_params(node, owner, scope)
+    pep695 = ev.pep695_params(node, owner, scope) if getattr(node, "type_params", None) else _NO_PARAMS
     if pep695:
         type_scope = Scope("function", scope.table, scope.module, scope, owner)
         type_scope.type_params.update(pep695)
@@ -428,6 +429,9 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         is_untyped=not annotated_any, is_async=isinstance(node, ast.AsyncFunctionDef),
         kwargs_unpacked=kwargs_unpacked, owner=cls.name if cls is not None else None,
     )
+
+
+_NO_PARAMS: dict[str, TypeVarType] = {}  # (read only: a def without PEP 695 parameters)
 
 
 def _any_argument_comment(args: ast.arguments) -> bool:
