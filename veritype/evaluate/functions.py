@@ -34,7 +34,7 @@ def decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope)
     A new list each time: callers may change it."""
     if not node.decorator_list:
         return []
-    if type(node) is ast.ClassDef:
+    if isinstance(node, ast.ClassDef):
         return _decorator_names(ev, node, scope)
     return list(_def_decorator_names(ev, node, scope))
 
