@@ -71,6 +71,12 @@ class FoundMembers:
         found[key] = (result, inst, receiver)
         return result
 
+    @property
+    def table(self) -> dict[tuple[object, ...], tuple[Type | None, Type, Type]]:
+        """The answers, keyed as `answer` keys them: an instance without
+        arguments asked of itself by (its class, the name). Cleared in place."""
+        return self._found
+
     def clear(self) -> None:
         self._found.clear()
 

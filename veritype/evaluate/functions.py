@@ -34,17 +34,22 @@ def decorator_names(ev: "Evaluator", node: FuncDef | ast.ClassDef, scope: Scope)
     A new list each time: callers may change it."""
     if not node.decorator_list:
         return []
+    if isinstance(node, ast.ClassDef):
+        return _decorator_names(ev, node, scope)
+    return list(_def_decorator_names(ev, node, scope))
+
+
+def _def_decorator_names(ev: "Evaluator", node: FuncDef, scope: Scope) -> "tuple[str, ...] | list[str]":
+    """`decorator_names` of a def, not copied: for readers here, which only read it."""
     # Asked again and again of a def (its kind, whether it is an overload, its
     # type, the checks of its class): kept on the node with the scope asked in,
     # once final (no lazy evaluation in progress: the names are found through
     # imports, final once the modules they name are loaded). Only a def's: the
     # engine drops what is kept on those (workspace._drop_evaluations).
-    if type(node) is ast.ClassDef:
-        return _decorator_names(ev, node, scope)
     cache = node.__dict__.get("_veritype_cache")
     kept = cache.get("decorators") if cache is not None else None
     if kept is not None and kept[0] is scope:
-        return list(kept[1])
+        return kept[1]  # type: ignore[no-any-return]
     out = _decorator_names(ev, node, scope)
     if not ev.lazy_depth:
         if cache is None:
@@ -90,7 +95,7 @@ TRANSPARENT = (
 
 def method_kind(ev: "Evaluator", node: FuncDef, scope: Scope) -> str:
     """'static', 'class', 'property' or 'instance' for a function in a class body."""
-    names = decorator_names(ev, node, scope)
+    names = _def_decorator_names(ev, node, scope) if node.decorator_list else ()
     if names:  # (most defs have no decorator: no scans of an empty list)
         if any(n in STATIC for n in names):
             return "static"
@@ -108,7 +113,7 @@ def method_kind(ev: "Evaluator", node: FuncDef, scope: Scope) -> str:
 def is_overload(ev: "Evaluator", node: FuncDef, scope: Scope) -> bool:
     if not node.decorator_list:
         return False
-    return any(n in OVERLOAD for n in decorator_names(ev, node, scope))
+    return any(n in OVERLOAD for n in _def_decorator_names(ev, node, scope))
 
 
 def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
@@ -131,7 +136,9 @@ def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
 
 def decorated_type(ev: "Evaluator", node: FuncDef, scope: Scope) -> Type:
     base: Type = function_type(ev, node, scope)
-    names = decorator_names(ev, node, scope)
+    if not node.decorator_list:
+        return base  # (most defs: nothing to apply)
+    names = _def_decorator_names(ev, node, scope)
     for dec, name in reversed(list(zip(node.decorator_list, names))):
         if name in TRANSPARENT or name in STATIC or name in CLASSMETHOD or name in OVERLOAD:
             continue
@@ -195,19 +202,16 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
                 scope.param_types[p.name] = p.type
         kwarg = node.args.kwarg
         if kwarg is not None and kwarg.arg not in scope.param_types:
-            from veritype.evaluate.type_expr import TypeContext
-
             td = _unpacked_kwargs(ev, kwarg.annotation, TypeContext(parent))
             if td is not None:
                 scope.param_types[kwarg.arg] = td  # inside the body, `kwargs` is the TypedDict
-        # Positional-only params named in the type comment may differ; fill the rest.
-        names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
-        pos = [p for p in sig.params if p.kind in (POS_ONLY, POS_OR_KW)]
-        for n, p in zip(names, pos):
-            scope.param_types.setdefault(n, p.type)
-    # The same owner as the signature's (see `_build`), so that `V` in the body is
-    # the parameter's `V`.
-    scope.type_params.update(ev.pep695_params(node, f"{parent.fullname}.{node.name}@{node.lineno}", parent))
+        # (Every positional parameter is in `sig.params` under its own name,
+        # whether its type came from an annotation or a type comment: `_build`
+        # names them after the def's arguments.)
+    if getattr(node, "type_params", None):  # (none before Python 3.12, and on most defs)
+        # The same owner as the signature's (see `_build`), so that `V` in the body is
+        # the parameter's `V`.
+        scope.type_params.update(ev.pep695_params(node, f"{parent.fullname}.{node.name}@{node.lineno}", parent))
     return scope
 
 
@@ -250,7 +254,6 @@ def _unpack_inner(ev: "Evaluator", annotation: ast.expr | None, ctx: object) -> 
 def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Reporter | None" = None, apply_decorators: bool = False) -> CallableType:
     """The undecorated signature of `node`, defined in `scope`."""
 
-    mark_function(ev, node, scope)
     cache = getattr(node, "_veritype_cache", None)
     if cache is None:
         cache = {}
@@ -258,7 +261,9 @@ def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Repo
     key = ("sig", id(scope))
     if report is None:
         if key in cache:
+            # (Marked when built: `mark_function` keeps its answer on the node.)
             return cache[key]  # type: ignore[no-any-return]
+        mark_function(ev, node, scope)
         if scope.module.checked:
             # A def of a module this run checks is built once more, with a
             # reporter, when the checker reaches it: keep what that build would
@@ -278,6 +283,7 @@ def function_type(ev: "Evaluator", node: FuncDef, scope: Scope, *, report: "Repo
     taken = _take_reported(cache, id(scope), key, report)
     if taken is not None:
         return taken
+    mark_function(ev, node, scope)
     sig = _build(ev, node, scope, report)
     # A build that reports gives the same signature as one that does not: the
     # reporter only receives messages (type_expr's `_error`, `_check_bounds`,
@@ -305,7 +311,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     cls = scope.cls if scope.kind == "class" else None
     kind = method_kind(ev, node, scope) if cls is not None else "function"
     type_scope = scope
-    pep695 = ev.pep695_params(node, owner, scope)
+    pep695 = ev.pep695_params(node, owner, scope) if getattr(node, "type_params", None) else _NO_PARAMS
     if pep695:
         type_scope = Scope("function", scope.table, scope.module, scope, owner)
         type_scope.type_params.update(pep695)
@@ -322,20 +328,31 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     comment_sig = None
     if node.type_comment:
         comment_sig = signature_from_comment(ev, node, ctx, report)
-    else:
-        if has_argument_comments(node):
-            comment_sig = argument_comment_signature(ev, node, ctx)
-    positional = [*args.posonlyargs, *args.args]
+    elif _any_argument_comment(args) and has_argument_comments(node):
+        comment_sig = argument_comment_signature(ev, node, ctx)
+    posonly = args.posonlyargs
+    n_posonly = len(posonly)
+    positional = [*posonly, *args.args] if posonly else args.args  # (read only)
     defaults_start = len(positional) - len(args.defaults)
     params: list[Param] = []
     annotated_any = node.returns is not None or comment_sig is not None
+    evaluate = ev.type_exprs.eval
     for i, a in enumerate(positional):
-        kind_ = POS_ONLY if i < len(args.posonlyargs) else POS_OR_KW
-        # Parameters named with a leading double underscore are positional-only (PEP 484).
-        if kind_ == POS_OR_KW and a.arg.startswith("__") and not a.arg.endswith("__") and not args.posonlyargs:
+        annotation = a.annotation
+        if i < n_posonly:
             kind_ = POS_ONLY
-        t = comment_sig.param_type(i, a.arg) if comment_sig is not None else ann(a.annotation)
-        if a.annotation is not None:
+        else:
+            kind_ = POS_OR_KW
+            # Parameters named with a leading double underscore are positional-only (PEP 484).
+            if not n_posonly and a.arg.startswith("__") and not a.arg.endswith("__"):
+                kind_ = POS_ONLY
+        if comment_sig is not None:
+            t = comment_sig.param_type(i, a.arg)
+        elif annotation is not None:
+            t = evaluate(annotation, ctx)
+        else:
+            t = None
+        if annotation is not None:
             annotated_any = True
         if t is None:
             if i == 0 and cls is not None and kind in ("instance", "property"):
@@ -412,6 +429,19 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
         is_untyped=not annotated_any, is_async=isinstance(node, ast.AsyncFunctionDef),
         kwargs_unpacked=kwargs_unpacked, owner=cls.name if cls is not None else None,
     )
+
+
+_NO_PARAMS: dict[str, TypeVarType] = {}  # (read only: a def without PEP 695 parameters)
+
+
+def _any_argument_comment(args: ast.arguments) -> bool:
+    """Whether any parameter carries a `# type:` comment (most defs: none, told
+    without the parse `has_argument_comments` makes of one)."""
+    for group in (args.posonlyargs, args.args, args.kwonlyargs):
+        for a in group:
+            if a.type_comment:
+                return True
+    return bool(args.vararg is not None and args.vararg.type_comment or args.kwarg is not None and args.kwarg.type_comment)
 
 
 def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:

@@ -54,6 +54,7 @@ class Members:
         # this (a supertype walk and a substitution each time) before.
         self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
         self.found = FoundMembers()
+        self._found_table = self.found.table  # (the same dict, for `get`'s look-up)
         self.constructors = FoundConstructors()
         self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
         self.known_expr_calls: dict[tuple[object, ...], tuple[Type, Type, bool]] = {}  # see known_calls.expression_key
@@ -93,6 +94,12 @@ class Members:
             # (`instance_member` written out: the most common question of all.)
             if ev.lazy_depth:
                 return self._instance_member(receiver, name, receiver)
+            if not receiver.args:
+                # FoundMembers.answer's first look-up, written out: most of these
+                # questions (`self.x`, `obj.m`) were asked before.
+                hit = self._found_table.get((receiver.info, name))
+                if hit is not None:
+                    return hit[0]
             return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):

@@ -27,7 +27,8 @@ from veritype.types.model import (
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.tuples import make_tuple, splice
-from veritype.evaluate import type_expr_special
+from veritype.evaluate import kept_type_names, type_expr_special
+from veritype.evaluate.kept_type_names import KEPT
 from veritype.evaluate.type_expr_special import _is_unpack
 from veritype.evaluate.classes import ClassInfo
 from veritype.evaluate.functional_classes import functional_class
@@ -120,6 +121,12 @@ class TypeExprEvaluator:
 
     def _name_type(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         """A name or dotted name used as a type."""
+        if type(node) is ast.Name:
+            known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
+            if known is not None:
+                hit = known.get(node.id)
+                if hit is not None and not self.ev.type_params_seen:
+                    return hit  # type: ignore[no-any-return]
         t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
@@ -285,7 +292,11 @@ class TypeExprEvaluator:
             if not info.type_vars and info.fullname != "builtins.tuple":
                 # Most classes named (`str`, `int`, a project's own): nothing to
                 # report bare nor to fill, as below with no type variables.
-                return _typeddict_or(self.ev, info.no_args_instance())
+                if info.is_typeddict:
+                    return _typeddict_or(self.ev, info.no_args_instance())
+                if type(node) is ast.Name:
+                    return kept_type_names.keep_plain_class(self.ev, node.id, info, ctx.scope)
+                return info.no_args_instance()
             if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
@@ -405,7 +416,14 @@ class TypeExprEvaluator:
     # -- subscripts -----------------------------------------------------------
 
     def _subscript(self, node: ast.Subscript, ctx: TypeContext, top: bool) -> Type:
-        ref = self.ev.resolve_expr(node.value, ctx.scope, True) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        head = node.value
+        if type(head) is ast.Name:
+            known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
+            ref = known.get("[" + head.id) if known is not None and not self.ev.type_params_seen else None
+            if ref is None:
+                ref = kept_type_names.head_ref(self.ev, head, ctx.scope)
+        else:
+            ref = self.ev.resolve_expr(head, ctx.scope, True) if type(head) is ast.Attribute else None
         if ref is None:
             if isinstance(node.value, (ast.Name, ast.Attribute)):
                 return self._named(node.value, ctx, top)
@@ -494,6 +512,9 @@ class TypeExprEvaluator:
         return substitute(alias, mapping)
 
     def _eval_arg(self, node: ast.expr, ctx: TypeContext, spec_ok: bool = False) -> Type:
+        tp = type(node)
+        if not spec_ok and (tp is ast.Name or tp is ast.Subscript or tp is ast.Attribute):
+            return self._eval(node, ctx)  # (most arguments: none of the cases below)
         if isinstance(node, ast.List):
             # A parameter list (for a ParamSpec argument); not modelled yet.
             return AnyType("special")
@@ -521,12 +542,19 @@ class TypeExprEvaluator:
             # `InitVar[T]` declares an `__init__`-only parameter of type T (dataclasses reads the annotation).
             return self._eval(args[0], ctx)
         params = info.type_vars
-        has_variadic = any(p.kind in ("typevartuple", "paramspec") for p in params)
-        if any(p.kind == "typevartuple" for p in params) and any(p.kind == "paramspec" for p in params):
+        # (The kinds looked at once: most classes have plain type variables only.)
+        has_tvt = has_spec = False
+        for p in params:
+            if p.kind == "typevartuple":
+                has_tvt = True
+            elif p.kind == "paramspec":
+                has_spec = True
+        has_variadic = has_tvt or has_spec
+        if has_tvt and has_spec:
             mixed = self._variadic_with_paramspec(info, params, args, node, ctx)
             if mixed is not None:
                 return mixed
-        if any(p.kind == "typevartuple" for p in params) and not any(p.kind == "paramspec" for p in params):
+        if has_tvt and not has_spec:
             packed = self._pack_variadic(params, args, node, ctx, f'"{info.name}" expects', "type-arg")
             if packed is None:
                 return Instance(info, tuple(AnyType("special") for _ in params))
@@ -534,7 +562,7 @@ class TypeExprEvaluator:
             return Instance(info, tuple(packed))
         if not has_variadic and self._rejected_unpack(args, ctx):
             return Instance(info, tuple(AnyType("error") for _ in params))
-        values = [self._eval_arg(a, ctx, spec_ok=any(p.kind == "paramspec" for p in params)) for a in args]
+        values = [self._eval_arg(a, ctx, spec_ok=has_spec) for a in args]
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
                 # Spec, "ParamSpec": with only a ParamSpec parameter, `C[int, str]` is `C[[int, str]]`.

@@ -30,12 +30,20 @@ class Binder:
         self.version = version
         self.platform = platform
         self.is_stub = is_stub
+        # What `static_branch`'s answers depend on besides the test, made once:
+        # one object for every answer this binder keeps, so that a test asked
+        # again (by the checker, the dead-branch pass) matches by identity.
+        self._static_key = (version, platform, always)
         # The lines holding `:=` (None: not known): a statement's expression
         # whose lines hold none has no walrus to bind and is not walked.
         self.walrus_lines = walrus_lines
         # False when the source has no `:=` at all (no line holds one): then
         # no expression needs walking for walrus targets (most modules).
         self.has_walrus = walrus_lines is None or bool(walrus_lines)
+        # The statement handlers `_block` dispatches to: without a walrus, an
+        # expression statement or a `return` binds nothing and has none (14k
+        # of each on the bench corpus, nearly every module).
+        self._handlers = _HANDLERS if self.has_walrus else _HANDLERS_NO_WALRUS
         # The lines of the source holding the word `yield` (syntax/word_lines.py;
         # None: not known). A def met here whose lines hold none is no generator
         # and is marked so (the fact evaluate.functions.is_generator keeps on
@@ -84,9 +92,9 @@ class Binder:
         # is kept on the test node with the settings it was computed for (a
         # pure function of the node's subtree, which nothing mutates, and of
         # them; another module's settings just compute it again).
-        key = (self.version, self.platform, self.always)
+        key = self._static_key
         known = getattr(test, "_vt_static", None)
-        if known is not None and known[0] == key:
+        if known is not None and (known[0] is key or known[0] == key):
             return known[1]  # type: ignore[no-any-return]
         value = evaluate_condition(test, self.version, self.platform, self.always)
         test._vt_static = (key, value)  # type: ignore[attr-defined]
@@ -96,7 +104,7 @@ class Binder:
         # One dict look-up per statement for its kind's handler, where a chain
         # of isinstance tests cost eight on average (445k on the bench corpus);
         # statements that bind nothing (pass, raise, del, ...) have none.
-        handlers = _HANDLERS
+        handlers = self._handlers
         for stmt in body:
             handler = handlers.get(type(stmt))
             if handler is not None:
@@ -115,11 +123,14 @@ class Binder:
         self._define(table, stmt.name, S.CLASS, stmt)
 
     def _assign(self, stmt: ast.Assign, table: SymbolTable) -> None:
-        for target in stmt.targets:
-            self._target(target, stmt, table, stmt.type_comment is not None and len(stmt.targets) == 1)
-        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == "__all__":
+        targets = stmt.targets
+        typed = stmt.type_comment is not None and len(targets) == 1
+        for target in targets:
+            self._target(target, stmt, table, typed)
+        if len(targets) == 1 and type(targets[0]) is ast.Name and targets[0].id == "__all__":  # type: ignore[attr-defined]
             table.all_names = _static_names(stmt.value)
-        self._walrus(stmt.value, table)
+        if self.has_walrus:
+            self._walrus(stmt.value, table)
 
     def _ann_assign(self, stmt: ast.AnnAssign, table: SymbolTable) -> None:
         if isinstance(stmt.target, ast.Name):
@@ -174,7 +185,7 @@ class Binder:
                     sym.add_submodule(alias.name)
 
     def _import_from(self, stmt: ast.ImportFrom, table: SymbolTable) -> None:
-        source = self.resolve_relative(stmt.module, stmt.level)
+        source = (stmt.module or "") if not stmt.level else self.resolve_relative(stmt.module, stmt.level)
         for alias in stmt.names:
             if alias.name == "*":
                 table.star_imports = [*table.star_imports, source]
@@ -195,7 +206,8 @@ class Binder:
         branch_if = stmt
         while True:
             branch = self.static_branch(branch_if.test)
-            self._walrus(branch_if.test, table)
+            if self.has_walrus:
+                self._walrus(branch_if.test, table)
             if branch is not False:
                 self._block(branch_if.body, table)
             if branch is True:
@@ -212,7 +224,8 @@ class Binder:
         self._block(stmt.orelse, table)
 
     def _while(self, stmt: ast.While, table: SymbolTable) -> None:
-        self._walrus(stmt.test, table)
+        if self.has_walrus:
+            self._walrus(stmt.test, table)
         self._block(stmt.body, table)
         self._block(stmt.orelse, table)
 
@@ -260,16 +273,18 @@ class Binder:
             self._walrus(stmt.value, table)
 
     def _target(self, target: ast.expr, stmt: ast.stmt, table: SymbolTable, typed: bool) -> None:
-        if isinstance(target, ast.Name):
-            sym = self._define(table, target.id, S.VAR, stmt)
-            comment = getattr(stmt, "type_comment", None)
-            if typed and comment and sym.annotation is None:
-                sym.type_comment = (comment, stmt)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
+        kind = type(target)  # (a parse's nodes are never of a subclass)
+        if kind is ast.Name:
+            sym = self._define(table, target.id, S.VAR, stmt)  # type: ignore[attr-defined]
+            if typed:
+                comment = getattr(stmt, "type_comment", None)
+                if comment and sym.annotation is None:
+                    sym.type_comment = (comment, stmt)
+        elif kind is ast.Tuple or kind is ast.List:
+            for elt in target.elts:  # type: ignore[attr-defined]
                 self._target(elt, stmt, table, False)
-        elif isinstance(target, ast.Starred):
-            self._target(target.value, stmt, table, False)
+        elif kind is ast.Starred:
+            self._target(target.value, stmt, table, False)  # type: ignore[attr-defined]
 
     def _define(self, table: SymbolTable, name: str, kind: str, node: ast.AST, replace: bool = False) -> Symbol:
         if name in table.globals_declared or name in table.nonlocals_declared:
@@ -303,6 +318,8 @@ _HANDLERS: dict[type, Callable[[Binder, Any, SymbolTable], None]] = {
 for _name, _handler in (("TryStar", Binder._try), ("TypeAlias", Binder._type_alias)):
     if hasattr(ast, _name):
         _HANDLERS[getattr(ast, _name)] = _handler
+# (Expr and Return only bind their walrus targets.)
+_HANDLERS_NO_WALRUS = {kind: h for kind, h in _HANDLERS.items() if kind is not ast.Expr and kind is not ast.Return}
 
 
 def _names_final(annotation: ast.expr) -> bool:
@@ -363,6 +380,13 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
     for stmt in _class_methods(cls.body):
         if not stmt.args.args and not stmt.args.posonlyargs:
             continue
+        body = stmt.body
+        if len(body) == 1 and type(body[0]) in _STORELESS:
+            # `...`, a docstring, `pass`: a body that stores nothing (a walrus
+            # binds names, never attributes). Every method of a stub, whose
+            # classes are bound when first used: no walk of the body, nothing
+            # kept on the def.
+            continue
         if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
         first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
@@ -390,6 +414,7 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
                             sym.method = stmt
 
 
+_STORELESS = frozenset({ast.Expr, ast.Pass})
 _ATTRIBUTE_DECLARING = frozenset({ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith})
 
 
