@@ -55,7 +55,7 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore
 
-        store = CacheStore(options.cache_dir)
+        store = CacheStore(options.cache_dir, options.sqlite_cache)
     check_many: CheckMany | None = None
     early: "EarlyWorkers | None" = None
     if options.num_workers > 1:
@@ -104,6 +104,8 @@ def _check(program: "Program", sources: list[BuildSource], options: Options, sto
         result = check(sources + followed)
     if settle is not None:
         settle()
+    if store is not None:
+        store.flush()  # the run's rows in one transaction (cache/store.py)
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
