@@ -74,6 +74,10 @@ class Database:
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
         self._stats: dict[str, list[int]] | None = None
+        # No database file when first read: the reads until `close` are
+        # misses without looking again (a cold run: one stat per module
+        # otherwise). One another run makes meanwhile is missed: checked again.
+        self._absent = False
 
     def get(self, name: str) -> bytes | None:
         """A row's text as stored (UTF-8, unless damaged: the caller decodes
@@ -169,6 +173,7 @@ class Database:
                 pass
         self._conn = None
         self._stats = None
+        self._absent = False
 
     def _reader(self) -> sqlite3.Connection | None:
         try:
@@ -183,7 +188,8 @@ class Database:
         if self._conn is not None and self._pid == os.getpid():
             return self._conn
         self._conn = None
-        if not create and not os.path.exists(self.path):
+        if not create and (self._absent or not os.path.exists(self.path)):
+            self._absent = True
             return None
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         try:
