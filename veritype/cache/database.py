@@ -194,6 +194,11 @@ class Database:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         try:
             conn.execute(f"PRAGMA cache_size = -{_PAGE_CACHE_KIB}")
+            # No fsync (the file layout never made one either): a killed run
+            # leaves its journal written all the same (the OS has it), and a
+            # power loss that damages the file is a damaged database (rebuilt)
+            # or older rows, each still checked against its key and states.
+            conn.execute("PRAGMA synchronous = OFF")
             if not create:
                 # A file that is not a database fails here, at the first read.
                 conn.execute("SELECT 1 FROM sqlite_master").fetchall()
