@@ -214,6 +214,23 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     caller saves once the run is checked (engine/build.py: the import memo),
     called before the store commits the run's rows (`CacheStore.flush`: one
     transaction), so that `--verbose` counts every row not written."""
+    try:
+        # Its working state (the entries' closures and states) is gone once it
+        # returns, before settle's and the commit's: they would add to the peak.
+        result, reused = _check_and_save(program, sources, store, check, shared, files)
+        if settle is not None:
+            settle()
+    finally:
+        store.flush()
+    result.reused = reused
+    result.cache_notes = store.summary(reused) + (shared.summary() if shared is not None else [])
+    return result
+
+
+def _check_and_save(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
+                    shared: SharedCache | None, files: FileDigests | None) -> tuple[BuildResult, int]:
+    """Check what the cache cannot answer and save the entries (and memos)
+    of the run; the result and how many modules were reused."""
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
@@ -282,42 +299,35 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
     graph.add_loaded_elsewhere(result.loaded_elsewhere)
     states.computed.update(result.digests_elsewhere)
 
-    try:
-        # Entries are written after the whole run: only then has every module
-        # that any check needed been loaded, so the closures are complete.
-        # An entry refers to the entries of this run's other fresh modules rather
-        # than repeating their closures (cache/closures.py: linear, not quadratic).
-        walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
-        # The state of each name once (a name is recorded by many entries), then
-        # each entry's states by dict look-ups in C.
-        now = {name: states.state(name) for name in sorted(set().union(*(names for names, _ in walks.values())))}
-        recorded = {module: dict(zip(ordered, map(now.__getitem__, ordered)))
-                    for module, (names, _) in walks.items() for ordered in (sorted(names),)}
-        digests = {module: deps_digest(deps) for module, deps in recorded.items()}
-        for src in sources:
-            if src.module not in fresh:
-                continue
-            refs = {ref: digests[ref] for ref in sorted(walks[src.module][1])}
-            entry = Entry(keys[src.module], recorded[src.module], fresh[src.module], refs, digests[src.module])
-            store.save(src.module, src.path, entry)
-        if summary is None and all(src.module in reuse or src.module in fresh for src in sources):
-            # Every name any of the run's entries records: a reused entry's, or a
-            # fresh one's (whose refs are among the fresh: their names are here too).
-            names = set().union(*recorded.values(), *(e.deps for m, e in entries.items() if m in reuse and e is not None))
-            store.save_run(RunSummary(
-                key, {name: states.state(name) for name in sorted(names)},
-                {src.module: (store.entry_stat(src.module, src.path), fresh.get(src.module, reuse.get(src.module, [])))
-                 for src in sources}))
-        if states.used.keys() != states.known.keys():
-            # Only the digests this run used are kept: the memo does not grow with
-            # every version of every file ever seen.
-            store.save_interfaces(veritype_key(), states.used)
-        if files.changed():
-            store.save_files(files.used)
-        if settle is not None:
-            settle()
-    finally:
-        store.flush()
-    result.reused = len(reuse)
-    result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
-    return result
+    # Entries are written after the whole run: only then has every module
+    # that any check needed been loaded, so the closures are complete.
+    # An entry refers to the entries of this run's other fresh modules rather
+    # than repeating their closures (cache/closures.py: linear, not quadratic).
+    walks = expand({src.module: graph.dependencies(src.module, fresh) for src in sources if src.module in fresh})
+    # The state of each name once (a name is recorded by many entries), then
+    # each entry's states by dict look-ups in C.
+    now = {name: states.state(name) for name in sorted(set().union(*(names for names, _ in walks.values())))}
+    recorded = {module: dict(zip(ordered, map(now.__getitem__, ordered)))
+                for module, (names, _) in walks.items() for ordered in (sorted(names),)}
+    digests = {module: deps_digest(deps) for module, deps in recorded.items()}
+    for src in sources:
+        if src.module not in fresh:
+            continue
+        refs = {ref: digests[ref] for ref in sorted(walks[src.module][1])}
+        entry = Entry(keys[src.module], recorded[src.module], fresh[src.module], refs, digests[src.module])
+        store.save(src.module, src.path, entry)
+    if summary is None and all(src.module in reuse or src.module in fresh for src in sources):
+        # Every name any of the run's entries records: a reused entry's, or a
+        # fresh one's (whose refs are among the fresh: their names are here too).
+        names = set().union(*recorded.values(), *(e.deps for m, e in entries.items() if m in reuse and e is not None))
+        store.save_run(RunSummary(
+            key, {name: states.state(name) for name in sorted(names)},
+            {src.module: (store.entry_stat(src.module, src.path), fresh.get(src.module, reuse.get(src.module, [])))
+             for src in sources}))
+    if states.used.keys() != states.known.keys():
+        # Only the digests this run used are kept: the memo does not grow with
+        # every version of every file ever seen.
+        store.save_interfaces(veritype_key(), states.used)
+    if files.changed():
+        store.save_files(files.used)
+    return result, len(reuse)
