@@ -150,11 +150,11 @@ def test_not_enforced_warning_is_one_line(project: Path, capsys) -> None:
     # The plugin is found (never imported), else it would be mypy's blocking error (test_plugins.py).
     (project / "pydantic").mkdir()
     (project / "pydantic" / "mypy.py").write_text("")
-    code, _, err = run(capsys, "-c", "x = 1", "--strict", "--sqlite-cache", "--no-sqlite-cache", "--always-true", "FOO")
+    code, _, err = run(capsys, "-c", "x = 1", "--strict", "--fixed-format-cache", "--no-fixed-format-cache", "--always-true", "FOO")
     assert code == 0
     warnings = [line for line in err.splitlines() if "not enforced" in line]
     assert warnings == [
-        "veritype: warning: not enforced: plugins=pydantic.mypy, extra_checks, sqlite_cache=False"
+        "veritype: warning: not enforced: plugins=pydantic.mypy, extra_checks, fixed_format_cache=False"
     ]
 
 

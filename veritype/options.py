@@ -69,6 +69,7 @@ class Options:
     # directory is set. The CLI sets `.veritype_cache` in the project root.
     incremental: bool = True
     cache_dir: str | None = None
+    sqlite_cache: bool = True  # the cache in one SQLite database, else a file per entry (cache/store.py)
     # The shared stub cache (veritype/cache/shared.py): installed files'
     # interface digests, once per user. `shared_cache` is off with `--no-shared-cache`; the
     # directory is set by the drivers (config/project.py), None: not used.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.modules.sources import BuildSource
 from veritype.options import Options
+from tests.drivers import cache_rows
 
 FILES = {
     "leaf.py": "def f() -> int:\n    return 1\n",
@@ -115,33 +117,39 @@ def test_per_module_option_change_invalidates(project: Path, checked: list[str])
     assert not any(d.path.endswith("other.py") for d in result.diagnostics)
 
 
-def test_corrupt_cache_is_ignored(project: Path, checked: list[str]) -> None:
-    cold = run(sources(project), options(project))
-    entries = project / ".veritype_cache" / "v1"
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_corrupt_cache_is_ignored(project: Path, checked: list[str], layout: str) -> None:
+    flags = cache_rows.flags(layout)
+    cold = run(sources(project), options(project, *flags))
+    cache = project / ".veritype_cache"
     garbage = [b"", b"{not json", b"[]", b'{"key": 1, "deps": {}, "diagnostics": []}', b"\xff\xfe"]
-    for path, junk in zip(sorted(entries.iterdir()), garbage):
-        path.write_bytes(junk)
+    # The summary of the whole run too (else it answers for the entries: cache/run_summary.py).
+    for name, junk in zip(sorted(cache_rows.rows(cache, layout)), garbage):
+        cache_rows.write(cache, layout, name, junk)
+    cache_rows.write(cache, layout, "run.json", b"")
     checked.clear()
-    again = run(sources(project), options(project))
+    again = run(sources(project), options(project, *flags))
     assert len(checked) == 4 and again.diagnostics == cold.diagnostics
     # and the rewritten entries are good again
     checked.clear()
-    assert run(sources(project), options(project)).reused == 4
+    assert run(sources(project), options(project, *flags)).reused == 4
 
 
-def test_every_byte_flip_of_an_entry_is_a_miss_or_harmless(project: Path, checked: list[str]) -> None:
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_every_byte_flip_of_an_entry_is_a_miss_or_harmless(project: Path, checked: list[str], layout: str) -> None:
     """Entries carry a checksum: a flipped byte that still parses as JSON
     (a line number, a message) must not change what the next run prints."""
-    cold = run(sources(project), options(project))
-    entries = sorted(p for p in (project / ".veritype_cache" / "v1").iterdir() if len(p.stem) == 32)  # not the memos
-    victim = max(entries, key=lambda p: p.stat().st_size)
-    original = victim.read_bytes()
+    flags = cache_rows.flags(layout)
+    cold = run(sources(project), options(project, *flags))
+    cache = project / ".veritype_cache"
+    name, original = max(cache_rows.entries(cache, layout).items(), key=lambda item: len(item[1]))
+    cache_rows.delete(cache, layout, "run.json")  # else it answers for the entries (cache/run_summary.py)
     for i in range(0, len(original), max(1, len(original) // 60)):
-        flipped = bytearray(original)
-        flipped[i] ^= 0x01
-        victim.write_bytes(bytes(flipped))
-        assert run(sources(project), options(project)).diagnostics == cold.diagnostics, f"byte {i}"
-        victim.write_bytes(original)
+        flipped = original[:i] + chr(ord(original[i]) ^ 0x01) + original[i + 1:]
+        cache_rows.write(cache, layout, name, flipped)
+        assert run(sources(project), options(project, *flags)).diagnostics == cold.diagnostics, f"byte {i}"
+        cache_rows.write(cache, layout, name, original)
+        cache_rows.delete(cache, layout, "run.json")
 
 
 def test_unwritable_cache_dir_is_not_fatal(project: Path) -> None:
@@ -342,7 +350,7 @@ def _write_memo(path: Path, memo: object) -> None:
 
 
 def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, checked: list[str]) -> None:
-    run(sources(shapes), options(shapes))
+    run(sources(shapes), options(shapes, "--no-sqlite-cache"))  # a memo file to forge (the layouts share the memo code)
     memo_path = shapes / ".veritype_cache" / "v1" / "interfaces.json"
     memo = _read_memo(memo_path)
     assert len(memo["digests"]) == 1  # shapes.py, the one dependency
@@ -350,7 +358,7 @@ def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, check
     # the dependency look changed.
     _write_memo(memo_path, {"key": memo["key"], "digests": {k: "iface:forged" for k in memo["digests"]}})
     checked.clear()
-    run(sources(shapes), options(shapes))
+    run(sources(shapes), options(shapes, "--no-sqlite-cache"))
     assert checked == ["use"]
     # A memo written by another veritype is not trusted: a forged answer
     # that would hide an interface change is ignored.
@@ -358,22 +366,25 @@ def test_interface_memo_is_kept_and_trusted_only_for_its_key(shapes: Path, check
     _write_memo(memo_path, {"key": "another veritype", "digests": forged})
     edit(shapes, "g = 1", "g = ''")
     checked.clear()
-    result = run(sources(shapes), options(shapes))
+    result = run(sources(shapes), options(shapes, "--no-sqlite-cache"))
     assert sorted(checked) == ["shapes", "use"]
     assert revealed(result)[0] == '"str"'
 
 
-def test_a_memo_that_fails_its_checksum_is_not_read(shapes: Path, checked: list[str]) -> None:
-    run(sources(shapes), options(shapes))
-    memo_path = shapes / ".veritype_cache" / "v1" / "interfaces.json"
-    memo = _read_memo(memo_path)
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_a_memo_that_fails_its_checksum_is_not_read(shapes: Path, checked: list[str], layout: str) -> None:
+    flags = cache_rows.flags(layout)
+    run(sources(shapes), options(shapes, *flags))
+    cache = shapes / ".veritype_cache"
+    text = cache_rows.rows(cache, layout)["interfaces.json"]
+    memo = json.loads(text.partition("\n")[2])
     # The forged answer of the test above, but the checksum line is the old
     # one (a byte flipped on disk): the memo is not read, nothing is checked.
-    checksum = memo_path.read_text().partition("\n")[0]
-    payload = memo_path.read_text().partition("\n")[2].replace(next(iter(memo["digests"].values())), "iface:forged")
-    memo_path.write_text(checksum + "\n" + payload)
+    checksum, _, payload = text.partition("\n")
+    payload = payload.replace(next(iter(memo["digests"].values())), "iface:forged")
+    cache_rows.write(cache, layout, "interfaces.json", checksum + "\n" + payload)
     checked.clear()
-    run(sources(shapes), options(shapes))
+    run(sources(shapes), options(shapes, *flags))
     assert checked == []
 
 
@@ -394,6 +405,6 @@ def test_a_released_module_is_digested_from_the_checks_parse(shapes: Path, monke
     result = run(sources(shapes), options(shapes), release_bodies=True)
     assert revealed(result) == SHAPES_REVEALED
     assert trees and all(trees)
-    memo = _read_memo(shapes / ".veritype_cache" / "v1" / "interfaces.json")
+    memo = json.loads(cache_rows.rows(shapes / ".veritype_cache", "sqlite")["interfaces.json"].partition("\n")[2])
     # shapes.py, the one dependency (use.py's early digest is not kept: nobody asked)
     assert list(memo["digests"].values()) == [interface.interface_digest((shapes / "shapes.py").read_text())]

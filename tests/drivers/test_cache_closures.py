@@ -16,6 +16,7 @@ from veritype.cache.store import CacheStore
 from veritype.engine.build import run
 
 from test_cache import options, sources, write
+from tests.drivers import cache_rows
 
 FILES = {
     "base.py": "class Base:\n    def get(self) -> int:\n        return 1\n",
@@ -72,11 +73,12 @@ def test_body_edit_rechecks_only_its_module(project: Path, checked: list[str]) -
     assert result.diagnostics == _clean(project)
 
 
-def test_a_lost_entry_rechecks_the_closures_through_it(project: Path, checked: list[str]) -> None:
-    run(sources(project), options(project))
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_a_lost_entry_rechecks_the_closures_through_it(project: Path, checked: list[str], layout: str) -> None:
+    run(sources(project), options(project, *cache_rows.flags(layout)))
     store = CacheStore(str(project / ".veritype_cache"))
-    Path(store._path("mid", str(project / "mid.py"))).unlink()
+    cache_rows.delete(project / ".veritype_cache", layout, Path(store._path("mid", str(project / "mid.py"))).name)
     checked.clear()
-    result = run(sources(project), options(project))
+    result = run(sources(project), options(project, *cache_rows.flags(layout)))
     assert sorted(checked) == ["cyc_a", "cyc_b", "mid", "top"]
     assert result.diagnostics == _clean(project)

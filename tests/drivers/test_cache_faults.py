@@ -16,6 +16,7 @@ import pytest
 from veritype.engine.build import run
 from veritype.cli.flags import options_from_argv
 from veritype.modules.sources import BuildSource
+from tests.drivers import cache_rows
 
 MODULES = 12
 
@@ -44,6 +45,7 @@ def _result(proc: subprocess.Popen[str]) -> tuple[list[object], str]:
 
 
 def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
+    """The file layout (--no-sqlite-cache): one file per entry."""
     root = _project(tmp_path / "proj")
     clean, _ = _result(_veritype(root, "--no-incremental"))
     assert len(clean) == MODULES - 1  # one assignment error per importing module
@@ -63,7 +65,7 @@ def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
         "    real(a, b)\n"
         "os.replace = replace\n"
         "from veritype.cli.main import main\n"
-        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json']))\n"
+        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json', '--no-sqlite-cache']))\n"
     )
     killed = subprocess.run([sys.executable, "-c", killer], cwd=root, capture_output=True, text=True, timeout=300)
     assert killed.returncode == -9
@@ -73,37 +75,72 @@ def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
     old = time.time() - 120
     os.utime(temps[0], (old, old))  # left behind a while ago
 
-    again, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    again, err = _result(_veritype(root, "--cache-dir", "c", "-v", "--no-sqlite-cache"))
     assert again == clean
     assert f"4 of {MODULES} file(s) reused from the cache" in err
     assert f"cache: 4 entries reused, {MODULES - 4} missing (checked)" in err
     assert "cache: removed 1 temporary file(s) left by an interrupted run" in err
     assert not [p for p in entries.iterdir() if p.name.startswith(".tmp-")]
 
-    third, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    third, err = _result(_veritype(root, "--cache-dir", "c", "-v", "--no-sqlite-cache"))
     assert third == clean and f"{MODULES} of {MODULES} file(s) reused" in err
 
 
-def test_two_concurrent_runs_share_a_cache(tmp_path: Path) -> None:
+def test_killed_mid_transaction_then_rolled_back(tmp_path: Path) -> None:
+    """The database: a run killed half-way through writing its rows (after
+    the fifth, before the commit) wrote none of them; the next run's first
+    connection rolls the journal back, checks everything and writes all."""
     root = _project(tmp_path / "proj")
     clean, _ = _result(_veritype(root, "--no-incremental"))
-    first, second = _veritype(root, "--cache-dir", "c"), _veritype(root, "--cache-dir", "c")
+    killer = (
+        "import os, signal, sys\n"
+        "from veritype.cache import database\n"
+        "real = database.Database.write\n"
+        "calls = [0]\n"
+        "def write(self, *args):\n"
+        "    calls[0] += 1\n"
+        "    if calls[0] == 6:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    real(self, *args)\n"
+        "database.Database.write = write\n"
+        "from veritype.cli.main import main\n"
+        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json']))\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", killer], cwd=root, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -9
+    assert (root / "c" / "v1" / "cache.db-journal").exists()  # the transaction's, left behind
+    again, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    assert again == clean
+    assert f"cache: 0 entries reused, {MODULES} missing (checked)" in err
+    assert "could not" not in err and "corrupt" not in err
+    third, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    assert third == clean and f"{MODULES} of {MODULES} file(s) reused" in err
+    assert not (root / "c" / "v1" / "cache.db-journal").exists()
+
+
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_two_concurrent_runs_share_a_cache(tmp_path: Path, layout: str) -> None:
+    root = _project(tmp_path / "proj")
+    clean, _ = _result(_veritype(root, "--no-incremental"))
+    flags = cache_rows.flags(layout)
+    first, second = _veritype(root, "--cache-dir", "c", *flags), _veritype(root, "--cache-dir", "c", *flags)
     assert _result(first)[0] == clean and _result(second)[0] == clean
-    after, err = _result(_veritype(root, "--cache-dir", "c", "-v"))
+    after, err = _result(_veritype(root, "--cache-dir", "c", "-v", *flags))
     assert after == clean
     assert f"{MODULES} of {MODULES} file(s) reused from the cache" in err
     assert not [p for p in (root / "c" / "v1").iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_verbose_names_unreadable_entries(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_verbose_names_unreadable_entries(tmp_path: Path, layout: str) -> None:
     root = _project(tmp_path / "proj")
     sources = [BuildSource(str(root / f"m{i}.py"), f"m{i}", str(root)) for i in range(MODULES)]
-    opts = options_from_argv([], str(root))
+    opts = options_from_argv(cache_rows.flags(layout), str(root))
     opts.site_packages = []
     opts.cache_dir = str(root / "c")
     cold = run(sources, opts)
-    victim = max((p for p in (root / "c" / "v1").iterdir() if len(p.stem) == 32), key=lambda p: p.stat().st_size)  # an entry
-    victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])  # truncated
+    name, text = max(cache_rows.entries(root / "c", layout).items(), key=lambda item: len(item[1]))
+    cache_rows.write(root / "c", layout, name, text[: len(text) // 2])  # truncated
     warm = run(sources, opts)
     assert warm.diagnostics == cold.diagnostics and warm.reused == MODULES - 1
     assert any(line.startswith("cache: 1 entry unreadable or corrupt, checked again and rewritten: m") for line in warm.cache_notes)
@@ -125,13 +162,13 @@ def test_only_old_temporaries_are_removed(tmp_path: Path, age: float, removed: i
 
 
 def test_a_store_whose_directory_goes_mid_run_makes_it_again(tmp_path: Path) -> None:
-    """The directory is made once per store, not before each entry: a write
+    """(The file layout; the database's: test_cache_database.py.) The directory is made once per store, not before each entry: a write
     that finds it removed since makes it (and its tag files) again."""
     import shutil
 
     from veritype.cache.store import CacheStore, Entry
 
-    store = CacheStore(str(tmp_path / "cache"))
+    store = CacheStore(str(tmp_path / "cache"), sqlite=False)
     entry = Entry("key", {"os": "stdlib:os.pyi"}, [])
     store.save("a", "a.py", entry)
     shutil.rmtree(tmp_path / "cache")
@@ -143,16 +180,16 @@ def test_a_store_whose_directory_goes_mid_run_makes_it_again(tmp_path: Path) -> 
 
 
 def test_entries_missing_from_the_listing_are_not_opened(tmp_path: Path) -> None:
-    """remove_stale_temps lists the entries' directory: an entry absent from
+    """(The file layout.) remove_stale_temps lists the entries' directory: an entry absent from
     it is missing without an open; one the store writes since is found."""
     from veritype.cache.store import CacheStore, Entry
 
-    store = CacheStore(str(tmp_path / "c"))
+    store = CacheStore(str(tmp_path / "c"), sqlite=False)
     store.remove_stale_temps()  # no directory yet: nothing is present
     assert store.load("m", "m.py") is None and store.missing == 1
     store.save("m", "m.py", Entry("k", {"n": "s"}, []))
     assert store.load("m", "m.py") == Entry("k", {"n": "s"}, [])
-    other = CacheStore(str(tmp_path / "c"))
+    other = CacheStore(str(tmp_path / "c"), sqlite=False)
     other.remove_stale_temps()
     store.save("late", "late.py", Entry("k", {}, []))  # by another run, after the listing
     assert other.load("late", "late.py") is None and other.missing == 1  # missed: checked again

@@ -11,6 +11,7 @@ from veritype.cache.store import CacheStore
 from veritype.cli.flags import options_from_argv
 from veritype.engine.build import BuildResult, run
 from veritype.modules.sources import BuildSource
+from tests.drivers import cache_rows
 
 FILES = {
     "leaf.py": "def f() -> int:\n    return 1\n",
@@ -50,15 +51,16 @@ def _run(root: Path, names: list[str] | None = None, *argv: str) -> BuildResult:
     return run([BuildSource(str(root / n), n[:-3], str(root)) for n in chosen], opts)
 
 
-def _summary(root: Path) -> Path:
-    return root / ".veritype_cache" / "v1" / "run.json"
+def _cache(root: Path) -> Path:
+    return root / ".veritype_cache"
 
 
-def test_a_warm_run_reads_no_entry(project: Path, loads: list[str]) -> None:
-    cold = _run(project)
-    assert sorted(loads) == ["leaf", "mid", "top"] and _summary(project).exists()
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_a_warm_run_reads_no_entry(project: Path, loads: list[str], layout: str) -> None:
+    cold = _run(project, None, *cache_rows.flags(layout))
+    assert sorted(loads) == ["leaf", "mid", "top"] and "run.json" in cache_rows.rows(_cache(project), layout)
     loads.clear()
-    warm = _run(project)
+    warm = _run(project, None, *cache_rows.flags(layout))
     assert warm.diagnostics == cold.diagnostics and warm.reused == 3 and loads == []
     assert warm.cache_notes[0] == "cache: 3 entries reused, 0 missing (checked)"
 
@@ -84,17 +86,26 @@ def test_a_new_module_where_one_was_missing_is_seen(project: Path, loads: list[s
     assert loads  # the per-entry way
 
 
-@pytest.mark.parametrize("damage", ["delete", "truncate"])
-def test_a_damaged_entry_goes_the_per_entry_way_and_is_named(project: Path, loads: list[str], damage: str) -> None:
-    cold = _run(project)
-    entry = max((p for p in _summary(project).parent.iterdir() if len(p.stem) == 32), key=lambda p: p.stat().st_size)
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+@pytest.mark.parametrize("damage", ["delete", "truncate", "rewrite"])
+def test_a_damaged_entry_goes_the_per_entry_way_and_is_named(project: Path, loads: list[str], damage: str, layout: str) -> None:
+    flags = cache_rows.flags(layout)
+    cold = _run(project, None, *flags)
+    name, text = max(cache_rows.entries(_cache(project), layout).items(), key=lambda item: len(item[1]))
     if damage == "delete":
-        entry.unlink()
+        cache_rows.delete(_cache(project), layout, name)
+    elif damage == "truncate":
+        cache_rows.write(_cache(project), layout, name, text[:10])
     else:
-        entry.write_bytes(entry.read_bytes()[:10])
+        # Written again, the same, by another run: its stamp (a file's mtime
+        # and inode, a row's stamp) is not the one the summary recorded.
+        other = CacheStore(str(_cache(project)), sqlite=layout == "sqlite")
+        mid = str(project / "mid.py")
+        other.save("mid", mid, other.load("mid", mid))  # type: ignore[arg-type]
+        other.flush()
     loads.clear()
-    warm = _run(project, None, "-v")
-    assert warm.diagnostics == cold.diagnostics and warm.reused == 2 and loads
+    warm = _run(project, None, "-v", *flags)
+    assert warm.diagnostics == cold.diagnostics and warm.reused == (3 if damage == "rewrite" else 2) and loads
     if damage == "truncate":
         assert any("1 entry unreadable or corrupt" in line for line in warm.cache_notes)
 
@@ -110,12 +121,13 @@ def test_another_invocation_uses_the_entries_and_replaces_the_summary(project: P
     assert _run(project).diagnostics == whole.diagnostics and sorted(loads) == ["leaf", "mid", "top"]
 
 
-def test_a_summary_that_fails_its_checksum_is_not_read(project: Path, loads: list[str]) -> None:
-    cold = _run(project)
-    path = _summary(project)
-    text = path.read_text()
+@pytest.mark.parametrize("layout", cache_rows.LAYOUTS)
+def test_a_summary_that_fails_its_checksum_is_not_read(project: Path, loads: list[str], layout: str) -> None:
+    flags = cache_rows.flags(layout)
+    cold = _run(project, None, *flags)
+    text = cache_rows.rows(_cache(project), layout)["run.json"]
     # One digit of a recorded line number changed: still JSON of the right shape.
     at = text.index('"line": ') + len('"line": ')
-    path.write_text(text[:at] + ("7" if text[at] != "7" else "8") + text[at + 1:])
+    cache_rows.write(_cache(project), layout, "run.json", text[:at] + ("7" if text[at] != "7" else "8") + text[at + 1:])
     loads.clear()
-    assert _run(project).diagnostics == cold.diagnostics and loads
+    assert _run(project, None, *flags).diagnostics == cold.diagnostics and loads

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.drivers import cache_rows
 from veritype.cli.flags import options_from_argv, parse_args, options_from_args
 from veritype.config.project import default_shared_cache_dir, set_default_cache_dir
 from veritype.engine.build import BuildResult, run
@@ -75,8 +76,10 @@ def _entries(shared: Path) -> list[Path]:
 
 def _project_deps(cache: Path) -> list[object]:
     """The dependency records the project cache wrote (they hold the library files' interface digests)."""
-    return sorted(json.loads(p.read_text().partition("\n")[2])["deps"].items().__repr__()
-                  for p in (cache / "v1").glob("*.json") if len(p.stem) == 32)  # the entries, not the memos
+    found = sorted(json.loads(text.partition("\n")[2])["deps"].items().__repr__()
+                   for text in cache_rows.entries(cache, "sqlite").values())  # the entries, not the memos
+    assert found  # a cache was written
+    return found
 
 
 def test_warm_and_cold_shared_cache_give_the_same_diagnostics(project: Path) -> None:

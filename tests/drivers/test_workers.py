@@ -216,21 +216,25 @@ def _cache_contents(root: Path) -> dict[str, object]:
     """Each file of the project's cache, its JSON parsed (after the checksum line where there is one)."""
     import json
 
+    from tests.drivers import cache_rows
+
     out: dict[str, object] = {}
     cache = root / ".veritype_cache"
-    for path in sorted(cache.rglob("*")):
-        if path.is_file():
-            text = path.read_text()
-            body = text.split("\n", 1)[1] if "\n" in text and text.lstrip()[:1] not in "{[" else text
-            try:
-                data = json.loads(body)
-            except json.JSONDecodeError:
-                data = text
-            if path.name == "run.json":  # the entries' stats (times, inodes) differ: not their contents
-                import re
+    # The files, and the database's rows as the files they stand for (cache/store.py).
+    texts = {str(path.relative_to(cache)): path.read_text() for path in sorted(cache.rglob("*"))
+             if path.is_file() and path.name != "cache.db"}
+    texts.update({f"v1/{name}": text for name, text in cache_rows.rows(cache, "sqlite").items()})
+    for name, text in sorted(texts.items()):
+        body = text.split("\n", 1)[1] if "\n" in text and text.lstrip()[:1] not in "{[" else text
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError:
+            data = text
+        if name.endswith("run.json"):  # the entries' stats (times, inodes, stamps) differ: not their contents
+            import re
 
-                data = re.sub(r"\[\d+, \d+, \d+\]", "[stat]", repr(data))
-            out[str(path.relative_to(cache))] = data
+            data = re.sub(r"\[\d+, \d+, \d+\]", "[stat]", repr(data))
+        out[name] = data
     return out
 
 

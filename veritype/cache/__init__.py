@@ -33,9 +33,11 @@ came out the same: there is no "interface unchanged after re-checking"
 cut-off at the next module yet. Editing a method that assigns `self.x`
 counts as an interface change even when only other lines of it changed.
 
-Writes are atomic (a temporary file, then `os.replace`), and an unreadable,
-corrupt or foreign cache entry is treated as absent: the cache can never make
-a run fail, only make it faster.
+The entries live in one SQLite database written in one transaction per run
+(database.py), or with `--no-sqlite-cache` in one file each, replaced
+atomically (store.py); an unreadable, corrupt or foreign cache entry, or
+database, is treated as absent: the cache can never make a run fail, only
+make it faster.
 
 The shared stub cache (shared.py) is the per-user counterpart for files the
 project does not own: the installed files' interface digests, addressed by

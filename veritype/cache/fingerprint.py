@@ -33,7 +33,7 @@ _OUTPUT_ONLY = frozenset(
      "show_absolute_path", "pretty", "many_errors_threshold", "junit_xml", "junit_format",
      "not_enforced", "inline", "install_types", "non_interactive",
      "num_workers",
-     "shared_cache", "shared_cache_dir"}  # a cache of parses: the same trees either way  # workers report what a serial run reports (engine/workers.py)
+     "shared_cache", "shared_cache_dir", "sqlite_cache"}  # a cache of parses: the same trees either way  # workers report what a serial run reports (engine/workers.py)
 )
 
 

@@ -207,9 +207,30 @@ def _module_key(base: str, src: BuildSource, states: _States) -> str:
 
 
 def check_incrementally(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
-                        shared: SharedCache | None = None, files: FileDigests | None = None) -> BuildResult:
+                        shared: SharedCache | None = None, files: FileDigests | None = None,
+                        settle: "Callable[[], None] | None" = None) -> BuildResult:
     """`files`: the run's content digests (cache/file_digests.py), if the
-    caller already made them from `store.load_files()`."""
+    caller already made them from `store.load_files()`. `settle`: what the
+    caller saves once the run is checked (engine/build.py: the import memo),
+    called before the store commits the run's rows (`CacheStore.flush`: one
+    transaction), so that `--verbose` counts every row not written."""
+    try:
+        # Its working state (the entries' closures and states) is gone once it
+        # returns, before settle's and the commit's: they would add to the peak.
+        result, reused = _check_and_save(program, sources, store, check, shared, files)
+        if settle is not None:
+            settle()
+    finally:
+        store.flush()
+    result.reused = reused
+    result.cache_notes = store.summary(reused) + (shared.summary() if shared is not None else [])
+    return result
+
+
+def _check_and_save(program: Program, sources: list[BuildSource], store: CacheStore, check: "Check",
+                    shared: SharedCache | None, files: FileDigests | None) -> tuple[BuildResult, int]:
+    """Check what the cache cannot answer and save the entries (and memos)
+    of the run; the result and how many modules were reused."""
     options = program.options
     base = "\n".join((veritype_key(), typeshed_key(), options_key(options)))
     for src in sources:  # so that dependency states see the run's own sources
@@ -309,6 +330,4 @@ def check_incrementally(program: Program, sources: list[BuildSource], store: Cac
         store.save_interfaces(veritype_key(), states.used)
     if files.changed():
         store.save_files(files.used)
-    result.reused = len(reuse)
-    result.cache_notes = store.summary(len(reuse)) + (shared.summary() if shared is not None else [])
-    return result
+    return result, len(reuse)

@@ -9,7 +9,8 @@ valid. After a run, one file (`v1/run.json`, store.py) records:
 - `states`: the state now of every name that any of the run's entries
   records. That is their whole closure: every entry reachable through refs
   is one of the run's own sources (cache/closures.py);
-- for each source, its diagnostics and the stat of its entry file.
+- for each source, its diagnostics and the stat of its entry file (or
+  row: its size and the writing run's stamp, cache/database.py).
 
 The next run with the same key reuses every module's diagnostics from it
 when each recorded state is still the state now, and each entry file is
@@ -31,7 +32,8 @@ from dataclasses import dataclass
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 
-# An entry file's stat as recorded: [size, mtime_ns, inode], or None (none written).
+# An entry file's stat as recorded: [size, mtime_ns, inode]; a database row's
+# [size, stamp of the run that wrote it, 0] (cache/database.py); or None (none written).
 EntryStat = list[int] | None
 
 

@@ -1,6 +1,13 @@
-"""The cache directory: one JSON entry per checked module, written atomically.
+"""The cache directory: one JSON entry per checked module, with a checksum.
 
-Layout: `<cache dir>/v1/<digest of module name and path>.json` (a line with
+Two layouts hold the same rows. The default (`sqlite_cache`, as mypy's):
+one SQLite database, `<cache dir>/v1/cache.db` (cache/database.py), a row
+per entry and memo, named as the file of the other layout would be, a run's
+rows written in one transaction, committed at the run's end (`flush`). With
+`--no-sqlite-cache` (for shared storage such as NFS, whose locking SQLite
+cannot trust), one file per row, each written atomically when saved:
+
+`<cache dir>/v1/<digest of module name and path>.json` (a line with
 the digest of the JSON that follows it), and
 `v1/interfaces.json` (a memo: source digest -> interface digest),
 `v1/imports.json` (a memo: source digest -> the modules it imports),
@@ -11,8 +18,9 @@ cache/run_summary.py), each with the same checksum line, plus a
 version control skip it. Reading never raises: whatever cannot be read or
 does not have the expected shape is a miss.
 
-Faults it survives: a run killed mid-write leaves at most a `.tmp-*` file
-(entries are replaced atomically), which a later run removes once it is
+Faults it survives (the file layout; the database's are in database.py, and
+a row has the same checksum line): a run killed mid-write leaves at most a
+`.tmp-*` file (entries are replaced atomically), which a later run removes once it is
 older than STALE_TEMP_SECONDS (a concurrent run's temporary file lives for
 milliseconds); two runs sharing the directory each replace whole entries, so
 a reader sees one run's entry or the other's, both valid. What a run found
@@ -31,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from veritype.modules.atomic_files import write_atomically
+from veritype.cache.database import FILE_NAME, Database, DatabaseFault
 from veritype.cache import run_summary
 from veritype.cache.file_digests import valid_records
 from veritype.cache.run_summary import EntryStat, RunSummary
@@ -72,9 +81,18 @@ class Entry:
 
 
 class CacheStore:
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, sqlite: bool = True) -> None:
         self.directory = directory
         self.entries_dir = os.path.join(directory, FORMAT)
+        # The database (sqlite_cache), or None: one file per row.
+        self.database = Database(os.path.join(self.entries_dir, FILE_NAME)) if sqlite else None
+        # The rows written to the database's open transaction (`flush`
+        # commits it), and whether it failed (the rest of the run's rows are
+        # then counted as not written, without waiting for its lock again).
+        # The rows' stamp, this store's, is drawn once (database.py).
+        self._in_transaction = 0
+        self._failed = False
+        self._stamp = int.from_bytes(os.urandom(7), "big")
         self.write_errors = 0
         # For --verbose: entry files present but unreadable or corrupt (checked
         # again, then rewritten), lookups with no entry, stale temporaries removed.
@@ -94,21 +112,32 @@ class CacheStore:
         self._present: set[str] | None = None
 
     def _path(self, module: str, path: str) -> str:
-        return os.path.join(self.entries_dir, digest_text(f"{module}\0{path}")[:32] + ".json")
+        return os.path.join(self.entries_dir, _name(module, path))
 
     def load(self, module: str, path: str) -> Entry | None:
-        target = self._path(module, path)
-        if self._present is not None and os.path.basename(target) not in self._present:
-            self.missing += 1
-            return None
-        try:
-            text = read_bytes(target).decode("utf-8")
-        except FileNotFoundError:
-            self.missing += 1
-            return None
-        except (OSError, ValueError):
-            self.unreadable.append(module)
-            return None
+        if self.database is not None:
+            data = self.database.get(_name(module, path))
+            if data is None:
+                self.missing += 1
+                return None
+            try:
+                text = data.decode("utf-8")
+            except ValueError:
+                self.unreadable.append(module)
+                return None
+        else:
+            target = self._path(module, path)
+            if self._present is not None and os.path.basename(target) not in self._present:
+                self.missing += 1
+                return None
+            try:
+                text = read_bytes(target).decode("utf-8")
+            except FileNotFoundError:
+                self.missing += 1
+                return None
+            except (OSError, ValueError):
+                self.unreadable.append(module)
+                return None
         try:
             # The first line is the digest of the rest: a flipped byte that
             # still parses (a line number, a code) must not change the output.
@@ -152,6 +181,11 @@ class CacheStore:
             lines.append(f"cache: {len(self.unreadable)} entr{'y' if len(self.unreadable) == 1 else 'ies'} unreadable or corrupt, checked again and rewritten: {shown}")
         if self.temps_removed:
             lines.append(f"cache: removed {self.temps_removed} temporary file(s) left by an interrupted run")
+        database = self.database
+        if database is not None and database.corrupt is not None:
+            lines.append(f"cache: the database {database.path} was corrupt ({database.corrupt}): removed, its entries checked again and written to a new one")
+        if database is not None and database.unreadable is not None:
+            lines.append(f"cache: the database {database.path} could not be read ({database.unreadable}): its entries checked again")
         if self.write_errors:
             lines.append(f"cache: {self.write_errors} entr{'y' if self.write_errors == 1 else 'ies'} could not be written (the next run checks them again)")
         return lines
@@ -167,7 +201,7 @@ class CacheStore:
         try:
             payload = json.dumps(data)
             # Atomic: readers see the old entry or the new one.
-            self._write(self._path(module, path), digest_text(payload) + "\n" + payload)
+            self._write(_name(module, path), digest_text(payload) + "\n" + payload)
         except OSError:
             # A read-only or full disk must not fail the check; the next run
             # simply checks this module again.
@@ -206,7 +240,9 @@ class CacheStore:
         self._save_memo(_FILES, _FILES_KEY, memo)
 
     def entry_stat(self, module: str, path: str) -> EntryStat:
-        """The stat of a module's entry file (run_summary.EntryStat)."""
+        """The stat of a module's entry file, or row (run_summary.EntryStat)."""
+        if self.database is not None:
+            return self.database.stat(_name(module, path))
         try:
             st = os.stat(self._path(module, path))
         except OSError:
@@ -228,7 +264,10 @@ class CacheStore:
 
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
-            text = read_bytes(os.path.join(self.entries_dir, name)).decode("utf-8")
+            if self.database is not None:
+                text = (self.database.get(name) or b"").decode("utf-8")
+            else:
+                text = read_bytes(os.path.join(self.entries_dir, name)).decode("utf-8")
             # A checksum line, as in the entries: a flipped byte in a memo
             # (a module name in an import list) must not change the output.
             checksum, _, payload = text.partition("\n")
@@ -245,12 +284,48 @@ class CacheStore:
     def _save_memo(self, name: str, key: str, memo: Mapping[str, object]) -> None:
         try:
             payload = json.dumps({"key": key, "digests": memo})
-            self._write(os.path.join(self.entries_dir, name), digest_text(payload) + "\n" + payload)
+            self._write(name, digest_text(payload) + "\n" + payload)
         except OSError:
             self.write_errors += 1
 
-    def _write(self, target: str, text: str) -> None:
-        """Write a file of the entries' directory atomically (raises OSError)."""
+    def flush(self) -> None:
+        """Commit the rows written since the last flush (the database layout:
+        one transaction; the file layout wrote each when saved), and close
+        the database until the next read. Every driver's run ends with it
+        (engine/build.py); what cannot be written is counted, never raised."""
+        database = self.database
+        if database is None:
+            return
+        try:
+            database.commit()
+        except DatabaseFault:
+            self.write_errors += self._in_transaction
+        finally:
+            self._in_transaction = 0
+            self._failed = False
+            database.close()
+
+    def _write(self, name: str, text: str) -> None:
+        """Save a row: to the database's transaction, or to its file of the
+        entries' directory, atomically (raises OSError)."""
+        database = self.database
+        if database is not None:
+            if self._failed:
+                raise OSError("the run's transaction failed")
+            try:
+                if not self._prepared:
+                    self._prepare()
+                database.write(name, len(text), self._stamp, text)
+            except (OSError, DatabaseFault):
+                # The transaction is gone, and its earlier rows with it (this
+                # row is counted by the caller).
+                self.write_errors += self._in_transaction
+                self._in_transaction = 0
+                self._failed = True
+                raise OSError("not written") from None
+            self._in_transaction += 1
+            return
+        target = os.path.join(self.entries_dir, name)
         if not self._prepared:
             self._prepare()
         try:
@@ -272,6 +347,11 @@ class CacheStore:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
         self._prepared = True
+
+
+def _name(module: str, path: str) -> str:
+    """A module's entry: its file's name, or its row's."""
+    return digest_text(f"{module}\0{path}")[:32] + ".json"
 
 
 def _diag_to_json(d: Diagnostic) -> dict[str, object]:

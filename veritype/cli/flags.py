@@ -176,6 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--incremental", dest="incremental", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
+        "--no-sqlite-cache", dest="sqlite_cache", action="store_false",
+        help="keep the cache as one file per module instead of one SQLite database (for NFS and other shared storage)",
+    )
+    parser.add_argument("--sqlite-cache", dest="sqlite_cache", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
         "--shared-cache-dir", metavar="DIR",
         help="keep the shared stub cache (installed files' interface digests, once per user) here "
         "(default $VERITYPE_SHARED_CACHE_DIR, $XDG_CACHE_HOME/veritype or ~/.cache/veritype)",
@@ -269,6 +274,8 @@ def apply_flags(options: Options, ns: argparse.Namespace, warn: Callable[[str], 
     apply_not_enforced_flags(options, given)
     if "incremental" in given:
         options.incremental = given["incremental"]
+    if "sqlite_cache" in given:
+        options.sqlite_cache = given["sqlite_cache"]
     if "cache_dir" in given:
         if given["cache_dir"]:
             options.cache_dir = os.path.abspath(given["cache_dir"])

@@ -135,7 +135,7 @@ MYPY_OPTIONS: tuple[MypyOption, ...] = (
     # -- incremental mode ------------------------------------------------------
     _b("incremental", True, "--incremental", "--no-incremental", I),
     _v("cache_dir", "--cache-dir", I),
-    _b("sqlite_cache", True, "--sqlite-cache", "--no-sqlite-cache"),
+    _b("sqlite_cache", True, "--sqlite-cache", "--no-sqlite-cache", I),
     _v("sqlite_num_shards", "--sqlite-num-shards", default=16),
     _b("cache_fine_grained", False, "--cache-fine-grained", None),
     _b("fixed_format_cache", True, "--fixed-format-cache", "--no-fixed-format-cache"),

@@ -55,7 +55,7 @@ def _run(sources: list[BuildSource], options: Options, release_bodies: bool = Fa
     if options.incremental and options.cache_dir:
         from veritype.cache import CacheStore
 
-        store = CacheStore(options.cache_dir)
+        store = CacheStore(options.cache_dir, options.sqlite_cache)
     check_many: CheckMany | None = None
     early: "EarlyWorkers | None" = None
     if options.num_workers > 1:
@@ -99,11 +99,11 @@ def _check(program: "Program", sources: list[BuildSource], options: Options, sto
     if store is not None:
         from veritype.cache import check_incrementally
 
-        result = check_incrementally(program, sources + followed, store, check, shared_cache(options), files)
+        # settle (the import memo, only with a store) is saved with the run's
+        # other rows, before the store commits them (cache/incremental.py).
+        result = check_incrementally(program, sources + followed, store, check, shared_cache(options), files, settle)
     else:
         result = check(sources + followed)
-    if settle is not None:
-        settle()
     result.files_checked = max(result.files_checked - len(followed), 0)
     result.reused = min(result.reused, result.files_checked)
     result.program = program
