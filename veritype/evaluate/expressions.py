@@ -2,10 +2,10 @@
 
 Used two ways: by the checker walking a body (with flow-sensitive narrowed
 types and error reporting), and lazily by declarations (no flow, silent).
-The atoms, names, calls, await/yield and iteration protocols live here;
-displays and comprehensions in `expr_displays`, operators in
-`expr_operators`, attribute and subscript access in `expr_access`, whose
-functions are ExprEvaluator's methods (`self` named `ex`).
+The atoms, names, calls and iteration protocols live here; await and yield
+in `expr_generators`, displays and comprehensions in `expr_displays`,
+operators in `expr_operators`, attribute and subscript access in
+`expr_access`, whose functions are ExprEvaluator's methods (`self` named `ex`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Iterable
 
-from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
+from veritype.evaluate.returns_value import allow_none_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
-from veritype.types.format import format_pair, format_type
+from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
@@ -32,8 +32,8 @@ from veritype.types.model import (
     Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
     make_union, union_items, NONE,
 )
-from veritype.types.subtype import is_subtype, map_instance_to_supertype
-from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_unpacking
+from veritype.types.subtype import is_subtype
+from veritype.evaluate import expr_access, expr_displays, expr_generators, expr_operators, expr_unpacking
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
@@ -479,7 +479,7 @@ class ExprEvaluator:
         self.infer(node.value)
         return AnyType("special")
 
-    # -- conditional, walrus, await -------------------------------------------------------
+    # -- conditional, walrus, await, yield ------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
         check_condition(self, node.test, infer_condition(self, node.test), "")
@@ -518,89 +518,11 @@ class ExprEvaluator:
             return None
         return self.ev.declared_type(*hit)
 
-    def _Await(self, node: ast.Await, expected: Type | None) -> Type:
-        # What the await is expected to give, the awaitable is expected to
-        # wrap (mypy: `Awaitable[T]` as its context), so a generic coroutine
-        # call is solved from it first (evaluate/context_first.py).
-        awaitable = self.ev.named_class("typing.Awaitable") if expected is not None and not isinstance(expected, AnyType) else None
-        t = self.infer(node.value, Instance(awaitable, (expected,)) if awaitable is not None else None)  # type: ignore[arg-type]
-        result = self.awaited(t, node)
-        if self.reporting:
-            check_awaited_value(self, node, result)
-        return result
-
-    def awaited(self, t: Type, node: ast.AST | None) -> Type:
-        results: list[Type] = []
-        for item in union_items(t):
-            if isinstance(item, AnyType):
-                results.append(item)
-                continue
-            method = self.ev.bound_member(item, "__await__")
-            if method is None:
-                self.error(node, f'Incompatible types in "await" (actual type "{format_type(widen_literals(item))}", expected type "Awaitable[Any]")', "misc")
-                results.append(ANY_ERROR)
-                continue
-            gen = self._call_known(method, [], node if node is not None else ast.Pass())
-            results.append(self._generator_return(gen))
-        return make_union(results)
-
-    def _generator_return(self, gen: Type) -> Type:
-        if isinstance(gen, Instance):
-            info = self.ev.named_class("typing.Generator")
-            if info is not None and info in gen.info.mro:
-                mapped = map_instance_to_supertype(gen, info)
-                if mapped is not None and len(mapped.args) == 3:
-                    return mapped.args[2]
-        return AnyType("special")
-
-    def _Yield(self, node: ast.Yield, expected: Type | None) -> Type:
-        declared = self.yield_types
-        if node.value is not None:
-            t = self.infer(node.value, declared[0] if declared else None)
-            if declared is not None and not is_subtype(self.ev, t, declared[0]):
-                got, exp = format_pair(t, declared[0])
-                self.error(node, f'Incompatible types in "yield" (actual type "{got}", expected type "{exp}")', "misc")
-        elif declared is not None and not is_subtype(self.ev, NoneType(), declared[0]):
-            self.error(node, "Yield value expected", "misc")
-        # The value of a yield expression is what the caller sends.
-        return declared[1] if declared is not None else AnyType("special")
-
-    def _YieldFrom(self, node: ast.YieldFrom, expected: Type | None) -> Type:
-        t = self.infer(node.value)
-        from veritype.evaluate.yield_from import not_iterable_yield_from
-
-        judged = not_iterable_yield_from(self, node, t)
-        if judged is not None:
-            return judged
-        declared = self.yield_types
-        if declared is not None and not isinstance(t, AnyType):
-            item = self.iterate(t, node.value)
-            if not is_subtype(self.ev, item, declared[0]):
-                got, exp = format_pair(item, declared[0])
-                self.error(node, f'Incompatible types in "yield from" (actual type "{got}", expected type "{exp}")', "misc")
-            self._check_send_type(node, t, declared[1])
-        result = self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
-        if self.reporting:
-            check_awaited_value(self, node, result)
-        return result
-
-    def _check_send_type(self, node: ast.YieldFrom, delegate: Type, send: Type) -> None:
-        """`yield from g` forwards what is sent to this generator on to `g`: the
-        declared send type must be assignable to `g`'s (spec, "Generators"). A send
-        type of None (also `Iterator[X]`) is left alone: such a generator is only
-        advanced with next(), and every generator takes None on its first step; so is
-        a delegate whose send type is None (`Generator[X, None, None]` is the usual
-        spelling of an iterator, which ignores what it is sent)."""
-        if isinstance(send, (NoneType, AnyType)) or not isinstance(delegate, Instance):
-            return
-        info = self.ev.named_class("typing.Generator")
-        if info is None or info not in delegate.info.mro:
-            return
-        mapped = map_instance_to_supertype(delegate, info)
-        if mapped is None or len(mapped.args) != 3 or isinstance(mapped.args[1], NoneType) or is_subtype(self.ev, send, mapped.args[1]):
-            return
-        got, exp = format_pair(send, mapped.args[1])
-        self.error(node, f'Incompatible send type in "yield from" (this generator is sent "{got}", the delegate expects "{exp}")', "misc")
+    _Await = expr_generators.infer_await
+    awaited = expr_generators.awaited
+    _generator_return = expr_generators.generator_return
+    _Yield = expr_generators.infer_yield
+    _YieldFrom = expr_generators.infer_yield_from
 
     # -- calls -------------------------------------------------------------------------
 
@@ -689,6 +611,7 @@ class ExprEvaluator:
         site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, recording=self.recording, scope=self.scope,
                         replay=self.replay, context_free=context_free)
         return call_type(site, callee, args)
+
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
         from veritype.evaluate.call_dispatch import call_types
