@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterable
 from veritype.evaluate.returns_value import allow_none_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, fits_plainly, plain_positional
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
@@ -588,6 +588,14 @@ class ExprEvaluator:
     def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
                    receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
+        if type(callee) is CallableType and not callee.type_vars and plain_positional(callee, args):
+            # check_signature's first case without the site (most calls): the arguments
+            # inferred without context; where they do not fit plainly, it checks them
+            # from the same types (`cache`, which infer_arg reads).
+            for a in args:
+                cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
+            if fits_plainly(self.ev, callee, args, list(cache.values())):
+                return callee.ret
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
             if exp is None and id(n) in cache:
