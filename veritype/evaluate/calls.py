@@ -86,6 +86,9 @@ class CallSite:
     # does is checked and typed the same under any expected type. Shared with the
     # sites of the same call made for its overload trials.
     context_free: list[bool] | None = None
+    # Whether a call argument inferred without context gives the same under any
+    # (ExprEvaluator.context_free_call), where the evaluator's memo knows.
+    free_arg: Callable[[ast.expr], bool] | None = None
 
 
 def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[Recorded]]:

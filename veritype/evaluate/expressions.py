@@ -617,9 +617,16 @@ class ExprEvaluator:
             self.error(n if n is not None else node, msg, code)
 
         site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, recording=self.recording, scope=self.scope,
-                        replay=self.replay, context_free=context_free)
+                        replay=self.replay, context_free=context_free, free_arg=self.context_free_call)
         return call_type(site, callee, args)
 
+    def context_free_call(self, node: ast.expr) -> bool:
+        """Whether `node`, a call inferred without context in this memo's epoch, gives
+        the same answer (and reports) under any expected type (InferMemo.context_free,
+        whose depth test concerns the call being inferred, not one inferred before)."""
+        memo = self._memo
+        key = memo.key(node, None, self.overlay)
+        return key is not None and key in memo._context_free and key in memo._table
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
         from veritype.evaluate.call_dispatch import call_types
