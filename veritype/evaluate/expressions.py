@@ -528,27 +528,30 @@ class ExprEvaluator:
 
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
         memo = self._memo
-        hit = memo.context_free(node, self.overlay) if expected is not None else None
-        if hit is not None:  # inferred before without context, by a call that never read it
-            self.replay(hit[1])
-            return hit[0]
+        if expected is not None:
+            hit = memo.context_free(node, self.overlay)
+            if hit is not None:  # inferred before without context, by a call that never read it
+                self.replay(hit[1])
+                return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
         callee = self.infer(node.func)
-        if isinstance(callee, SpecialForm) and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:
+        kind = type(callee)  # (exact classes: the type model has no subclasses of these)
+        if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:  # type: ignore[attr-defined]
             return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
         args = self.call_args(node)
-        if isinstance(callee, (CallableType, TypeType)) and self.reporting:
-            self._check_untyped_call(callee, node)
+        reporting = self._report is not None  # (self.reporting: the same after the call, whose recordings are closed)
+        if reporting and (kind is TypeType or (kind is CallableType and callee.is_untyped)):  # type: ignore[attr-defined]
+            self._check_untyped_call(callee, node)  # type: ignore[arg-type]
         free = [True] if expected is None and memo.depth > 1 else None  # (only a memoized answer is marked)
         result = self._call_node(callee, args, node, expected=expected, context_free=free)
         if free is not None and free[0]:
             memo.mark_context_free(node, self.overlay)
-        if self.reporting:
+        if reporting:
             check_call_value(self, node, callee, result)
-        if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-            if is_format_call(node):
+            func = node.func
+            if type(func) is ast.Attribute and func.attr == "format" and is_format_call(node):  # type: ignore[attr-defined]
                 check_format_call(self, node)
         return result
 
@@ -572,17 +575,18 @@ class ExprEvaluator:
         self.error(node, f'Call to untyped function "{name}" in typed context', "no-untyped-call")
 
     def call_args(self, node: ast.Call) -> list[Arg]:
+        # (Arg's fields by position: quicker to make than by keyword; one per argument of every call.)
         args: list[Arg] = []
         for a in node.args:
-            if isinstance(a, ast.Starred):
-                args.append(Arg(ARG_STAR, node=a.value))
+            if type(a) is ast.Starred:
+                args.append(Arg(ARG_STAR, None, a.value))  # type: ignore[attr-defined]
             else:
-                args.append(Arg(ARG_POS, node=a))
+                args.append(Arg(ARG_POS, None, a))
         for kw in node.keywords:
             if kw.arg is None:
-                args.append(Arg(ARG_STAR2, node=kw.value))
+                args.append(Arg(ARG_STAR2, None, kw.value))
             else:
-                args.append(Arg(ARG_KW, kw.arg, node=kw.value))
+                args.append(Arg(ARG_KW, kw.arg, kw.value))
         return args
 
     def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
