@@ -620,8 +620,9 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, recording=self.recording, scope=self.scope,
-                        replay=self.replay, context_free=context_free, free_arg=self.context_free_call)
+        # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)
+        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, self.recording, self.scope, self.replay, context_free,
+                        self.context_free_call)
         return call_type(site, callee, args)
 
     def context_free_call(self, node: ast.expr) -> bool:
