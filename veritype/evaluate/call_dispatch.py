@@ -12,6 +12,8 @@ from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Co
 from veritype.evaluate.known_calls import answer as known_call
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.evaluate.variadic_calls import expand
+from veritype.types.param_shape import shape_of
+from veritype.types.tuples import expand_star_params
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
@@ -31,7 +33,10 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
             if a.kind == ARG_STAR:
                 args = expand_star_tuples(site, args)
                 break
-        return check_signature(site, expand(callee), args, site.report)  # type: ignore[arg-type]
+        # (variadic_calls.expand, written out: almost no signature has an unpacked `*args`.)
+        if shape_of(callee).unpacked_star:  # type: ignore[arg-type]
+            callee = expand_star_params(callee)  # type: ignore[arg-type]
+        return check_signature(site, callee, args, site.report)  # type: ignore[arg-type]
     if kind is Overloaded:
         args = expand_star_tuples(site, args)
         return check_overloaded(site, expand(callee), args)  # type: ignore[arg-type]
