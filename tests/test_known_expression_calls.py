@@ -2,8 +2,9 @@
 Members.known_expr_calls): the same callee with arguments of the same plain types
 is resolved once; an item that reads an argument expression (a TypeForm
 parameter, read as a type expression in the call's scope) is never kept; a
-call whose resolution reports (a deprecated item) is resolved each time; and
-arguments whose type depends on their context (a display) are not keyed; a kept
+call whose resolution reports (a deprecated item) is resolved each time;
+arguments whose type depends on their context (a display, a call that reads
+it) are not keyed, a nested call that does not read it is; a kept
 answer that read the expected type says so again on a hit."""
 
 from __future__ import annotations
@@ -63,6 +64,20 @@ def test_a_display_argument_is_resolved_each_time(tmp_path: Path, monkeypatch: p
     out, resolved = _check(tmp_path, monkeypatch, {"m.py": text})
     assert "error" not in out
     assert len(resolved) == 3
+
+
+def test_a_nested_call_that_reads_no_context_is_keyed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `num()` is inferred the same under any context (the memo knows): keyed by its
+    # type. `box()`, generic in its return only, reads the item's parameter type.
+    text = _PICK + (
+        "def num() -> int: return 1\n"
+        "def box() -> list[T]: return []\n"
+        "def f() -> None:\n"
+    ) + "".join(f"    a{i} = pick(1, num())\n" for i in range(3)) + "".join(f"    b{i} = pick(1, box())\n" for i in range(3)) + "    reveal_type(a2)\n"
+    out, resolved = _check(tmp_path, monkeypatch, {"m.py": text})
+    assert 'm.py:17:5: note: Revealed type is "list[int]"' in out
+    assert "error" not in out
+    assert len(resolved) == 1 + 3
 
 
 def test_a_type_form_argument_is_read_in_its_own_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,6 +12,8 @@ from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, Arg, CallSite, Co
 from veritype.evaluate.known_calls import answer as known_call
 from veritype.evaluate.overload_calls import check_overloaded
 from veritype.evaluate.variadic_calls import expand
+from veritype.types.param_shape import shape_of
+from veritype.types.tuples import expand_star_params
 from veritype.types.format import format_type
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnpackType, UnionType, make_union
 from veritype.types.subtype import is_subtype
@@ -24,27 +26,27 @@ if TYPE_CHECKING:
 
 def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
     ev = site.ev
-    if type(callee) is CallableType:
+    kind = type(callee)  # (exact classes: the type model has no subclasses of these)
+    if kind is CallableType:
         # The common case first (what the tests below do for it, without them).
         for a in args:
             if a.kind == ARG_STAR:
                 args = expand_star_tuples(site, args)
                 break
-        return check_signature(site, expand(callee), args, site.report)  # type: ignore[arg-type]
-    if isinstance(callee, AnyType):
+        # (variadic_calls.expand, written out: almost no signature has an unpacked `*args`.)
+        if shape_of(callee).unpacked_star:  # type: ignore[arg-type]
+            callee = expand_star_params(callee)  # type: ignore[arg-type]
+        return check_signature(site, callee, args, site.report)  # type: ignore[arg-type]
+    if kind is Overloaded:
+        args = expand_star_tuples(site, args)
+        return check_overloaded(site, expand(callee), args)  # type: ignore[arg-type]
+    if kind is TypeType:
+        return _call_class(site, callee, args)  # type: ignore[arg-type]
+    if kind is AnyType:
         for a in args:
             if a.type is None and a.node is not None:
                 site.infer(a.node, None)
-        return AnyType("implicit") if callee.reason != "error" else callee
-    if isinstance(callee, (CallableType, Overloaded)):
-        args = expand_star_tuples(site, args)
-        callee = expand(callee)
-    if isinstance(callee, CallableType):
-        return check_signature(site, callee, args, site.report)
-    if isinstance(callee, Overloaded):
-        return check_overloaded(site, callee, args)
-    if isinstance(callee, TypeType):
-        return _call_class(site, callee, args)
+        return AnyType("implicit") if callee.reason != "error" else callee  # type: ignore[attr-defined]
 
     if not_callable(callee):
         # "An attempt to call Annotated (whether parameterized or not) should be
@@ -127,12 +129,19 @@ def expand_star_tuples(site: CallSite, args: list[Arg]) -> list[Arg]:
 def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
     ev = site.ev
     item = callee.item
-    if isinstance(item, AnyType):
+    if type(item) is Instance and not item.info.is_typeddict:
+        # A class (the common case), without the tests below for the other items.
+        node = site.node
+        if _names_class(node, item.info.name):
+            _check_instantiable(site, item)
+        elif type(node) is ast.Call and type(node.func) is ast.Subscript:
+            _subscripted_class_call(site, item)
+    elif isinstance(item, AnyType):
         for a in args:
             if a.type is None and a.node is not None:
                 site.infer(a.node, None)
         return AnyType("implicit")
-    if isinstance(item, TypeVarType):
+    elif isinstance(item, TypeVarType):
         bound = item.upper_bound
         if bound is None and item.kind == "typevar" and not item.values:
             # Spec ("Constructor Calls for type[T]"): evaluated "as if it is being
@@ -142,38 +151,39 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
         if isinstance(bound, Instance):
             _call_class(site, TypeType(bound), args)
         return item
-    if isinstance(item, UnionType):
+    elif isinstance(item, UnionType):
         return make_union([_call_class(site, TypeType(i), args) for i in item.items])
-    if isinstance(item, Instance) and item.info.is_typeddict:
-        from veritype.evaluate.typeddicts import typeddict_type
+    else:
+        if isinstance(item, Instance):  # (a TypedDict class: the others are above)
+            from veritype.evaluate.typeddicts import typeddict_type
 
-        item = typeddict_type(ev, item)
-    if isinstance(item, TypedDictType):
-        return _call_typeddict(site, item, args)
-    if isinstance(item, TypedDictType) or (isinstance(item, Instance) and item.info.is_typeddict):
-        for a in args:
-            if a.type is None and a.node is not None:
-                site.infer(a.node, None)
-        return item
-    if isinstance(item, Instance) and _names_class(site.node, item.info.name):
-        _check_instantiable(site, item)
-    if isinstance(item, Instance) and isinstance(site.node, ast.Call) and isinstance(site.node.func, ast.Subscript):
-        _unbound_type_application(site, item)
-        from veritype.evaluate.constructor_binding import binding_error
-
-        bad = binding_error(ev, item)
-        if bad is not None:
-            site.report(site.node, bad, "misc")
+            item = typeddict_type(ev, item)
+        if isinstance(item, TypedDictType):
+            return _call_typeddict(site, item, args)
+        if isinstance(item, Instance) and item.info.is_typeddict:
+            for a in args:
+                if a.type is None and a.node is not None:
+                    site.infer(a.node, None)
+            return item
     ctor = ev.constructor_type(callee)
     if ctor is None:
         for a in args:
             if a.type is None and a.node is not None:
                 site.infer(a.node, None)
         return AnyType("special")
-    if isinstance(item, Instance) and item.info.fullname == "builtins.type" and len(args) == 1 and args[0].kind == ARG_POS:
-        t = initial_type(site, args[0])
-        return _type_of_value(ev, t)
+    if type(item) is Instance and item.info.fullname == "builtins.type" and len(args) == 1 and args[0].kind == ARG_POS:
+        return _type_of_value(ev, initial_type(site, args[0]))
     return call_type(site, ctor, args)
+
+
+def _subscripted_class_call(site: CallSite, item: Instance) -> None:
+    """`C[int](...)`: the class's own rules about its type arguments."""
+    _unbound_type_application(site, item)
+    from veritype.evaluate.constructor_binding import binding_error
+
+    bad = binding_error(site.ev, item)
+    if bad is not None:
+        site.report(site.node, bad, "misc")
 
 
 def _call_typeddict(site: CallSite, td: TypedDictType, args: list[Arg]) -> Type:

@@ -86,6 +86,9 @@ class CallSite:
     # does is checked and typed the same under any expected type. Shared with the
     # sites of the same call made for its overload trials.
     context_free: list[bool] | None = None
+    # Whether a call argument inferred without context gives the same under any
+    # (ExprEvaluator.context_free_call), where the evaluator's memo knows.
+    free_arg: Callable[[ast.expr], bool] | None = None
 
 
 def recording(site: CallSite, forward: bool) -> AbstractContextManager[list[Recorded]]:
@@ -349,16 +352,16 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     if prepared is not None:
         # (this check re-infers some in context: a copy)
         return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
-    if not callee.type_vars and _plain_positional(callee, args):
+    if not callee.type_vars and plain_positional(callee, args):
         # `isinstance(x, C)`, `len(xs)`, `f(a, b)`: each argument inferred once without
         # context, as below; if each fits its parameter, _check_matched reports nothing
-        # and gives the declared return type (see _fits_plainly), which is given here
+        # and gives the declared return type (see fits_plainly), which is given here
         # without matching. Otherwise it is checked from the same argument types.
         plain_types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
         infer = site.infer
         for a in args:
             plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  # (each has a node)
-        if _fits_plainly(site, callee, args, plain_types):
+        if fits_plainly(site.ev, callee, args, plain_types):
             return callee.ret
         matching = match_arguments(site, callee, args, plain_types)
         return _check_matched(site, callee, args, plain_types, matching, report, held_back, {}, [])
@@ -397,7 +400,7 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     return ret
 
 
-def _plain_positional(callee: CallableType, args: list[Arg]) -> bool:
+def plain_positional(callee: CallableType, args: list[Arg]) -> bool:
     """Whether each argument is positional, no `*`, of an expression inferred once
     without context (its class not in _RE_INFERRED), and goes to the parameter at its
     position, the parameters after them left to their defaults (or an empty `*args`),
@@ -421,13 +424,12 @@ def _plain_positional(callee: CallableType, args: list[Arg]) -> bool:
     return not shape_of(callee).together
 
 
-def _fits_plainly(site: CallSite, callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:
-    """For a call check_signature found _plain_positional, of a callee without type
+def fits_plainly(ev: "Evaluator", callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:
+    """For a call check_signature found plain_positional, of a callee without type
     variables: whether _check_matched, given these argument types, reports nothing
     and gives `callee.ret`. It does where every argument is assignable to its
     parameter's type, that type is no `type[...]` (an abstract class given for one is
     reported) and no TypeForm the argument is read as (it is inferred again)."""
-    ev = site.ev
     params = callee.params
     for i, t in enumerate(arg_types):
         expected = params[i].type

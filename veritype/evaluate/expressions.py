@@ -2,10 +2,10 @@
 
 Used two ways: by the checker walking a body (with flow-sensitive narrowed
 types and error reporting), and lazily by declarations (no flow, silent).
-The atoms, names, calls, await/yield and iteration protocols live here;
-displays and comprehensions in `expr_displays`, operators in
-`expr_operators`, attribute and subscript access in `expr_access`, whose
-functions are ExprEvaluator's methods (`self` named `ex`).
+The atoms, names, calls and iteration protocols live here; await and yield
+in `expr_generators`, displays and comprehensions in `expr_displays`,
+operators in `expr_operators`, attribute and subscript access in
+`expr_access`, whose functions are ExprEvaluator's methods (`self` named `ex`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from veritype.types.model import SpecialForm, TypeFormType
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Iterable
 
-from veritype.evaluate.returns_value import allow_none_value, check_awaited_value, check_call_value
+from veritype.evaluate.returns_value import allow_none_value, check_call_value
 from veritype.evaluate.call_dispatch import call_type
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, fits_plainly, plain_positional
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
-from veritype.types.format import format_pair, format_type
+from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
@@ -32,8 +32,8 @@ from veritype.types.model import (
     Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
     make_union, union_items, NONE,
 )
-from veritype.types.subtype import is_subtype, map_instance_to_supertype
-from veritype.evaluate import expr_access, expr_displays, expr_operators, expr_unpacking
+from veritype.types.subtype import is_subtype
+from veritype.evaluate import expr_access, expr_displays, expr_generators, expr_operators, expr_unpacking
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
@@ -479,7 +479,7 @@ class ExprEvaluator:
         self.infer(node.value)
         return AnyType("special")
 
-    # -- conditional, walrus, await -------------------------------------------------------
+    # -- conditional, walrus, await, yield ------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
         check_condition(self, node.test, infer_condition(self, node.test), "")
@@ -518,115 +518,40 @@ class ExprEvaluator:
             return None
         return self.ev.declared_type(*hit)
 
-    def _Await(self, node: ast.Await, expected: Type | None) -> Type:
-        # What the await is expected to give, the awaitable is expected to
-        # wrap (mypy: `Awaitable[T]` as its context), so a generic coroutine
-        # call is solved from it first (evaluate/context_first.py).
-        awaitable = self.ev.named_class("typing.Awaitable") if expected is not None and not isinstance(expected, AnyType) else None
-        t = self.infer(node.value, Instance(awaitable, (expected,)) if awaitable is not None else None)  # type: ignore[arg-type]
-        result = self.awaited(t, node)
-        if self.reporting:
-            check_awaited_value(self, node, result)
-        return result
-
-    def awaited(self, t: Type, node: ast.AST | None) -> Type:
-        results: list[Type] = []
-        for item in union_items(t):
-            if isinstance(item, AnyType):
-                results.append(item)
-                continue
-            method = self.ev.bound_member(item, "__await__")
-            if method is None:
-                self.error(node, f'Incompatible types in "await" (actual type "{format_type(widen_literals(item))}", expected type "Awaitable[Any]")', "misc")
-                results.append(ANY_ERROR)
-                continue
-            gen = self._call_known(method, [], node if node is not None else ast.Pass())
-            results.append(self._generator_return(gen))
-        return make_union(results)
-
-    def _generator_return(self, gen: Type) -> Type:
-        if isinstance(gen, Instance):
-            info = self.ev.named_class("typing.Generator")
-            if info is not None and info in gen.info.mro:
-                mapped = map_instance_to_supertype(gen, info)
-                if mapped is not None and len(mapped.args) == 3:
-                    return mapped.args[2]
-        return AnyType("special")
-
-    def _Yield(self, node: ast.Yield, expected: Type | None) -> Type:
-        declared = self.yield_types
-        if node.value is not None:
-            t = self.infer(node.value, declared[0] if declared else None)
-            if declared is not None and not is_subtype(self.ev, t, declared[0]):
-                got, exp = format_pair(t, declared[0])
-                self.error(node, f'Incompatible types in "yield" (actual type "{got}", expected type "{exp}")', "misc")
-        elif declared is not None and not is_subtype(self.ev, NoneType(), declared[0]):
-            self.error(node, "Yield value expected", "misc")
-        # The value of a yield expression is what the caller sends.
-        return declared[1] if declared is not None else AnyType("special")
-
-    def _YieldFrom(self, node: ast.YieldFrom, expected: Type | None) -> Type:
-        t = self.infer(node.value)
-        from veritype.evaluate.yield_from import not_iterable_yield_from
-
-        judged = not_iterable_yield_from(self, node, t)
-        if judged is not None:
-            return judged
-        declared = self.yield_types
-        if declared is not None and not isinstance(t, AnyType):
-            item = self.iterate(t, node.value)
-            if not is_subtype(self.ev, item, declared[0]):
-                got, exp = format_pair(item, declared[0])
-                self.error(node, f'Incompatible types in "yield from" (actual type "{got}", expected type "{exp}")', "misc")
-            self._check_send_type(node, t, declared[1])
-        result = self._generator_return(t) if isinstance(t, Instance) else AnyType("special")
-        if self.reporting:
-            check_awaited_value(self, node, result)
-        return result
-
-    def _check_send_type(self, node: ast.YieldFrom, delegate: Type, send: Type) -> None:
-        """`yield from g` forwards what is sent to this generator on to `g`: the
-        declared send type must be assignable to `g`'s (spec, "Generators"). A send
-        type of None (also `Iterator[X]`) is left alone: such a generator is only
-        advanced with next(), and every generator takes None on its first step; so is
-        a delegate whose send type is None (`Generator[X, None, None]` is the usual
-        spelling of an iterator, which ignores what it is sent)."""
-        if isinstance(send, (NoneType, AnyType)) or not isinstance(delegate, Instance):
-            return
-        info = self.ev.named_class("typing.Generator")
-        if info is None or info not in delegate.info.mro:
-            return
-        mapped = map_instance_to_supertype(delegate, info)
-        if mapped is None or len(mapped.args) != 3 or isinstance(mapped.args[1], NoneType) or is_subtype(self.ev, send, mapped.args[1]):
-            return
-        got, exp = format_pair(send, mapped.args[1])
-        self.error(node, f'Incompatible send type in "yield from" (this generator is sent "{got}", the delegate expects "{exp}")', "misc")
+    _Await = expr_generators.infer_await
+    awaited = expr_generators.awaited
+    _generator_return = expr_generators.generator_return
+    _Yield = expr_generators.infer_yield
+    _YieldFrom = expr_generators.infer_yield_from
 
     # -- calls -------------------------------------------------------------------------
 
     def _Call(self, node: ast.Call, expected: Type | None) -> Type:
         memo = self._memo
-        hit = memo.context_free(node, self.overlay) if expected is not None else None
-        if hit is not None:  # inferred before without context, by a call that never read it
-            self.replay(hit[1])
-            return hit[0]
+        if expected is not None:
+            hit = memo.context_free(node, self.overlay)
+            if hit is not None:  # inferred before without context, by a call that never read it
+                self.replay(hit[1])
+                return hit[0]
         special = special_call(self, node, expected)
         if special is not None:
             return special
         callee = self.infer(node.func)
-        if isinstance(callee, SpecialForm) and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:
+        kind = type(callee)  # (exact classes: the type model has no subclasses of these)
+        if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:  # type: ignore[attr-defined]
             return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
         args = self.call_args(node)
-        if isinstance(callee, (CallableType, TypeType)) and self.reporting:
-            self._check_untyped_call(callee, node)
+        reporting = self._report is not None  # (self.reporting: the same after the call, whose recordings are closed)
+        if reporting and (kind is TypeType or (kind is CallableType and callee.is_untyped)):  # type: ignore[attr-defined]
+            self._check_untyped_call(callee, node)  # type: ignore[arg-type]
         free = [True] if expected is None and memo.depth > 1 else None  # (only a memoized answer is marked)
         result = self._call_node(callee, args, node, expected=expected, context_free=free)
         if free is not None and free[0]:
             memo.mark_context_free(node, self.overlay)
-        if self.reporting:
+        if reporting:
             check_call_value(self, node, callee, result)
-        if self.reporting and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-            if is_format_call(node):
+            func = node.func
+            if type(func) is ast.Attribute and func.attr == "format" and is_format_call(node):  # type: ignore[attr-defined]
                 check_format_call(self, node)
         return result
 
@@ -650,22 +575,31 @@ class ExprEvaluator:
         self.error(node, f'Call to untyped function "{name}" in typed context', "no-untyped-call")
 
     def call_args(self, node: ast.Call) -> list[Arg]:
+        # (Arg's fields by position: quicker to make than by keyword; one per argument of every call.)
         args: list[Arg] = []
         for a in node.args:
-            if isinstance(a, ast.Starred):
-                args.append(Arg(ARG_STAR, node=a.value))
+            if type(a) is ast.Starred:
+                args.append(Arg(ARG_STAR, None, a.value))  # type: ignore[attr-defined]
             else:
-                args.append(Arg(ARG_POS, node=a))
+                args.append(Arg(ARG_POS, None, a))
         for kw in node.keywords:
             if kw.arg is None:
-                args.append(Arg(ARG_STAR2, node=kw.value))
+                args.append(Arg(ARG_STAR2, None, kw.value))
             else:
-                args.append(Arg(ARG_KW, kw.arg, node=kw.value))
+                args.append(Arg(ARG_KW, kw.arg, kw.value))
         return args
 
     def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
                    receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
+        if type(callee) is CallableType and not callee.type_vars and plain_positional(callee, args):
+            # check_signature's first case without the site (most calls): the arguments
+            # inferred without context; where they do not fit plainly, it checks them
+            # from the same types (`cache`, which infer_arg reads).
+            for a in args:
+                cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
+            if fits_plainly(self.ev, callee, args, list(cache.values())):
+                return callee.ret
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
             if exp is None and id(n) in cache:
@@ -686,9 +620,18 @@ class ExprEvaluator:
                     code = "index"
             self.error(n if n is not None else node, msg, code)
 
-        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, recording=self.recording, scope=self.scope,
-                        replay=self.replay, context_free=context_free)
+        # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)
+        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, self.recording, self.scope, self.replay, context_free,
+                        self.context_free_call)
         return call_type(site, callee, args)
+
+    def context_free_call(self, node: ast.expr) -> bool:
+        """Whether `node`, a call inferred without context in this memo's epoch, gives
+        the same answer (and reports) under any expected type (InferMemo.context_free,
+        whose depth test concerns the call being inferred, not one inferred before)."""
+        memo = self._memo
+        key = memo.key(node, None, self.overlay)
+        return key is not None and key in memo._context_free and key in memo._table
 
     def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
         from veritype.evaluate.call_dispatch import call_types

@@ -97,7 +97,9 @@ def _key(callee: Type, arg_types: list[Type]) -> tuple[object, ...] | None:
 # of an expression whose type does not change with its context (calls.py's
 # _RE_INFERRED: a display, a lambda, a nested call... are inferred again in
 # each item's context; a constant's literal type with a context is its
-# value's, which the key holds); (2) no item reads an argument
+# value's, which the key holds; a nested call the memo knows did not read its
+# context, InferMemo.context_free, is inferred again from the memo with the
+# same type and reports); (2) no item reads an argument
 # expression: no parameter is a `type[...]` (an abstract class given for one
 # is looked up by name) or a TypeForm (the argument is read as a type
 # expression in the call's scope), nor can become one by a type variable's
@@ -124,8 +126,13 @@ def expression_key(site: "CallSite", callee: Overloaded, args: "list[Arg]", arg_
         return None
     shape: list[object] = []
     for a in args:
-        if (a.type is None and type(a.node) not in _CONTEXT_FREE_ARG) or (a.kind != "pos" and a.kind != "kw"):
+        if a.kind != "pos" and a.kind != "kw":
             return None
+        if a.type is None and type(a.node) not in _CONTEXT_FREE_ARG:
+            # A nested call that did not read its context (`list(d.keys())`) is inferred
+            # again in each item's context, from the memo: the same type and reports.
+            if type(a.node) is not ast.Call or site.free_arg is None or not site.free_arg(a.node):  # type: ignore[arg-type]
+                return None
         shape.append(a.name)  # (None for a positional one)
     key = _key(callee, arg_types)
     if key is None:

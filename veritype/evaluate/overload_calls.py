@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from veritype.evaluate import deprecation
 from veritype.evaluate.known_calls import expression_key, store_for
 from veritype.evaluate.calls import (
-    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, initial_type, match_arguments, recorded_errors, recording,
+    ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, Collect, Matching, Recorded, callable_name, check_signature, match_arguments, recorded_errors, recording,
 )
 from veritype.types.format import format_def, format_type
 from veritype.types.param_shape import shape_of
@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 
 
 def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
-    with recording(site, True) as inherent:
-        arg_types = [initial_type(site, a) for a in args]
-    own_errors = recorded_errors(inherent)
+    arg_types: list[Type] = []
+    with site.recording(True) if site.recording is not None else recording(site, True) as inherent:
+        for a in args:  # (initial_type, written out: this runs for every overloaded call)
+            arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
+    own_errors = recorded_errors(inherent) if inherent else set()
     key = expression_key(site, callee, args, arg_types)
     if key is None:
         return _resolve(site, callee, args, arg_types, own_errors, None)
@@ -120,7 +122,7 @@ def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: lis
         # Errors inside an argument inferred in this item's context (a dict
         # display that is not the item's TypedDict) are held back and make the
         # item fail; errors the arguments have anyway were reported above.
-        with recording(site, False) as inner:
+        with site.recording(False) if site.recording is not None else recording(site, False) as inner:
             ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]), held_back=True)
         if inner:
             quiet = False

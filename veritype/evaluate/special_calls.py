@@ -34,16 +34,6 @@ _TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
 _SPECIAL_NAMES = frozenset(("reveal_type", "reveal_locals", "assert_type", "cast", "isinstance", "issubclass", "super"))
 
 
-def _callee_name(exprs: "ExprEvaluator", node: ast.Call) -> str | None:
-    """The full name of what the call's function names, where it may be special."""
-    func = node.func
-    if isinstance(func, ast.Name) and func.id in ("reveal_type", "reveal_locals"):
-        if exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None:
-            return f"builtins.{func.id}"
-    found = _outside_ref(exprs, func, callee=True)
-    return found[0].fullname if found is not None else None
-
-
 def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -> "tuple[Ref, Symbol] | None":
     """What a name or dotted attribute refers to, with the symbol its first name is
     bound to, where that name is an import, a class or a name of _MODULES; None
@@ -105,9 +95,14 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         merged = update_call(exprs, node)
         if merged is not None:
             return merged
-    name = _callee_name(exprs, node)
-    if name is None:
-        return None
+    # The full name of what the call's function names, where it may be special.
+    if type(func) is ast.Name and func.id in ("reveal_type", "reveal_locals") and (exprs.scope is None or exprs.ev.lookup(func.id, exprs.scope) is None):
+        name = f"builtins.{func.id}"
+    else:
+        found = _outside_ref(exprs, func, callee=True)
+        if found is None:
+            return None
+        name = found[0].fullname
     module, _, short = name.rpartition(".")
     if module not in ("typing", "typing_extensions", "builtins"):
         return None
