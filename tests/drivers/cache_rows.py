@@ -16,6 +16,14 @@ from pathlib import Path
 LAYOUTS = ["sqlite", "files"]
 
 
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    """A new folder `root` holding `files` (name -> text)."""
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
 def flags(layout: str) -> list[str]:
     return [] if layout == "sqlite" else ["--no-sqlite-cache"]
 

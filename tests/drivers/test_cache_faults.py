@@ -44,6 +44,29 @@ def _result(proc: subprocess.Popen[str]) -> tuple[list[object], str]:
     return json.loads(out), err
 
 
+def _killer_at(module: str, function: str, call: int, *argv: str) -> str:
+    """A program that runs a cold check (with `argv`) and SIGKILLs itself (no
+    cleanup of any kind runs) on entering `module.function` for the `call`-th
+    time, before that call does anything."""
+    owner, _, name = function.rpartition(".")
+    target = f"{module}.{owner}" if owner else module
+    return (
+        "import os, signal, sys\n"
+        f"import {module}\n"
+        f"holder = {target}\n"
+        f"real = getattr(holder, {name!r})\n"
+        "calls = [0]\n"
+        "def killing(*args):\n"
+        "    calls[0] += 1\n"
+        f"    if calls[0] == {call}:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return real(*args)\n"
+        f"setattr(holder, {name!r}, killing)\n"
+        "from veritype.cli.main import main\n"
+        f"sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json', *{list(argv)!r}]))\n"
+    )
+
+
 def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
     """The file layout (--no-sqlite-cache): one file per entry."""
     root = _project(tmp_path / "proj")
@@ -54,19 +77,7 @@ def test_killed_mid_write_then_read_or_rebuilt(tmp_path: Path) -> None:
     # import memo (imports.json) of a cold one-shot run is written after the
     # entries, once its imports read from prefixes are confirmed
     # (engine/build.py `_followed`): the fifth rename is the fifth entry's.
-    killer = (
-        "import os, signal, sys\n"
-        "real = os.replace\n"
-        "calls = [0]\n"
-        "def replace(a, b):\n"
-        "    calls[0] += 1\n"
-        "    if calls[0] == 5:\n"
-        "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    real(a, b)\n"
-        "os.replace = replace\n"
-        "from veritype.cli.main import main\n"
-        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json', '--no-sqlite-cache']))\n"
-    )
+    killer = _killer_at("os", "replace", 5, "--no-sqlite-cache")
     killed = subprocess.run([sys.executable, "-c", killer], cwd=root, capture_output=True, text=True, timeout=300)
     assert killed.returncode == -9
     entries = root / "c" / "v1"
@@ -92,20 +103,7 @@ def test_killed_mid_transaction_then_rolled_back(tmp_path: Path) -> None:
     connection rolls the journal back, checks everything and writes all."""
     root = _project(tmp_path / "proj")
     clean, _ = _result(_veritype(root, "--no-incremental"))
-    killer = (
-        "import os, signal, sys\n"
-        "from veritype.cache import database\n"
-        "real = database.Database.write\n"
-        "calls = [0]\n"
-        "def write(self, *args):\n"
-        "    calls[0] += 1\n"
-        "    if calls[0] == 6:\n"
-        "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    real(self, *args)\n"
-        "database.Database.write = write\n"
-        "from veritype.cli.main import main\n"
-        "sys.exit(main(['check', '.', '--cache-dir', 'c', '--no-site-packages', '-O', 'veritype-json']))\n"
-    )
+    killer = _killer_at("veritype.cache.database", "Database.write", 6)
     killed = subprocess.run([sys.executable, "-c", killer], cwd=root, capture_output=True, text=True, timeout=300)
     assert killed.returncode == -9
     assert (root / "c" / "v1" / "cache.db-journal").exists()  # the transaction's, left behind

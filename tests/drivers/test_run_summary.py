@@ -22,11 +22,7 @@ FILES = {
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "proj"
-    root.mkdir()
-    for name, text in FILES.items():
-        (root / name).write_text(text)
-    return root
+    return cache_rows.write_project(tmp_path / "proj", FILES)
 
 
 @pytest.fixture
