@@ -116,6 +116,23 @@ def test_a_task_is_dressed_for_its_worker() -> None:
         pool.close()
 
 
+def test_stopped_workers_exit_before_the_pool_is_closed() -> None:
+    # `stop` asks them to go and returns at once; they are gone without a join
+    # from `close`, which then only reaps them.
+    pool = ForkPool(2, _fail_on_two)
+    try:
+        assert sorted(answer for _, _, answer in pool.run([1, 3])) == [10, 30]
+        procs = list(pool.procs)
+        pool.stop()
+        for proc in procs:
+            proc.join(timeout=60)
+            assert proc.exitcode == 0
+        pool.stop()  # (again: nothing more is sent)
+    finally:
+        pool.close()
+    assert pool.procs == [] and pool.conns == []
+
+
 @pytest.mark.parametrize("release", [False, True])
 def test_a_worker_releases_the_bodies_of_modules_checked_elsewhere(tmp_path: Path, release: bool) -> None:
     # Each module is checked by one worker; one the other worker checked is
