@@ -13,7 +13,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair, format_type
 from veritype.types.join import keep_context_literals, widen_literals
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, ModuleType, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType, UnpackType, union_items
 from veritype.types.subtype import is_subtype
 from veritype.check.unsolved_call import report_unsolved_call
 from veritype.check.annotated_redefinition import check_annotated_redefinition, check_final_again, redefined_symbol
@@ -54,15 +54,15 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     if special_assignment(mc, stmt):
         return
     declared = None
-    known: tuple[Type, Type | None] | None = None
+    known: tuple[Type, Type | None, object] | None = None
     if len(stmt.targets) == 1:
         first = stmt.targets[0]
         if type(first) is ast.Attribute:
             # The object's type and the attribute's declared type, which `assign`
             # asks again after the value's inference: handed over (`known`).
             base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(first.value)
-            declared = attribute_declared(mc, first, base)
-            known = (base, declared)
+            declared, through = attribute_facts(mc, first, base)
+            known = (base, declared, through)
         else:
             declared = mc._declared_for_target(first)
         if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
@@ -191,10 +191,21 @@ def attribute_declared(mc: "ModuleChecker", target: ast.Attribute, base: Type | 
     """`target`'s declared type; `base`: the type of its object, if inferred (silently) already."""
     if base is None:
         base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
+    return attribute_facts(mc, target, base)[0]
 
+
+def attribute_facts(mc: "ModuleChecker", target: ast.Attribute, base: Type) -> "tuple[Type | None, object]":
+    """`target`'s declared type, with what a write to it goes through (`written_type`:
+    PLAIN, or a setter's or `__set__`'s value type, or None), which `assign` asks
+    again to decide whether the write narrows: both answered once."""
     through = written_type(mc.ev, base, target.attr)
     if through is not PLAIN:
-        return through  # type: ignore[return-value]  # a property setter or a data descriptor
+        return through, through  # type: ignore[return-value]  # a property setter or a data descriptor
+    return _plain_declared(mc, target, base), through
+
+
+def _plain_declared(mc: "ModuleChecker", target: ast.Attribute, base: Type) -> Type | None:
+    """`attribute_declared` of an attribute written plainly (no setter, no `__set__`)."""
     if isinstance(base, Instance):
         hit = base.info.get(target.attr)
         if hit is None:
@@ -261,12 +272,12 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
 
 
 def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None,
-           known: tuple[Type, Type | None] | None = None) -> None:
+           known: tuple[Type, Type | None, object] | None = None) -> None:
     """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target); `known`: an attribute target's
-    object type and declared type, as found before the value was inferred
-    (used while the object's type is still that: `attribute_declared` is a
+    object type, declared type and `written_type`, as found before the value was
+    inferred (used while the object's type is still that: `attribute_facts` is a
     function of the two)."""
     if type(target) is ast.Name:
         hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
@@ -324,12 +335,16 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             inferred_decls.record(mc, target, bound)
     elif type(target) is ast.Attribute:
         mc.infer(target.value)
-        if check_type_target(mc, target, t, value):
-            return
         # The object's type, as the rules below read it (silently: reported above).
-        # Nothing between them binds: inferred once for them all.
+        # Nothing between them binds: inferred once for them all, and handed down.
         base_t = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(target.value)
-        declared = known[1] if known is not None and (known[0] is base_t or known[0] == base_t) else attribute_declared(mc, target, base_t)
+        # Only an attribute of a module or a class object can name a class (check_type_target).
+        if type(base_t) in _MODULE_OR_CLASS_OBJECT and check_type_target(mc, target, t, value):
+            return
+        if known is not None and (known[0] is base_t or known[0] == base_t):
+            declared, through = known[1], known[2]
+        else:
+            declared, through = attribute_facts(mc, target, base_t)
         enforced = declared
         if enforced is None:
             # An unannotated attribute: the type its first assignment declared.
@@ -342,7 +357,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             mc.error(value if value is not None else target, f'Incompatible types in assignment (expression has type "{got}", variable has type "{exp}")', "assignment")
             return
 
-        unknown = check_attribute_assignment(mc, target, t, value)
+        unknown = check_attribute_assignment(mc, target, t, value, base_t)
         # An attribute nothing declares is not narrowed either: mypy reads it as before.
         refused = check_written_attribute(mc, target, base_t) or unknown
         mc._record_self_assignment(target, t, value)
@@ -353,7 +368,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 # nothing (mypy: `c = copy(c)` with `c: Any`, then `c.name = i`
                 # on one branch leaves `c.name` Any after the branches).
                 mc.flow.invalidate(key)
-            elif refused or written_type(mc.ev, base_t, target.attr) is not PLAIN:
+            elif refused or through is not PLAIN:
                 # Through a setter or `__set__`: reading goes through the getter, not narrowed.
                 mc.flow.invalidate(key)
             else:
@@ -388,6 +403,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 mc.assign(sub, item, None, sub_at[k])
     elif isinstance(target, ast.Starred):
         mc.assign(target.value, t, value)
+
+
+_MODULE_OR_CLASS_OBJECT = frozenset((ModuleType, TypeType))
 
 
 def _fixed_middle(t: Type, star: int, n: int) -> list[Type] | None:

@@ -19,11 +19,13 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 
-def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type, value_node: ast.expr | None = None) -> bool:
+def check_attribute_assignment(checker: "ModuleChecker", target: ast.Attribute, value: Type, value_node: ast.expr | None = None,
+                               base: Type | None = None) -> bool:
     """The rules for `target = value` on an attribute; True when the attribute is
-    unknown ([attr-defined] reported)."""
-    silent = ExprEvaluator(checker.ev, checker.scope, checker.flow, None)
-    base = silent.infer(target.value)
+    unknown ([attr-defined] reported). `base`: the type of its object, if inferred
+    (silently) already."""
+    if base is None:
+        base = ExprEvaluator(checker.ev, checker.scope, checker.flow, None).infer(target.value)
     if isinstance(base, UnionType):
         if _check_function_union(checker, target, base):
             return True

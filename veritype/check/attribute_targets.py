@@ -187,6 +187,10 @@ def check_final_name_of(checker: "ModuleChecker", target: ast.Name, hit: "tuple[
     if hit is None:
         return
     sym, scope = hit
+    if sym.kind == S.VAR and sym.annotation is None and not checker.scope.table.star_imports:
+        # Most names assigned: an unannotated variable (no qualifiers, below) where no
+        # `from m import *` (only at module level) could have imported a Final one.
+        return
     if scope is checker.scope and imported_final(checker, sym):
         checker.error(target, f'Cannot assign to final name "{target.id}"', "misc")
         return

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from veritype.semantic import symbols as S
@@ -167,22 +167,36 @@ def dataclass_spec(ev: "Evaluator", info: "ClassInfo") -> _Spec | None:
                 classic = name.rpartition(".")[2] in ("s", "attrs", "attributes")
                 spec.attrs_auto = auto if isinstance(auto, bool) else (False if classic else None)
             return spec
-    class_kwargs = _literal_kwargs([k for k in node.keywords if k.arg != "metaclass"]) or {}
     for cls in info.mro[1:]:
-        if cls.node is not None and cls.defining_scope is not None:
-            spec = _transform_spec(ev, cls.node.decorator_list, cls.defining_scope)
-            if spec is not None:
-                spec.options = class_kwargs
-                return spec
+        spec = _class_transform(ev, cls)
+        if spec is not None:
+            return replace(spec, options=_class_kwargs(node))
     meta = ev.metaclass_instance(info)
     if meta is not None:
         for cls in meta.info.mro:
-            if cls.node is not None and cls.defining_scope is not None:
-                spec = _transform_spec(ev, cls.node.decorator_list, cls.defining_scope)
-                if spec is not None:
-                    spec.options = class_kwargs
-                    return spec
+            spec = _class_transform(ev, cls)
+            if spec is not None:
+                return replace(spec, options=_class_kwargs(node))
     return None
+
+
+def _class_kwargs(node: ast.ClassDef) -> dict[str, object]:
+    return _literal_kwargs([k for k in node.keywords if k.arg != "metaclass"]) or {}
+
+
+def _class_transform(ev: "Evaluator", cls: "ClassInfo") -> _Spec | None:
+    """The `@dataclass_transform(...)` decorating `cls` (a transform base class or
+    metaclass), kept on the class: every class processed (each whose synthesized
+    members are read, most of them no dataclass) asks it of each class of its
+    MRO and of its metaclass's. Callers copy it before setting options."""
+    kept = cls.__dict__.get("_dataclass_transform", False)
+    if kept is not False:
+        return kept  # type: ignore[no-any-return]
+    spec = None
+    if cls.node is not None and cls.defining_scope is not None and cls.node.decorator_list:
+        spec = _transform_spec(ev, cls.node.decorator_list, cls.defining_scope)
+    cls._dataclass_transform = spec  # type: ignore[attr-defined]
+    return spec
 
 
 def _flag(spec: _Spec, name: str, default: bool) -> bool | None:
