@@ -15,6 +15,7 @@ from veritype.types.model import AnyType, Instance, NeverType, TupleType, Type, 
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 from veritype.evaluate.truthy_function import infer_condition
 from veritype.evaluate.redundant_expr import check_condition
+from veritype.evaluate.type_forms import expects_type_form
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -306,7 +307,43 @@ def dict_context(ex: "ExprEvaluator", expected: Type) -> tuple[Type, Type] | Non
 
 def infer_generator_exp(ex: "ExprEvaluator", node: ast.GeneratorExp, expected: Type | None) -> Type:
     ctx = ex._container_item_context(expected, ("typing.Iterable", "typing.Iterator", "typing.Generator"))
-    with ex._comprehension(node.generators, node):
-        elt = ex.infer(node.elt, ctx)
+    elt_cls = type(node.elt)
+    if (elt_cls is ast.Name or elt_cls is ast.Attribute) and (ctx is None or not expects_type_form(ctx, node.elt)):
+        elt = _plain_elt(ex, node)
+    else:
+        with ex._comprehension(node.generators, node):
+            elt = ex.infer(node.elt, ctx)
     item = ctx if ctx is not None and is_subtype(ex.ev, elt, ctx) else widen_literals(elt, keep_declared=True)
     return ex.ev.instance("typing.Generator", (item, NONE, NONE))
+
+
+# The memo key's "expected type" for a generator's element inferred without context (_plain_elt).
+_PLAIN_ELT = object()
+
+
+def _plain_elt(ex: "ExprEvaluator", node: ast.GeneratorExp) -> Type:
+    """The type of a generator's element that is a name or an attribute, which
+    reads its context only to be taken as a type form (the caller rules that
+    out): the same in every context. The generator is inferred again in each
+    overload item's context (`sorted(x.name for x in xs)`, `next(...)`: 400 walks
+    of the same generators on the bench corpus); the element's type is kept in
+    the inference memo for the epoch, with what the walk reported, replayed on
+    a hit as `ExprEvaluator.infer` replays a memoized inference."""
+    memo = ex._memo
+    key = memo.key(node, _PLAIN_ELT, ex.overlay)  # type: ignore[arg-type]  # (a key no type equals)
+    if key is not None:
+        hit = memo._table.get(key)
+        if hit is not None:
+            t, reported = hit
+            for diag in reported:
+                ex._emit(*diag)
+            return t
+    memo._recording.append({})
+    try:
+        with ex._comprehension(node.generators, node):
+            elt = ex.infer(node.elt, None)
+    finally:
+        reported = tuple(memo._recording.pop())
+    if key is not None and memo.depth:
+        memo._table[key] = (elt, reported)
+    return elt

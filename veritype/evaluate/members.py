@@ -18,7 +18,7 @@ from veritype.types.model import (
     POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType,
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
-from veritype.types.substitute import substitute, tv_key
+from veritype.types.substitute import TVKey, substitute, tv_key
 from veritype.evaluate.found_members import FoundConstructors, FoundMembers
 from veritype.evaluate.self_binding import bind_self, bind_self_vars, takes_self
 from veritype.evaluate import protocol_membership
@@ -58,6 +58,7 @@ class Members:
         self.constructors = FoundConstructors()
         self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
         self.known_expr_calls: dict[tuple[object, ...], tuple[Type, Type, bool]] = {}  # see known_calls.expression_key
+        self.context_solutions: dict[tuple[Type, Type], dict[TVKey, Type]] = {}  # see context_first.solve_from_context
         # `module_member` answers by (module name, attribute), with the module they were
         # read from, kept when final (no lazy evaluation in progress: a module being
         # loaded reads as missing meanwhile). The answer depends on nothing else: the
@@ -76,6 +77,7 @@ class Members:
         self.constructors.clear()
         self.known_calls.clear()
         self.known_expr_calls.clear()
+        self.context_solutions.clear()
 
     # -- entry point ------------------------------------------------------------
 
