@@ -115,29 +115,18 @@ class CacheStore:
         return os.path.join(self.entries_dir, _name(module, path))
 
     def load(self, module: str, path: str) -> Entry | None:
-        if self.database is not None:
-            data = self.database.get(_name(module, path))
-            if data is None:
-                self.missing += 1
-                return None
-            try:
-                text = data.decode("utf-8")
-            except ValueError:
-                self.unreadable.append(module)
-                return None
-        else:
-            target = self._path(module, path)
-            if self._present is not None and os.path.basename(target) not in self._present:
-                self.missing += 1
-                return None
-            try:
-                text = read_bytes(target).decode("utf-8")
-            except FileNotFoundError:
-                self.missing += 1
-                return None
-            except (OSError, ValueError):
-                self.unreadable.append(module)
-                return None
+        name = _name(module, path)
+        if self.database is None and self._present is not None and name not in self._present:
+            self.missing += 1
+            return None
+        try:
+            text = self._read(name).decode("utf-8")
+        except FileNotFoundError:
+            self.missing += 1
+            return None
+        except (OSError, ValueError):
+            self.unreadable.append(module)
+            return None
         try:
             # The first line is the digest of the rest: a flipped byte that
             # still parses (a line number, a code) must not change the output.
@@ -264,10 +253,7 @@ class CacheStore:
 
     def _load_memo(self, name: str, key: str) -> dict[str, object]:
         try:
-            if self.database is not None:
-                text = (self.database.get(name) or b"").decode("utf-8")
-            else:
-                text = read_bytes(os.path.join(self.entries_dir, name)).decode("utf-8")
+            text = self._read(name).decode("utf-8")
             # A checksum line, as in the entries: a flipped byte in a memo
             # (a module name in an import list) must not change the output.
             checksum, _, payload = text.partition("\n")
@@ -287,6 +273,17 @@ class CacheStore:
             self._write(name, digest_text(payload) + "\n" + payload)
         except OSError:
             self.write_errors += 1
+
+    def _read(self, name: str) -> bytes:
+        """A row's bytes, from the database or from its file; raises
+        FileNotFoundError where there is none, another OSError where it cannot
+        be read (the database's faults are its own: a miss, database.py)."""
+        if self.database is None:
+            return read_bytes(os.path.join(self.entries_dir, name))
+        data = self.database.get(name)
+        if data is None:
+            raise FileNotFoundError(name)
+        return data
 
     def flush(self) -> None:
         """Commit the rows written since the last flush (the database layout:
