@@ -199,15 +199,7 @@ class Evaluator:
         module without star imports (builtins is in `Program.modules` only
         once loaded). The engine drops a forgotten module's scopes, and those
         of every module importing it."""
-        if for_type and name in scope.table and (scope.kind == "class" or scope.alias_value):
-            # Read in a type expression, a name differs from the same name read
-            # as a value only where a class body's own table has it (its methods
-            # are no types; a variable there may be no type: `_lookup`), the
-            # first table a class scope's lookup reads, or a `type` statement's
-            # value's, which is its parent's. Anywhere else the answers are the
-            # same (Scope.lookup passes over every class scope but the first):
-            # kept with the value's (25k of the 68k lookups computed on the
-            # bench corpus were in a type expression).
+        if for_type and _type_reading_differs(name, scope):
             return self._lookup(name, scope, True)
         known = scope.known
         if name in known:
@@ -393,8 +385,8 @@ class Evaluator:
             tp = scope.lookup_type_param(name) if self.type_params_seen else None
             if tp is not None:
                 return Ref("typeparam", tp.fullname)
-            if for_type and name in scope.table and (scope.kind == "class" or scope.alias_value):
-                hit = self._lookup(name, scope, True)  # (not a value's answer: see `lookup`)
+            if for_type and _type_reading_differs(name, scope):
+                hit = self._lookup(name, scope, True)  # (not a value's answer, nor kept in `refs`)
                 return self.resolve_symbol(*hit) if hit is not None else None
             # A name's reference, kept on the module or class scope it is read
             # in (the same few names are resolved in every annotation: on the
@@ -642,3 +634,15 @@ def _declares_itself(sym: Symbol) -> bool:
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and re.search(rf"(?<![\w.]){re.escape(sym.name)}(?!\w)", n.value):
             return True
     return False
+
+
+def _type_reading_differs(name: str, scope: Scope) -> bool:
+    """Whether `name` read in a type expression in `scope` may mean other than
+    the same name read as a value (Evaluator.lookup and resolve_expr keep a
+    type's answers with the value's everywhere else). It may only where a
+    class body's own table has it (its methods are no types; a variable there
+    may be no type: `_lookup`), the first table a class scope's lookup reads,
+    or a `type` statement's value's, which is its parent's; anywhere else
+    Scope.lookup passes over every class scope but the first (25k of the 68k
+    lookups computed on the bench corpus were in a type expression)."""
+    return name in scope.table and (scope.kind == "class" or bool(scope.alias_value))
