@@ -328,7 +328,7 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
     comment_sig = None
     if node.type_comment:
         comment_sig = signature_from_comment(ev, node, ctx, report)
-    elif _any_argument_comment(args) and has_argument_comments(node):
+    elif has_argument_comments(node):
         comment_sig = argument_comment_signature(ev, node, ctx)
     posonly = args.posonlyargs
     n_posonly = len(posonly)
@@ -432,16 +432,6 @@ def _build(ev: "Evaluator", node: FuncDef, scope: Scope, report: "Reporter | Non
 
 
 _NO_PARAMS: dict[str, TypeVarType] = {}  # (read only: a def without PEP 695 parameters)
-
-
-def _any_argument_comment(args: ast.arguments) -> bool:
-    """Whether any parameter carries a `# type:` comment (most defs: none, told
-    without the parse `has_argument_comments` makes of one)."""
-    for group in (args.posonlyargs, args.args, args.kwonlyargs):
-        for a in group:
-            if a.type_comment:
-                return True
-    return bool(args.vararg is not None and args.vararg.type_comment or args.kwarg is not None and args.kwarg.type_comment)
 
 
 def _self_vars(params: list[Param], ret: Type) -> list[TypeVarType]:

@@ -106,8 +106,15 @@ def signature_from_comment(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFun
 
 
 def has_argument_comments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a parameter carries a `# type:` comment that parses. Asked of
+    every signature built, most with no comment at all: the parameter lists are
+    read in place, not gathered into a new one."""
     a = node.args
-    return any(x is not None and x.type_comment and parse_type_comment_expr(x.type_comment) is not None for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg])
+    for group in (a.posonlyargs, a.args, a.kwonlyargs, (a.vararg, a.kwarg)):
+        for x in group:
+            if x is not None and x.type_comment and parse_type_comment_expr(x.type_comment) is not None:
+                return True
+    return False
 
 
 def argument_comment_signature(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: "TypeContext") -> CommentSignature:
