@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def check_overloaded(site: CallSite, callee: Overloaded, args: list[Arg]) -> Type:
     arg_types: list[Type] = []
-    with site.recording(True) if site.recording is not None else recording(site, True) as inherent:
+    with recording(site, True) as inherent:
         for a in args:  # (initial_type, written out: this runs for every overloaded call)
             arg_types.append(a.type if a.type is not None else site.infer(a.node, None))  # type: ignore[arg-type]
     own_errors = recorded_errors(inherent) if inherent else set()
@@ -122,7 +122,7 @@ def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: lis
         # Errors inside an argument inferred in this item's context (a dict
         # display that is not the item's TypedDict) are held back and make the
         # item fail; errors the arguments have anyway were reported above.
-        with site.recording(False) if site.recording is not None else recording(site, False) as inner:
+        with recording(site, False) as inner:
             ret = check_signature(site, c, args, collect, (arg_types, known[id(c)]), held_back=True)
         if inner:
             quiet = False
