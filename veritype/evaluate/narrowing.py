@@ -14,7 +14,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, TupleType, Type, UnpackType,
+    AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, TupleType, Type,
     TypedDictType, TypeType, TypeVarType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
@@ -23,8 +23,7 @@ from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrow
 from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
-from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
-from veritype.evaluate.call_dispatch import call_types
+from veritype.evaluate.narrowing_calls import narrow_call
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
 
 if TYPE_CHECKING:
@@ -212,7 +211,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
 
         return _narrow(exprs, silent, chain_as_conjunction(test), positive)
     if type(test) is ast.Call:
-        out = _call(exprs, silent, test, positive)
+        out = narrow_call(exprs, silent, test, positive)
         if out and type(test.args[0]) in _MAY_HAVE_PARENT:
             refine_parents(ev, silent, test.args[:1], out)
         return out
@@ -546,189 +545,6 @@ def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:
         return False
     ref = exprs.ev.resolve_expr(node.func, exprs.scope) if exprs.scope is not None else None
     return ref is not None and ref.fullname == "builtins.type"
-
-
-def _call_parts(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call) -> tuple[str | None, str, Type | None, list[Type] | None]:
-    """What a call test's narrowing reads whichever way it is asked: the first
-    argument's key (None: nothing narrows), the callee's full name, and for
-    `isinstance`/`issubclass` the first argument's type and the classes given."""
-    subject = test.args[0]
-    # `isinstance(e := xs[0], type)` narrows e (mypy), as `(x := f()) is not None` does.
-    key = _key(subject.target if type(subject) is ast.NamedExpr else subject)
-    if key is None:
-        return None, "", None, None
-    ref = exprs.ev.resolve_expr(test.func, exprs.scope) if type(test.func) is ast.Name or type(test.func) is ast.Attribute else None  # type: ignore[arg-type]
-    fullname = ref.fullname if ref is not None else ""
-    if fullname in ("builtins.isinstance", "builtins.issubclass") and len(test.args) == 2:
-        return key, fullname, silent.infer(test.args[0]), classinfo_arg(exprs.ev, silent, test.args[1])
-    return key, fullname, None, None
-
-
-def _call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
-    ev = exprs.ev
-    if not test.args or exprs.scope is None:
-        return {}
-    # Asked both ways (an `if`), the parts are found once (`_Once.calls`).
-    calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] | None = None if exprs.overlay else silent.calls  # type: ignore[attr-defined]
-    parts = calls.get(test) if calls is not None else None
-    if parts is None:
-        parts = _call_parts(exprs, silent, test)
-        if calls is not None:
-            calls[test] = parts  # (the node is kept alive with it)
-    key, fullname, current, classes = parts
-    if key is None:
-        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
-    if current is not None:  # isinstance or issubclass
-        if classes is None:
-            return {}
-        if not positive:
-            # A class given as a value (`t: type[E]`, a tuple of them) may be a
-            # subclass at run time: the negative branch rules out only the classes
-            # named literally (mypy: `not isinstance(exc, expected_type)` with
-            # `expected_type: type[BaseException]` keeps `exc` a BaseException).
-            classes = literal_classes(ev, silent, exprs.scope, test.args[1])
-            if not classes:
-                return {}
-        if fullname == "builtins.issubclass":
-            if isinstance(current, AnyType):
-                # mypy leaves an Any alone under issubclass (isinstance narrows it):
-                # `cast(type[Warning], cat)` after `issubclass(cat, Warning)` is no
-                # redundant cast there.
-                return {}
-            inner = _unwrap_type(current)
-            if inner is None and positive and all(isinstance(i, Instance) and i.info.fullname == "builtins.type" for i in union_items(current)):
-                # A bare `type`: issubclass(t, int) makes it type[int] (mypy).
-                inner = ev.builtin("object")
-            if inner is None:
-                return _issubclass_metaclass_items(ev, key, current, classes, positive)
-            narrowed = narrow_isinstance(ev, inner, classes, positive)
-            return {key: make_union([TypeType(i) for i in union_items(narrowed)]) if not isinstance(narrowed, NeverType) else narrowed}
-        return {key: narrow_isinstance(ev, current, classes, positive)}
-    if fullname == "builtins.hasattr" and len(test.args) == 2:
-        from veritype.evaluate.hasattr_narrowing import narrow_hasattr
-
-        return narrow_hasattr(ev, silent, key, test, positive)
-    if fullname == "builtins.callable":
-        current = silent.infer(test.args[0])
-        items = union_items(current)
-        if positive and any(is_callable(ev, i) for i in items):
-            # `callable(x)` with `x: Schema | Callable[[], Schema]`: mypy keeps the
-            # callable items only (the intersection below is made only when no
-            # item is callable), so `x()` is a Schema, not Any.
-            kept = [i for i in items if is_callable(ev, i) or not isinstance(i, Instance) and maybe_callable(ev, i)]
-        elif positive:
-            # A non-callable class that a subclass could make callable: mypy makes the
-            # intersection "<callable subtype of C>"; Any is its silent form.
-            kept = [i if is_callable(ev, i) or not isinstance(i, Instance) else AnyType("special")
-                    for i in items if maybe_callable(ev, i)]
-        else:
-            kept = [i for i in items if not is_callable(ev, i)]
-        return {key: make_union(kept)}
-    # A user-defined TypeGuard / TypeIs function.
-    func_t = silent.infer(test.func)
-    if isinstance(func_t, Overloaded):
-        if not any(item.type_guard is not None or item.type_is is not None for item in func_t.items):
-            return {}  # no item is a guard: whichever the call picks narrows nothing (151 tests, 0.4% of a profile)
-        func_t = _guard_item(ev, silent, test, func_t)
-    if isinstance(func_t, CallableType) and (func_t.type_guard is not None or func_t.type_is is not None):
-        func_t = _solved_guard(ev, silent, test, func_t)
-        if func_t.type_guard is not None:
-            return {key: func_t.type_guard} if positive else {}
-        current = silent.infer(test.args[0])
-        guard = func_t.type_is
-        assert guard is not None
-        if positive:
-            from veritype.types.join import meet
-
-            if isinstance(current, TypeVarType) and current.kind in ("typevar", "self") and not current.values:
-                # As for isinstance (mypy): still T, its upper bound met with the guard,
-                # so `if inspect.isclass(test): return test` returns a T.
-                bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
-                met = meet(ev, bound, guard)
-                if not isinstance(met, NeverType):
-                    return {key: current if is_subtype(ev, bound, guard) else with_bound(current, met)}
-            narrowed = meet(ev, current, guard)
-            if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
-                narrowed = guard
-            return {key: narrowed}
-        # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
-        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or not is_subtype(ev, i, guard)])}
-    return {}
-
-
-def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: Overloaded) -> Type:
-    """The item of an overloaded guard that the call picks: the first whose
-    parameters accept the arguments (pytest's `RaisesGroup.matches`, a TypeGuard
-    per self type; a bound method holds only the items its receiver fits)."""
-
-    if any(isinstance(a, ast.Starred) for a in test.args) or test.keywords:
-        return func_t
-    arg_types = [silent.infer(a) for a in test.args]
-    for item in func_t.items:
-        probe = CallableType(item.params, NoneType(), item.type_vars, item.name, item.definition, item.is_ellipsis)
-        if call_types(ev, probe, arg_types) is not None:
-            return item
-    return func_t
-
-
-def _solved_guard(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: CallableType) -> CallableType:
-    """`func_t` with the type variables of its TypeGuard/TypeIs type solved from the
-    call's arguments, and `Self` bound to the receiver of a method call."""
-    from veritype.evaluate.call_dispatch import call_types
-    from veritype.types.substitute import substitute, type_vars_in
-
-    guard = func_t.type_guard if func_t.type_guard is not None else func_t.type_is
-    assert guard is not None
-    if func_t.type_vars and not any(isinstance(a, ast.Starred) for a in test.args) and not test.keywords:
-        # Calling a copy that returns the guard type solves its variables as a call would.
-        probe = CallableType(func_t.params, guard, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis)
-        solved = call_types(ev, probe, [silent.infer(a) for a in test.args])
-        if solved is not None and not isinstance(solved, AnyType) and not type_vars_in(solved).keys() & {(v.fullname, v.scope) for v in func_t.type_vars}:
-            guard = solved
-    selfs = [k for k, v in type_vars_in(guard).items() if v.kind == "self"]
-    if selfs and isinstance(test.func, ast.Attribute):
-        receiver = silent.infer(test.func.value)
-        if isinstance(receiver, TypeType):
-            receiver = receiver.item
-        if isinstance(receiver, Instance):
-            guard = substitute(guard, {k: receiver for k in selfs})
-    if func_t.type_guard is not None:
-        return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_guard=guard)
-    return CallableType(func_t.params, func_t.ret, func_t.type_vars, func_t.name, func_t.definition, func_t.is_ellipsis, type_is=guard)
-
-
-def _issubclass_metaclass_items(ev: "Evaluator", key: str, current: Type, classes: list[Type], positive: bool) -> dict[str, Type]:
-    """`issubclass(x, C)` where items of `x` are instances of a metaclass
-    (`x: type[Schema] | SchemaMeta`, marshmallow): such an item is some class,
-    so it becomes `type[C]` when the test holds (mypy) and stays when it fails.
-    Items of other kinds leave `x` alone."""
-    if not positive and not any(isinstance(i, TypeType) for i in union_items(current)):
-        return {}  # nothing to rule out: leave `x` as it was (no narrowed key to merge)
-    out: list[Type] = []
-    for item in union_items(current):
-        if isinstance(item, Instance) and any(c.fullname == "builtins.type" for c in item.info.mro):
-            if not positive:
-                out.append(item)
-                continue
-            item = TypeType(ev.builtin("object"))
-        inner = _unwrap_type(item)
-        if inner is None:
-            return {}
-        narrowed = narrow_isinstance(ev, inner, classes, positive)
-        out.extend(TypeType(i) for i in union_items(narrowed) if not isinstance(i, NeverType))
-    return {key: make_union(out) if out else NeverType()}
-
-
-def _unwrap_type(t: Type) -> Type | None:
-    items = []
-    for i in union_items(t):
-        if isinstance(i, TypeType):
-            items.append(i.item)
-        elif isinstance(i, AnyType):
-            items.append(i)
-        else:
-            return None
-    return make_union(items)
 
 
 def _narrow_tagged(ev: "Evaluator", t: Type, tag: str, lit: LiteralType, positive: bool) -> Type | None:
