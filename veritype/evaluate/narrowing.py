@@ -23,7 +23,7 @@ from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrow
 from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
-from veritype.evaluate.narrowing_calls import narrow_call
+from veritype.evaluate.narrowing_calls import call_pair
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
 
 if TYPE_CHECKING:
@@ -137,8 +137,6 @@ class _Once:
         # Whether a name the asker inferred with no overlay is what this one
         # would infer (`InferMemo.leaves`: kept only outside class-body nesting).
         self.plain = not exprs.nested_in_class
-        # What a call test says in both ways, under no overlay (`_call_parts`).
-        self.calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] = {}
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
@@ -184,6 +182,9 @@ class _Once:
 def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
     shared: "InferMemo | None" = silent.shared  # type: ignore[attr-defined]
     if shared is None:
+        pair = _pair(exprs, silent, test)
+        if pair is not None:
+            return pair[0] if positive else pair[1]
         return _narrow_uncached(exprs, silent, test, positive, None)
     overlay = exprs.overlay
     # The memo's table is read directly (54k questions on the bench corpus); its
@@ -192,29 +193,63 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
     hit = shared._narrowed.get(key)
     if hit is not None:
         return hit[1]
-    narrowed = _narrow_uncached(exprs, silent, test, positive, shared)
-    shared.put_narrowed(key, test, overlay, narrowed)  # (the overlay is as it was: parts pop what they push)
+    # (the overlay is as it was after each question: parts pop what they push)
+    pair = _pair(exprs, silent, test)
+    if pair is None:
+        narrowed = _narrow_uncached(exprs, silent, test, positive, shared)
+        shared.put_narrowed(key, test, overlay, narrowed)
+        return narrowed
+    # A test that is no `and`/`or`/`not` is answered both ways at once, and both
+    # are kept: most are asked both ways at one state, under one overlay (an `if`
+    # and its `else`; the parts of an `and` each way, under the parts before
+    # them; a part of an `and`/`or` inferred, then its `if`: 10k of 15k
+    # comparisons and calls on the bench corpus).
+    narrowed, other = pair if positive else (pair[1], pair[0])
+    shared.put_narrowed(key, test, overlay, narrowed)
+    shared.put_narrowed((id(test), not positive, *map(id, overlay)) if overlay else (id(test), not positive), test, overlay, other)
     return narrowed
 
 
-def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool, shared: "InferMemo | None") -> dict[str, Type]:
+def _pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type], dict[str, Type]] | None:
+    """What `test` says when true and when false (two new dicts), for a test
+    that is neither `and`/`or`, `not` nor a walrus (None: `_narrow_uncached`
+    composes those of their parts' answers). Both ways read the same keys and
+    operand types, which are found once."""
     ev = exprs.ev
     # Exact node classes (ast nodes are never subclassed), the commonest tests first;
     # a parent is refined only where something was narrowed (most questions: nothing).
     if type(test) is ast.Compare:
-        if len(test.ops) == 1:
-            out = _compare(exprs, silent, test, positive)
-            if out and (type(test.left) in _MAY_HAVE_PARENT or type(test.comparators[0]) in _MAY_HAVE_PARENT):
-                refine_parents(ev, silent, [test.left, test.comparators[0]], out)
-            return out
+        if len(test.ops) != 1:
+            return None  # a chain: its conjunction is asked
+        pos, neg = _compare(exprs, silent, test)
+        if (pos or neg) and (type(test.left) in _MAY_HAVE_PARENT or type(test.comparators[0]) in _MAY_HAVE_PARENT):
+            refine_parents(ev, silent, [test.left, test.comparators[0]], pos)
+            refine_parents(ev, silent, [test.left, test.comparators[0]], neg)
+        return pos, neg
+    if type(test) is ast.Call:
+        pos, neg = call_pair(exprs, silent, test)
+        if (pos or neg) and type(test.args[0]) in _MAY_HAVE_PARENT:
+            refine_parents(ev, silent, test.args[:1], pos)
+            refine_parents(ev, silent, test.args[:1], neg)
+        return pos, neg
+    cls = type(test)
+    if cls is ast.BoolOp or cls is ast.NamedExpr or cls is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
+        return None
+    key = _key(test)
+    if key is None:
+        return {}, {}
+    t = silent.infer(test)
+    return {key: truthy_part(ev, t, True)}, {key: falsy_part(ev, t, True, branch=True)}
+
+
+def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool, shared: "InferMemo | None") -> dict[str, Type]:
+    """What an `and`/`or`, a `not`, a walrus or a comparison chain says (the
+    tests `_pair` leaves), one way, from what its parts say."""
+    ev = exprs.ev
+    if type(test) is ast.Compare:
         from veritype.evaluate.compare_chains import chain_as_conjunction
 
         return _narrow(exprs, silent, chain_as_conjunction(test), positive)
-    if type(test) is ast.Call:
-        out = narrow_call(exprs, silent, test, positive)
-        if out and type(test.args[0]) in _MAY_HAVE_PARENT:
-            refine_parents(ev, silent, test.args[:1], out)
-        return out
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
         return _narrow(exprs, silent, test.operand, not positive)
     if type(test) is ast.BoolOp:
@@ -282,11 +317,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
             t = silent.infer(test.value)
             inner[key] = truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)
         return inner
-    key = _key(test)
-    if key is not None:
-        t = silent.infer(test)
-        return {key: truthy_part(ev, t, True) if positive else falsy_part(ev, t, True, branch=True)}
-    return {}
+    return {}  # (`_pair` answers the others)
 
 
 def _to_never(narrowed: dict[str, Type]) -> bool:
@@ -297,14 +328,19 @@ def _to_never(narrowed: dict[str, Type]) -> bool:
     return False
 
 
-def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare, positive: bool) -> dict[str, Type]:
+def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare) -> tuple[dict[str, Type], dict[str, Type]]:
+    """What the one-operator comparison `test` says when true and when false
+    (each a new dict). Both ways read the same keys and operand types: they are
+    found once, and what differs (`_narrow_equal` and its kin) is asked each way."""
     ev = exprs.ev
     op = test.ops[0]
     left, right = test.left, test.comparators[0]
     # Exact node classes (ast nodes are never subclassed): 15k comparisons on the bench corpus.
     op_cls = type(op)
     if op_cls in _EQUALITY:
-        is_positive = positive if op_cls is ast.Is or op_cls is ast.Eq else not positive
+        # What the operands being equal (`eq`) and unequal (`ne`) say: the test's
+        # true way is the first for `is`/`==`, the second for `is not`/`!=`.
+        straight = op_cls is ast.Is or op_cls is ast.Eq
         identity = op_cls is ast.Is or op_cls is ast.IsNot
         if identity and type(right) is ast.Constant and right.value is None:
             # `x is None` / `x is not None` (6.7k of 15k comparisons on the bench corpus):
@@ -313,10 +349,15 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
             a = left.target if type(left) is ast.NamedExpr else left
             key = _key(a)
             if key is None:
-                return {}
-            narrowed = _narrow_equal(ev, silent.infer(a), silent.infer(right), is_positive, True, name_key="." not in key and "[" not in key)
-            return {} if narrowed is None else {key: narrowed}
-        out: dict[str, Type] = {}
+                return {}, {}
+            at, bt = silent.infer(a), silent.infer(right)
+            name_key = "." not in key and "[" not in key
+            narrowed = _narrow_equal(ev, at, bt, True, True, name_key=name_key)
+            eq = {} if narrowed is None else {key: narrowed}
+            narrowed = _narrow_equal(ev, at, bt, False, True, name_key=name_key)
+            ne = {} if narrowed is None else {key: narrowed}
+            return (eq, ne) if straight else (ne, eq)
+        eq, ne = {}, {}
         for a, b in ((left, right), (right, left)):
             if type(a) is ast.NamedExpr:
                 a = a.target  # `(x := f()) is not None` narrows x
@@ -325,40 +366,51 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
                 continue
             at = silent.infer(a)
             bt = silent.infer(b)
-            narrowed = _narrow_equal(ev, at, bt, is_positive, identity, name_key="." not in key and "[" not in key)
-            if narrowed is None and not identity and is_positive:
+            name_key = "." not in key and "[" not in key
+            narrowed = _narrow_equal(ev, at, bt, True, identity, name_key=name_key)
+            if narrowed is None and not identity:
                 narrowed = away_none(ev, at, bt)
                 if narrowed is None:
                     narrowed = to_other(ev, at, bt)
             if narrowed is not None:
-                out[key] = narrowed
+                eq[key] = narrowed
+            narrowed = _narrow_equal(ev, at, bt, False, identity, name_key=name_key)
+            if narrowed is not None:
+                ne[key] = narrowed
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
         for call, other in ((left, right), (right, left)):
             if not identity and type(call) is ast.Call and is_len_call(exprs, call):
                 n = other.value if isinstance(other, ast.Constant) and type(other.value) is int else None
                 key = _key(call.args[0])
                 if key is not None and n is not None and 0 <= n <= 16:
-                    narrowed_len = narrow_len(ev, silent.infer(call.args[0]), n, is_positive)
-                    if narrowed_len is not None:
-                        out[key] = narrowed_len
+                    subject_t = silent.infer(call.args[0])
+                    for way, out in ((True, eq), (False, ne)):
+                        narrowed = narrow_len(ev, subject_t, n, way)
+                        if narrowed is not None:
+                            out[key] = narrowed
         # `td["kind"] == "a"` on a union of TypedDicts (a tagged union: mypy and
         # pyright keep the members whose tag can equal the literal).
         if type(left) is ast.Subscript and type(left.slice) is ast.Constant and isinstance(left.slice.value, str):
             base_key = _key(left.value)
             lit = silent.infer(right)
             if base_key is not None and isinstance(lit, LiteralType):
-                tagged = _narrow_tagged(ev, silent.infer(left.value), left.slice.value, lit, is_positive)
-                if tagged is not None:
-                    out[base_key] = tagged
+                base_t = silent.infer(left.value)
+                for way, out in ((True, eq), (False, ne)):
+                    narrowed = _narrow_tagged(ev, base_t, left.slice.value, lit, way)
+                    if narrowed is not None:
+                        out[base_key] = narrowed
         # `x.kind == "a"` on a union of classes with literal-typed `kind`.
         if type(left) is ast.Attribute:
             base_key = _key(left.value)
             lit = silent.infer(right)
             if base_key is not None and isinstance(lit, LiteralType):
-                tagged = _narrow_tagged_attr(ev, silent.infer(left.value), left.attr, lit, is_positive)
-                if tagged is not None:
-                    out[base_key] = tagged
+                base_t = silent.infer(left.value)
+                for way, out in ((True, eq), (False, ne)):
+                    narrowed = _narrow_tagged_attr(ev, base_t, left.attr, lit, way)
+                    if narrowed is not None:
+                        out[base_key] = narrowed
         # `type(x) is C`, and `x.__class__ is C`, which mypy narrows the same way
+        # (when they are equal only)
         subject = None
         if type(left) is ast.Call and _is_type_call(exprs, left) and left.args:
             subject = left.args[0]
@@ -366,21 +418,20 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
             subject = left.value
         if subject is not None:
             key = _key(subject)
-            if key is not None and is_positive:
+            if key is not None:
                 ct = silent.infer(right)
                 if isinstance(ct, TypeType) and isinstance(ct.item, Instance):
                     if isinstance(silent.infer(subject), ModuleType) and ct.item.info.fullname == "types.ModuleType":
                         pass  # a module stays itself, with its own names (mypy: `type(mod) is ModuleType`)
                     else:
-                        out[key] = ct.item
-        return out
+                        eq[key] = ct.item
+        return (eq, ne) if straight else (ne, eq)
     if op_cls in FLIPPED:  # <, <=, >, >=
-        return compare_len(exprs, silent, op, left, right, positive)
+        return compare_len(exprs, silent, op, left, right, True), compare_len(exprs, silent, op, left, right, False)
     if op_cls is ast.In or op_cls is ast.NotIn:
         key = _key(left)
-        is_positive = positive if op_cls is ast.In else not positive
         if key is None:
-            return {}
+            return {}, {}
         lt = silent.infer(left)
         rt = silent.infer(right)
         container_items = _literal_items(rt)
@@ -388,29 +439,37 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare,
             # A list or set display of classes: its items, as a tuple's (mypy reads a display's items).
             shown = [silent.infer(e) for e in right.elts]
             container_items = shown if class_objects(shown) else None
-        if container_items is not None and is_positive:
-            keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
-            if not keep and class_objects(container_items):
-                return {}  # an `int` in `(str, bytes)`: mypy keeps it (no unreachable branch)
-            # `x in ("a", "b")` narrows a str to those literals (and drops None);
-            # `t in (tuple, list)` a `type[Sequence]` to those classes (in_narrowing).
-            narrowed_items: list[Type] = []
-            for item in keep:
-                matches = [c for c in container_items if is_subtype(ev, c, item)]
-                if isinstance(item, (Instance, TypeType)) and matches and (all(isinstance(c, LiteralType) for c in matches) or class_objects(matches)):
-                    narrowed_items.extend(matches)
-                else:
-                    narrowed_items.append(item)
-            return {key: make_union(narrowed_items)}
-        if container_items is not None and any(isinstance(c, NoneType) for c in container_items) and any(isinstance(i, NoneType) for i in union_items(lt)):
-            # `x not in ("a", None)`: not None (mypy removes the None only; the
-            # other items are equal-compared values a str may still be).
-            return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
-        if is_positive:
-            narrowed = narrow_in_container(ev, lt, rt)
-            if narrowed is not None:
-                return {key: narrowed}
-        return {}
+        inside = _in(ev, key, lt, rt, container_items, True)
+        outside = _in(ev, key, lt, rt, container_items, False)
+        return (inside, outside) if op_cls is ast.In else (outside, inside)
+    return {}, {}
+
+
+def _in(ev: "Evaluator", key: str, lt: Type, rt: Type, container_items: list[Type] | None, is_positive: bool) -> dict[str, Type]:
+    """What `x in c` says of `x` when it holds (`is_positive`) or not: `lt` is the
+    type of `x`, `rt` the container's, `container_items` its items where known."""
+    if container_items is not None and is_positive:
+        keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
+        if not keep and class_objects(container_items):
+            return {}  # an `int` in `(str, bytes)`: mypy keeps it (no unreachable branch)
+        # `x in ("a", "b")` narrows a str to those literals (and drops None);
+        # `t in (tuple, list)` a `type[Sequence]` to those classes (in_narrowing).
+        narrowed_items: list[Type] = []
+        for item in keep:
+            matches = [c for c in container_items if is_subtype(ev, c, item)]
+            if isinstance(item, (Instance, TypeType)) and matches and (all(isinstance(c, LiteralType) for c in matches) or class_objects(matches)):
+                narrowed_items.extend(matches)
+            else:
+                narrowed_items.append(item)
+        return {key: make_union(narrowed_items)}
+    if container_items is not None and any(isinstance(c, NoneType) for c in container_items) and any(isinstance(i, NoneType) for i in union_items(lt)):
+        # `x not in ("a", None)`: not None (mypy removes the None only; the
+        # other items are equal-compared values a str may still be).
+        return {key: make_union([i for i in union_items(lt) if not isinstance(i, NoneType)])}
+    if is_positive:
+        narrowed = narrow_in_container(ev, lt, rt)
+        if narrowed is not None:
+            return {key: narrowed}
     return {}
 
 

@@ -16,6 +16,7 @@ from veritype.evaluate.call_dispatch import call_types
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
     from veritype.evaluate.expressions import ExprEvaluator
+    from veritype.evaluate.scopes import Scope
 
 
 def _call_parts(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call) -> tuple[str | None, str, Type | None, list[Type] | None]:
@@ -34,20 +35,22 @@ def _call_parts(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call)
     return key, fullname, None, None
 
 
-def narrow_call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call, positive: bool) -> dict[str, Type]:
-    ev = exprs.ev
-    if not test.args or exprs.scope is None:
-        return {}
-    # Asked both ways (an `if`), the parts are found once (`_Once.calls`).
-    calls: dict[ast.Call, tuple[str | None, str, Type | None, list[Type] | None]] | None = None if exprs.overlay else silent.calls  # type: ignore[attr-defined]
-    parts = calls.get(test) if calls is not None else None
-    if parts is None:
-        parts = _call_parts(exprs, silent, test)
-        if calls is not None:
-            calls[test] = parts  # (the node is kept alive with it)
-    key, fullname, current, classes = parts
+def call_pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call) -> tuple[dict[str, Type], dict[str, Type]]:
+    """What the call test `test` says when true and when false (each a new dict):
+    what both ways read (`_call_parts`) is found once."""
+    scope = exprs.scope
+    if not test.args or scope is None:
+        return {}, {}
+    key, fullname, current, classes = _call_parts(exprs, silent, test)
     if key is None:
-        return {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
+        return {}, {}  # every form below narrows the first argument's key (1.6k such tests on the bench corpus)
+    return (_narrow_call(exprs.ev, silent, scope, test, key, fullname, current, classes, True),
+            _narrow_call(exprs.ev, silent, scope, test, key, fullname, current, classes, False))
+
+
+def _narrow_call(ev: "Evaluator", silent: "ExprEvaluator", scope: "Scope", test: ast.Call, key: str, fullname: str, current: Type | None,
+                 classes: list[Type] | None, positive: bool) -> dict[str, Type]:
+    """What `test` says one way, from what both ways read (`_call_parts`)."""
     if current is not None:  # isinstance or issubclass
         if classes is None:
             return {}
@@ -56,7 +59,7 @@ def narrow_call(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Call,
             # subclass at run time: the negative branch rules out only the classes
             # named literally (mypy: `not isinstance(exc, expected_type)` with
             # `expected_type: type[BaseException]` keeps `exc` a BaseException).
-            classes = literal_classes(ev, silent, exprs.scope, test.args[1])
+            classes = literal_classes(ev, silent, scope, test.args[1])
             if not classes:
                 return {}
         if fullname == "builtins.issubclass":
