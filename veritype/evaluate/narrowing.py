@@ -74,9 +74,7 @@ def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
         kept = memo.silent
         if type(kept) is _Once and kept.stands_as(exprs):
             return kept  # type: ignore[return-value]
-    # (`silent` asks where the asker stands: in a class-body comprehension, whose
-    # names skip the class's; in a lambda, with no possibly-undefined there...)
-    once = _Once(exprs.silent(_ReadOnlyFlow(exprs.flow)), exprs)
+    once = _Once(exprs, memo if shared else None)
     if shared:
         memo.silent = once
         memo._layers.append(once)  # (so that the epoch's end drops it: see ExprEvaluator.infer)
@@ -129,26 +127,44 @@ class _Once:
     evaluator infers what the asker would (`_silent`), so its answers are
     the same while no walrus has bound a name since (`InferMemo.shared`)."""
 
-    def __init__(self, exprs: "ExprEvaluator", asker: "ExprEvaluator") -> None:
-        self.exprs = exprs
+    def __init__(self, asker: "ExprEvaluator", shared: "InferMemo | None") -> None:
+        self.asker = asker
+        self._exprs: "ExprEvaluator | None" = None
         self._memo: dict[tuple[int, tuple[object, ...]], tuple[ast.expr, Type, list[object]]] = {}
-        memo = asker.memo
-        self.shared = memo if memo.shared() else None
+        self.shared = shared
         # Whether a name the asker inferred with no overlay is what this one
         # would infer (`InferMemo.leaves`: kept only outside class-body nesting).
-        self.plain = not exprs.nested_in_class
+        self.plain = not asker.nested_in_class
+        # Where the asker stands: what `ExprEvaluator.silent` copies (and
+        # `stands_where` compares), read by `stands_as` until `exprs` is made.
+        self.where = (asker.scope, asker.overlay, asker.nested_in_class, asker.in_lambda, asker.in_async, asker.yield_types)
+
+    @property
+    def exprs(self) -> "ExprEvaluator":
+        """The silent evaluator that infers what is not found elsewhere, made
+        when first needed: most questions take every answer from the asker's
+        memo (of the 12.7k made on the bench corpus, one per `if` test and per
+        epoch that asks, 4.6k need one).
+        It is made where the asker stands, as when the question began: a
+        question does not move its asker (`stands_as` was asked before it)."""
+        exprs = self._exprs
+        if exprs is None:
+            # (`silent` asks where the asker stands: in a class-body comprehension, whose
+            # names skip the class's; in a lambda, with no possibly-undefined there...)
+            exprs = self._exprs = self.asker.silent(_ReadOnlyFlow(self.asker.flow))
+        return exprs
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
         if expected is not None:
             return self.exprs.infer(node, expected)
-        overlay = self.exprs.overlay
+        overlay = self.asker.overlay  # (the very list the silent evaluator's is)
         cls = type(node)
         if cls is ast.Constant:
             # Inferred, not memoized, where that costs less (timed side by side on the
             # bench corpus): a constant (74 vs 106 ms), by its handler itself (what
             # `infer` does for one: the type of a constant is no alias to expand and
             # names nothing deprecated, and it infers nothing nested).
-            return self.exprs._Constant(node, None)  # type: ignore[arg-type]
+            return self.asker._Constant(node, None)  # type: ignore[arg-type]  # (it reads `ev` only)
         if overlay and cls is ast.Name:
             # So is a name under an overlay, which keys it (56 vs 122 ms); not a
             # name without one (244 vs 102 ms).
@@ -173,7 +189,12 @@ class _Once:
     def stands_as(self, asker: "ExprEvaluator") -> bool:
         """Whether this one, made for `asker` in its epoch, still asks where it
         stands (a lambda or comprehension inferred since may have moved it)."""
-        return self.exprs.scope is asker.scope and self.exprs.stands_where(asker)
+        exprs = self._exprs
+        if exprs is not None:
+            return exprs.scope is asker.scope and exprs.stands_where(asker)
+        scope, overlay, nested_in_class, in_lambda, in_async, yield_types = self.where
+        return (scope is asker.scope and overlay is asker.overlay and nested_in_class == asker.nested_in_class
+                and in_lambda == asker.in_lambda and in_async == asker.in_async and yield_types is asker.yield_types)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.exprs, name)
