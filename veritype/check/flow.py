@@ -302,8 +302,19 @@ def _bool_whole(t: Type) -> Type:
     """`Literal[True] | Literal[False]` (the branches of `if b:`) joins back to `bool`."""
     if type(t) is not UnionType:
         return t
-    bools = [i for i in t.items if isinstance(i, LiteralType) and isinstance(i.value, bool)]
-    if {i.value for i in bools} != {True, False}:
+    # Both bool literals are looked for first, with no list made (6.7k joins on
+    # the bench corpus, most with neither; exact classes: type classes are
+    # never subclassed, and a literal's value is a bool only for a bool literal).
+    true = false = False
+    for i in t.items:
+        if type(i) is LiteralType:
+            value = i.value
+            if value is True:
+                true = True
+            elif value is False:
+                false = True
+    if not (true and false):
         return t
+    bools = [i for i in t.items if isinstance(i, LiteralType) and isinstance(i.value, bool)]
     rest = [i for i in t.items if i not in bools]
     return make_union(rest + [bools[0].fallback])
