@@ -199,8 +199,10 @@ def around_try(mc: "ModuleChecker", stmt: ast.Try, check_try: Callable[["ModuleC
 # -- a statement's reads ------------------------------------------------------------
 
 
-def before(mc: "ModuleChecker", stmt: ast.stmt) -> "set[str] | None":
-    """The names deleted where `stmt` starts, if any (for `after`)."""
+def before(mc: "ModuleChecker", stmt: ast.stmt) -> "tuple[set[str], frozenset[str]] | None":
+    """The names deleted where `stmt` starts, and the except variables among
+    them, if any (for `after`: a compound statement's header runs before its
+    blocks, which may delete more)."""
     watch = mc.deleted_watch
     assert watch is not None
     if watch.starts:
@@ -212,17 +214,22 @@ def before(mc: "ModuleChecker", stmt: ast.stmt) -> "set[str] | None":
             watch.except_names.discard(bound)  # type: ignore[arg-type]
     lookup = mc.flow.lookup
     deleted = {n for n in watch.names if lookup(n) is DELETED}
-    if watch.except_names:
-        deleted |= watch.except_names
-    return deleted or None
+    excepts = watch.except_names
+    if excepts:
+        deleted |= excepts
+    return (deleted, frozenset(excepts)) if deleted else None
 
 
-def after(mc: "ModuleChecker", stmt: ast.stmt, deleted: set[str]) -> None:
-    """Report the reads of `deleted` names in `stmt`'s own expressions, and
-    the bindings of except variables (which stay deleted)."""
+def after(mc: "ModuleChecker", stmt: ast.stmt, before: "tuple[set[str], frozenset[str]]") -> None:
+    """Report the reads of the names deleted `before` the statement in its own
+    expressions, and its bindings of except variables (which stay deleted)."""
+    deleted, excepts = before
     reads: _Reads = []
     binds: list[tuple[str, ast.AST]] = []
-    _statement(mc, stmt, reads, binds)
+    try:
+        _statement(mc, stmt, reads, binds)
+    except RecursionError:
+        return  # an expression nested past the stack (the evaluator stops at its own bound)
     receivers: dict[int, bool] = {}
     for name, at, how in reads:
         if name not in deleted:
@@ -239,11 +246,9 @@ def after(mc: "ModuleChecker", stmt: ast.stmt, deleted: set[str]) -> None:
         elif how is not None and how is not _READ and _is_any(mc, how, receivers):  # type: ignore[arg-type]
             continue  # an argument of an Any callee, an operand of an Any: mypy checks nothing
         mc.error(at, f'Trying to read deleted variable "{name}"', "misc")
-    watch = mc.deleted_watch
-    assert watch is not None
-    rebound = [name for name, _ in binds if name in watch.except_names]
+    rebound = [name for name, _ in binds if name in excepts]
     for name, at in binds:
-        if name in watch.except_names:
+        if name in excepts:
             mc.error(at, f'Assignment to variable "{name}" outside except: block', "misc")
     if rebound and not mc.flow.state.unreachable:
         for name in rebound:
