@@ -18,13 +18,16 @@ and its `# type: ignore[misc]` comments keep working:
   `global x; del x` and `nonlocal x; del x` narrow x in the function that
   deletes it only.
 - An except variable (`except E as e:`, `except* E as e:`) is deleted after
-  its handler for the rest of the scope, in the order the scope is checked:
-  mypy gives the variable itself the deleted type (not a narrowing of one
-  path). Every later read is reported, even after `e = ...`, which is itself
-  reported as `Assignment to variable "e" outside except: block` and leaves
-  e deleted; so are the bindings of `for e in ...`, `with ... as e`, `(e :=
-  ...)` and unpacking (`a, e = ...`). A later `except E as e:` binds e again
-  for its own handler.
+  its handler for the rest of the scope, in the order mypy checks it, which
+  is the order of the source (a `try`'s handlers, then its `else` and
+  `finally`): mypy gives the variable itself the deleted type (not a
+  narrowing of one path). Every later read is reported, even after `e =
+  ...`, which is itself reported as `Assignment to variable "e" outside
+  except: block` and leaves e deleted; so are the bindings of `for e in
+  ...` (bound once, before the loop's body), `with ... as e`, `(e := ...)`
+  and unpacking (`a, e = ...`). A later `except E as e:` binds e again for
+  its own handler. A nested function or class body defined after the
+  handler sees the enclosing variable deleted too.
 - A read is reported only where mypy's checker asks about the value's type:
   a call's argument (unless the callee is Any, whose arguments mypy does not
   check), the object of an attribute or subscript (`x.a`, `x[0]`, also as a
@@ -50,27 +53,30 @@ same, to keep mypy's users' code clean under both; the report is right for
 a read of e with no new binding (Python deleted it: NameError or
 UnboundLocalError).
 
-Left out (a missed report rather than a false one): a read of an except
-variable in a nested function or class defined after the handler (mypy
-reports it, the variable's type being deleted), in the `else` or `finally`
-block of the same `try` (mypy checks them after the handlers), and in a
-`for e in ...:` or `with ... as e:` body that rebinds it; the display and
+Left out (a missed report rather than a false one): a read of a module's
+except variable in a function defined before the handler (mypy checks the
+module's functions after its top-level code), one in a loop's body before
+the `try` that deletes it (mypy checks the body twice), one in a `for e in
+...:` or `with ... as e:` body that rebinds it; the display and
 conditional-expression cases mypy reports through its type context
-(`y: object = [x]`).
+(`y: object = [x]`, `f(*[x])`, `print(x if x else 1)`); `reveal_type` of a
+deleted name says Any, not mypy's `<Deleted 'x'>`.
 
 The state: `del x` binds x to `DELETED` in the flow (an Any whose identity
 marks it; check.flow.merge keeps it only where every path has it), and an
 except variable is bound to it after its `try` and after each binding. A
 scope that deletes anything gets a `DeletedWatch` (`ModuleChecker.deleted_watch`,
-None in most scopes, so that the statement hooks cost one test there):
-`before` finds which names are deleted before a statement, `after` looks
-through the statement's own expressions (not its nested blocks, which are
-statements of their own) for the reads and bindings above.
+None in most scopes, so that the statement hooks cost one test there): it
+knows the names `del` deleted and where each except variable's handlers
+start and end. `before` finds which names are deleted before a statement,
+`after` looks through the statement's own expressions (not its nested
+blocks, which are statements of their own) for the reads and bindings above.
 """
 
 from __future__ import annotations
 
 import ast
+from bisect import insort
 from typing import TYPE_CHECKING, Callable, TypeAlias
 
 from veritype.evaluate.expressions import ExprEvaluator
@@ -90,21 +96,38 @@ _READ = "read"
 _CALLEE = "callee"
 _NONE_RETURN = "return"
 _NO_SHADOW: frozenset[str] = frozenset()
+_NO_NAMES: set[str] = set()  # (never changed)
 
 
 class DeletedWatch:
     """The deleted names of one scope, while it is walked."""
 
-    __slots__ = ("names", "except_names", "starts")
+    __slots__ = ("names", "handlers")
 
     def __init__(self) -> None:
         self.names: set[str] = set()  # names some `del` has deleted (deleted where the flow says DELETED)
-        self.except_names: set[str] = set()  # except variables past their handler (deleted from here on)
-        # The first statements of a `try`'s blocks, by id: the except variables
-        # of the `try` deleted where the block starts (in mypy's order: the
-        # handlers, then `else` and `finally`; veritype walks `else` first),
-        # and the one it binds again (see `around_try`).
-        self.starts: dict[int, tuple[tuple[str, ...], tuple[str, ...], str | None]] = {}
+        # The handlers of each except variable, as the positions where they
+        # start (binding it) and end (deleting it), in source order. mypy
+        # checks a `try`'s handlers, then its `else` and `finally`: the order
+        # of the source, whatever the order veritype walks them in (`else`
+        # first), and whether or not a walk runs ahead (check.partial_types).
+        self.handlers: dict[str, list[tuple[tuple[int, int], bool]]] = {}
+
+    def except_names_at(self, stmt: ast.stmt) -> set[str]:
+        """The except variables deleted where `stmt` starts: the last handler
+        event before it is the end of a handler (not the start of one whose
+        block holds it)."""
+        at = (stmt.lineno, stmt.col_offset)
+        out = set()
+        for name, events in self.handlers.items():
+            deleted = False
+            for pos, ends in events:
+                if pos >= at:
+                    break
+                deleted = ends
+            if deleted:
+                out.add(name)
+        return out
 
 
 def _watch(mc: "ModuleChecker") -> DeletedWatch:
@@ -121,16 +144,16 @@ def enter_nested(mc: "ModuleChecker", outer: DeletedWatch, outer_scope: "Scope")
     nothing binds the name after it), and the enclosing except variables the
     body reads as the same variable (the variable's type is deleted)."""
     names = {k for k, t in mc.flow.state.types.items() if t is DELETED}
-    inherited = set()
-    for name in outer.except_names:
+    inherited = {}
+    for name, events in outer.handlers.items():
         here = mc.ev.lookup(name, mc.scope)
         there = mc.ev.lookup(name, outer_scope)
         if here is not None and there is not None and here[0] is there[0]:
-            inherited.add(name)
+            inherited[name] = events  # (the body's statements are placed against the same events)
     if names or inherited:
         watch = _watch(mc)
         watch.names |= names
-        watch.except_names |= inherited
+        watch.handlers.update(inherited)
 
 
 # -- the statements that delete -----------------------------------------------------
@@ -176,21 +199,17 @@ def around_try(mc: "ModuleChecker", stmt: ast.Try, check_try: Callable[["ModuleC
         return
     watch = _watch(mc)
     # mypy deletes each handler's variable at the end of that handler: a
-    # handler sees those of the handlers before it deleted (and binds its own
-    # again); `else` and `finally`, checked after the handlers, see them all.
-    every = tuple(names)
-    earlier: list[str] = []
+    # later handler sees it deleted (unless it binds it again), and so do the
+    # `else` and `finally` blocks, checked after the handlers.
     for h in stmt.handlers:
-        if h.body:
-            watch.starts[id(h.body[0])] = (every, tuple(earlier), h.name)
-        if h.name:
-            earlier.append(h.name)
-    for block in (stmt.orelse, stmt.finalbody):
-        if block:
-            watch.starts[id(block[0])] = ((), every, None)
-    watch.except_names.difference_update(names)  # (a new `try`: the body is not looked at for them)
+        if h.name and h.body:
+            events = watch.handlers.setdefault(h.name, [])
+            start = ((h.lineno, h.col_offset), False)
+            if start not in events:  # (a loop's body, or a run ahead, is walked again)
+                end = h.body[-1]
+                insort(events, start)
+                insort(events, ((end.end_lineno or end.lineno, end.end_col_offset or 0), True))
     check_try(mc, stmt)
-    watch.except_names.update(names)
     if not mc.flow.state.unreachable:
         for name in names:
             mc.flow.bind(name, DELETED)
@@ -199,28 +218,21 @@ def around_try(mc: "ModuleChecker", stmt: ast.Try, check_try: Callable[["ModuleC
 # -- a statement's reads ------------------------------------------------------------
 
 
-def before(mc: "ModuleChecker", stmt: ast.stmt) -> "tuple[set[str], frozenset[str]] | None":
+def before(mc: "ModuleChecker", stmt: ast.stmt) -> "tuple[set[str], set[str]] | None":
     """The names deleted where `stmt` starts, and the except variables among
     them, if any (for `after`: a compound statement's header runs before its
     blocks, which may delete more)."""
     watch = mc.deleted_watch
     assert watch is not None
-    if watch.starts:
-        start = watch.starts.get(id(stmt))
-        if start is not None:
-            undeleted, deleted_here, bound = start
-            watch.except_names.difference_update(undeleted)
-            watch.except_names.update(deleted_here)
-            watch.except_names.discard(bound)  # type: ignore[arg-type]
     lookup = mc.flow.lookup
     deleted = {n for n in watch.names if lookup(n) is DELETED}
-    excepts = watch.except_names
+    excepts = watch.except_names_at(stmt) if watch.handlers else _NO_NAMES
     if excepts:
         deleted |= excepts
-    return (deleted, frozenset(excepts)) if deleted else None
+    return (deleted, excepts) if deleted else None
 
 
-def after(mc: "ModuleChecker", stmt: ast.stmt, before: "tuple[set[str], frozenset[str]]") -> None:
+def after(mc: "ModuleChecker", stmt: ast.stmt, before: "tuple[set[str], set[str]]") -> None:
     """Report the reads of the names deleted `before` the statement in its own
     expressions, and its bindings of except variables (which stay deleted)."""
     deleted, excepts = before
