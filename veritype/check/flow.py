@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from veritype.types.model import AnyType, LiteralType, NeverType, Type, UnionType, make_union, union_items
 from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
+from veritype.check.deleted_names import DELETED
 from veritype.types.join import widen_literals
 
 if TYPE_CHECKING:
@@ -250,6 +251,8 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
             types: list[Type] = [first, other] if smallest_first else [other, first]  # type: ignore[assignment]  # (in the order of `live`)
         else:
             types = [s.types[k] for s in live]
+        # A name deleted on some paths only is not deleted where they meet (check.deleted_names).
+        types = [t for t in types if t is not DELETED] or types
         # The first Any item, and whether an item is Any or holds one, in one pass
         # (6.6k joins on the bench corpus; exact classes: type classes are never subclassed).
         first_any: Type | None = None

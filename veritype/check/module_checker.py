@@ -35,6 +35,7 @@ from veritype.types.subtype import is_subtype
 from veritype.check import assignment_statements, unimported_any
 from veritype.check import compound_statements
 from veritype.check import possibly_undefined
+from veritype.check import deleted_names
 from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.check.await_placement import check_await_placement
@@ -122,6 +123,8 @@ class ModuleChecker:
         self.unimported_any_done: dict[int, None] = {}
         self.missing_reported: dict[str, None] = {}
         self.decl_paths: dict[int, Any] = {}  # function bodies' indexed paths (inferred_decls._paths)
+        # The current scope's deleted names, once it deletes one (check.deleted_names).
+        self.deleted_watch: deleted_names.DeletedWatch | None = None
 
     # -- reporting ----------------------------------------------------------------
 
@@ -247,8 +250,12 @@ class ModuleChecker:
         tracked = self.flow.undefined is not None
         if tracked:
             possibly_undefined.statement_bindings(self, stmt, before=True)
+        # (mypy's deleted variables: only in a scope that has deleted one.)
+        deleted = deleted_names.before(self, stmt) if self.deleted_watch is not None else None
         if method is not None:
             method(self, stmt)
+        if deleted is not None:
+            deleted_names.after(self, stmt, deleted)
         if tracked and not self.flow.state.unreachable:
             possibly_undefined.statement_bindings(self, stmt, before=False)
 
@@ -324,6 +331,7 @@ class ModuleChecker:
             key = expr_key(target)
             if key is not None:
                 self.flow.invalidate(key)
+        deleted_names.delete(self, stmt)
 
     def _Global(self, stmt: ast.Global) -> None:
         pass
@@ -510,7 +518,9 @@ class ModuleChecker:
     _With = compound_statements.check_with
     _AsyncWith = _With
 
-    _Try = compound_statements.check_try
+    def _Try(self, stmt: ast.Try) -> None:
+        deleted_names.around_try(self, stmt, compound_statements.check_try)
+
     _TryStar = _Try
 
     _Match = compound_statements.check_match
@@ -545,6 +555,8 @@ class _ScopeSwitch:
     def __enter__(self) -> None:
         c = self.checker
         self.saved = (c.scope, c.func, c.flow, c._loop_exits)
+        self.saved_watch = c.deleted_watch
+        c.deleted_watch = None
         c.scope = self.scope
         c.func = self.func
         outer = c.flow
@@ -557,10 +569,13 @@ class _ScopeSwitch:
         node = self.func.node if self.func is not None else None
         args = node.args if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else None
         possibly_undefined.start(c, self.scope, args)  # (walks the parameters only when enabled)
+        if self.saved_watch is not None:
+            deleted_names.enter_nested(c, self.saved_watch, self.saved[0])
 
     def __exit__(self, *exc: object) -> None:
         c = self.checker
         c.scope, c.func, c.flow, c._loop_exits = self.saved
+        c.deleted_watch = self.saved_watch
         c._exprs = None  # the inner scope's (a cycle through the checker, see __init__)
 
 
