@@ -371,6 +371,9 @@ class _Worker:
         new: dict[str, Imports] = {}
         for name, info in islice(modules.items(), self.noted, None):
             if info is not None and info.origin != "stdlib":
-                new[name] = static_imports(info.tree, name, info.is_package) if info.tree is not None else None
+                # Read as the cache's import graph reads them (cache/closures.py):
+                # only the statements on lines naming `import`, not every one.
+                lines = info.parsed.word_lines("import") if info.parsed is not None else None
+                new[name] = static_imports(info.tree, name, info.is_package, lines) if info.tree is not None else None
         self.noted = len(modules)
         return new
