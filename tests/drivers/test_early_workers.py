@@ -224,9 +224,12 @@ def test_a_worker_waiting_for_its_first_check_loads_the_libraries_its_scan_found
     assert {"builtins", "ext", "ext.core"} <= set(program.modules)
     assert "__future__" not in program.modules  # (app.a imports from it: a check never loads it)
     assert not [name for name in program.modules if name.startswith("app") and name not in ("app.a", "app.uses")]
-    # A task ends the waiting: nothing more is loaded after it.
+    # `begin` (the parent then orders the import cycles) does not end the
+    # waiting; a check does: nothing more is loaded after it.
     worker.scan(share)
     worker(("begin", srcs, [s.module for s in srcs], False, False))
+    assert worker.warm
+    worker(("check", ["app.leaf"], []))
     assert not worker.idle()
 
 

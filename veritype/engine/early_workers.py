@@ -258,7 +258,10 @@ class _Worker:
         self.warm: list[str] = []
 
     def __call__(self, message: tuple[Any, ...]) -> Any:
-        self.warm = []  # (only between a scan and the next task: see `idle`)
+        if message[0] != "begin":
+            # (only until the next task, `begin` aside: the parent has yet to
+            # order the import cycles then; see `idle`)
+            self.warm = []
         if message[0] == "begin":
             return self.begin(*message[1:])
         answer = self.scan(message[1]) if message[0] == "scan" else self.check(message[1], message[2])
@@ -282,11 +285,12 @@ class _Worker:
 
     def idle(self) -> bool:
         """While this worker waits for its first check (the other's scan, then
-        the parent's walk), load one more library module its scan found
-        imported: its checks would load it, each module being mostly checked
-        where it was scanned. Never a source (the run's, or one the walk may
-        yet follow: loaded before `begin` registers it, it would not load as
-        one), nor anything once a task came. False: nothing more to load."""
+        the parent's walk and its ordering of the import cycles), load one
+        more library module its scan found imported: its checks would load
+        it, each module being mostly checked where it was scanned. Never a
+        source (the run's, or one the walk may yet follow: loaded before
+        `begin` registers it, it would not load as one), nor anything once a
+        check came. False: nothing more to load."""
         program = self.program
         while self.warm:
             name = self.warm.pop()
