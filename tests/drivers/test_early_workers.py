@@ -133,6 +133,106 @@ def test_stopped_workers_exit_before_the_pool_is_closed() -> None:
     assert pool.procs == [] and pool.conns == []
 
 
+class _Conn:
+    """A worker's end of the pipe, scripted: `polls` answers poll() in turn
+    (then True: a message waits), `messages` are received in turn."""
+
+    def __init__(self, messages: list[object], polls: list[bool]) -> None:
+        self.messages, self.polls, self.sent = list(messages), list(polls), []  # type: list[object], list[bool], list[object]
+
+    def poll(self) -> bool:
+        return self.polls.pop(0) if self.polls else True
+
+    def recv(self) -> object:
+        if not self.messages:
+            raise EOFError
+        return self.messages.pop(0)
+
+    def send(self, answer: object) -> None:
+        self.sent.append(answer)
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_idle_worker_steps_until_a_message_waits() -> None:
+    from veritype.engine.fork_pool import _serve
+
+    steps: list[int] = []
+
+    def idle() -> bool:
+        steps.append(len(steps))
+        return True
+
+    conn = _Conn([1, 3, None], [False, False, True, False])
+    _serve(conn, _fail_on_two, idle)  # type: ignore[arg-type]
+    # Two steps before the first message, one before the second, none once it waits.
+    assert steps == [0, 1, 2]
+    assert conn.sent == [("ok", 10), ("ok", 30)]
+
+
+def test_an_idle_worker_stops_when_it_has_nothing_more_to_do() -> None:
+    from veritype.engine.fork_pool import _serve
+
+    steps: list[int] = []
+
+    def idle() -> bool:
+        steps.append(len(steps))
+        return len(steps) < 2
+
+    conn = _Conn([1, None], [False] * 10)
+    _serve(conn, _fail_on_two, idle)  # type: ignore[arg-type]
+    # Two steps (the second said there was no more) before the message, not
+    # ten; one after it (a task may have given it more to do).
+    assert steps == [0, 1, 2] and conn.sent == [("ok", 10)]
+
+
+def test_a_failing_idle_step_is_the_answer_to_the_next_message() -> None:
+    from veritype.engine.fork_pool import _serve
+
+    def idle() -> bool:
+        raise ValueError("idle")
+
+    conn = _Conn([1, 3, None], [False])
+    _serve(conn, _fail_on_two, idle)  # type: ignore[arg-type]
+    assert [status for status, _ in conn.sent] == ["error", "error"]  # type: ignore[misc]
+    assert "ValueError: idle" in conn.sent[0][1]  # type: ignore[index]
+
+
+def test_a_worker_waiting_for_its_first_check_loads_the_libraries_its_scan_found(tmp_path: Path) -> None:
+    # Between its scan and its first check (the other worker still scans),
+    # a worker loads builtins and the library modules its modules import,
+    # never a module of the project (app.b, imported by app.a, is not in
+    # this worker's share: another worker loads it, as a source).
+    from veritype.engine.early_workers import _Worker
+    from veritype.evaluate.program import Program
+    from veritype.modules.finder import ModuleFinder
+
+    root = tmp_path / "proj"
+    write(root, FILES)
+    srcs = sources(root)
+    share = [s for s in srcs if s.module in ("app.a", "app.uses")]
+    opts = options(root, "--no-incremental")
+    program = Program(opts, ModuleFinder(opts, [s.base_dir for s in srcs]))
+    worker = _Worker(program)
+    worker.scan(share)
+    assert "builtins" not in program.modules and "ext.core" not in program.modules
+    steps = 0
+    while worker.idle():
+        steps += 1
+    assert steps == 3  # builtins, ext, ext.core
+    assert {"builtins", "ext", "ext.core"} <= set(program.modules)
+    assert "__future__" not in program.modules  # (app.a imports from it: a check never loads it)
+    assert not [name for name in program.modules if name.startswith("app") and name not in ("app.a", "app.uses")]
+    # `begin` (the parent then orders the import cycles) does not end the
+    # waiting; a check does: nothing more is loaded after it.
+    worker.scan(share)
+    worker(("begin", srcs, [s.module for s in srcs], False, False))
+    assert worker.warm
+    worker(("check", ["app.leaf"], []))
+    assert not worker.idle()
+
+
 @pytest.mark.parametrize("release", [False, True])
 def test_a_worker_releases_the_bodies_of_modules_checked_elsewhere(tmp_path: Path, release: bool) -> None:
     # Each module is checked by one worker; one the other worker checked is

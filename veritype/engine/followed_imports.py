@@ -163,8 +163,10 @@ def _scan_ahead(program: "Program", sources: list[BuildSource], known: dict[str,
         todo: list[BuildSource] = []
         deps_by_module: list[list[str]] = []
         for src in frontier:
-            digest = _digest(program, src.module, files) if known is not None else None
-            deps = known.get(digest) if known is not None and digest is not None else None
+            # Not with an empty memo (a cold run's): no digest is found in it,
+            # and the workers would wait for them (the walk takes them after).
+            digest = _digest(program, src.module, files) if known else None
+            deps = known.get(digest) if known and digest is not None else None
             if deps is None:
                 todo.append(src)
             else:

@@ -7,8 +7,14 @@ holds most of what it needs (`choose`). Each worker runs `handler(message)`
 for each message it receives and sends back the answer; the parent deals
 tasks one at a time to whichever worker is idle, so the load still balances.
 
+A worker with nothing to answer may do work of its own that a later task
+needs (`idle`: engine/early_workers.py loads the stubs its checks will read
+while the other worker still scans), one step at a time: it stops as soon as
+a message is waiting, so a task is never held up by more than one step.
+
 A failure in a worker (an exception, or the process dying) is raised in the
-parent as RuntimeError with the worker's traceback: never a hang.
+parent as RuntimeError with the worker's traceback: never a hang. One in an
+idle step is the answer to the worker's next message.
 """
 
 from __future__ import annotations
@@ -22,15 +28,27 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 
-def _serve(conn: Connection, handler: Callable[[Any], Any]) -> None:
-    """In a worker: answer each message until None (or the parent is gone)."""
+def _serve(conn: Connection, handler: Callable[[Any], Any], idle: Callable[[], bool] | None = None) -> None:
+    """In a worker: answer each message until None (or the parent is gone).
+    Between them, while none is waiting, `idle()` steps until it says there
+    is nothing more to do (False)."""
+    failed: str | None = None  # an idle step's failure, the answer to the next message
     while True:
+        try:
+            while idle is not None and failed is None and not conn.poll():
+                if not idle():
+                    break
+        except BaseException:  # noqa: BLE001 (sent to the parent, which raises it)
+            failed = traceback.format_exc()
         try:
             message = conn.recv()
         except (EOFError, OSError):
             break
         if message is None:
             break
+        if failed is not None:
+            conn.send(("error", failed))
+            continue
         try:
             answer = ("ok", handler(message))
         except BaseException:  # noqa: BLE001 (sent to the parent, which raises it)
@@ -40,9 +58,11 @@ def _serve(conn: Connection, handler: Callable[[Any], Any]) -> None:
 
 
 class ForkPool:
-    """`size` processes forked from this one now, inheriting its state."""
+    """`size` processes forked from this one now, inheriting its state.
+    `idle`: what a worker does while no message waits (see `_serve`); each
+    worker calls its own copy."""
 
-    def __init__(self, size: int, handler: Callable[[Any], Any]) -> None:
+    def __init__(self, size: int, handler: Callable[[Any], Any], idle: Callable[[], bool] | None = None) -> None:
         ctx = multiprocessing.get_context("fork")
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
@@ -60,7 +80,7 @@ class ForkPool:
                 warnings.filterwarnings("ignore", category=DeprecationWarning, message=r".*multi-threaded.*fork")
                 for _ in range(size):
                     parent_end, child_end = ctx.Pipe()
-                    proc = ctx.Process(target=_serve, args=(child_end, handler), daemon=True)
+                    proc = ctx.Process(target=_serve, args=(child_end, handler, idle), daemon=True)
                     proc.start()
                     child_end.close()
                     self.conns.append(parent_end)
