@@ -592,14 +592,18 @@ class ExprEvaluator:
     def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
                    receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
-        if type(callee) is CallableType and not callee.type_vars and plain_positional(callee, args):
-            # check_signature's first case without the site (most calls): the arguments
-            # inferred without context; where they do not fit plainly, it checks them
-            # from the same types (`cache`, which infer_arg reads).
-            for a in args:
-                cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
-            if fits_plainly(self.ev, callee, args, list(cache.values())):
-                return callee.ret
+        plain: list[Type] | bool | None = None  # (check_signature's, once known here)
+        if type(callee) is CallableType and not callee.type_vars:
+            plain = plain_positional(callee, args)
+            if plain:
+                # check_signature's first case without the site (most calls): the arguments
+                # inferred without context; where they do not fit plainly, it checks them
+                # from the same types (`cache`, which infer_arg reads).
+                for a in args:
+                    cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
+                plain = list(cache.values())
+                if fits_plainly(self.ev, callee, args, plain):
+                    return callee.ret
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
             if exp is None and id(n) in cache:
@@ -623,7 +627,7 @@ class ExprEvaluator:
         # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)
         site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, self.recording, self.scope, self.replay, context_free,
                         self.context_free_call)
-        return call_type(site, callee, args)
+        return call_type(site, callee, args, plain)
 
     def context_free_call(self, node: ast.expr) -> bool:
         """Whether `node`, a call inferred without context in this memo's epoch, gives
