@@ -232,8 +232,15 @@ class ExprEvaluator:
                 bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         # Leaves (a name, a constant) are never memoized: tested here, not in memo.key,
-        # because most inferences are of leaves. The table is read and written directly.
-        key = memo.key(node, expected, self.overlay) if memo.depth and type(node) not in _LEAVES else None
+        # because most inferences are of leaves. The table is read and written directly,
+        # and memo.key's answer where no expected type or overlay is given (most) too.
+        key: tuple[object, ...] | None
+        if not memo.depth or cls in _LEAVES:
+            key = None
+        elif expected is None and not self.overlay:
+            key = (id(node), None)
+        else:
+            key = memo.key(node, expected, self.overlay)
         if key is not None:
             hit = memo._table.get(key)
             if hit is not None:
