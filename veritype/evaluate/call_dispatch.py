@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 
-def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
+def call_type(site: CallSite, callee: Type, args: list[Arg], plain: list[Type] | bool | None = None) -> Type:
+    """The type of calling `callee` with `args`; `plain`: check_signature's, for a callable."""
     ev = site.ev
     kind = type(callee)  # (exact classes: the type model has no subclasses of these)
     if kind is CallableType:
@@ -32,11 +33,13 @@ def call_type(site: CallSite, callee: Type, args: list[Arg]) -> Type:
         for a in args:
             if a.kind == ARG_STAR:
                 args = expand_star_tuples(site, args)
+                plain = None  # (of other arguments)
                 break
         # (variadic_calls.expand, written out: almost no signature has an unpacked `*args`.)
         if shape_of(callee).unpacked_star:  # type: ignore[arg-type]
             callee = expand_star_params(callee)  # type: ignore[arg-type]
-        return check_signature(site, callee, args, site.report)  # type: ignore[arg-type]
+            plain = None  # (of another callee)
+        return check_signature(site, callee, args, site.report, plain=plain)  # type: ignore[arg-type]
     if kind is Overloaded:
         args = expand_star_tuples(site, args)
         return check_overloaded(site, expand(callee), args)  # type: ignore[arg-type]

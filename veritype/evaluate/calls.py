@@ -342,27 +342,33 @@ def _arg_actual(site: CallSite, arg: Arg, t: Type, param: Param) -> Type:
 
 
 def check_signature(site: CallSite, callee: CallableType, args: list[Arg], report: Report,
-                    prepared: tuple[list[Type], Matching] | None = None, held_back: bool = False) -> Type:
+                    prepared: tuple[list[Type], Matching] | None = None, held_back: bool = False,
+                    plain: list[Type] | bool | None = None) -> Type:
     """Check a call of `callee` and give its return type. `prepared` is the arguments'
     types without context and their matching to `callee`, where the caller has them
     already (the overload arity filter): both depend only on the site, the callee
     and the arguments, so they are not computed twice. An overload item tried
     with its reports `held_back` only needs to know whether there is an error: it
-    stops at the first argument that does not fit, its message left unworded."""
+    stops at the first argument that does not fit, its message left unworded.
+    `plain`, where the caller asked already (ExprEvaluator._call_node, of a callee
+    without type variables): False if not plain_positional, else the arguments'
+    types, which do not fit plainly."""
     if prepared is not None:
         # (this check re-infers some in context: a copy)
         return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
-    if not callee.type_vars and plain_positional(callee, args):
+    if plain is None and not callee.type_vars and plain_positional(callee, args):
         # `isinstance(x, C)`, `len(xs)`, `f(a, b)`: each argument inferred once without
         # context, as below; if each fits its parameter, _check_matched reports nothing
         # and gives the declared return type (see fits_plainly), which is given here
         # without matching. Otherwise it is checked from the same argument types.
-        plain_types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
+        plain = []  # (a loop, not a list comprehension: one call less per call)
         infer = site.infer
         for a in args:
-            plain_types.append(infer(a.node, None))  # type: ignore[arg-type]  # (each has a node)
-        if fits_plainly(site.ev, callee, args, plain_types):
+            plain.append(infer(a.node, None))  # type: ignore[arg-type]  # (each has a node)
+        if fits_plainly(site.ev, callee, args, plain):
             return callee.ret
+    if plain:
+        plain_types: list[Type] = plain  # type: ignore[assignment]
         matching = match_arguments(site, callee, args, plain_types)
         return _check_matched(site, callee, args, plain_types, matching, report, held_back, {}, [])
     arg_types: list[Type] = []

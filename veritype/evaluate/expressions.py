@@ -232,8 +232,15 @@ class ExprEvaluator:
                 bounds.hit(f"expression nested deeper than {MAX_EXPRESSION_DEPTH}", self._where(node))
             return AnyType("special")
         # Leaves (a name, a constant) are never memoized: tested here, not in memo.key,
-        # because most inferences are of leaves. The table is read and written directly.
-        key = memo.key(node, expected, self.overlay) if memo.depth and type(node) not in _LEAVES else None
+        # because most inferences are of leaves. The table is read and written directly,
+        # and memo.key's answer where no expected type or overlay is given (most) too.
+        key: tuple[object, ...] | None
+        if not memo.depth or cls in _LEAVES:
+            key = None
+        elif expected is None and not self.overlay:
+            key = (id(node), None)
+        else:
+            key = memo.key(node, expected, self.overlay)
         if key is not None:
             hit = memo._table.get(key)
             if hit is not None:
@@ -592,14 +599,18 @@ class ExprEvaluator:
     def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
                    receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
         cache: dict[int, Type] = {}
-        if type(callee) is CallableType and not callee.type_vars and plain_positional(callee, args):
-            # check_signature's first case without the site (most calls): the arguments
-            # inferred without context; where they do not fit plainly, it checks them
-            # from the same types (`cache`, which infer_arg reads).
-            for a in args:
-                cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
-            if fits_plainly(self.ev, callee, args, list(cache.values())):
-                return callee.ret
+        plain: list[Type] | bool | None = None  # (check_signature's, once known here)
+        if type(callee) is CallableType and not callee.type_vars:
+            plain = plain_positional(callee, args)
+            if plain:
+                # check_signature's first case without the site (most calls): the arguments
+                # inferred without context; where they do not fit plainly, it checks them
+                # from the same types (`cache`, which infer_arg reads).
+                for a in args:
+                    cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
+                plain = list(cache.values())
+                if fits_plainly(self.ev, callee, args, plain):
+                    return callee.ret
 
         def infer_arg(n: ast.expr, exp: Type | None) -> Type:
             if exp is None and id(n) in cache:
@@ -623,7 +634,7 @@ class ExprEvaluator:
         # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)
         site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, self.recording, self.scope, self.replay, context_free,
                         self.context_free_call)
-        return call_type(site, callee, args)
+        return call_type(site, callee, args, plain)
 
     def context_free_call(self, node: ast.expr) -> bool:
         """Whether `node`, a call inferred without context in this memo's epoch, gives
