@@ -18,6 +18,7 @@ from veritype.types.subtype import is_subtype
 from veritype.check.unsolved_call import report_unsolved_call
 from veritype.check.annotated_redefinition import check_annotated_redefinition, check_final_again, redefined_symbol
 from veritype.check.assign_context import reassigned_empty_display
+from veritype.check.declaring_values import infer_declaring_value
 from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
 from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
@@ -82,7 +83,12 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     value = stmt.value
     t = infer_redisplay(mc, stmt) if declared is None and type(value) in _DISPLAY_CLASSES else None
     if t is None:
-        t = mc.infer(value, declared if declared is not None else setitem_context(mc, stmt.targets) if type(stmt.targets[0]) is ast.Subscript else None)
+        if declared is not None:
+            t = mc.infer(value, declared)
+        elif type(stmt.targets[0]) is ast.Subscript:
+            t = mc.infer(value, setitem_context(mc, stmt.targets))
+        else:
+            t = infer_declaring_value(mc, stmt)  # (kept for the declaration when it is the same question)
     empty = va.empty_display_kind(value) is not None
     if empty:
         t = maybe_complete(mc, stmt, t, declared)
