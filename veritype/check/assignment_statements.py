@@ -18,6 +18,7 @@ from veritype.types.subtype import is_subtype
 from veritype.check.unsolved_call import report_unsolved_call
 from veritype.check.annotated_redefinition import check_annotated_redefinition, check_final_again, redefined_symbol
 from veritype.check.assign_context import reassigned_empty_display
+from veritype.check.declaring_values import infer_declaring_value
 from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_assign, narrow_on_reassign
 from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
@@ -55,6 +56,7 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
         return
     declared = None
     known: tuple[Type, Type | None, object] | None = None
+    named: tuple[Type | None, object] | None = None
     if len(stmt.targets) == 1:
         first = stmt.targets[0]
         if type(first) is ast.Attribute:
@@ -63,8 +65,14 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
             base = ExprEvaluator(mc.ev, mc.scope, mc.flow, None).infer(first.value)
             declared, through = attribute_facts(mc, first, base)
             known = (base, declared, through)
-        else:
-            declared = mc._declared_for_target(first)
+        elif type(first) is ast.Name:
+            hit = local_symbol(mc, first.id)
+            declared = _name_declared(mc, first, hit)
+            if hit is not None and not stmt.type_comment:
+                # `assign` asks again after `before_assign`, which may change the
+                # record the answer read (the only part of it that can change):
+                # handed over with that record (`named`).
+                named = (declared, mc.inferred.get(id(hit[0])))
         if stmt.type_comment and isinstance(stmt.targets[0], ast.Name):
             from veritype.evaluate.type_comments import parse_type_comment_expr
 
@@ -82,12 +90,17 @@ def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
     value = stmt.value
     t = infer_redisplay(mc, stmt) if declared is None and type(value) in _DISPLAY_CLASSES else None
     if t is None:
-        t = mc.infer(value, declared if declared is not None else setitem_context(mc, stmt.targets) if type(stmt.targets[0]) is ast.Subscript else None)
+        if declared is not None:
+            t = mc.infer(value, declared)
+        elif type(stmt.targets[0]) is ast.Subscript:
+            t = mc.infer(value, setitem_context(mc, stmt.targets))
+        else:
+            t = infer_declaring_value(mc, stmt)  # (kept for the declaration when it is the same question)
     empty = va.empty_display_kind(value) is not None
     if empty:
         t = maybe_complete(mc, stmt, t, declared)
     for target in stmt.targets:
-        assign(mc, target, t, value, known=known)
+        assign(mc, target, t, value, known=known, named=named)
     if empty and declared is None and not stmt.type_comment:
         check_var_annotated(mc, stmt, t)
     elif declared is None and type(value) is ast.Call:
@@ -272,13 +285,16 @@ def local_symbol(mc: "ModuleChecker", name: str):  # type: ignore[no-untyped-def
 
 
 def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | None, unpack_at: ast.AST | None = None,
-           known: tuple[Type, Type | None, object] | None = None) -> None:
+           known: tuple[Type, Type | None, object] | None = None, named: tuple[Type | None, object] | None = None) -> None:
     """Assign `t` (of `value`, when there is one) to `target`; `unpack_at`: where
     unpacking a str into a tuple target is reported (a loop's `for` statement;
     by default the value, else the target); `known`: an attribute target's
     object type, declared type and `written_type`, as found before the value was
     inferred (used while the object's type is still that: `attribute_facts` is a
-    function of the two)."""
+    function of the two); `named`: a name target's declared type, with the
+    variable's record in `ModuleChecker.inferred` it was found with (used while
+    that record is still the same object: `_name_declared` reads nothing else that
+    can change)."""
     if type(target) is ast.Name:
         hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
         check_final_name_of(mc, target, hit)
@@ -289,7 +305,10 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
                 check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
             return
         inferred_decls.before_assign(mc, target, value, t)
-        declared = _name_declared(mc, target, hit)  # (`hit` is `local_symbol`'s, which is pure)
+        if named is not None and hit is not None and mc.inferred.get(id(hit[0])) is named[1]:
+            declared = named[0]
+        else:
+            declared = _name_declared(mc, target, hit)  # (`hit` is `local_symbol`'s, which is pure)
         if declared is not None and isinstance(t, AnyType) and inferred_decls.declared(mc, target) is not None:
             # mypy's binder: an Any value narrows a variable whose type was inferred
             # (`provider_cls = getattr(module, name)` after `provider_cls = d[k]`) to

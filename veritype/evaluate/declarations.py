@@ -251,8 +251,11 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     exprs = ExprEvaluator(ev, eval_scope)
     final = "Final" in qualifiers(ev, sym, scope)
     if isinstance(node, ast.Assign):
+        # The value's type as the check inferred it at the statement, when that is
+        # this very question (check/declaring_values.py): taken, not inferred again.
+        checked = sym.cache.pop("checked_value", None) if node is sym.node else None
         for target in node.targets:
-            t = _type_for_target(ev, exprs, target, node.value, sym, final)
+            t = _type_for_target(ev, exprs, target, node.value, sym, final, checked if isinstance(checked, tuple) else None)
             if t is not None:
                 return t
         return AnyType("special")
@@ -295,9 +298,11 @@ def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.A
     return None
 
 
-def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool) -> Type | None:  # type: ignore[no-untyped-def]
+def _type_for_target(ev: "Evaluator", exprs, target: ast.expr, value: ast.expr, sym: Symbol, final: bool,  # type: ignore[no-untyped-def]
+                     checked: "tuple[ast.expr, Type] | None" = None) -> Type | None:
+    """`checked`: a value node and its type, already inferred (see `_infer_one`)."""
     if _target_is(target, sym):
-        t = exprs.infer(value)
+        t = checked[1] if checked is not None and checked[0] is value else exprs.infer(value)
         # A tuple display's items keep declared literal types (see
         # check.assignment_statements.assign); literal expressions widen.
         if final:
