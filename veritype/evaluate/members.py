@@ -96,12 +96,13 @@ class Members:
             # (`instance_member` written out: the most common question of all.)
             if ev.lazy_depth:
                 return self._instance_member(receiver, name, receiver)
-            if not receiver.args:
-                # FoundMembers.answer's first look-up, written out: most of these
-                # questions (`self.x`, `obj.m`) were asked before.
-                hit = self._found_table.get((receiver.info, name))
-                if hit is not None:
-                    return hit[0]
+            # FoundMembers.answer's first look-up, written out: most of these
+            # questions (`self.x`, `obj.m`, `items.append`) were asked before. An
+            # instance with arguments is a key itself, when plain; no other equals
+            # one, so a hit is one (see FoundMembers.answer).
+            hit = self._found_table.get((receiver.info, name) if not receiver.args else (receiver, name))
+            if hit is not None:
+                return hit[0]
             return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
