@@ -68,11 +68,14 @@ class Members:
         # program still has that module under that name (the engine swaps in a
         # variant of a module for a query, and forgets edited ones).
         self._module_members: dict[tuple[str, str], tuple[object, Type | None]] = {}
+        # `; maybe "x"?` after an unknown attribute, by (class or module, name): see expr_access.maybe_suffix.
+        self.suffixes: dict[tuple[object, str], str] = {}
 
     def forget(self) -> None:
         """Drop every kept answer (the engine forgets modules: their classes go)."""
         self._mapped.clear()
         self._module_members.clear()
+        self.suffixes.clear()
         self.found.clear()
         self.constructors.clear()
         self.known_calls.clear()
