@@ -153,11 +153,9 @@ def maybe_suffix(ex: "ExprEvaluator", base: Type, name: str) -> str:
     on the bench corpus: attrs' `Attribute.name`), each a similarity ratio
     against every candidate. Pure: a class's own table and a module's never
     change once bound; a forgotten module's go with `Members.forget`."""
+    module = ex.ev.program.get_module(base.name) if isinstance(base, ModuleType) else None
     owner: object
-    if isinstance(base, ModuleType):
-        module = ex.ev.program.get_module(base.name)
-        if module is None:
-            return ""
+    if module is not None:
         owner = module
     elif isinstance(base, Instance):
         owner = base.info
@@ -168,10 +166,10 @@ def maybe_suffix(ex: "ExprEvaluator", base: Type, name: str) -> str:
     kept = suffixes.get(key)
     if kept is not None:
         return kept
-    if isinstance(base, ModuleType):
+    if module is not None:
         candidates = [n for n, sym in module.symbols.items() if not (module.is_stub and _private_import(sym))]
     else:
-        candidates = list(base.info.symbols)  # type: ignore[attr-defined]
+        candidates = list(owner.symbols)  # type: ignore[attr-defined]
     matches = close_matches(name, candidates)
     suffix = suffixes[key] = f"; maybe {quoted_choices(matches)}?" if matches else ""
     return suffix
