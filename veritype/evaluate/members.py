@@ -30,7 +30,7 @@ from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
-    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.evaluator import Evaluator, Ref
 
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 
@@ -68,6 +68,8 @@ class Members:
         # program still has that module under that name (the engine swaps in a
         # variant of a module for a query, and forgets edited ones).
         self._module_members: dict[tuple[str, str], tuple[object, Type | None]] = {}
+        # The references `module.name` follows to, by (module, name): see Evaluator.member_ref.
+        self.module_refs: dict[tuple[object, str], Ref] = {}
         # `; maybe "x"?` after an unknown attribute, by (class or module, name): see expr_access.maybe_suffix.
         self.suffixes: dict[tuple[object, str], str] = {}
 
@@ -76,6 +78,7 @@ class Members:
         self._mapped.clear()
         self._module_members.clear()
         self.suffixes.clear()
+        self.module_refs.clear()
         self.found.clear()
         self.constructors.clear()
         self.known_calls.clear()
