@@ -30,7 +30,7 @@ from veritype.types.subtype import map_instance_to_supertype
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
-    from veritype.evaluate.evaluator import Evaluator
+    from veritype.evaluate.evaluator import Evaluator, Ref
 
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__")
 
@@ -68,11 +68,17 @@ class Members:
         # program still has that module under that name (the engine swaps in a
         # variant of a module for a query, and forgets edited ones).
         self._module_members: dict[tuple[str, str], tuple[object, Type | None]] = {}
+        # The references `module.name` follows to, by (module, name): see Evaluator.member_ref.
+        self.module_refs: dict[tuple[object, str], Ref] = {}
+        # `; maybe "x"?` after an unknown attribute, by (class or module, name): see expr_access.maybe_suffix.
+        self.suffixes: dict[tuple[object, str], str] = {}
 
     def forget(self) -> None:
         """Drop every kept answer (the engine forgets modules: their classes go)."""
         self._mapped.clear()
         self._module_members.clear()
+        self.suffixes.clear()
+        self.module_refs.clear()
         self.found.clear()
         self.constructors.clear()
         self.known_calls.clear()
@@ -96,12 +102,13 @@ class Members:
             # (`instance_member` written out: the most common question of all.)
             if ev.lazy_depth:
                 return self._instance_member(receiver, name, receiver)
-            if not receiver.args:
-                # FoundMembers.answer's first look-up, written out: most of these
-                # questions (`self.x`, `obj.m`) were asked before.
-                hit = self._found_table.get((receiver.info, name))
-                if hit is not None:
-                    return hit[0]
+            # FoundMembers.answer's first look-up, written out: most of these
+            # questions (`self.x`, `obj.m`, `items.append`) were asked before. An
+            # instance with arguments is a key itself, when plain; no other equals
+            # one, so a hit is one (see FoundMembers.answer).
+            hit = self._found_table.get((receiver.info, name) if not receiver.args else (receiver, name))
+            if hit is not None:
+                return hit[0]
             return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
             if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):

@@ -14,10 +14,12 @@ def expr_key(node: ast.expr) -> str | None:
     if type(node) is ast.Name:
         return node.id
     if type(node) is ast.Attribute:
-        base = expr_key(node.value)
+        # The base of most attributes read is a name (`self.x`, `obj.m`): its key
+        # is read here, not asked of this function again.
+        base = node.value.id if type(node.value) is ast.Name else expr_key(node.value)
         return f"{base}.{node.attr}" if base else None
     if type(node) is ast.Subscript:
-        base = expr_key(node.value)
+        base = node.value.id if type(node.value) is ast.Name else expr_key(node.value)
         if not base:
             return None
         idx = node.slice
