@@ -413,11 +413,9 @@ def _target(target: ast.expr, reads: _Reads, binds: _Binds, at: ast.AST | None, 
     if k is ast.Name:
         if at is not None and not deleting:
             binds.append((target.id, at))  # type: ignore[attr-defined]
-    elif k is ast.Attribute:
-        _expr(target.value, _READ, reads, binds, _NO_SHADOW, target)  # type: ignore[attr-defined]
-    elif k is ast.Subscript:
-        _expr(target.value, _READ, reads, binds, _NO_SHADOW, target)  # type: ignore[attr-defined]
-        _expr(target.slice, target.value, reads, binds, _NO_SHADOW, target.slice)  # type: ignore[attr-defined]
+    elif k is ast.Attribute or k is ast.Subscript:
+        # Its object (and index) are read as an expression's: `x` of `x.a = ...`.
+        _expr(target, None, reads, binds, _NO_SHADOW)
     elif k is ast.Starred:
         _target(target.value, reads, binds, at, deleting=deleting)  # type: ignore[attr-defined]
     elif k is ast.Tuple or k is ast.List:
