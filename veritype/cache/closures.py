@@ -32,7 +32,7 @@ from collections.abc import Container, Mapping
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from veritype.cache.fingerprint import digest_text, static_imports
+from veritype.cache.fingerprint import digest_text, loaded_static_imports
 from veritype.modules.import_cycles import strongly_connected
 
 if TYPE_CHECKING:
@@ -84,9 +84,9 @@ class ImportGraph:
 
     def _static_imports(self, info: "ModuleInfo") -> tuple[set[str], set[str]]:
         if info.name not in self._imports:
-            assert info.tree is not None  # (the callers' condition)
-            lines = info.parsed.word_lines("import") if info.parsed is not None else None
-            self._imports[info.name] = static_imports(info.tree, info.name, info.is_package, lines)
+            found = loaded_static_imports(info)
+            assert found is not None  # (the callers' condition: a tree)
+            self._imports[info.name] = found
         return self._imports[info.name]
 
     def direct_dependencies(self, module: str) -> set[str]:

@@ -15,11 +15,15 @@ import json
 import os
 from bisect import bisect_left
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from veritype import __version__
 from veritype.options import Options
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import DECORATED, span_start
+
+if TYPE_CHECKING:
+    from veritype.evaluate.program import ModuleInfo
 
 UNREADABLE = "unreadable"
 MISSING = "missing"
@@ -110,6 +114,16 @@ def veritype_key() -> str:
                     continue
                 parts.append(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}")
     return digest_text("\n".join(parts))
+
+
+def loaded_static_imports(info: "ModuleInfo") -> tuple[set[str], set[str]] | None:
+    """`static_imports` of a loaded module, read from its own parse (only the
+    statements on the lines naming `import`); None where it has no tree (a
+    namespace package)."""
+    if info.tree is None:
+        return None
+    lines = info.parsed.word_lines("import") if info.parsed is not None else None
+    return static_imports(info.tree, info.name, info.is_package, lines)
 
 
 def static_imports(tree: ast.Module, module: str, is_package: bool, lines: list[int] | None = None) -> tuple[set[str], set[str]]:

@@ -45,7 +45,7 @@ from itertools import islice
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from veritype.cache.fingerprint import static_imports
+from veritype.cache.fingerprint import loaded_static_imports
 from veritype.config.inline import mypy_comments
 from veritype.engine.checking import check_one, lend_method_walker
 from veritype.engine.fork_pool import ForkPool
@@ -375,9 +375,6 @@ class _Worker:
         new: dict[str, Imports] = {}
         for name, info in islice(modules.items(), self.noted, None):
             if info is not None and info.origin != "stdlib":
-                # Read as the cache's import graph reads them (cache/closures.py):
-                # only the statements on lines naming `import`, not every one.
-                lines = info.parsed.word_lines("import") if info.parsed is not None else None
-                new[name] = static_imports(info.tree, name, info.is_package, lines) if info.tree is not None else None
+                new[name] = loaded_static_imports(info)  # (as the cache's import graph reads them)
         self.noted = len(modules)
         return new

@@ -26,7 +26,7 @@ import multiprocessing
 import warnings
 from typing import TYPE_CHECKING
 
-from veritype.cache.fingerprint import static_imports
+from veritype.cache.fingerprint import loaded_static_imports
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.checking import check_one
 from veritype.engine.release import release_bodies
@@ -144,8 +144,7 @@ def import_cycles(infos: list[ModuleInfo]) -> list[list[str]]:
     order = {info.name: i for i, info in enumerate(infos)}
     edges: dict[str, list[str]] = {}
     for info in infos:
-        tree = info.tree
-        lines = info.parsed.word_lines("import") if info.parsed is not None else None
-        names = static_imports(tree, info.name, info.is_package, lines)[0] if tree is not None else set()
+        found = loaded_static_imports(info)
+        names = found[0] if found is not None else set()
         edges[info.name] = sorted((n for n in names if n in order and n != info.name), key=order.__getitem__)
     return [sorted(group, key=order.__getitem__) for group in strongly_connected(order, edges.__getitem__)]
