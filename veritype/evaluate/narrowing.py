@@ -227,7 +227,7 @@ def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, pos
     # comparisons and calls on the bench corpus).
     narrowed, other = pair if positive else (pair[1], pair[0])
     shared.put_narrowed(key, test, overlay, narrowed)
-    shared.put_narrowed((id(test), not positive, *map(id, overlay)) if overlay else (id(test), not positive), test, overlay, other)
+    shared.put_narrowed((key[0], not positive, *key[2:]), test, overlay, other)  # (the other way's key)
     return narrowed
 
 
