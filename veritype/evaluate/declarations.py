@@ -31,6 +31,7 @@ from veritype.evaluate.newtype import newtype_info
 from veritype.evaluate.special_values import alias_special_form
 from veritype.evaluate.type_comments import parse_type_comment_expr
 from veritype.evaluate.type_expr import TypeContext
+from veritype.evaluate.unflowed_values import records_nothing, unflowed_assigned
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -239,7 +240,7 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
             # `self.file = file` after `if file is None: file = ...`: the value's
             # type where it is assigned, narrowing included (mypy's inference).
             # The check stage walks the method silently and records it.
-            flowed = _flow_assigned(ev, sym, method, scope, node)
+            flowed = _flow_assigned(ev, sym, method, scope, node, eval_scope)
             if flowed is not None:
                 # Only literals of literal expressions widen: a value whose type was
                 # declared Literal (`self.mode = mode`, `mode: Mode`) keeps it, as mypy;
@@ -282,7 +283,8 @@ def _infer_one(ev: "Evaluator", sym: Symbol, scope: Scope, node: ast.AST | None)
     return AnyType("special")
 
 
-def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, node: ast.AST | None) -> Type | None:
+def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, node: ast.AST | None,
+                   eval_scope: Scope) -> Type | None:
     value = getattr(node, "value", None)
     if not isinstance(node, (ast.Assign, ast.AnnAssign)) or value is None or ev.method_walker is None:
         return None
@@ -290,6 +292,14 @@ def _flow_assigned(ev: "Evaluator", sym: Symbol, method: ast.FunctionDef | ast.A
         return None
     assigned = sym.cache.get("assigned")
     if not isinstance(assigned, dict) or id(value) not in assigned:
+        # The walk records what it meets: not needed where it records nothing for
+        # this statement, nor where no flow can matter (the value's own inference
+        # is then that answer); evaluate/unflowed_values.py.
+        if records_nothing(sym, method, node):
+            return None
+        unflowed = unflowed_assigned(ev, sym, method, scope.cls, node, eval_scope) if scope.cls is not None else None
+        if unflowed is not None:
+            return unflowed
         ev.method_walker(method, scope)
         assigned = sym.cache.get("assigned")
     if isinstance(assigned, dict):
