@@ -7,29 +7,36 @@ records the type of each `self.x = value` it meets. A method asked for
 before the check reaches it was walked twice, silently and then checked
 (46 walks on the bench corpus, nearly all of `__init__`, most for
 `self.x = x`), and the silent walk runs inside a lazy evaluation, where no
-member answer is kept.
+member answer is kept. Two kinds of statement need no walk:
 
-Here is the answer without the walk, for the assignments where it is the
-value inferred with no flow at all:
+`records_nothing`: `self.a, self.b = a, b`. The checker assigns a tuple
+target's items with no value node to key them by, so the walk records
+nothing for them and `_flow_assigned` answers None after it anyway.
+
+`unflowed_assigned`: the value's inference with no flow at all is what the
+walk records, where
 - the statement is `self.x = value` (one target, no type comment) at the top
-  of the method's body (no loop, no branch above it), the attribute is
-  declared nowhere else in the MRO (no base's declared type as the value's
-  context: the checker infers it with none, as here) and `self` is
-  unannotated (so the checker's `self.x` is this class's);
-- the value is made only of names, attributes, calls, subscripts and
-  constants (no display, which the checker may complete as a partial type,
-  no lambda, walrus, await or yield, which read the checker's context);
-- no statement above it names any name the value reads, in any role (read,
-  bound, deleted, captured, declared global or nonlocal, imported, a def's
-  or a class's name): every flow key the inference may read is rooted at
-  such a name, so the checker's flow holds none of them there, on any path;
+  of the method's body (in no loop or branch), the attribute is declared
+  nowhere else in the MRO (no base's declared type as the value's context:
+  the checker infers it with none, as here) and `self` is unannotated (so
+  the checker's `self.x` is this class's);
+- the value is made of names, attributes, calls, subscripts, constants,
+  operators, displays and comprehensions, but no empty display (the checker
+  may complete it as a partial type), lambda, walrus, await or yield (they
+  bind or read the checker's context);
+- no statement above it may narrow or bind a name the value reads: such a
+  name appears above only as a plain read in a simple statement (an
+  expression, an assignment's value, a return or raise), never bound,
+  deleted, captured, declared global or nonlocal, imported, named by a def
+  or a class, in a target or in a compound statement. Every flow key the
+  inference may read is rooted at such a name (calls forget no narrowing),
+  so the checker's flow holds none of them there, on any path;
 - the type has no literal to widen: whether the checker records it (a
   reachable statement: `_flow_assigned`'s answer, widened keeping declared
   literals) or not (an unreachable one: the declaration's own inference,
   widened by its value's shape), the attribute's type is that type itself.
 
-Anything else (an answer already recorded, or None here) goes to the walk as
-before.
+Anything else goes to the walk as before.
 """
 
 from __future__ import annotations
