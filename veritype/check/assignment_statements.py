@@ -145,7 +145,7 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return
-    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc), lines):
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc), lines, mc):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
 
 

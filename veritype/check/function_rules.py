@@ -27,6 +27,7 @@ from veritype.check.paramspec_rules import check_paramspec_components
 from veritype.check.positional_only_rules import check_historical_positional
 from veritype.check.property_decorators import check_property_decorators
 from veritype.check.self_rules import check_self_in_method
+from veritype.check.singledispatch_rules import check_singledispatch_definition
 from veritype.check.type_param_rules import check_pep695_params, check_undeclared_type_vars
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
 
     names = decorator_names(ev, node, parent)
     check_function_decorators(checker, node, names, sig)
+
+    check_singledispatch_definition(checker, node, names, sig)
 
     check_property_decorators(checker, node, names)
 

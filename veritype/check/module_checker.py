@@ -44,7 +44,7 @@ from veritype.check.closures import carried_narrowings
 from veritype.check.deprecated_imports import check_deprecated_import
 from veritype.check.explicit_any import check_statement
 from veritype.check.module_use_before_def import check_module_uses
-from veritype.check.redefinitions import check_redefinitions
+from veritype.check.redefinitions import check_redefinitions, report_missing_import_over_binding
 from veritype.check.runtime_annotations import check_statement as check_run_annotations
 from veritype.check.unused_awaitable import check_unused_awaitable
 from veritype.evaluate.truthy_function import infer_condition
@@ -493,6 +493,7 @@ class ModuleChecker:
         found = self.program.find(name)
         if not isinstance(found, MissingModule):
             return True
+        report_missing_import_over_binding(self, stmt, name)
         if getattr(found, "ignored", False) or self.program.options.for_module(name).ignore_missing_imports or self.options.ignore_missing_imports:
             return False
         # A parent package that is itself missing is reported once, for the full name.

@@ -16,7 +16,9 @@
 
 Everything here is conservative: false positives are the worst bug. Any
 TypeVar, ParamSpec, Any, callable parameter, or decorator we do not know
-makes a pair (or the whole definition) silent. mypy also reports partially
+makes a pair (or the whole definition) silent, but for an earlier overload
+taking Any itself for a parameter, which never lets a later one match
+whose every call it accepts (mypy too). mypy also reports partially
 overlapping parameter types (`int | str` against `str | bytes`); we do not.
 """
 
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Instance, LiteralType, NeverType,
+    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
     NoneType, TupleType, Type, TypeType, UnionType,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
@@ -101,6 +103,8 @@ def _check_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: l
     sure = [_certain(ev, s) for s in sigs]
     for i, first in enumerate(sigs):
         if not sure[i]:
+            if _certain_but_any(first):
+                _check_any_cannot_match(checker, sigs, nodes, i, sure)
             _check_generic_overlaps(checker, sigs, nodes, i, sure)
             continue
         for j in range(i + 1, len(sigs)):
@@ -140,6 +144,24 @@ def _check_generic_overlaps(checker: "ModuleChecker", sigs: list[CallableType], 
         if _accepts_all(ev, second, first, promotions=False) and not _ret_compatible(ev, first.ret, second.ret):
             checker.error(nodes[i], f"Overloaded function signatures {i + 1} and {j + 1} overlap with incompatible return types", "overload-overlap")
             return
+
+
+def _check_any_cannot_match(checker: "ModuleChecker", sigs: list[CallableType], nodes: list[FuncDef], i: int, sure: list[bool]) -> None:
+    """An overload taking Any for a parameter (`_certain_but_any`) accepts every
+    argument there: a later overload we are sure about whose every call it
+    accepts is never matched (mypy 2.4.1 checks that with Any on the earlier
+    side only: `(x: str)` before `(x: Any)` is no error, nor is `list[Any]`
+    before `list[int]`). Only that report: Any takes every argument, so the
+    overlap check, which asks the reverse, is not decided here."""
+    ev = checker.ev
+    for j in range(i + 1, len(sigs)):
+        if sure[j] and _accepts_all(ev, sigs[i], sigs[j]):
+            checker.error(
+                nodes[j],
+                f"Overloaded function signature {j + 1} will never be matched: "
+                f"signature {i + 1}'s parameter type(s) are the same or broader",
+                "overload-cannot-match",
+            )
 
 
 def _at_bounds(sig: CallableType) -> CallableType | None:
@@ -262,6 +284,14 @@ def _certain(ev: "Evaluator", sig: CallableType) -> bool:
     if any(p.kind == VAR_KW and not _simple(p.type) for p in sig.params):
         return False
     return all(_simple(p.type) for p in sig.params) and _simple(sig.ret, ret=True)
+
+
+def _certain_but_any(sig: CallableType) -> bool:
+    """`_certain` but for parameters typed Any itself (not within another type),
+    whatever the return: the earlier side of `_check_any_cannot_match`."""
+    if sig.is_ellipsis or sig.type_vars or sig.type_guard is not None or sig.type_is is not None:
+        return False
+    return all(type(p.type) is AnyType or _simple(p.type) for p in sig.params) and any(type(p.type) is AnyType for p in sig.params)
 
 
 def _simple(t: Type, ret: bool = False) -> bool:

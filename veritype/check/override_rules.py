@@ -20,6 +20,8 @@ from veritype.evaluate.self_binding import bind_self
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
 from veritype.types.model import POS_ONLY, POS_OR_KW, AnyType, CallableType, NoneType, Overloaded, TypeType, make_union
+from veritype.types.solve import SUPERTYPE, infer_constraints, solve
+from veritype.types.substitute import tv_key, type_vars_in
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -189,7 +191,9 @@ def _check_signature(checker, fn, info, sym, names, base_sym, base_cls, base_def
     if _override_ok(ev, sub_b, base_b):
         return
     if sub_b.type_vars or base_b.type_vars:
-        return  # generic methods we could not match: silent
+        if sub_b.type_vars and not _bounds_kept(ev, sub_b, base_b):
+            checker.error(fn, f'Signature of "{name}" incompatible with supertype "{sup}"', "override")
+        return  # generic methods we could not match otherwise: silent
     if len(sub_b.params) != len(base_b.params) or _min_args(sub_b) != _min_args(base_b):
         # mypy details argument and return types only for signatures of the same
         # length and the same number of required parameters.
@@ -321,25 +325,64 @@ def _merged(t: Overloaded) -> CallableType | None:
 
 
 def _override_ok(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]
+    if sub.type_vars and not _bounds_kept(ev, sub, base):
+        return False
     if ev.subtype_checker().callable_ok(sub, base):
         return True
     # Only positional parameter names differ (`encode(self, data)` over
     # `encode(self, input)`): mypy accepts such overrides, and so do we.
-    return bool(ev.subtype_checker().callable_ok(_base_pos_names(sub, base), base))
+    renamed = _base_pos_names(sub, base)
+    return renamed is not None and bool(ev.subtype_checker().callable_ok(renamed, base))
 
 
-def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType:
-    """`sub` with its leading positional parameters renamed as `base` names them."""
+def _base_pos_names(sub: CallableType, base: CallableType) -> CallableType | None:
+    """`sub` with its leading positional parameters renamed as `base` names them;
+    None when a name so given is one `sub` has elsewhere: a call passing that
+    argument by name reaches another parameter than a call passing it by
+    position (mypy 2.4.1: `f(self, a, c, b=0)` or `f(self, b, a)` over `f(self,
+    a, b)` is incompatible; cattrs's `Converter.copy`, whose third parameter is
+    not the base's third, `prefer_attrib_converters`)."""
     import dataclasses
 
     base_pos = [p for p in base.params if p.kind in (POS_ONLY, POS_OR_KW)]
     params = list(sub.params)
+    by_name = {p.name: i for i, p in enumerate(params) if p.kind != POS_ONLY and p.name}
     for i, p in enumerate(params[: len(base_pos)]):
         if p.kind not in (POS_ONLY, POS_OR_KW):
             break
-        if p.name != base_pos[i].name:
-            params[i] = dataclasses.replace(p, name=base_pos[i].name)
+        b = base_pos[i]
+        if p.name != b.name:
+            if b.kind == POS_OR_KW and b.name is not None and by_name.get(b.name, i) != i:
+                return None
+            params[i] = dataclasses.replace(p, name=b.name)
     return dataclasses.replace(sub, params=tuple(params))
+
+
+def _bounds_kept(ev, sub: CallableType, base: CallableType) -> bool:  # type: ignore[no-untyped-def]
+    """Whether `sub`'s own type variables, solved against `base` as
+    `unify_callable` solves them (callable_ok's first step), stay within their
+    upper bounds. mypy unifies a generic override with the overridden
+    signature and takes a solution outside a bound as no match (mypy 2.4.1:
+    `def reg(self, factory: F) -> F` with `F` bound to a one-argument callable
+    does not override `reg(self, factory: Callable[[Any, B], H]) ->
+    Callable[[Any, B], H]`; cattrs's `Converter.register_structure_hook_factory`).
+    A solution or bound that is Any or holds type variables is not judged."""
+    targets = {tv_key(v) for v in sub.type_vars}
+    cons = []
+    for sp, bp in zip([p for p in sub.params if p.kind in (POS_ONLY, POS_OR_KW)], [p for p in base.params if p.kind in (POS_ONLY, POS_OR_KW)]):
+        cons += infer_constraints(ev, sp.type, bp.type, SUPERTYPE, targets)
+    cons += infer_constraints(ev, sub.ret, base.ret, SUPERTYPE, targets)
+    mapping = solve(ev, sub.type_vars, cons)
+    for v in sub.type_vars:
+        bound = v.upper_bound
+        if v.kind != "typevar" or bound is None or v.values or type_vars_in(bound):
+            continue
+        solved = mapping.get(tv_key(v))
+        if solved is None or isinstance(solved, AnyType) or type_vars_in(solved):
+            continue
+        if not is_subtype(ev, solved, bound):
+            return False
+    return True
 
 
 def _check_explicit_constructor_override(checker, fn, info, sym, base_sym, base_cls) -> None:  # type: ignore[no-untyped-def]

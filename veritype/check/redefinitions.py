@@ -18,6 +18,12 @@ platform or `TYPE_CHECKING` condition rules out binds nothing. Left alone
 (a missed error rather than a false one): scopes with `global`/`nonlocal`
 or `del` of the name, and names bound by anything but a plain assignment,
 `for`/`with` target, import, `def` or `class`.
+
+An import from a module mypy has not got (missing, untyped, or not followed)
+binds a name of its own rather than the module's: over a name the scope
+bound first it is the same `[no-redef]` error, on the import
+(`report_missing_import_over_binding`; trio's `Loader: type[...]` under
+`if TYPE_CHECKING`, then `from yaml import CLoader as Loader` in a `try`).
 """
 
 from __future__ import annotations
@@ -25,10 +31,13 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, cast
 
+from veritype.modules.finder import MissingModule
+from veritype.semantic import symbols as S
 from veritype.syntax.shapes import is_unannotated_def
 from veritype.syntax.statements import scope_statements
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start
+from veritype.types.model import ModuleType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -206,9 +215,57 @@ class _Scope:
         hit = self.checker.scope.lookup(name)
         if hit is None:
             return False
-        from veritype.types.model import ModuleType
-
         return isinstance(self.checker.ev.symbol_type(*hit), ModuleType)
+
+
+def report_missing_import_over_binding(checker: "ModuleChecker", stmt: ast.stmt, module: str) -> None:
+    """`stmt` imports from (or imports) `module`, which is missing: each name it
+    binds that the scope bound first, by anything but another import of a
+    missing module, is `Name "X" already defined ...` [no-redef] (mypy 2.4.1,
+    whether the missing import is reported or ignored)."""
+    if type(stmt) is ast.ImportFrom:
+        locals_ = [a.asname or a.name for a in stmt.names if a.name != "*"]
+    elif type(stmt) is ast.Import:
+        # `import a.b` binds `a`: a name of its own only when `a` is missing too.
+        locals_ = [a.asname or module for a in stmt.names
+                   if a.name == module and (a.asname or "." not in module)]
+    else:
+        return
+    table = checker.scope.table
+    for local in locals_:
+        sym = table.get(local)
+        # (None, or this statement not among its bindings: a `global` name, or
+        # an import in an unchecked function while the checker is outside it.)
+        if sym is None or not sym.decls or sym.decls[0] is stmt or stmt not in sym.decls:
+            continue
+        first = sym.decls[0]
+        if getattr(first, "lineno", 0) >= stmt.lineno:
+            continue  # bound first by this or a later statement (a loop body): not mypy's order
+        where = _earlier_binding(checker, sym, first)
+        if where is not None:
+            checker.error(stmt, f'Name "{local}" already defined{where}', "no-redef")
+
+
+def _earlier_binding(checker: "ModuleChecker", sym: S.Symbol, first: ast.AST) -> str | None:
+    """How mypy names the binding `first` in its message; None for an import of
+    a missing module (two such imports are not a redefinition)."""
+    kind = type(first)
+    if kind is ast.Import or kind is ast.ImportFrom:
+        program = checker.program
+        if kind is ast.ImportFrom:
+            binder = program.binder_for(checker.info)
+            source = binder.resolve_relative(first.module, first.level)  # type: ignore[attr-defined]
+        else:
+            source = sym.import_module or ""
+        if isinstance(program.find(source), MissingModule):
+            return None
+        if kind is ast.Import or sym.kind == S.MODULE_REF:
+            return " (by an import)"
+        hit = checker.scope.lookup(sym.name)
+        if hit is not None and isinstance(checker.ev.symbol_type(*hit), ModuleType):
+            return " (by an import)"
+        return " (possibly by an import)"
+    return f" on line {definition_line(first)}"
 
 
 def definition_line(node: ast.AST) -> int:

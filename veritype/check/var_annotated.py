@@ -12,11 +12,12 @@ store, `del`, `global`/`nonlocal` of the name keeps us silent.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start
+from veritype.types.model import Instance, TypeType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -244,21 +245,29 @@ def _only_plain_reads(fn: ast.AST, self_name: str, attr: str, target: ast.Attrib
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def read_before_completion(body: list[ast.stmt], name: str, assign: ast.Assign, params: "set[str]", lines: list[int] | None = None) -> bool:
+def read_before_completion(body: list[ast.stmt], name: str, assign: ast.Assign, params: "set[str]", lines: list[int] | None = None,
+                           mc: "ModuleChecker | None" = None) -> bool:
     """`x = {}` whose first use, in evaluation order, is a plain read (`f(x)`,
     `return x`, `if x:`, `for k in x`): mypy reads the partial type there and asks
     for an annotation (`mapping = {}` then `mapping = generate_mapping(cl, mapping)`,
-    cattrs; checked against mypy 2.4.1). The first use being a store, a `del`, an
-    attribute or subscript of `x` (a method that may complete it), an augmented
-    assignment, or anything in a nested function, class, lambda or comprehension
-    keeps us silent, as does an earlier binding of the name. `lines`: those
-    that may hold `name` (`name_lines`): the nodes read here all name it, and
-    `assign` does (its target), so the rest is not walked."""
+    cattrs; checked against mypy 2.4.1). So is a first use that assigns `x` a
+    value of another class (`_rebinds_to_other_class`). The first use being a
+    store of anything else, a `del`, an attribute or subscript of `x` (a method
+    that may complete it), or an augmented assignment keeps us silent, as does
+    an earlier binding of the name. A comprehension is read in place, as mypy
+    checks it; so, in a function (`mc`'s scope), are a nested function, lambda
+    or class (decorators and defaults, then the body), unless it binds the name
+    itself (`_nested_answer`). `lines`: those that may hold `name`
+    (`name_lines`): the nodes read here all name it, and `assign` does (its
+    target), so the rest is not walked."""
     if name in params:
         return False
+    kind = empty_display_kind(assign.value)
+    open_scopes = mc is not None and mc.scope.kind == "function"
+    static = _static_of(mc) if mc is not None else None
     started = False
     inside: set[int] = set()
-    for kind, node, parent in _events(body, lines):
+    for event, node, parent in _events(body, lines, static):
         if not started:
             if node is assign:
                 started = True
@@ -268,21 +277,102 @@ def read_before_completion(body: list[ast.stmt], name: str, assign: ast.Assign, 
             continue
         if id(node) in inside:
             continue
-        if kind == "nested":
-            if any(_mentions(n, name) for n in walk_nodes(node)):
-                return False
-            continue
-        if isinstance(node, ast.Name) and node.id == name:
-            if not isinstance(node.ctx, ast.Load):
-                return False
-            if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)):
-                return False
-            if isinstance(parent, ast.Compare) and any(c is node and isinstance(op, (ast.In, ast.NotIn)) for c, op in zip(parent.comparators, parent.ops)):
-                continue  # mypy looks a partial `in` operand up without reading it
-            return True
-        if _binds(node, name):
-            return False
+        if event == "nested":
+            answer = _nested_answer(node, name, lines, open_scopes, static)
+        elif type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+            return (type(parent) is ast.Assign and len(parent.targets) == 1 and kind is not None  # type: ignore[attr-defined]
+                    and _rebinds_to_other_class(parent.value, kind, mc))  # type: ignore[attr-defined]
+        else:
+            answer = _judge(node, parent, name)
+        if answer is not None:
+            return answer
     return False
+
+
+def _judge(node: ast.AST, parent: ast.AST | None, name: str) -> bool | None:
+    """A node met before anything completed `name`: True for a plain read, False
+    for any other use or binding, None when it is neither."""
+    if isinstance(node, ast.Name) and node.id == name:
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        if isinstance(parent, (ast.Attribute, ast.Subscript, ast.AugAssign)):
+            return False
+        if isinstance(parent, ast.Compare) and any(c is node and isinstance(op, (ast.In, ast.NotIn)) for c, op in zip(parent.comparators, parent.ops)):
+            return None  # mypy looks a partial `in` operand up without reading it
+        return True
+    if _binds(node, name):
+        return False
+    return None
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _nested_answer(node: ast.AST, name: str, lines: list[int] | None, open_scopes: bool, static: "_Static | None") -> bool | None:
+    """`_judge`'s answer for a nested scope met before anything completed `name`
+    (None: it does not mention it). mypy checks a comprehension in place, and,
+    in a function, a nested function, lambda or class where it is defined:
+    decorators and defaults (a class's bases), then the body (mypy 2.4.1:
+    `[d for _ in r]`, `def g(x=d)`, `def g(): print(d)` before `d[k] = v` ask for
+    an annotation of `d = {}`; `def g(): d[k] = v` does not). A module's
+    functions are checked apart (a read there is no error), and a scope that
+    binds the name itself (a parameter, a target, an assignment, `nonlocal`)
+    keeps us silent."""
+    if not any(_mentions(n, name) for n in walk_nodes(node)):
+        return None
+    if not (open_scopes or isinstance(node, _COMPREHENSIONS)) or any(_binds(n, name) for n in walk_nodes(node)):
+        return False
+    for event, sub, parent in _events(_parts_in_order(node), lines, static):
+        answer = _nested_answer(sub, name, lines, open_scopes, static) if event == "nested" else _judge(sub, parent, name)
+        if answer is not None:
+            return answer
+    return None
+
+
+def _parts_in_order(node: ast.AST) -> list[ast.AST]:
+    """A nested scope's parts in the order they run (and mypy checks them):
+    decorators, defaults and bases, then the body; a comprehension's first
+    iterable, conditions and later iterables, then its element."""
+    if isinstance(node, _COMPREHENSIONS):
+        parts: list[ast.AST] = []
+        for gen in node.generators:
+            parts += [gen.iter, *gen.ifs]
+        return parts + ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt])
+    parts = list(_outer_parts(node))
+    body = getattr(node, "body", None)
+    return parts + (body if isinstance(body, list) else [body] if isinstance(body, ast.AST) else [])
+
+
+def _rebinds_to_other_class(value: ast.expr, kind: str, mc: "ModuleChecker | None") -> bool:
+    """Whether `x = value`, the first use of `x = []` (of `kind`), assigns an
+    instance of another class than `kind`'s: mypy completes the partial type
+    only from a value of the same class (`x = [1]`, `d = dict(a=1)`), and
+    asks for an annotation otherwise (mypy 2.4.1: `d = defaultdict(int)`,
+    `s = frozenset(...)`, `x = None`, `x = (1, 2)`; cattrs's `tag_to_hook = {}`,
+    then `tag_to_hook = defaultdict(...)` in a branch). A value whose class is
+    not plain from its form (a call of anything but a class, a name) keeps us
+    silent."""
+    cls = type(value)
+    if cls is ast.Constant:
+        return True  # None, a number, a string, bytes, `...`: never a list, dict or set
+    if cls is ast.Tuple or cls is ast.JoinedStr:
+        return True
+    display = _DISPLAY_KINDS.get(cls)
+    if display is not None:
+        return display != kind
+    if cls is not ast.Call or mc is None or type(value.func) is not ast.Name:  # type: ignore[attr-defined]
+        return False
+    hit = mc.ev.lookup(value.func.id, mc.scope)  # type: ignore[attr-defined]
+    if hit is None:
+        return False
+    made = mc.ev.symbol_type(*hit)
+    if not (isinstance(made, TypeType) and isinstance(made.item, Instance)):
+        return False
+    return made.item.info.fullname != f"builtins.{kind}"
+
+
+_DISPLAY_KINDS: dict[type, str] = {ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
+                                   ast.Set: "set", ast.SetComp: "set"}
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
@@ -302,7 +392,26 @@ def _binds(node: ast.AST, name: str) -> bool:
     return getattr(node, "name", None) == name or getattr(node, "rest", None) == name or getattr(node, "arg", None) == name
 
 
-def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[tuple[str, ast.AST, ast.AST | None]]":
+_Static = Callable[[ast.expr], "bool | None"]
+
+
+def _static_of(mc: "ModuleChecker") -> _Static:
+    """The value of an `if` test mypy decides before checking (a version,
+    platform or `TYPE_CHECKING` condition; not a literal, as in
+    check/redefinitions.py): it never checks the branch ruled out."""
+    binder = mc.program.binder_for(mc.info)
+
+    def static(test: ast.expr) -> bool | None:
+        inner = test
+        while type(inner) is ast.UnaryOp and type(inner.op) is ast.Not:  # type: ignore[attr-defined]
+            inner = inner.operand  # type: ignore[attr-defined]
+        return None if type(inner) is ast.Constant else binder.static_branch(test)
+
+    return static
+
+
+def _events(body: "list[ast.stmt] | list[ast.AST]", lines: list[int] | None = None,
+            static: "_Static | None" = None) -> "Iterator[tuple[str, ast.AST, ast.AST | None]]":
     """The nodes of `body` in evaluation order (an assignment's value before its
     targets, a loop's iterable before its target), each with its parent; a nested
     scope is one ("nested", node) event. Made as they are read: the reader
@@ -326,6 +435,9 @@ def _events(body: list[ast.stmt], lines: list[int] | None = None) -> "Iterator[t
             children = [node.target, node.value]
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             children = [node.iter, node.target, *node.body, *node.orelse]
+        elif static is not None and type(node) is ast.If:
+            taken = static(node.test)  # type: ignore[attr-defined]
+            children = [node.test, *(node.body if taken is not False else ()), *(node.orelse if taken is not True else ())]  # type: ignore[attr-defined]
         else:
             children = list(child_nodes(node))
         stack.extend((c, node) for c in reversed(children) if lines is None or type(c) not in _BLOCKS or may_hold(c, lines))
