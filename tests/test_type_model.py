@@ -162,6 +162,19 @@ def test_make_union_simplifies() -> None:
     assert type(merged) is m.UnionType and merged.items[0].reported and merged.items[1] is s  # type: ignore[attr-defined]
 
 
+def test_make_union_of_a_union_and_an_equal_one() -> None:
+    """A union joined with itself or an equal union is that union (the first);
+    not where it holds Any, of which the second may hold the reported one."""
+    i, s = m.Instance(_INT), m.Instance(_STR)  # type: ignore[arg-type]
+    u = m.make_union([i, s, m.NONE])
+    assert m.make_union([u, u]) is u and m.make_union((u, m.make_union([m.Instance(_INT), s, m.NONE]))) is u  # type: ignore[arg-type]
+    assert m.make_union([u, m.make_union([s, i, m.NONE])]) == m.UnionType((i, s, m.NONE))  # another order: not equal
+    assert m.make_union([u, m.make_union([i, s])]) == u
+    plain, reported = m.make_union([m.ANY_ERROR, s]), m.make_union([m.ANY_REPORTED, s])
+    assert plain == reported
+    assert m.make_union([plain, reported]).items[0].reported  # type: ignore[attr-defined]
+
+
 def test_substitute_keeps_what_it_does_not_change() -> None:
     from veritype.types.substitute import substitute, tv_key
 

@@ -50,9 +50,13 @@ def join(ev: "Evaluator", a: Type, b: Type) -> Type:
 
 
 def join_all(ev: "Evaluator", items: list[Type]) -> Type:
-    result: Type = NEVER
-    for item in items:
-        result = join(ev, result, item)
+    if not items:
+        return NEVER
+    # The join of Never and the first item is that item (`trivial_join`): the fold
+    # starts there (7.2k joins with Never on the bench corpus, one per call).
+    result = items[0]
+    for i in range(1, len(items)):
+        result = join(ev, result, items[i])
     return result
 
 

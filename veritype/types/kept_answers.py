@@ -62,6 +62,18 @@ def final(t: Type) -> bool:
     return _kept(t, True)
 
 
+def final_now(t: Type, finals: "set[Type]") -> bool:
+    """`final(t)`, with `t` added to `finals` when it is: a type once final stays
+    so (a settled class never becomes unsettled; the engine drops the checker
+    holding `finals` with the classes it forgets), and equal types have the
+    same answer (the walk reads only fields that take part in equality), so
+    the caller's `t in finals` answers the question asked again."""
+    if _kept(t, True):
+        finals.add(t)
+        return True
+    return False
+
+
 def _settled(info: "ClassInfo") -> bool:
     """The class's bases, flags and MRO are final (and a NamedTuple's fields made)."""
     if info._bases is None or info._resolving or (info.is_namedtuple and info._tuple_type is None):

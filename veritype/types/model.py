@@ -397,6 +397,22 @@ def make_union(items: "tuple[Type, ...] | list[Type]") -> Type:
         cls = type(only)
         if cls is not UnionType and cls is not NeverType:
             return only
+    if n == 2:
+        first = items[0]
+        if type(first) is UnionType:
+            second = items[1]
+            if second is first or (type(second) is UnionType and second == first):
+                # A union joined with itself or an equal one (4.3k calls on the bench
+                # corpus, branches that narrowed a variable alike: check.flow.merge):
+                # the pass below keeps the first union's items, its own objects, in
+                # its order, and a union is made here only, simplified, so no rule
+                # below changes it. Except a reported Any (see below), which the
+                # second may hold where the first holds an equal unreported one.
+                for item in first.items:  # type: ignore[attr-defined]
+                    if type(item) is AnyType:
+                        break
+                else:
+                    return first
     # One pass, with exact class tests (no type here is ever subclassed):
     # flatten, drop Never, deduplicate, and note which simplifications below
     # can apply at all (158k calls on the bench corpus, most with no type
