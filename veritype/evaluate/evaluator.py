@@ -101,6 +101,7 @@ class Evaluator:
         self._plain_instances: dict[str, Instance] = {}
         self._literal_fallbacks: dict[type, Instance] = {}  # see `literal`
         self._literals: dict[tuple[object, type], LiteralType] = {}  # see `literal`
+        self._declared_literals: dict[tuple[object, type], LiteralType] = {}  # see `declared_literal`
         self._named: dict[str, ClassInfo] = {}
         # Whether any PEP 695 type parameter was bound (`pep695_params`, the only
         # source of `Scope.type_params`): until one is, no name read is one,
@@ -569,6 +570,18 @@ class Evaluator:
         if len(self._literals) >= _LITERALS_KEPT:
             self._literals.clear()
         self._literals[key] = made
+        return made
+
+    def declared_literal(self, value: object) -> LiteralType:
+        """`literal(value)` as a real `Literal[...]` (declared: a variable does not
+        widen it). Asked for the few values truthiness splits off (`True`, `False`,
+        `0`, `""`, `b""`): each made once (9.3k were made on the bench corpus)."""
+        key = (value, type(value))
+        made = self._declared_literals.get(key)
+        if made is None:
+            lit = self.literal(value)
+            # (the fields of `dataclasses.replace(lit, declared=True)`, without its generic copy)
+            made = self._declared_literals[key] = LiteralType(lit.value, lit.fallback, lit.is_enum, True)
         return made
 
     def class_bases(self, info: ClassInfo) -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:

@@ -115,9 +115,7 @@ def _part_literal(ev: "Evaluator", value: object) -> Type:
     """The literal a truthiness part stands for. mypy's `false_only` makes a real
     `LiteralType` (not an inferred literal that a variable widens): `r = flag and
     loc()` is `Literal[False] | str | None`, so `if r:` leaves `str` (urllib3)."""
-    lit = ev.literal(value)
-    # (the fields of `dataclasses.replace(lit, declared=True)`, without its generic copy)
-    return LiteralType(lit.value, lit.fallback, lit.is_enum, True)
+    return ev.declared_literal(value)
 
 
 _FALSY_VALUES: dict[str, object] = {"builtins.int": 0, "builtins.str": "", "builtins.bytes": b""}
