@@ -275,3 +275,25 @@ def test_settings_not_enforced_in_a_workers_module_are_named(tmp_path: Path, cap
         outputs.append(capsys.readouterr())
     assert "not enforced: disallow_any_expr" in outputs[0].err
     assert outputs[1] == outputs[0]
+
+
+def _src(module: str, size: int, package: bool = False) -> BuildSource:
+    path = module.replace(".", "/") + ("/__init__.py" if package else ".py")
+    return BuildSource(path, module, "/", "x" * size)
+
+
+def test_scan_shares_are_cut_between_packages_near_the_even_cut() -> None:
+    from veritype.engine.early_workers import _shares
+
+    def names(shares: list[list[BuildSource]]) -> list[list[str]]:
+        return [[s.module for s in share] for share in shares]
+
+    # The even cut (500 of 1000) falls inside package b; its start (at 440)
+    # is within an eighth of a share (62) of it: the cut moves there.
+    srcs = [_src("a", 40, True), _src("a.m", 400), _src("b", 20, True), _src("b.x", 270), _src("b.y", 270)]
+    assert names(_shares(srcs, 2)) == [["a", "a.m"], ["b", "b.x", "b.y"]]
+    # Further away (at 300), the even cut stands, as within one package.
+    srcs = [_src("a", 40, True), _src("a.m", 260), _src("b", 20, True), _src("b.x", 340), _src("b.y", 340)]
+    assert names(_shares(srcs, 2)) == [["a", "a.m", "b", "b.x"], ["b.y"]]
+    one = [_src(f"p.m{i}", 100) for i in range(10)]
+    assert names(_shares(one, 3)) == [[f"p.m{i}" for i in range(4)], [f"p.m{i}" for i in range(4, 7)], [f"p.m{i}" for i in range(7, 10)]]
