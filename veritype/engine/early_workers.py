@@ -138,12 +138,16 @@ class EarlyWorkers:
             self.scan(unknown)
         order = {name: i for i, name in enumerate(names)}
 
-        def successors(name: str) -> list[str]:
+        # Each module's edges listed once: the search asks for a node's
+        # successors again each time it comes back to it (3,425 times for the
+        # bench corpus's 426 modules, sorted each time: ~0.02 s).
+        edges: dict[str, list[str]] = {}
+        for name in names:
             found = self.imports.get(name)
             deps = found[0] if found is not None else set()  # (not loaded: no edges, as import_cycles)
-            return sorted((n for n in deps if n in order and n != name), key=order.__getitem__)
+            edges[name] = sorted((n for n in deps if n in order and n != name), key=order.__getitem__)
 
-        groups = [sorted(g, key=order.__getitem__) for g in strongly_connected(order, successors)]
+        groups = [sorted(g, key=order.__getitem__) for g in strongly_connected(order, edges.__getitem__)]
         weight = {tuple(g): sum(self.chars.get(n, 0) for n in g) for g in groups}
         # Largest first: the long components start early and the short ones fill in.
         tasks = [("check", g) for g in sorted(groups, key=lambda g: -weight[tuple(g)])]
