@@ -119,7 +119,7 @@ class ForkPool:
         pending = list(tasks)
         # Per worker: (task, size of its message) of each task sent and not yet answered.
         busy: dict[int, list[tuple[Any, int]]] = {w: [] for w in range(len(self.conns))}
-        held: dict[int, tuple[Any, bytes]] = {}
+        held: dict[int, tuple[Any, memoryview]] = {}
         for w in range(len(self.conns)):
             self._give(w, pending, busy, held, choose, dress, ahead)
         while any(busy.values()):
@@ -135,7 +135,7 @@ class ForkPool:
                 yield w, task, answer
                 self._give(w, pending, busy, held, choose, dress, ahead)
 
-    def _give(self, w: int, pending: list[Any], busy: dict[int, list[tuple[Any, int]]], held: dict[int, tuple[Any, bytes]],
+    def _give(self, w: int, pending: list[Any], busy: dict[int, list[tuple[Any, int]]], held: dict[int, tuple[Any, memoryview]],
               choose: Callable[[int, list[Any]], int] | None, dress: Callable[[int, Any], Any] | None, ahead: int) -> None:
         given = busy[w]
         if w in held:
@@ -148,7 +148,7 @@ class ForkPool:
             task = pending.pop(choose(w, pending) if choose is not None else 0)
             data = ForkingPickler.dumps(dress(w, task) if dress is not None else task)
             if given and sum(size for _, size in given) + len(data) > _QUEUED_BYTES:
-                held[w] = (task, bytes(data))
+                held[w] = (task, data)
                 return
             self.conns[w].send_bytes(data)
             given.append((task, len(data)))
