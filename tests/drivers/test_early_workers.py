@@ -133,6 +133,56 @@ def test_stopped_workers_exit_before_the_pool_is_closed() -> None:
     assert pool.procs == [] and pool.conns == []
 
 
+def _echo(message: tuple[int, int, bytes]) -> tuple[int, bytes]:
+    """A task's number, with `size` bytes of answer (the third item pads the message)."""
+    return message[0], b"a" * message[1]
+
+
+def test_tasks_queued_ahead_are_answered_in_order_and_the_last_go_one_at_a_time() -> None:
+    pool = ForkPool(2, _echo)
+    events: list[tuple[str, int, int]] = []
+
+    def dress(w: int, task: int) -> tuple[int, int, bytes]:
+        events.append(("sent", w, task))
+        return (task, 0, b"")
+
+    try:
+        answers = []
+        for w, task, answer in pool.run(list(range(8)), dress=dress, ahead=2):
+            events.append(("answered", w, task))
+            answers.append((w, task, answer[0]))
+        assert sorted(task for _, task, _ in answers) == list(range(8))
+        assert all(task == n for _, task, n in answers)
+        # Before any answer each worker holds three tasks (one and two ahead);
+        # the two left are one per worker: each is sent to a worker that has
+        # answered all it was given.
+        first = next(i for i, e in enumerate(events) if e[0] == "answered")
+        assert [e[1:] for e in events[:first]] == [(0, 0), (0, 1), (0, 2), (1, 3), (1, 4), (1, 5)]
+        for task in (6, 7):
+            i = events.index(next(e for e in events if e[0] == "sent" and e[2] == task))
+            w = events[i][1]
+            assert sum(1 if kind == "sent" else -1 for kind, v, _ in events[:i] if v == w) == 0
+        # Each worker answers in the order its tasks were sent.
+        for w in (0, 1):
+            assert [t for kind, v, t in events if kind == "sent" and v == w] == [t for v, t, _ in answers if v == w]
+    finally:
+        pool.close()
+
+
+def test_a_large_message_is_not_queued_ahead() -> None:
+    # Tasks and answers larger than a pipe holds: a task queued while its
+    # worker sends such an answer would leave both processes waiting on the
+    # other's read. It is sent once its worker is free.
+    pool = ForkPool(2, _echo)
+    big = 1_000_000
+    try:
+        answers = list(pool.run(list(range(6)), dress=lambda w, task: (task, big, b"m" * big), ahead=2))
+        assert sorted(task for _, task, _ in answers) == list(range(6))
+        assert all(len(answer[1]) == big for _, _, answer in answers)
+    finally:
+        pool.close()
+
+
 class _Conn:
     """A worker's end of the pipe, scripted: `polls` answers poll() in turn
     (then True: a message waits), `messages` are received in turn."""
@@ -275,3 +325,25 @@ def test_settings_not_enforced_in_a_workers_module_are_named(tmp_path: Path, cap
         outputs.append(capsys.readouterr())
     assert "not enforced: disallow_any_expr" in outputs[0].err
     assert outputs[1] == outputs[0]
+
+
+def _src(module: str, size: int, package: bool = False) -> BuildSource:
+    path = module.replace(".", "/") + ("/__init__.py" if package else ".py")
+    return BuildSource(path, module, "/", "x" * size)
+
+
+def test_scan_shares_are_cut_between_packages_near_the_even_cut() -> None:
+    from veritype.engine.early_workers import _shares
+
+    def names(shares: list[list[BuildSource]]) -> list[list[str]]:
+        return [[s.module for s in share] for share in shares]
+
+    # The even cut (500 of 1000) falls inside package b; its start (at 440)
+    # is within an eighth of a share (62) of it: the cut moves there.
+    srcs = [_src("a", 40, True), _src("a.m", 400), _src("b", 20, True), _src("b.x", 270), _src("b.y", 270)]
+    assert names(_shares(srcs, 2)) == [["a", "a.m"], ["b", "b.x", "b.y"]]
+    # Further away (at 300), the even cut stands, as within one package.
+    srcs = [_src("a", 40, True), _src("a.m", 260), _src("b", 20, True), _src("b.x", 340), _src("b.y", 340)]
+    assert names(_shares(srcs, 2)) == [["a", "a.m", "b", "b.x"], ["b.y"]]
+    one = [_src(f"p.m{i}", 100) for i in range(10)]
+    assert names(_shares(one, 3)) == [[f"p.m{i}" for i in range(4)], [f"p.m{i}" for i in range(4, 7)], [f"p.m{i}" for i in range(7, 10)]]

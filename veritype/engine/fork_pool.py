@@ -25,6 +25,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 
@@ -55,6 +56,12 @@ def _serve(conn: Connection, handler: Callable[[Any], Any], idle: Callable[[], b
             answer = ("error", traceback.format_exc())
         conn.send(answer)
     conn.close()
+
+
+# What may wait in a worker's pipe unread (ForkPool.run's `ahead`): within the
+# buffers of the socket pair a duplex Pipe is (208 KiB each way on Linux, 8 KiB
+# on macOS by default), so that queueing a task never blocks this process.
+_QUEUED_BYTES = 8192
 
 
 class ForkPool:
@@ -92,36 +99,59 @@ class ForkPool:
             gc.unfreeze()
 
     def run(self, tasks: list[Any], choose: Callable[[int, list[Any]], int] | None = None,
-            dress: Callable[[int, Any], Any] | None = None) -> Iterator[tuple[int, Any, Any]]:
+            dress: Callable[[int, Any], Any] | None = None, ahead: int = 0) -> Iterator[tuple[int, Any, Any]]:
         """Each task sent to one worker, (worker index, task, answer) as each
         answer arrives. `choose(worker, pending)`: the index in `pending` of
         the task for that idle worker (default: the first). `dress(worker,
         task)`: the message that carries the task to that worker (default:
-        the task itself), for news the worker should have with it."""
+        the task itself), for news the worker should have with it.
+
+        `ahead`: how many more tasks a worker is given beyond the one it
+        works on while more than one task per worker is pending, so that it
+        goes on to the next at once rather than after a round trip (its
+        answer read here, the next task chosen and sent back: this process
+        may be asleep or busy when the answer comes). The last tasks go one
+        at a time, to whichever worker is free first, so the run still ends
+        balanced. Messages queued so stay within `_QUEUED_BYTES` per worker,
+        which the pipe holds: a send here never waits for a worker that may
+        itself be waiting to send an answer here (a larger one is held until
+        the worker is free)."""
         pending = list(tasks)
-        busy: dict[int, Any] = {}
+        # Per worker: (task, size of its message) of each task sent and not yet answered.
+        busy: dict[int, list[tuple[Any, int]]] = {w: [] for w in range(len(self.conns))}
+        held: dict[int, tuple[Any, memoryview]] = {}
         for w in range(len(self.conns)):
-            self._give(w, pending, busy, choose, dress)
-        while busy:
-            for ready in wait([self.conns[w] for w in busy]):
+            self._give(w, pending, busy, held, choose, dress, ahead)
+        while any(busy.values()):
+            for ready in wait([self.conns[w] for w, given in busy.items() if given]):
                 w = next(i for i, conn in enumerate(self.conns) if conn is ready)
                 try:
                     status, answer = self.conns[w].recv()
                 except (EOFError, OSError):
                     raise RuntimeError(f"worker process {self.procs[w].pid} died") from None
-                task = busy.pop(w)
+                task, _ = busy[w].pop(0)  # (a worker answers its messages in order)
                 if status != "ok":
                     raise RuntimeError(f"worker process failed:\n{answer}")
                 yield w, task, answer
-                self._give(w, pending, busy, choose, dress)
+                self._give(w, pending, busy, held, choose, dress, ahead)
 
-    def _give(self, w: int, pending: list[Any], busy: dict[int, Any], choose: Callable[[int, list[Any]], int] | None,
-              dress: Callable[[int, Any], Any] | None) -> None:
-        if not pending:
-            return
-        task = pending.pop(choose(w, pending) if choose is not None else 0)
-        busy[w] = task
-        self.conns[w].send(dress(w, task) if dress is not None else task)
+    def _give(self, w: int, pending: list[Any], busy: dict[int, list[tuple[Any, int]]], held: dict[int, tuple[Any, memoryview]],
+              choose: Callable[[int, list[Any]], int] | None, dress: Callable[[int, Any], Any] | None, ahead: int) -> None:
+        given = busy[w]
+        if w in held:
+            if given:
+                return
+            task, data = held.pop(w)
+            self.conns[w].send_bytes(data)
+            given.append((task, len(data)))
+        while pending and (not given or len(given) <= ahead and len(pending) > len(self.conns)):
+            task = pending.pop(choose(w, pending) if choose is not None else 0)
+            data = ForkingPickler.dumps(dress(w, task) if dress is not None else task)
+            if given and sum(size for _, size in given) + len(data) > _QUEUED_BYTES:
+                held[w] = (task, data)
+                return
+            self.conns[w].send_bytes(data)
+            given.append((task, len(data)))
 
     def broadcast(self, message: Any) -> list[Any]:
         """`message` to every worker; their answers, in worker order."""
