@@ -18,7 +18,7 @@ from veritype.check.flow import Flow, State
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.check.display_items import report_display_items
 from veritype.check.typeddict_rules import check_typeddict_delete
-from veritype.check.import_over_variable import check_import_over_variable
+from veritype.check.import_over_binding import check_from_import_over_binding, check_module_import_over_binding
 from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.truthiness import never_true
 from veritype.evaluate.expressions import ExprEvaluator
@@ -458,7 +458,8 @@ class ModuleChecker:
 
     def _Import(self, stmt: ast.Import) -> None:
         for alias in stmt.names:
-            self._check_import(stmt, alias.name)
+            if self._check_import(stmt, alias.name):
+                check_module_import_over_binding(self, stmt, alias)
 
     def _ImportFrom(self, stmt: ast.ImportFrom) -> None:
         binder = self.program.binder_for(self.info)
@@ -473,7 +474,7 @@ class ModuleChecker:
         for alias in stmt.names:
             if alias.name == "*":
                 continue
-            check_import_over_variable(self, stmt, source, alias)
+            check_from_import_over_binding(self, stmt, source, alias)
             sym = self.program.lookup_in_module(mod, alias.name, from_import=True)
             if sym is not None:
                 if self.program.hidden_reexport(mod, alias.name):
