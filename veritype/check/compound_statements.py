@@ -14,7 +14,6 @@ from veritype.evaluate.narrowing import narrow_pair
 from veritype.check.assigned_keys import body_keys, stmt_keys, target_keys
 from veritype.evaluate.truthiness import never_false, never_true
 from veritype.syntax.shapes import elif_branch
-from veritype.syntax.walk import walk as walk_nodes
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
 from veritype.types.subtype import is_subtype
@@ -120,10 +119,9 @@ def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
     return True
 
 
-def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: Callable[[], set[str]], test: ast.expr | None, infinite: bool, before_body=None, node: ast.For | ast.AsyncFor | ast.While | None = None) -> None:  # type: ignore[no-untyped-def]
+def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: Callable[[], set[str]], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]
     # (`assigned` gives the keys the loop assigns: only a loop past the depth of
-    # silent passes asks for them, so most loops never walk their body for them.
-    # `node`: the loop statement, for `_holds_loop`.)
+    # silent passes asks for them, so most loops never walk their body for them.)
     saved_exits = mc._loop_exits
     entry = mc.flow.fork()
     first_pass: tuple[State, list[State]] | None = None
@@ -135,7 +133,7 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
     # loop, may stand (`loop_caps`): 72 of the 93 loops whose second pass was
     # walked on the bench corpus were capped at depth 2 (22 are walked twice
     # now; statement walks 51,200 -> 50,227).
-    if mc.silent_passes < 2 or (mc.silent_passes == 2 and node is not None and not _holds_loop(node)):
+    if mc.silent_passes < 2 or (mc.silent_passes == 2 and not _holds_loop(body)):
         # A silent first pass finds what the body assigns; the loop head is
         # the join of the entry state and the state at the end of the body,
         # so `p = Path(p)` before `while ...: p = p.parent` keeps `Path`.
@@ -199,16 +197,22 @@ def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assi
 
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
-def _holds_loop(node: ast.For | ast.AsyncFor | ast.While) -> bool:
-    """Whether a loop statement is nested anywhere in `node`'s body, nested
-    definitions included (kept on the node: asked again for each pass around it)."""
-    known: bool | None = getattr(node, "_vt_holds_loop", None)
-    if known is None:
-        known = any(type(n) in _LOOPS for s in node.body for n in walk_nodes(s))
-        node._vt_holds_loop = known  # type: ignore[union-attr]
-    return known
+def _holds_loop(body: list[ast.stmt]) -> bool:
+    """Whether a loop statement is nested anywhere in `body`, nested definitions
+    included. Only statements are walked (no expression holds one), and nothing
+    is kept: a loop is asked at depth 2 only (some fifty on the bench corpus)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if type(node) in _LOOPS:
+            return True
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _BLOCK_NODES):
+                todo.append(child)
+    return False
 
 
 def _first_pass_stands(mc: "ModuleChecker", entry: State, head: State, caps: int) -> bool:
@@ -247,7 +251,7 @@ def check_while(mc: "ModuleChecker", stmt: ast.While) -> None:
         mc.flow.apply(mc.exprs().narrow_for(stmt.test, False))
         mc.block(stmt.orelse)
         return
-    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)), stmt.test, infinite, node=stmt)
+    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)), stmt.test, infinite)
 
 
 def _keep_item_literals(mc: "ModuleChecker", target: ast.expr, item: Type) -> None:
@@ -291,7 +295,7 @@ def check_for(mc: "ModuleChecker", stmt: ast.For | ast.AsyncFor) -> None:
             mc.assign(stmt.target, item, None, stmt)
             _keep_item_literals(mc, stmt.target, item)
 
-    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)) | target_keys(stmt.target), None, False, before_body=bind_target, node=stmt)
+    mc._loop(stmt.body, stmt.orelse, lambda: body_keys(stmt, _walrus(mc)) | target_keys(stmt.target), None, False, before_body=bind_target)
 
 
 def check_with(mc: "ModuleChecker", stmt: ast.With | ast.AsyncWith) -> None:
