@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any, Callable
 
-from veritype.check.flow import Flow, State
+from veritype.check.flow import Flow, State, forget_joins
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.check.display_items import report_display_items
 from veritype.check.typeddict_rules import check_typeddict_delete
@@ -61,6 +61,8 @@ def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
         checker.run()
     except RecursionError:
         checker.diags.append(Diagnostic(info.path, 1, 1, "error", "Internal error: the module is too deeply nested to check", "misc"))
+    finally:
+        forget_joins()
     checker._exprs = None  # (see ModuleChecker.__init__)
     return checker.diags
 
