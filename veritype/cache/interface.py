@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 from veritype.cache.fingerprint import digest_bytes, digest_text
 from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
-from veritype.evaluate.functions import is_generator, walk_own_body
+from veritype.evaluate.functions import is_generator
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
@@ -287,9 +287,31 @@ def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, yield_lines: list
     # (kept on the node: free where the check already asked).
     first, last = span_start(node), node.end_lineno
     yields = (yield_lines is None or any_in_span(yield_lines, first, last)) and is_generator(node)
-    awaits = ((await_lines is None or any_in_span(await_lines, first, last))
-              and any(isinstance(sub, ast.Await) for sub in walk_own_body(node)))
+    awaits = (await_lines is None or any_in_span(await_lines, first, last)) and _awaits(node, await_lines)
     return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
+
+
+def _awaits(node: ast.FunctionDef | ast.AsyncFunctionDef, await_lines: list[int] | None) -> bool:
+    """Whether an `ast.Await` is among `walk_own_body(node)` (not in a nested
+    def, class or lambda). A statement whose lines hold no `await` (the
+    sorted `await_lines`; None: not known) is not entered: its own nodes lie
+    within its lines (a statement's positions are exact; those of an
+    expression nested in an f-string may not be, before Python 3.12, so no
+    expression is skipped by its lines)."""
+    stack = child_nodes(node)
+    childless, scopes, statements = CHILDLESS, _OWN_SCOPES, _STATEMENTS
+    while stack:
+        sub = stack.pop()
+        kind = type(sub)
+        if kind is ast.Await:
+            return True
+        if kind in childless or kind in scopes:
+            continue
+        if (await_lines is not None and kind in statements
+                and not any_in_span(await_lines, sub.lineno, sub.end_lineno)):  # type: ignore[attr-defined]
+            continue
+        stack.extend(child_nodes(sub))
+    return False
 
 
 def _stores_on_first_param(node: ast.FunctionDef | ast.AsyncFunctionDef, for_lines: list[int] | None) -> bool:
@@ -360,6 +382,10 @@ def _kinds(*bases: type) -> frozenset[type]:
 
 
 _STRUCTURAL = _kinds(ast.stmt, ast.excepthandler, ast.match_case)
+# The statements (with positions; an except clause's are its own too).
+_STATEMENTS = _kinds(ast.stmt, ast.excepthandler)
+# The nodes whose `await` is their own (syntax/walk.walk_own_body's).
+_OWN_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
 # The parts of a statement with a position of their own (not `arguments`,
 # `withitem`, nor the contexts Load/Store/Del and operators, which hold nothing).
 _POSITIONED = _kinds(ast.expr, ast.arg, ast.keyword, ast.alias, ast.pattern)
