@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores, forget_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS, block_fields
-from veritype.syntax.word_lines import any_in_span, span_start, union_lines
+from veritype.syntax.word_lines import NOWHERE, any_in_span, span_start
 from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
@@ -97,24 +97,24 @@ def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]
                 yield from _defs(holder.body, in_class)
 
 
-def _walk_lines(info: "ModuleInfo", keep_imports: bool) -> list[int] | None:
+def _walk_lines(info: "ModuleInfo", keep_imports: bool) -> tuple[list[int], ...] | None:
     """The lines of the module's source that may hold a statement the walk
-    of a body looks for (syntax/word_lines.py): a nested `def` or `class`, a
-    `global`, an import (where imports keep a body); None: not known. Found
-    once for the file by its parse, and already by the check (redefinitions
-    and module_use_before_def ask for the keywords; the cache's import graph
-    asks for `import` after the run)."""
+    of a body looks for (syntax/word_lines.py), by word: a nested `def` or
+    `class`, a `global`, an import (where imports keep a body); None: not
+    known. Found once for the file by its parse, and already by the check
+    (redefinitions and module_use_before_def ask for the keywords; the
+    cache's import graph asks for `import` after the run). Not merged into
+    one list: sorting their union took longer than the walks it spared."""
     parsed = info.parsed
     if parsed is None:
         return None
-    words = [parsed.keyword_lines("def", "class"), parsed.keyword_lines("global")]
-    if keep_imports:
-        words.append(parsed.word_lines("import"))
-    return union_lines(words)
+    words = (parsed.keyword_lines("def", "class"), parsed.keyword_lines("global"),
+             parsed.word_lines("import") if keep_imports else NOWHERE)
+    return None if None in words else words  # type: ignore[return-value]
 
 
 def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...],
-                lines: list[int] | None = None) -> list[FuncDef] | None:
+                lines: tuple[list[int], ...] | None = None) -> list[FuncDef] | None:
     """The defs nested in `node`'s body when the body may be released, else
     None. `lines`: `_walk_lines` of the module (None: not known)."""
     body = node.body
@@ -130,8 +130,13 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     # A body whose lines hold none of the keywords has no statement the walk
     # below looks for (each is written within its own lines, inside the
     # body's; most bodies): released, with no nested def.
-    if lines is not None and not any_in_span(lines, span_start(body[0]), node.end_lineno):
-        return []
+    if lines is not None:
+        first, last = span_start(body[0]), node.end_lineno
+        for words in lines:
+            if words and any_in_span(words, first, last):
+                break
+        else:
+            return []
     # Every statement of the body at any depth (and the handlers and match
     # cases holding some), by an explicit stack: the answer does not depend
     # on the order, and a generator step for each was a third of the walk.
