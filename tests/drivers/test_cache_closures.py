@@ -8,11 +8,14 @@ whose closure went through it; each run gives a clean run's diagnostics."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from veritype.cache.store import CacheStore
+from veritype.cache.closures import deps_digest, pairs_digest
+from veritype.cache.store import CacheStore, Entry, _diag_to_json, json_string
+from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.engine.build import run
 
 from test_cache import options, sources, write
@@ -82,3 +85,23 @@ def test_a_lost_entry_rechecks_the_closures_through_it(project: Path, checked: l
     result = run(sources(project), options(project, *cache_rows.flags(layout)))
     assert sorted(checked) == ["cyc_a", "cyc_b", "mid", "top"]
     assert result.diagnostics == _clean(project)
+
+
+def test_an_entry_written_from_encoded_deps_is_json_dumps_of_it(tmp_path: Path) -> None:
+    # A cold run writes each entry from its (name, state) pairs encoded once
+    # (cache/incremental.py): the bytes json.dumps of the entry gives, read
+    # back as written, and digested as deps_digest digests the deps.
+    deps = {"a": "source:/p/a.py:iface:1", "b.c": "missing:import-not-found:False", "d": 'site:/p/"é\\x".py:full:2'}
+    refs = {"m": "0" * 64}
+    diagnostics = [Diagnostic("/p/q.py", 3, 1, "error", 'Name "é" is "not" defined', "name-defined")]
+    ordered = sorted(deps)
+    deps_json = "{" + ", ".join(f"{json_string(n)}: {json_string(deps[n])}" for n in ordered) + "}"
+    digest = pairs_digest(f"{n}\0{deps[n]}" for n in ordered)
+    assert digest == deps_digest(deps)
+    store = CacheStore(str(tmp_path / "cache"), sqlite=False)
+    store.save_encoded("q", "/p/q.py", "key", deps_json, refs, digest, diagnostics)
+    written = Path(store._path("q", "/p/q.py")).read_text(encoding="utf-8").partition("\n")[2]
+    expected = Entry("key", deps, diagnostics, refs, digest)
+    assert written == json.dumps({"key": "key", "deps": deps, "refs": refs, "digest": digest,
+                                  "diagnostics": [_diag_to_json(d) for d in diagnostics]})
+    assert store.load("q", "/p/q.py") == expected

@@ -130,3 +130,19 @@ def test_a_comprehension_right_after_a_number_is_seen() -> None:
             for text, known in ((src, None), (src, parsed)):
                 changed = src.replace("z = 1", "z = 2")
                 assert interface_digest(changed, parse_source("m.py", changed) if known else None) != interface_digest(text, known)
+
+
+def test_a_body_with_its_own_await_differs_from_one_without() -> None:
+    # The marker of a cut body says whether it awaits itself: a statement
+    # holding `await` (an f-string's too) does; a nested def's, a lambda's, a
+    # comment's or a string's do not. The statements whose lines hold no
+    # `await` are not looked into (the same answers with the parse's lines).
+    plain = "async def f(g):\n    # await in a comment\n    x = 1\n    s = 'await'\n    async def h():\n        await g()\n    k = lambda: 1\n    return x\n"
+    awaiting = [plain.replace("x = 1", "x = await g()"), plain.replace("s = 'await'", "s = f'{await g()}'"),
+                plain.replace("return x", "if x:\n        return [await g() for _ in ()]\n    return x")]
+    for text in (plain, *awaiting):
+        assert interface_digest(text, parse_source("m.py", text)) == interface_digest(text)
+    digest = interface_digest(plain)
+    assert interface_digest(plain.replace("x = 1", "x = 2")) == digest
+    for text in awaiting:
+        assert interface_digest(text) != digest

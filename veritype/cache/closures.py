@@ -28,7 +28,7 @@ were over an earlier run's loaded modules).
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 from itertools import chain
 from typing import TYPE_CHECKING
 
@@ -161,23 +161,26 @@ def expand(walks: Mapping[str, tuple[set[str], set[str]]], limit: int | None = N
     the names stay within `limit` (default `INLINE_LIMIT`); the rest stay refs."""
     if limit is None:
         limit = INLINE_LIMIT
+    # Each module's refs in order, sorted once: a module is reached by the
+    # walks of many (the order decides which refs fit under the limit).
+    ordered = {module: sorted(refs) for module, (_, refs) in walks.items()}
     out: dict[str, tuple[set[str], set[str]]] = {}
     for module, (names, refs) in walks.items():
         deps = set(names)
         kept: set[str] = set()
         done = {module}
-        pending = sorted(refs)
+        pending = ordered[module].copy()
         while pending:
             ref = pending.pop()
             if ref in done:
                 continue
             done.add(ref)
-            ref_names, ref_refs = walks[ref]
+            ref_names = walks[ref][0]
             if len(deps) + len(ref_names) > limit:
                 kept.add(ref)
                 continue
             deps |= ref_names
-            pending.extend(sorted(ref_refs))
+            pending.extend(ordered[ref])
         deps.discard(module)
         out[module] = (deps, kept)
     return out
@@ -190,6 +193,12 @@ def deps_digest(deps: Mapping[str, str]) -> str:
     not json.dumps: the corpus's entries record 51k states, 4.5 MB of text
     (3x faster; a cache written by another veritype is not read: veritype_key)."""
     return digest_text("\0".join(chain.from_iterable(sorted(deps.items()))))
+
+
+def pairs_digest(pairs: Iterable[str]) -> str:
+    """`deps_digest` of deps given as their (name, state) pairs sorted by
+    name, each written `f"{name}\\0{state}"`: the same text digested."""
+    return digest_text("\0".join(pairs))
 
 
 def valid_entries(entries: Mapping[str, "Entry | None"], states: Mapping[str, str]) -> set[str]:

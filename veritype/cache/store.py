@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import json
 import os
+from json.encoder import encode_basestring_ascii
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -46,6 +47,10 @@ from veritype.cache.run_summary import EntryStat, RunSummary
 from veritype.cache.fingerprint import digest_text
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.read_files import read_bytes
+
+# A str as `json.dumps` writes it (ASCII, escaped): json's own encoder, in C.
+json_string: Callable[[str], str] = encode_basestring_ascii  # type: ignore[assignment]
+_json_string = json_string
 
 FORMAT = "v1"
 # The interface-digest memo (cache/interface.py is the costly part of a warm
@@ -180,15 +185,17 @@ class CacheStore:
         return lines
 
     def save(self, module: str, path: str, entry: Entry) -> None:
-        data = {
-            "key": entry.key,
-            "deps": entry.deps,
-            "refs": entry.refs,
-            "digest": entry.digest,
-            "diagnostics": [_diag_to_json(d) for d in entry.diagnostics],
-        }
+        self.save_encoded(module, path, entry.key, json.dumps(entry.deps), entry.refs, entry.digest, entry.diagnostics)
+
+    def save_encoded(self, module: str, path: str, key: str, deps_json: str, refs: dict[str, str], digest: str,
+                     diagnostics: list[Diagnostic]) -> None:
+        """`save` of an Entry whose `deps` are given as `json.dumps` writes
+        them (cache/incremental.py: each state's text is encoded once, not
+        once for each of the tens of entries recording it). The same bytes as
+        `json.dumps` of the whole entry: its default separators, in its order."""
         try:
-            payload = json.dumps(data)
+            payload = (f'{{"key": {_json_string(key)}, "deps": {deps_json}, "refs": {json.dumps(refs)}, '
+                       f'"digest": {_json_string(digest)}, "diagnostics": {json.dumps([_diag_to_json(d) for d in diagnostics])}}}')
             # Atomic: readers see the old entry or the new one.
             self._write(_name(module, path), digest_text(payload) + "\n" + payload)
         except OSError:

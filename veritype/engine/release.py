@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores, forget_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS, block_fields
+from veritype.syntax.word_lines import NOWHERE, any_in_span, span_start
 from veritype.evaluate.functions import is_generator
 
 if TYPE_CHECKING:
@@ -59,8 +60,9 @@ def release_bodies(info: "ModuleInfo", keep_imports: bool = True) -> int:
         return 0
     released = 0
     keeping = _KEEPING if keep_imports else _KEEPING_NO_IMPORTS
+    lines = _walk_lines(info, keep_imports)
     for node, in_class in _defs(tree.body, False):
-        nested = _releasable(node, in_class, keeping)
+        nested = _releasable(node, in_class, keeping, lines)
         # The stores to `self.x` were walked for the binder, the interface
         # digest and the test above, all done with this module: dropped, a
         # kept body's too (asked again, they are walked again).
@@ -95,9 +97,28 @@ def _defs(body: list[ast.stmt], in_class: bool) -> Iterator[tuple[FuncDef, bool]
                 yield from _defs(holder.body, in_class)
 
 
-def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...]) -> list[FuncDef] | None:
-    """The defs nested in `node`'s body when the body may be released, else None."""
-    if is_trivial_body(node.body):
+def _walk_lines(info: "ModuleInfo", keep_imports: bool) -> tuple[list[int], ...] | None:
+    """The lines of the module's source that may hold a statement the walk
+    of a body looks for (syntax/word_lines.py), by word: a nested `def` or
+    `class`, a `global`, an import (where imports keep a body); None: not
+    known. Found once for the file by its parse, and already by the check
+    (redefinitions and module_use_before_def ask for the keywords; the
+    cache's import graph asks for `import` after the run). Not merged into
+    one list: sorting their union took longer than the walks it spared."""
+    parsed = info.parsed
+    if parsed is None:
+        return None
+    words = (parsed.keyword_lines("def", "class"), parsed.keyword_lines("global"),
+             parsed.word_lines("import") if keep_imports else NOWHERE)
+    return None if None in words else words  # type: ignore[return-value]
+
+
+def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...],
+                lines: tuple[list[int], ...] | None = None) -> list[FuncDef] | None:
+    """The defs nested in `node`'s body when the body may be released, else
+    None. `lines`: `_walk_lines` of the module (None: not known)."""
+    body = node.body
+    if is_trivial_body(body):
         return None
     # A method assigning to `self.attr` (any target position, as the
     # walk shared with the binder and the interface digest found them:
@@ -106,11 +127,21 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     # body too many costs memory, releasing one too many would lose a declaration.
     if in_class and any(type(stmt) is not ast.Delete for stmt, _ in first_param_stores(node)):
         return None
+    # A body whose lines hold none of the keywords has no statement the walk
+    # below looks for (each is written within its own lines, inside the
+    # body's; most bodies): released, with no nested def.
+    if lines is not None:
+        first, last = span_start(body[0]), node.end_lineno
+        for words in lines:
+            if words and any_in_span(words, first, last):
+                break
+        else:
+            return []
     # Every statement of the body at any depth (and the handlers and match
     # cases holding some), by an explicit stack: the answer does not depend
     # on the order, and a generator step for each was a third of the walk.
     nested: list[FuncDef] = []
-    stack: list[ast.AST] = list(node.body)
+    stack: list[ast.AST] = list(body)
     pop, extend, simple = stack.pop, stack.extend, SIMPLE_STATEMENTS
     while stack:
         sub = pop()
