@@ -297,7 +297,9 @@ class TypeExprEvaluator:
                 if type(node) is ast.Name:
                     return kept_type_names.keep_plain_class(self.ev, node.id, info, ctx.scope)
                 return info.no_args_instance()
-            if any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
+            if info.fullname == "builtins.tuple":
+                type_expr_special.report_bare_tuple(self, ctx, node, top)
+            elif any(tv.default is None for tv in info.type_vars):  # all defaulted: not "missing" (mypy)
                 self._report_bare_generic(ctx, node, info.name, top)
             if info.fullname == "builtins.tuple":
                 return Instance(info, (AnyType("implicit"),))

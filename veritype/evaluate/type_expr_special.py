@@ -25,6 +25,26 @@ if TYPE_CHECKING:
     from veritype.evaluate.type_expr import TypeExprEvaluator
 
 
+def _class_body_alias(ctx: TypeContext, top: bool) -> bool:
+    """The whole value of `M = X` in a class body: mypy makes no alias there, so
+    nothing about X is reported (`A = X` at module level is an alias)."""
+    return top and ctx.alias_value and ctx.scope.kind == "class"
+
+
+def report_bare_tuple(te: "TypeExprEvaluator", ctx: TypeContext, node: ast.expr, top: bool) -> None:
+    """--disallow-any-generics: a bare `tuple`/`Tuple`. mypy reads it as
+    `tuple[Any, ...]` even as the whole value of an alias (`A = tuple`, unlike
+    `A = list`), so it reports it there too, under the name as written
+    (`typing.Tuple`, `TT` for `Tuple as TT`)."""
+    te._report_bare_generic(ctx, node, _written(node, "tuple"), _class_body_alias(ctx, top))
+
+
+def _written(node: ast.expr, name: str) -> str:
+    """A bare special form's name as mypy shows it: as written (`typing.Callable`,
+    `C` for `Callable as C`)."""
+    return ast.unparse(node) if type(node) in (ast.Name, ast.Attribute) else name
+
+
 def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
     if name == "Any":
         return AnyType("explicit")
@@ -35,13 +55,13 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
     if name == "LiteralString":
         return te.ev.builtin("str")
     if name == "Tuple":
-        te._report_bare_generic(ctx, node, name, top)
+        report_bare_tuple(te, ctx, node, top)
         return te.ev.builtin("tuple", AnyType("implicit"))
     if name == "Callable":
-        te._report_bare_generic(ctx, node, "Callable", False)  # `A = Callable` too (mypy)
+        te._report_bare_generic(ctx, node, _written(node, name), _class_body_alias(ctx, top))  # `A = Callable` too (mypy)
         return CallableType((), AnyType("implicit"), is_ellipsis=True)
     if name == "Type":
-        te._report_bare_generic(ctx, node, name, top)
+        te._report_bare_generic(ctx, node, _written(node, name), top)
         return TypeType(AnyType("implicit"))
     if name in CLASS_ALIASES:
         info = te.ev.named_class(CLASS_ALIASES[name])
