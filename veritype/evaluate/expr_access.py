@@ -14,7 +14,7 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unboxed_item
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.evaluate.special_values import NOT_CALLABLE
+from veritype.evaluate.special_values import NOT_CALLABLE, SUBSCRIBED_OPAQUE
 from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 from veritype.evaluate.super_access import is_super_call, super_member
@@ -196,10 +196,12 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         # A bare `{}` has no context to take its types from: mypy's `dict[Never,
         # Never]`, which no key fits (trio: `lambda: {}["nope"]  # type: ignore[index]`).
         base = ex.ev.builtin("dict", NeverType(), NeverType())
-    if isinstance(base, SpecialForm) and base.name == "Annotated":
+    if type(base) is SpecialForm and base.name in SUBSCRIBED_OPAQUE:
         if ex.scope is not None:
             ex.ev.type_exprs.evaluate(node, ex.scope)
-        return base  # `Annotated[int, ""]` is a special form object, not `type[int]` (spec)
+        # `Annotated[int, ""]` is a special form object, not `type[int]` (spec);
+        # mypy types `Union[int, str]`, `Optional[int]`... the same way.
+        return base
     if isinstance(base, (TypeType, SpecialForm)):
         # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
         if ex.scope is not None:

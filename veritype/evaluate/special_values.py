@@ -29,6 +29,10 @@ NOT_CALLABLE = frozenset({
     "TypeAlias", "Type",
 })
 
+# Special forms whose subscription is still a special form object as a value
+# (mypy reveals `typing._SpecialForm` for `Union[int, str]`, `Optional[int]`).
+SUBSCRIBED_OPAQUE = frozenset({"Annotated", "Union", "Optional"})
+
 
 def special_form_member(ev: "Evaluator", name: str) -> Type | None:
     """The attribute `name` of a special form object (None: it has none)."""

@@ -179,6 +179,14 @@ class SubtypeChecker:
                 # "Annotated is not type compatible with type or type[T]" (spec); nor is
                 # any special form object (mypy: "<typing special form>").
                 return False
+            if tl is SpecialForm and left.name in _NOT_CLASSES and left.name != "Type":  # type: ignore[attr-defined]
+                # A special form object is a `typing._SpecialForm` (typeshed; mypy):
+                # not a `type` nor None, but an `object` and Hashable.
+                if tr is Instance:
+                    form = self.ev.instance("typing._SpecialForm")
+                    return not isinstance(form, Instance) or self._instance_left(form, right)  # type: ignore[arg-type]
+                if tr is NoneType or tr is LiteralType or tr is TupleType:
+                    return False
             if (tl is SpecialForm or tl is ModuleType) and tr is not Instance and tr is not UnionType:
                 return True
         if tl is UnionType:
