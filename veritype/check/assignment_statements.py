@@ -23,6 +23,7 @@ from veritype.check.assign_narrowing import keep_declared_over_any, narrow_on_as
 from veritype.check.attribute_targets import check_final_name, check_final_name_of, PLAIN, check_written_attribute, written_type
 from veritype.check.partial_types import maybe_complete
 from veritype.check.special_assignments import special_assignment, special_annassign
+from veritype.check.special_form_imports import check_special_form_name
 from veritype.check.type_targets import check_type_target
 from veritype.evaluate.declarations import qualifiers, bind_in_callables
 # (Modules, imported here: a `from package import module` in a function runs
@@ -302,7 +303,7 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
         # variable, parameter or function (most names assigned): asked only then.
         kind = hit[0].kind if hit is not None else None
         if (kind == S.CLASS or kind == S.FROM_IMPORT or kind == S.MODULE_REF) and (
-                check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value)):
+                check_type_target(mc, target, t, value) or inferred_decls.check_module_name(mc, target, t, value) or check_special_form_name(mc, target, t, value)):
             return
         inferred_decls.before_assign(mc, target, value, t)
         if named is not None and hit is not None and mc.inferred.get(id(hit[0])) is named[1]:
