@@ -32,7 +32,7 @@ from veritype.types.model import (
     TypeType, UnionType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
-from veritype.check import assignment_statements, unimported_any
+from veritype.check import assignment_statements, inferred_decls, unimported_any
 from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import deleted_names
@@ -173,9 +173,13 @@ class ModuleChecker:
         report = self.report
         if e is None or not e.reusable(self.scope, self.flow, report):
             e = self._exprs = ExprEvaluator(self.ev, self.scope, self.flow, report)
+            e.on_walrus = self.walrus_bound
         e.in_async = bool(self.func and self.func.is_async)
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
+
+    def walrus_bound(self, target: ast.Name, t: Type) -> None:
+        inferred_decls.record(self, target, t)  # a walrus binding first declares (mypy)
 
     def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False, exprs: ExprEvaluator | None = None) -> Type:
         """The type of `node`; `condition`: its value is tested for truth (if, while, assert);
