@@ -48,7 +48,8 @@ from veritype.check.redefinitions import check_redefinitions, report_missing_imp
 from veritype.check.runtime_annotations import check_statement as check_run_annotations
 from veritype.check.unused_awaitable import check_unused_awaitable
 from veritype.evaluate.truthy_function import infer_condition
-from veritype.types.model import LiteralType
+from veritype.types.model import ANY_UNBOUND_NAME, LiteralType
+from veritype.check.unbound_returns import unbound_return_any
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -439,6 +440,8 @@ class ModuleChecker:
                         self.explain_protocol(stmt.value, t, expected)
                 elif isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]) and not _is_object(expected) and not _declares_any(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
+            elif expected is ANY_UNBOUND_NAME and isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]):
+                unbound_return_any(self, stmt, func.node)
         self.flow.state.unreachable = True
 
     # -- assignment ----------------------------------------------------------------------
