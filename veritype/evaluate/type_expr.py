@@ -359,6 +359,7 @@ class TypeExprEvaluator:
             if scope.module.is_stub or scope.module.name in ("typing", "typing_extensions"):
                 return AnyType("special")
             value = self.ev.symbol_type(sym, scope)
+            computed = computed or isinstance(decl, ast.For)  # (a loop's target is never an alias: mypy reports it)
             if isinstance(value, AnyType) and not computed:
                 return AnyType("special")
             if isinstance(value, TypeType) and sym.annotation is None and not computed:
