@@ -22,8 +22,14 @@ mypy's exceptions, each checked against mypy 2.4.1:
   options let a variable be redefined with another type), and so does a
   function generic in a constrained type variable (mypy checks it once per
   constraint, we once);
-- an except-handler name, a match capture, a walrus or an augmented
-  assignment as the first declaration declare nothing here.
+- an except-handler name, a match capture or an augmented assignment as
+  the first declaration declare nothing here.
+
+A walrus that first binds a name declares it as an assignment does (mypy
+2.4.1: `if (c := self.c) is not None: ...` then `c = lambda x: ...` infers
+the lambda in the context of `c`'s declared type; `c = "a"` after `(c := o)`
+for an `int | None` is an `[assignment]` error): the checker's evaluator
+hands each walrus to `record` (`ModuleChecker.walrus_bound`).
 
 Everything is recorded on the checker (`ModuleChecker.inferred`), keyed by
 the symbol: a name whose declaring statement the walk did not reach (other
@@ -126,6 +132,8 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
             if _holds(t, target):
                 return True
         return False
+    if type(node) is ast.NamedExpr:
+        return node.target is target  # a walrus binding first declares too (mypy)
     if not isinstance(node, _DECLARING):
         return False
     if any(_holds(t, target) for t in _target_names(node)):

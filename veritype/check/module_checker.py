@@ -32,7 +32,7 @@ from veritype.types.model import (
     TypeType, UnionType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
-from veritype.check import assignment_statements, unimported_any
+from veritype.check import assignment_statements, inferred_decls, unimported_any
 from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import deleted_names
@@ -48,7 +48,8 @@ from veritype.check.redefinitions import check_redefinitions, report_missing_imp
 from veritype.check.runtime_annotations import check_statement as check_run_annotations
 from veritype.check.unused_awaitable import check_unused_awaitable
 from veritype.evaluate.truthy_function import infer_condition
-from veritype.types.model import LiteralType
+from veritype.types.model import ANY_UNBOUND_NAME, LiteralType
+from veritype.check.unbound_returns import unbound_return_any
 
 if TYPE_CHECKING:
     from veritype.evaluate.program import ModuleInfo, Program
@@ -173,9 +174,13 @@ class ModuleChecker:
         report = self.report
         if e is None or not e.reusable(self.scope, self.flow, report):
             e = self._exprs = ExprEvaluator(self.ev, self.scope, self.flow, report)
+            e.on_walrus = self.walrus_bound
         e.in_async = bool(self.func and self.func.is_async)
         e.yield_types = self.func.yield_types if self.func is not None else None
         return e
+
+    def walrus_bound(self, target: ast.Name, t: Type) -> None:
+        inferred_decls.record(self, target, t)  # a walrus binding first declares (mypy)
 
     def infer(self, node: ast.expr, expected: Type | None = None, condition: bool = False, exprs: ExprEvaluator | None = None) -> Type:
         """The type of `node`; `condition`: its value is tested for truth (if, while, assert);
@@ -435,6 +440,8 @@ class ModuleChecker:
                         self.explain_protocol(stmt.value, t, expected)
                 elif isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]) and not _is_object(expected) and not _declares_any(expected):
                     self.error(stmt, f'Returning Any from function declared to return "{format_type(expected)}"', "no-any-return")
+            elif expected is ANY_UNBOUND_NAME and isinstance(t, AnyType) and self.options.warn_return_any and _returned_any(t, self.diags[mark:]):
+                unbound_return_any(self, stmt, func.node)
         self.flow.state.unreachable = True
 
     # -- assignment ----------------------------------------------------------------------

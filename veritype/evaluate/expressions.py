@@ -96,7 +96,7 @@ class ExprEvaluator:
     # About 190k are made on the bench corpus (one per checked expression statement
     # and per narrowing question): slots make them smaller and quicker to set up.
     __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
-                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations")
+                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations", "on_walrus")
 
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
@@ -113,6 +113,8 @@ class ExprEvaluator:
         self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
+        # The checker's: told each walrus-bound name and its value's type (check.inferred_decls).
+        self.on_walrus: Callable[[ast.Name, Type], None] | None = None
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
         # The off-by-default `deprecated` code is on (`deprecations`: known by the maker).
@@ -515,6 +517,8 @@ class ExprEvaluator:
             self.flow.bind(node.target.id, t)
             if self.overlay:
                 self.overlay[-1][node.target.id] = t
+            if self.on_walrus is not None and not self.in_lambda:  # (a lambda's walrus binds in the lambda)
+                self.on_walrus(node.target, t)
         return t
 
     def declared_of(self, name: str) -> Type | None:

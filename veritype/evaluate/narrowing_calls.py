@@ -120,13 +120,23 @@ def _narrow_call(ev: "Evaluator", silent: "ExprEvaluator", scope: "Scope", test:
                 met = meet(ev, bound, guard)
                 if not isinstance(met, NeverType):
                     return {key: current if is_subtype(ev, bound, guard) else with_bound(current, met)}
-            narrowed = meet(ev, current, guard)
+            narrowed = guard if _bare_type_under(current, guard) else meet(ev, current, guard)
             if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
                 narrowed = guard
             return {key: narrowed}
         # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
-        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or not is_subtype(ev, i, guard)])}
+        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or _bare_type_under(i, guard) or not is_subtype(ev, i, guard)])}
     return {}
+
+
+def _bare_type_under(t: Type, guard: Type) -> bool:
+    """Whether `t` is a bare `type` (a `type[Any]`) and `guard` a `type[C]` of a class:
+    mypy narrows by TypeIs with proper subtyping, which an Any does not pass, so
+    `is_dataclass(cl)` for a `cl: type` gives `type[DataclassInstance]` when
+    true and leaves `type` when false (checked against mypy 2.4.1; cattrs's
+    `adapted_fields`), where plain subtyping would make the false branch unreachable."""
+    return (type(t) is Instance and t.info.fullname == "builtins.type" and not t.args  # type: ignore[attr-defined]
+            and type(guard) is TypeType and type(guard.item) is Instance)  # type: ignore[attr-defined]
 
 
 def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: Overloaded) -> Type:

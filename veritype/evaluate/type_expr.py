@@ -21,7 +21,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
-    ANY_ERROR, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
+    ANY_ERROR, ANY_UNBOUND_NAME, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
     NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, make_union, NONE,
 )
 from veritype.types.alias_ref import expand_top
@@ -361,13 +361,15 @@ class TypeExprEvaluator:
             if scope.module.is_stub or scope.module.name in ("typing", "typing_extensions"):
                 return AnyType("special")
             value = self.ev.symbol_type(sym, scope)
+            computed = computed or isinstance(decl, ast.For)  # (a loop's target is never an alias: mypy reports it)
             if isinstance(value, AnyType) and not computed:
                 return AnyType("special")
             if isinstance(value, TypeType) and sym.annotation is None and not computed:
                 return value.item
             # mypy names a function's local by its bare name, a module's variable in full.
             shown = sym.name if scope.kind == "function" else ref.fullname
-            return self._error(ctx, node, f'Variable "{shown}" is not valid as a type')
+            self._error(ctx, node, f'Variable "{shown}" is not valid as a type')
+            return ANY_UNBOUND_NAME
         return AnyType("special")
 
     def _bare_variadic(self, tv: TypeVarType, node: ast.AST, ctx: TypeContext) -> Type:

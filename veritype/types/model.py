@@ -365,6 +365,9 @@ ANY_EXPLICIT = AnyType("explicit")
 ANY_UNANNOTATED = AnyType("unannotated")
 ANY_ERROR = AnyType("error")
 ANY_REPORTED = AnyType("error", reported=True)
+# A variable used as a type (`-> cl`, reported "Variable ... is not valid as a type"):
+# mypy keeps the name unbound (`cl?`), so returning Any there is still no-any-return.
+ANY_UNBOUND_NAME = AnyType("error")
 ANY_SPECIAL = AnyType("special")
 NONE = NoneType()
 NEVER = NeverType()

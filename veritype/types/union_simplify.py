@@ -7,6 +7,7 @@ is a proper subtype of another item goes. veritype models the sure cases:
 * an instance (or literal, or class object) whose class derives from another
   item's class with exactly its type arguments: `TextIO | CaptureIO` is
   `TextIO` (CaptureIO derives from TextIOWrapper, a TextIO);
+* a class object `type[C]` of a class, beside a bare `type`;
 * an instance of a class whose type parameters are all covariant, with Any
   for each argument, covers every subclass instance (Any is the top of a
   proper subtype check on the right): `tuple[Any, ...] | tuple[str]` is
@@ -72,6 +73,8 @@ def _covered(item: Type, other: Type) -> bool:
         i: Instance | None = item  # type: ignore[assignment]
     else:
         i = _nominal(item)
+        if i is None and type(item) is TypeType and type(item.item) is Instance and other.info.fullname == "builtins.type":  # type: ignore[attr-defined]
+            return True  # a class object is a `type` (mypy: `type[DataclassInstance] | type` is `type`)
     if i is None or other.info not in i.info.mro:
         return False
     if isinstance(item, TupleType) and not _all_any_covariant(other):
