@@ -26,6 +26,7 @@ from veritype.types.model import (
 )
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
+from veritype.evaluate.type_var_defaults import fill_defaults, type_var_default
 from veritype.types.tuples import make_tuple, splice
 from veritype.evaluate import kept_type_names, type_expr_special
 from veritype.evaluate.kept_type_names import KEPT
@@ -38,7 +39,6 @@ from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
     from veritype.semantic.symbols import Symbol
-    from veritype.evaluate.classes import ClassInfo
     from veritype.evaluate.evaluator import Evaluator, Ref
 
 class TypeExprEvaluator:
@@ -347,7 +347,7 @@ class TypeExprEvaluator:
         if info is not None:
             alias, params = info
             if params:
-                return substitute(alias, {tv_key(p): _tv_default(p) for p in params})
+                return substitute(alias, {tv_key(p): type_var_default(p) for p in params})
             return alias
         if sym.kind == S.FUNC:
             return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
@@ -778,22 +778,3 @@ def _typeddict_or(ev: "Evaluator", inst: Instance) -> Type:
         return typeddict_type(ev, inst)
     return inst
 
-
-def fill_defaults(params: tuple[TypeVarType, ...], given: list[Type]) -> tuple[Type, ...]:
-    """Type arguments for `params`: those given, then each default (PEP 696), where a
-    default may refer to earlier parameters (`_StopT_co = TypeVar(default=_StartT_co)`)."""
-    out = list(given)
-    for p in params[len(given):]:
-        if p.default is None:
-            out.append(AnyType("implicit"))
-            continue
-        mapping = {}
-        for earlier, value in zip(params, out):
-            mapping[(earlier.fullname, "")] = value
-            mapping[tv_key(earlier)] = value
-        out.append(substitute(p.default, mapping))
-    return tuple(out)
-
-
-def _tv_default(tv: TypeVarType) -> Type:
-    return tv.default if tv.default is not None else AnyType("implicit")
