@@ -30,7 +30,7 @@ from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
     Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
-    make_union, union_items, NONE,
+    make_union, union_items, NEVER, NONE,
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate import expr_access, expr_displays, expr_generators, expr_operators, expr_unpacking
@@ -43,6 +43,7 @@ from veritype.evaluate.narrowing import narrow_names
 from veritype.evaluate.redundant_expr import check_condition
 from veritype.evaluate.special_calls import special_call
 from veritype.evaluate.truthy_function import infer_condition
+from veritype.evaluate.truthiness import never_false, never_true
 from veritype.evaluate.walrus_final import check_final_target
 from veritype.types.union_simplify import drop_covered_items
 
@@ -491,17 +492,30 @@ class ExprEvaluator:
     # -- conditional, walrus, await, yield ------------------------------------------------
 
     def _IfExp(self, node: ast.IfExp, expected: Type | None) -> Type:
-        check_condition(self, node.test, infer_condition(self, node.test), "")
-        self.overlay.append(self.narrow_for(node.test, True))
-        try:
-            a = self.infer(node.body, expected)
-        finally:
-            self.overlay.pop()
-        self.overlay.append(self.narrow_for(node.test, False))
-        try:
-            b = self.infer(node.orelse, sibling_context(expected, node.orelse, a))
-        finally:
-            self.overlay.pop()
+        tested = infer_condition(self, node.test)
+        check_condition(self, node.test, tested, "")
+        # mypy's analyze_cond_branch: a branch the test rules out (a name it narrows
+        # to Never, or a test with no true / no false value, as `check_if` decides
+        # for statements) is Never, and its errors are not reported: `"a" if
+        # isinstance(x, str) else None` with `x: int` is None.
+        narrowed = self.narrow_for(node.test, True)
+        if never_true(self.ev, tested) or _rules_out(narrowed):
+            a: Type = NEVER
+        else:
+            self.overlay.append(narrowed)
+            try:
+                a = self.infer(node.body, expected)
+            finally:
+                self.overlay.pop()
+        narrowed = self.narrow_for(node.test, False)
+        if never_false(self.ev, tested) or _rules_out(narrowed):
+            b: Type = NEVER
+        else:
+            self.overlay.append(narrowed)
+            try:
+                b = self.infer(node.orelse, sibling_context(expected, node.orelse, a))
+            finally:
+                self.overlay.pop()
         # mypy's make_simplified_union of the two: `v if isinstance(v, tuple) else
         # (v,)` is `tuple[Any, ...]`, the 1-tuple covered (yarl's _query.py).
         return drop_covered_items(make_union([a, b]))
@@ -742,3 +756,11 @@ def _all_after(decls: "list[ast.AST]", node: ast.expr) -> bool:
         return False
     here = (node.lineno, node.col_offset)
     return all(isinstance(d, ast.stmt) and (d.lineno, d.col_offset) > here for d in decls)
+
+
+def _rules_out(narrowed: dict[str, Type]) -> bool:
+    """A narrowing that leaves some name no value: its branch is unreachable."""
+    for t in narrowed.values():
+        if type(t) is NeverType:
+            return True
+    return False
