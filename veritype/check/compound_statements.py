@@ -7,15 +7,15 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable
 
-from veritype.check.flow import Flow, State, merge
+from veritype.check.flow import State, merge
 from veritype.check.unreachable_rules import is_noop_for_reachability
-from veritype.evaluate.expressions import ExprEvaluator
+from veritype.evaluate.expressions import ExprEvaluator, rules_out
 from veritype.evaluate.narrowing import narrow_pair
 from veritype.check.assigned_keys import body_keys, stmt_keys, target_keys
 from veritype.evaluate.truthiness import never_false, never_true
 from veritype.syntax.shapes import elif_branch
 from veritype.types.format import format_pair
-from veritype.types.model import AnyType, CallableType, Instance, LiteralType, NeverType, Type, union_items
+from veritype.types.model import AnyType, CallableType, Instance, LiteralType, Type, union_items
 from veritype.types.subtype import is_subtype
 from veritype.types.join import widen_literals
 
@@ -70,7 +70,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             # (the `else` starts from this state again), each operand inferred once.
             pos, neg = narrow_pair(exprs, node.test)
         mc.flow.apply(pos)
-        if _is_never_narrowed(mc.flow, pos) or never_true(mc.ev, tested):
+        if rules_out(pos) or never_true(mc.ev, tested):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         # The states are handed over, not copied: the flow leaves each one
@@ -79,7 +79,7 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         ends.append(mc.flow.state)
         mc.flow.set(before)
         mc.flow.apply(neg)
-        if _is_never_narrowed(mc.flow, neg) or never_false(mc.ev, tested):
+        if rules_out(neg) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
         if nxt is None:
             mc.block(node.orelse)
@@ -407,13 +407,6 @@ def check_match(mc: "ModuleChecker", stmt: ast.Match) -> None:
 def _walrus(mc: "ModuleChecker") -> bool:
     """Whether the module's source may hold a `:=` (check/assigned_keys.py)."""
     return mc.program.binder_for(mc.info).has_walrus
-
-
-def _is_never_narrowed(flow: Flow, narrowed: dict[str, Type]) -> bool:
-    for t in narrowed.values():
-        if isinstance(t, NeverType):
-            return True
-    return False
 
 
 def _may_swallow(checker: ModuleChecker, stmt: ast.With | ast.AsyncWith) -> bool:

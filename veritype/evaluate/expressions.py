@@ -499,7 +499,7 @@ class ExprEvaluator:
         # for statements) is Never, and its errors are not reported: `"a" if
         # isinstance(x, str) else None` with `x: int` is None.
         narrowed = self.narrow_for(node.test, True)
-        if never_true(self.ev, tested) or _rules_out(narrowed):
+        if never_true(self.ev, tested) or rules_out(narrowed):
             a: Type = NEVER
         else:
             self.overlay.append(narrowed)
@@ -508,7 +508,7 @@ class ExprEvaluator:
             finally:
                 self.overlay.pop()
         narrowed = self.narrow_for(node.test, False)
-        if never_false(self.ev, tested) or _rules_out(narrowed):
+        if never_false(self.ev, tested) or rules_out(narrowed):
             b: Type = NEVER
         else:
             self.overlay.append(narrowed)
@@ -758,8 +758,9 @@ def _all_after(decls: "list[ast.AST]", node: ast.expr) -> bool:
     return all(isinstance(d, ast.stmt) and (d.lineno, d.col_offset) > here for d in decls)
 
 
-def _rules_out(narrowed: dict[str, Type]) -> bool:
-    """A narrowing that leaves some name no value: its branch is unreachable."""
+def rules_out(narrowed: dict[str, Type]) -> bool:
+    """A narrowing that leaves some name no value: its branch is unreachable
+    (for `if` statements and conditional expressions alike)."""
     for t in narrowed.values():
         if type(t) is NeverType:
             return True
