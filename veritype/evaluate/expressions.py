@@ -498,27 +498,25 @@ class ExprEvaluator:
         # to Never, or a test with no true / no false value, as `check_if` decides
         # for statements) is Never, and its errors are not reported: `"a" if
         # isinstance(x, str) else None` with `x: int` is None.
-        narrowed = self.narrow_for(node.test, True)
-        if never_true(self.ev, tested) or rules_out(narrowed):
-            a: Type = NEVER
-        else:
-            self.overlay.append(narrowed)
-            try:
-                a = self.infer(node.body, expected)
-            finally:
-                self.overlay.pop()
-        narrowed = self.narrow_for(node.test, False)
-        if never_false(self.ev, tested) or rules_out(narrowed):
-            b: Type = NEVER
-        else:
-            self.overlay.append(narrowed)
-            try:
-                b = self.infer(node.orelse, sibling_context(expected, node.orelse, a))
-            finally:
-                self.overlay.pop()
+        a = self._cond_branch(node.body, node.test, True, never_true(self.ev, tested), expected)
+        b_expected = sibling_context(expected, node.orelse, a)
+        b = self._cond_branch(node.orelse, node.test, False, never_false(self.ev, tested), b_expected)
         # mypy's make_simplified_union of the two: `v if isinstance(v, tuple) else
         # (v,)` is `tuple[Any, ...]`, the 1-tuple covered (yarl's _query.py).
         return drop_covered_items(make_union([a, b]))
+
+    def _cond_branch(self, branch: ast.expr, test: ast.expr, positive: bool, impossible: bool, expected: Type | None) -> Type:
+        """One branch of a conditional expression under the test's narrowing;
+        Never, not inferred, where the test rules it out (`impossible`: the test's
+        type has no true / no false value)."""
+        narrowed = self.narrow_for(test, positive)
+        if impossible or rules_out(narrowed):
+            return NEVER
+        self.overlay.append(narrowed)
+        try:
+            return self.infer(branch, expected)
+        finally:
+            self.overlay.pop()
 
     def _NamedExpr(self, node: ast.NamedExpr, expected: Type | None) -> Type:
         t = self.infer(node.value, expected)

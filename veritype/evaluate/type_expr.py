@@ -26,7 +26,7 @@ from veritype.types.model import (
 )
 from veritype.types.alias_ref import expand_top
 from veritype.types.substitute import substitute, tv_key
-from veritype.evaluate.type_var_defaults import fill_defaults, type_var_default
+from veritype.types.type_var_defaults import fill_defaults, type_var_default
 from veritype.types.tuples import make_tuple, splice
 from veritype.evaluate import kept_type_names, type_expr_special
 from veritype.evaluate.kept_type_names import KEPT

@@ -19,7 +19,8 @@ from veritype.types.model import (
 )
 from veritype.types.alias_ref import AliasRef
 from veritype.types.kept_answers import KEPT_KINDS, final_now as _final_now, keyed as _keyed, plain as _plain
-from veritype.types.substitute import substitute, tv_key
+from veritype.types.substitute import tv_key
+from veritype.types.type_var_defaults import default_after
 from veritype.types.supertypes import map_instance_to_supertype
 from veritype.types import callable_subtype
 from veritype.types.tuples import is_variadic, item_types
@@ -695,10 +696,5 @@ def _bare_with_defaults(item: Type) -> Type:
         if tv.default is None or tv.kind != "typevar":
             out.append(arg)
             continue
-        # A default may name earlier parameters (`S = TypeVar(default=T)`).
-        mapping = {}
-        for earlier, value in zip(tvs, out):
-            mapping[(earlier.fullname, "")] = value
-            mapping[tv_key(earlier)] = value
-        out.append(substitute(tv.default, mapping))
+        out.append(default_after(tv, tvs, out))  # (a default may name earlier parameters)
     return Instance(item.info, tuple(out))
