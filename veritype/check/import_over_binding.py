@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.redefinitions import bound_before
 from veritype.semantic import symbols as S
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, CallableType, Instance, ModuleType, NoneType, Overloaded, Type, TypeType
@@ -69,14 +70,8 @@ def check_module_import_over_binding(checker: "ModuleChecker", stmt: ast.Import,
 
 def _earlier(checker: "ModuleChecker", stmt: ast.stmt, local: str) -> S.Symbol | None:
     """The scope's symbol for `local` when a statement before `stmt` bound it first."""
-    sym = checker.scope.table.get(local)
-    # (None, or this statement not among its bindings: a `global` name, or
-    # an import in an unchecked function while the checker is outside it.)
-    if sym is None or sym.kind not in _CHECKED_KINDS or not sym.decls or sym.decls[0] is stmt or stmt not in sym.decls:
-        return None
-    if getattr(sym.decls[0], "lineno", 0) >= stmt.lineno:
-        return None  # bound first by this or a later statement (a loop body): not mypy's order
-    return sym
+    sym = bound_before(checker, stmt, local)
+    return sym if sym is not None and sym.kind in _CHECKED_KINDS else None
 
 
 def _check(checker: "ModuleChecker", stmt: ast.stmt, sym: S.Symbol, local: str, imported: Type) -> None:

@@ -41,6 +41,7 @@ from veritype.types.model import ModuleType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
+    from veritype.semantic.binder import Binder
 
 _FUNC = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
@@ -132,14 +133,7 @@ class _Scope:
         return lines is None or (bool(body) and any_in_span(lines, span_start(body[0]), body[-1].end_lineno))
 
     def _static(self, test: ast.expr) -> bool | None:
-        """A version/platform/TYPE_CHECKING condition's value; None for anything else
-        (a literal `if False:` too: mypy analyzes both its branches)."""
-        inner = test
-        while isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
-            inner = inner.operand
-        if isinstance(inner, ast.Constant):
-            return None
-        return self.binder.static_branch(test)
+        return decided_branch(self.binder, test)
 
     def _bindings(self, stmt: ast.stmt, bound: dict[str, _Binding]) -> None:
         # One branch by the statement's class (one of `_BINDING`; a parse's
@@ -231,19 +225,39 @@ def report_missing_import_over_binding(checker: "ModuleChecker", stmt: ast.stmt,
                    if a.name == module and (a.asname or "." not in module)]
     else:
         return
-    table = checker.scope.table
     for local in locals_:
-        sym = table.get(local)
-        # (None, or this statement not among its bindings: a `global` name, or
-        # an import in an unchecked function while the checker is outside it.)
-        if sym is None or not sym.decls or sym.decls[0] is stmt or stmt not in sym.decls:
+        sym = bound_before(checker, stmt, local)
+        if sym is None:
             continue
-        first = sym.decls[0]
-        if getattr(first, "lineno", 0) >= stmt.lineno:
-            continue  # bound first by this or a later statement (a loop body): not mypy's order
-        where = _earlier_binding(checker, sym, first)
+        where = _earlier_binding(checker, sym, sym.decls[0])
         if where is not None:
             checker.error(stmt, f'Name "{local}" already defined{where}', "no-redef")
+
+
+def bound_before(checker: "ModuleChecker", stmt: ast.stmt, local: str) -> S.Symbol | None:
+    """The scope's symbol for `local`, which `stmt` binds, when a statement
+    before `stmt` bound it first (mypy's order: that first binding decides)."""
+    sym = checker.scope.table.get(local)
+    # (None, or this statement not among its bindings: a `global` name, or
+    # an import in an unchecked function while the checker is outside it.)
+    if sym is None or not sym.decls or sym.decls[0] is stmt or stmt not in sym.decls:
+        return None
+    if getattr(sym.decls[0], "lineno", 0) >= stmt.lineno:
+        return None  # bound first by this or a later statement (a loop body): not mypy's order
+    return sym
+
+
+def decided_branch(binder: "Binder", test: ast.expr) -> bool | None:
+    """The value of an `if` test mypy decides before checking (a version,
+    platform or `TYPE_CHECKING` condition: it never checks the branch ruled
+    out); None for anything else, a literal `if False:` too (mypy analyzes
+    both its branches)."""
+    inner = test
+    while type(inner) is ast.UnaryOp and type(inner.op) is ast.Not:  # type: ignore[attr-defined]
+        inner = inner.operand  # type: ignore[attr-defined]
+    if type(inner) is ast.Constant:
+        return None
+    return binder.static_branch(test)
 
 
 def _earlier_binding(checker: "ModuleChecker", sym: S.Symbol, first: ast.AST) -> str | None:

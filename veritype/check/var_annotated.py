@@ -12,9 +12,12 @@ store, `del`, `global`/`nonlocal` of the name keeps us silent.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from veritype.check.redefinitions import decided_branch
+from veritype.syntax.shapes import empty_display_kind
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span, span_start
 from veritype.types.model import Instance, TypeType
@@ -34,22 +37,6 @@ _NAMED = frozenset(
 # The node classes `needs_annotation` reads (exact: ast nodes are never subclassed).
 _RELEVANT = frozenset({ast.Name, ast.Attribute, ast.Subscript, ast.Global, ast.Nonlocal, ast.AugAssign, ast.FunctionDef,
                        ast.AsyncFunctionDef, ast.ClassDef, ast.arg, ast.Import, ast.ImportFrom}) | _NAMED
-
-
-def empty_display_kind(value: ast.expr) -> str | None:
-    """'list' / 'dict' / 'set' for `[]`, `{}`, `set()`, else None."""
-    # (Asked of every assigned value: exact node classes, ast nodes are never subclassed.)
-    cls = type(value)
-    if cls is ast.Call:
-        func = value.func  # type: ignore[attr-defined]
-        if type(func) is ast.Name and func.id in ("set", "list", "dict") and not value.args and not value.keywords:  # type: ignore[attr-defined]
-            return func.id
-        return None
-    if cls is ast.List:
-        return None if value.elts else "list"  # type: ignore[attr-defined]
-    if cls is ast.Dict:
-        return None if value.keys else "dict"  # type: ignore[attr-defined]
-    return None
 
 
 def name_lines(checker: "ModuleChecker", name: str) -> list[int] | None:
@@ -396,18 +383,9 @@ _Static = Callable[[ast.expr], "bool | None"]
 
 
 def _static_of(mc: "ModuleChecker") -> _Static:
-    """The value of an `if` test mypy decides before checking (a version,
-    platform or `TYPE_CHECKING` condition; not a literal, as in
-    check/redefinitions.py): it never checks the branch ruled out."""
-    binder = mc.program.binder_for(mc.info)
-
-    def static(test: ast.expr) -> bool | None:
-        inner = test
-        while type(inner) is ast.UnaryOp and type(inner.op) is ast.Not:  # type: ignore[attr-defined]
-            inner = inner.operand  # type: ignore[attr-defined]
-        return None if type(inner) is ast.Constant else binder.static_branch(test)
-
-    return static
+    """The value of an `if` test mypy decides before checking
+    (redefinitions.decided_branch): it never checks the branch ruled out."""
+    return functools.partial(decided_branch, mc.program.binder_for(mc.info))
 
 
 def _events(body: "list[ast.stmt] | list[ast.AST]", lines: list[int] | None = None,

@@ -49,6 +49,7 @@ from veritype.evaluate.scopes import Scope
 from veritype.semantic.symbols import Symbol
 from veritype.types.join import widen_literals
 from veritype.types.model import Type
+from veritype.syntax.shapes import empty_display_kind
 from veritype.syntax.walk import walk as walk_nodes
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def unflowed_assigned(ev: "Evaluator", sym: Symbol, method: FuncDef, cls: "Class
     if any(sym.name in base.symbols for base in cls.mro[1:]):
         return None
     value: ast.expr = node.value  # type: ignore[attr-defined]
-    if _empty_display(value):
+    if empty_display_kind(value) is not None:
         return None  # (the checker may complete it as a partial type: check.partial_types)
     read: set[str] = set()
     parts = _VALUE_PARTS
@@ -131,15 +132,6 @@ def unflowed_assigned(ev: "Evaluator", sym: Symbol, method: FuncDef, cls: "Class
         return None
     t = ExprEvaluator(ev, eval_scope).infer(value)
     return t if widen_literals(t) is t else None
-
-
-def _empty_display(value: ast.expr) -> bool:
-    """`[]`, `{}`, `list()`, `dict()`, `set()` (check.var_annotated.empty_display_kind)."""
-    kind = type(value)
-    if kind is ast.Call:
-        func = value.func  # type: ignore[attr-defined]
-        return type(func) is ast.Name and func.id in ("set", "list", "dict") and not value.args and not value.keywords  # type: ignore[attr-defined]
-    return (kind is ast.List and not value.elts) or (kind is ast.Dict and not value.keys)  # type: ignore[attr-defined]
 
 
 def _named_above(stmts: list[ast.stmt], names: set[str]) -> bool:

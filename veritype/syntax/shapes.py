@@ -39,3 +39,19 @@ def is_unannotated_def(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     a = fn.args
     params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
     return all(p.annotation is None for p in params)
+
+
+def empty_display_kind(value: ast.expr) -> str | None:
+    """'list' / 'dict' / 'set' for `[]`, `{}`, `set()`, else None."""
+    # (Asked of every assigned value: exact node classes, ast nodes are never subclassed.)
+    cls = type(value)
+    if cls is ast.Call:
+        func = value.func  # type: ignore[attr-defined]
+        if type(func) is ast.Name and func.id in ("set", "list", "dict") and not value.args and not value.keywords:  # type: ignore[attr-defined]
+            return func.id
+        return None
+    if cls is ast.List:
+        return None if value.elts else "list"  # type: ignore[attr-defined]
+    if cls is ast.Dict:
+        return None if value.keys else "dict"  # type: ignore[attr-defined]
+    return None
