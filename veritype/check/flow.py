@@ -73,6 +73,13 @@ class KeyTable(dict[str, Type]):
         return live
 
 
+def _empty_table() -> KeyTable:
+    """A new empty KeyTable (as `KeyTable()` makes, with no keys to scan)."""
+    table = KeyTable.__new__(KeyTable)
+    table.members = set()
+    return table
+
+
 @dataclass
 class State:
     types: dict[str, Type] = field(default_factory=dict)  # changed in place, never replaced (Flow.lookup)
@@ -107,9 +114,15 @@ class State:
 
 class Flow:
     def __init__(self) -> None:
-        self.state = State()
+        # (What `__setattr__` and `State()` do, written out: a flow is made for
+        # every body checked, with an empty state.)
+        state = State.made(_empty_table(), False, None)
+        d = self.__dict__
+        d["state"] = state
+        d["lookup"] = state.types.get
         # The scope's possibly-undefined tracking, when that code is enabled.
-        self.undefined: "UndefinedNames | None" = None
+        d["undefined"] = None
+        self.undefined: "UndefinedNames | None"
 
     def __setattr__(self, name: str, value: object) -> None:
         object.__setattr__(self, name, value)
@@ -213,7 +226,7 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     the result itself, not a copy."""
     live = [s for s in states if not s.unreachable]
     if not live:
-        return State.made(KeyTable(), True, None)
+        return State.made(_empty_table(), True, None)
     if len(live) == 1:
         return live[0] if handed_over else live[0].copy()
     # (Untracked, as in most scopes, every state's is None: so is the merge's.)

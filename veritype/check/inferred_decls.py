@@ -99,7 +99,7 @@ def _target_names(node: ast.AST) -> list[ast.expr]:
     return []
 
 
-def _declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | None, bool]":
+def declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | None, bool]":
     """`_symbol(checker, target)`, and whether `target` declares it (`is_declaring`);
     no symbol where the rule is off (`enabled`).
 
@@ -165,7 +165,7 @@ def _may_span(outer: ast.expr, inner: ast.expr) -> bool:
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     """The type the variable's first assignment declared, to check `target`'s value against."""
-    sym, declaring = _declaration(checker, target)
+    sym, declaring = declaration(checker, target)
     if sym is None or declaring:
         return None
     t = checker.inferred.get(id(sym))
@@ -233,11 +233,9 @@ def _may_name_import_errors(checker: "ModuleChecker", fn: ast.AST | None) -> boo
     return any_in_span(lines, getattr(fn, "lineno", 1), getattr(fn, "end_lineno", None))
 
 
-def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type) -> None:
-    """Complete a partial None declaration, or widen one for a None in another branch."""
-    sym, declaring = _declaration(checker, target)
-    if sym is None or declaring:
-        return
+def before_assign(checker: "ModuleChecker", target: ast.Name, value: ast.expr | None, t: Type, sym: "Symbol") -> None:
+    """Complete a partial None declaration, or widen one for a None in another
+    branch; `target` assigns `sym` again (`declaration`: a symbol, not declared here)."""
     rec = checker.inferred.get(id(sym))
     if rec is None:
         return
@@ -282,9 +280,14 @@ def check_module_name(checker: "ModuleChecker", target: ast.Name, t: Type, value
 
 def record(checker: "ModuleChecker", target: ast.Name, bound: Type) -> None:
     """At the declaring assignment: remember the type bound there."""
-    sym, declaring = _declaration(checker, target)
+    sym, declaring = declaration(checker, target)
     if sym is None or not declaring:
         return
+    declared_as(checker, target, bound, sym)
+
+
+def declared_as(checker: "ModuleChecker", target: ast.Name, bound: Type, sym: "Symbol") -> None:
+    """`record` where `target` is known to declare `sym` (`declaration`)."""
     if isinstance(bound, NoneType):
         checker.inferred[id(sym)] = PARTIAL_NONE
         return

@@ -80,14 +80,17 @@ def statement_annotations(checker: "ModuleChecker", stmt: ast.stmt) -> list[ast.
 def check_statement(checker: "ModuleChecker", stmt: ast.stmt) -> None:
     if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.AnnAssign)):
         return
-    anns = statement_annotations(checker, stmt)
-    if not anns or not annotations_run(checker):
+    # (Asked of every def: whether annotations run first, kept for the module;
+    # then whether the module holds a `|` at all, before the annotations are gathered.)
+    if not annotations_run(checker):
         return
     # An annotation whose lines hold no `|` has no `|` to check: not walked
     # (syntax/word_lines.py; an annotation's position is exact; None: not known).
     parsed = checker.info.parsed
     bar_lines = parsed.word_lines("|") if parsed is not None else None
-    for ann in anns:
+    if bar_lines is not None and not bar_lines:
+        return
+    for ann in statement_annotations(checker, stmt):
         if isinstance(ann, ast.Constant):
             continue  # quoted whole: never evaluated as an expression
         if bar_lines is not None and not any_in_span(bar_lines, ann.lineno, ann.end_lineno):
