@@ -21,7 +21,7 @@ from veritype.check.covariant_params import check_covariant_params
 from veritype.check.decorator_rules import check_decorator_calls
 from veritype.check.disjoint_base_rules import check_function_decorators
 from veritype.check.guard_rules import check_guard_function
-from veritype.check.module_checker import FunctionContext
+from veritype.check.function_context import FunctionContext
 from veritype.check.overload_rules import check_overload_definition
 from veritype.check.paramspec_rules import check_paramspec_components
 from veritype.check.positional_only_rules import check_historical_positional

@@ -40,6 +40,8 @@ from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
 from veritype.check.await_placement import check_await_placement
 from veritype.check.class_rules import check_class
+from veritype.check.function_context import FunctionContext
+from veritype.check.function_rules import check_function
 from veritype.check.closures import carried_narrowings
 from veritype.check.deprecated_imports import check_deprecated_import
 from veritype.check.explicit_any import check_statement
@@ -66,15 +68,6 @@ def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
         forget_joins()
     checker._exprs = None  # (see ModuleChecker.__init__)
     return checker.diags
-
-
-class FunctionContext:
-    def __init__(self, node: ast.AST | None, ret: Type | None, is_generator: bool, is_async: bool) -> None:
-        self.node = node
-        self.ret = ret
-        self.is_generator = is_generator
-        self.is_async = is_async
-        self.yield_types: tuple[Type, Type] | None = None  # set for annotated generators
 
 
 class ModuleChecker:
@@ -551,8 +544,6 @@ class ModuleChecker:
     # -- definitions -------------------------------------------------------------------------
 
     def _FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        from veritype.check.function_rules import check_function
-
         check_function(self, node)
 
     _AsyncFunctionDef = _FunctionDef
