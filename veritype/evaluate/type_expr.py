@@ -123,10 +123,11 @@ class TypeExprEvaluator:
         """A name or dotted name used as a type."""
         if type(node) is ast.Name:
             known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
-            if known is not None:
-                hit = known.get(node.id)
-                if hit is not None and not self.ev.type_params_seen:
-                    return hit  # type: ignore[no-any-return]
+            hit = known.get(node.id) if known is not None else None
+            if hit is None:
+                hit = kept_type_names.kept_outside(ctx.scope, node.id, node.id)
+            if hit is not None and not self.ev.type_params_seen:
+                return hit  # type: ignore[return-value]
         t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
@@ -423,8 +424,10 @@ class TypeExprEvaluator:
         head = node.value
         if type(head) is ast.Name:
             known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
-            ref = known.get("[" + head.id) if known is not None and not self.ev.type_params_seen else None
+            ref: Ref | None = known.get("[" + head.id) if known is not None else None
             if ref is None:
+                ref = kept_type_names.kept_outside(ctx.scope, "[" + head.id, head.id)  # type: ignore[assignment]
+            if ref is None or self.ev.type_params_seen:
                 ref = kept_type_names.head_ref(self.ev, head, ctx.scope)
         else:
             ref = self.ev.resolve_expr(head, ctx.scope, True) if type(head) is ast.Attribute else None
