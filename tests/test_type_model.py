@@ -144,6 +144,19 @@ def test_cached_parts_are_not_copied() -> None:
     assert changed._hash is None and changed._shape is None and changed.params == c.params  # type: ignore[attr-defined]
 
 
+def test_with_params_and_with_ret_keep_every_other_field() -> None:
+    """`with_params`/`with_ret` make the callable field by field: each other
+    field, compared or not, is the one `dataclasses.replace` would keep."""
+    c = m.CallableType(
+        (m.Param("x", m.ANY),), m.NONE, (), name="f", definition=object(), is_ellipsis=True, is_type_obj=True,
+        type_guard=m.NONE, type_is=m.ANY, is_untyped=True, is_async=True, kwargs_unpacked=True, owner="C",
+    )
+    params = (m.Param("y", m.NEVER, m.KW_ONLY),)
+    for made, expected in ((c.with_params(params), dataclasses.replace(c, params=params)), (c.with_ret(m.NEVER), dataclasses.replace(c, ret=m.NEVER))):
+        for f in dataclasses.fields(c):
+            assert getattr(made, f.name) is getattr(expected, f.name), f.name
+
+
 def test_make_union_simplifies() -> None:
     """Each simplification of make_union, on the path with none (a new union
     of the deduplicated items) and on the paths with one."""

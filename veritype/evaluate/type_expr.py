@@ -34,6 +34,7 @@ from veritype.evaluate.type_expr_special import _is_unpack
 from veritype.evaluate.classes import ClassInfo
 from veritype.evaluate.functional_classes import functional_class
 from veritype.evaluate.newtype import newtype_info
+from veritype.evaluate.type_expr_variables import computed_value
 from veritype.types.format import format_type
 from veritype.types.subtype import is_subtype
 
@@ -123,10 +124,11 @@ class TypeExprEvaluator:
         """A name or dotted name used as a type."""
         if type(node) is ast.Name:
             known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
-            if known is not None:
-                hit = known.get(node.id)
-                if hit is not None and not self.ev.type_params_seen:
-                    return hit  # type: ignore[no-any-return]
+            hit = known.get(node.id) if known is not None else None
+            if hit is None:
+                hit = kept_type_names.kept_outside(ctx.scope, node.id, node.id)
+            if hit is not None and not self.ev.type_params_seen:
+                return hit  # type: ignore[return-value]
         t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
@@ -353,7 +355,7 @@ class TypeExprEvaluator:
             return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
         if sym.kind in (S.VAR, S.PARAM):
             decl = sym.node
-            computed = _computed_value(self.ev, decl, scope)
+            computed = computed_value(self.ev, decl, scope)
             if isinstance(decl, (ast.Assign, ast.AnnAssign)) and isinstance(decl.value, ast.Call) and not computed:
                 # Made by a call we do not model (a NewType-like factory, a sentinel,
                 # a TypeVarTuple from another module): unknown, so silent.
@@ -423,8 +425,10 @@ class TypeExprEvaluator:
         head = node.value
         if type(head) is ast.Name:
             known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
-            ref = known.get("[" + head.id) if known is not None and not self.ev.type_params_seen else None
+            ref: Ref | None = known.get("[" + head.id) if known is not None else None
             if ref is None:
+                ref = kept_type_names.kept_outside(ctx.scope, "[" + head.id, head.id)  # type: ignore[assignment]
+            if ref is None or self.ev.type_params_seen:
                 ref = kept_type_names.head_ref(self.ev, head, ctx.scope)
         else:
             ref = self.ev.resolve_expr(head, ctx.scope, True) if type(head) is ast.Attribute else None
@@ -716,41 +720,6 @@ def _is_component(node: ast.expr) -> bool:
 def _is_concatenate(te: TypeExprEvaluator, node: ast.Subscript, ctx: TypeContext) -> bool:
     ref = te.ev.resolve_expr(node.value, ctx.scope) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
     return ref is not None and ref.kind == "special" and ref.fullname.endswith(".Concatenate")
-
-
-def _computed_value(ev: "Evaluator", decl: ast.AST | None, scope: Scope) -> bool:
-    """Whether a variable's value is computed by an expression that is no type
-    expression: `eval(...)`, `(lambda: int)()`, `[int][0]` (spec, "Type aliases":
-    an implicit alias's value must be a valid type expression), so the name is a
-    variable even when the value happens to be a class."""
-    value = getattr(decl, "value", None) if isinstance(decl, (ast.Assign, ast.AnnAssign)) else None
-    if isinstance(value, ast.Subscript) and isinstance(decl, ast.Assign):
-        return isinstance(value.value, (ast.List, ast.Tuple, ast.Dict, ast.ListComp))
-    if not isinstance(value, ast.Call):
-        return False
-    if isinstance(value.func, ast.Lambda):
-        return isinstance(decl, ast.Assign)
-    if isinstance(value.func, ast.Name) and value.func.id == "eval":
-        ref = ev.resolve_expr(value.func, scope)
-        return ref is not None and ref.fullname == "builtins.eval" and isinstance(decl, ast.Assign)
-    return _plain_instance_call(ev, value, scope)
-
-
-def _plain_instance_call(ev: "Evaluator", call: ast.Call, scope: Scope) -> bool:
-    """`T = int(0)`: the call makes an instance of a plain class, which is no type
-    (only a metaclass's instances are classes). Classes of the typing modules, enum
-    and collections (TypeVar, NewType, NamedTuple, Enum(...)) make types or are
-    read elsewhere, so they do not count."""
-    if not isinstance(call.func, (ast.Name, ast.Attribute)):
-        return False
-    ref = ev.resolve_expr(call.func, scope)
-    if ref is None or ref.kind != "class" or ref.info is None:
-        return False
-    info = ref.info
-    module = info.module.name if info.module is not None else ""
-    if module in ("typing", "typing_extensions", "types", "enum", "collections", "abc") or info.is_newtype:
-        return False
-    return not any(c.fullname == "builtins.type" for c in info.mro)
 
 
 def _parse_forward(text: str) -> ast.expr:

@@ -51,6 +51,9 @@ _NOT_CLASSES = frozenset({
 })
 
 
+# What every class object is an instance of (`_type_left` says so first).
+_CLASS_OBJECT_CLASSES = ("builtins.type", "builtins.object")
+
 # The kinds of type the first tests of `_check` are about; a pair with none of
 # them goes straight to the structural tests.
 _SPECIAL = frozenset({AnyType, AliasRef, NeverType, UninhabitedUnbound, TypeFormType, SpecialForm, ModuleType})
@@ -100,6 +103,32 @@ class SubtypeChecker:
                     return True  # `_check(left.fallback, right)` with equal types
             if rinfo.fullname == "builtins.object":
                 return True  # every type is an object (each branch of `_check` says so)
+        elif tr is UnionType:
+            # A union holding the left type itself (`str`, `None`, a literal's class
+            # against `str | None`: 10% of the questions past the tests above), or
+            # equal to a left union: `_check` answers yes at that item (or at once),
+            # as it does at an Any item; here without hashing the pair for the cache.
+            if tl is Instance or tl is NoneType or tl is LiteralType or tl is TypeType:
+                fits = left.fallback if tl is LiteralType else left  # type: ignore[attr-defined]
+                for item in right.items:  # type: ignore[attr-defined]
+                    if item is left or item is fits:
+                        return True
+                    ti = type(item)
+                    if ti is tl:
+                        if tl is NoneType or item == left:
+                            return True
+                    elif ti is Instance:
+                        if tl is LiteralType:
+                            if item.info is fits.info and item.args == fits.args:  # type: ignore[attr-defined, union-attr]
+                                return True
+                        elif tl is TypeType and item.info.fullname in _CLASS_OBJECT_CLASSES:  # type: ignore[attr-defined]
+                            return True  # (`isinstance`'s `type | UnionType | tuple[...]`: see `_type_left`)
+                    elif ti is AnyType:
+                        return True
+            elif tl is UnionType and left == right:
+                return True
+        if tl is AnyType or tr is AnyType:
+            return True  # (`_check`'s first answer for a pair with Any, after equality)
         if self._assuming or tl not in KEPT_KINDS or tr not in KEPT_KINDS:
             # (A pair with a callable, a TypedDict... is never kept (see
             # `kept_answers`): not looked up either, which would hash both.)
@@ -615,7 +644,7 @@ class SubtypeChecker:
             item = left.item
             return isinstance(item, Instance) and bool(item.args) and not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args)
         if isinstance(right, Instance):
-            if right.info.fullname in ("builtins.type", "builtins.object"):
+            if right.info.fullname in _CLASS_OBJECT_CLASSES:
                 return True
             if isinstance(left.item, Instance):
                 if right.info.is_protocol and self._protocol(left, right):
