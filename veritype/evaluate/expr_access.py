@@ -15,6 +15,7 @@ from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unbox
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.evaluate.special_values import NOT_CALLABLE, SUBSCRIBED_OPAQUE, subscribed_type_value
+from veritype.evaluate.type_applications import check_type_application
 from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 from veritype.evaluate.super_access import is_super_call, super_member
@@ -204,6 +205,7 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         return base
     if isinstance(base, (TypeType, SpecialForm)):
         # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
+        check_type_application(ex, node)  # (`list[len(xs)]`: no type within)
         if ex.scope is not None:
             t = ex.ev.type_exprs.evaluate(node, ex.scope)
             if isinstance(t, (Instance, TupleType)) and isinstance(base, TypeType) and not (isinstance(base.item, Instance) and base.item.info.get("__class_getitem__") is None and not base.item.info.type_vars and base.item.info.fullname not in ("builtins.type", "builtins.tuple")):
