@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.evaluate.scopes import Scope
 from veritype.evaluate.scoped_aliases import variable_not_alias
+from veritype.evaluate.bare_generic_aliases import report_bare_alias_use
 from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
@@ -347,6 +348,7 @@ class TypeExprEvaluator:
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info
+            report_bare_alias_use(self, ctx, node, sym, scope)  # (`x: C` after `C = tuple`: --disallow-any-generics)
             if params:
                 return substitute(alias, {tv_key(p): type_var_default(p) for p in params})
             return alias
