@@ -37,7 +37,8 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if checker.scope.kind == "function" and type(stmt.value) is not ast.Call:
         # Every special form below is a call (TypeVar, NewType, NamedTuple,
         # TypedDict, Enum, TypeAliasType) but a type alias, checked as a value in a function.
-        report_invalid_local_alias(checker, stmt)  # (`A = list[len(xs)]`: no type alias)
+        if type(stmt.value) is ast.Subscript:
+            report_invalid_local_alias(checker, stmt)  # (`A = list[len(xs)]`: no type alias)
         return False
     name = stmt.targets[0].id
     sym = checker.scope.table.get(name)
