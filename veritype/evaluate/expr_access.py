@@ -216,7 +216,7 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
             meta_get = ex.ev.bound_member(base, "__getitem__")
             if meta_get is not None:
                 return ex._call_known(meta_get, [ex.infer(node.slice)], node)
-            ex.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "index")
+            ex.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "misc")  # (mypy: no code of its own)
             return ANY_ERROR
         return AnyType("special")
     return ex.subscript(base, node.slice, node)
