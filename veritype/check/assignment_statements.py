@@ -38,6 +38,7 @@ from veritype.check.inferred_attrs import inferred_attribute_type
 from veritype.check.inferred_decls import lenient
 from veritype.check.object_attribute_writes import object_attribute_declared
 from veritype.check.qualifier_rules import check_qualifier_declaration
+from veritype.check.var_annotated_reach import defer_var_annotated
 from veritype.check.self_attributes import through_annotated_self
 from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var, check_unbound_in_annotation
 from veritype.evaluate.calls import ARG_POS, Arg
@@ -146,6 +147,8 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     # false` is accepted, not enforced, and keeps the module's lax reading).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
     lines = va.name_lines(mc, name)
+    if body is not None and defer_var_annotated(mc, stmt, t, name, kind, body, local, lines, _param_names(mc)):
+        return  # judged at the end of the scope's walk, without what it did not reach
     if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return

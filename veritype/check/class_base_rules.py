@@ -24,6 +24,7 @@ from veritype.syntax.shapes import attribute_chain
 from veritype.types.model import AnyType, Instance, LiteralType, NoneType, TypeVarType, CallableType, NeverType
 from veritype.types.substitute import type_vars_in
 from veritype.check.variance_rules import check_variance_use
+from veritype.check.bare_generic_bases import check_bare_generic_bases
 from veritype.evaluate.class_bases import declared_variable
 from veritype.evaluate.declarations import type_alias_type_call
 from veritype.evaluate.protocol_membership import PROTOCOL_SKIP
@@ -40,6 +41,7 @@ _GENERIC_NAMES = ("typing.Generic", "typing.Protocol", "typing_extensions.Protoc
 
 def check_bases(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
     _invalid_bases(checker, node)
+    check_bare_generic_bases(checker, node)
     _variadic_parameters(checker, node)
     _generic_bases(checker, node, info)
     _protocol_bases(checker, node, info)

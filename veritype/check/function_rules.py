@@ -12,6 +12,7 @@ from veritype.evaluate.functions import (
 from veritype.types.format import format_pair
 from veritype.types.model import AnyType, Instance, NeverType, NoneType, Overloaded, Type, TypeVarType, CallableType
 from veritype.types.subtype import is_subtype
+from veritype.check.var_annotated_reach import judge_deferred
 from veritype.syntax.walk import child_nodes, walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span
 from veritype.check.conditional_variants import check_conditional_variant
@@ -107,6 +108,7 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     with checker.in_scope(scope, ctx):
         checker.block(node.body)
         falls_off = not checker.flow.state.unreachable
+        judge_deferred(checker, node)  # its `x = []` needing an annotation
     if gen and not is_async and declared_ret is not None and falls_off and not checker.info.is_stub:
         # A generator's value when it ends is its Generator's third argument: falling
         # off the end returns None (mypy's rule, as for a plain function).

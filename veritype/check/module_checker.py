@@ -38,6 +38,7 @@ from veritype.check import possibly_undefined
 from veritype.check import deleted_names
 from veritype.check import merge_declared
 from veritype.check.unreachable_rules import is_noop_for_reachability
+from veritype.check.var_annotated_reach import judge_deferred, note_unreached
 from veritype.check.await_placement import check_await_placement
 from veritype.check.class_rules import check_class
 from veritype.check.function_context import FunctionContext
@@ -215,13 +216,14 @@ class ModuleChecker:
         if self.info.parsed is not None:
             check_await_placement(self, tree, self.info.parsed)
         self.block(tree.body)
-
+        judge_deferred(self, None)  # the module's `x = []` needing an annotation
         check_module_uses(self)
 
     def block(self, body: list[ast.stmt], after_each: Callable[[ast.stmt], None] | None = None) -> None:
         prev: ast.stmt | None = None
         for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
+                note_unreached(self, body, i)  # (what `x = []` needing an annotation does not read)
                 # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
                 platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
                 if self.options.warn_unreachable and not platform_skip:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.overload_generic_returns import plain_return_check
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
 from veritype.types.model import (
     KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
@@ -91,7 +92,7 @@ def _check_implementation(checker: "ModuleChecker", sigs: list[CallableType], im
             if not generic:
                 checker.error(at, f"Overloaded function implementation does not accept all possible parameters of signature {i}", "misc")
         elif not (is_subtype(ev, sig.ret, impl.ret) or is_subtype(ev, impl.ret, sig.ret)):
-            if not generic:
+            if not generic or plain_return_check(sig, impl):
                 checker.error(at, f"Overloaded function implementation cannot produce return type of signature {i}", "misc")
 
 

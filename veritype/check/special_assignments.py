@@ -14,6 +14,7 @@ from veritype.evaluate import functional_classes as fc
 from veritype.evaluate.declarations import TYPEVAR_KINDS, alias_info, type_alias_type_call, typevar_declaration
 from veritype.evaluate.typeddict_calls import TYPEDDICT_NAMES
 from veritype.evaluate.special import TYPING
+from veritype.evaluate.type_applications import report_invalid_alias, report_invalid_local_alias
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 
@@ -35,7 +36,9 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         return False
     if checker.scope.kind == "function" and type(stmt.value) is not ast.Call:
         # Every special form below is a call (TypeVar, NewType, NamedTuple,
-        # TypedDict, Enum, TypeAliasType) but a type alias, never a function's.
+        # TypedDict, Enum, TypeAliasType) but a type alias, checked as a value in a function.
+        if type(stmt.value) is ast.Subscript:
+            report_invalid_local_alias(checker, stmt)  # (`A = list[len(xs)]`: no type alias)
         return False
     name = stmt.targets[0].id
     sym = checker.scope.table.get(name)
@@ -45,7 +48,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if type(stmt.value) is ast.Call and _may_be_special_call(stmt.value, checker) and _special_call(checker, stmt, sym, name):
         return True
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
-        if not alias_rules.report_circular(checker, sym, stmt):
+        if not alias_rules.report_circular(checker, sym, stmt) and not report_invalid_alias(checker, stmt):
             ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report(), alias_value=True)
         return True
     return False

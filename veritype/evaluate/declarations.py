@@ -28,6 +28,7 @@ from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.functional_classes import functional_class
 from veritype.evaluate.functions import function_scope, function_symbol_type
 from veritype.evaluate.newtype import newtype_info
+from veritype.evaluate.scoped_aliases import variable_not_alias
 from veritype.evaluate.special_values import alias_special_form
 from veritype.evaluate.type_comments import parse_type_comment_expr
 from veritype.evaluate.type_expr import TypeContext
@@ -510,7 +511,7 @@ def _compute_alias(ev: "Evaluator", sym: Symbol, scope: Scope) -> tuple[Type, tu
         if ann is None or ann.kind != "special" or not ann.fullname.endswith(".TypeAlias"):
             return None
         return _alias_from(ev, node.value, scope, explicit=True)
-    if scope.kind == "function":
+    if variable_not_alias(node, scope):  # (`loc = int` in a function or class: a variable, as in mypy)
         return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         if node.type_comment is not None or not looks_like_type(ev, node.value, scope) or _bare_form_not_a_type(ev, node.value, scope):

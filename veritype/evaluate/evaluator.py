@@ -650,7 +650,7 @@ class Evaluator:
             return class_object_type(ref.info)
         if ref.kind == "special":
             name = ref.fullname.rpartition(".")[2]
-            if name in CLASS_ALIASES:
+            if name in CLASS_ALIASES and name != "Type":  # `Type` is a special form object (mypy), not `type`
                 info = self.named_class(CLASS_ALIASES[name])
                 if info is not None:
                     return class_object_type(info)

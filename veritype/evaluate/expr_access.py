@@ -14,7 +14,8 @@ from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.ctypes_arrays import array_member, is_ctypes_array, unboxed_item
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.evaluate.special_values import NOT_CALLABLE, SUBSCRIBED_OPAQUE
+from veritype.evaluate.special_values import NOT_CALLABLE, SUBSCRIBED_OPAQUE, subscribed_type_value
+from veritype.evaluate.type_applications import check_type_application
 from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 from veritype.evaluate.super_access import is_super_call, super_member
@@ -204,15 +205,18 @@ def infer_subscript(ex: "ExprEvaluator", node: ast.Subscript, expected: Type | N
         return base
     if isinstance(base, (TypeType, SpecialForm)):
         # A generic alias or special form used as a value: `list[int]`, `Optional[int]`.
+        check_type_application(ex, node)  # (`list[len(xs)]`: no type within)
         if ex.scope is not None:
             t = ex.ev.type_exprs.evaluate(node, ex.scope)
             if isinstance(t, (Instance, TupleType)) and isinstance(base, TypeType) and not (isinstance(base.item, Instance) and base.item.info.get("__class_getitem__") is None and not base.item.info.type_vars and base.item.info.fullname not in ("builtins.type", "builtins.tuple")):
                 return TypeType(t)
         if isinstance(base, TypeType) and isinstance(base.item, Instance) and not base.item.info.type_vars and base.item.info.get("__class_getitem__") is None:
+            if base.item.info.fullname == "builtins.type":
+                return subscribed_type_value(ex.ev)  # `type[int]` as a value: a GenericAlias
             meta_get = ex.ev.bound_member(base, "__getitem__")
             if meta_get is not None:
                 return ex._call_known(meta_get, [ex.infer(node.slice)], node)
-            ex.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "index")
+            ex.error(node, f'The type "{format_type(base)}" is not generic and not indexable', "misc")  # (mypy: no code of its own)
             return ANY_ERROR
         return AnyType("special")
     return ex.subscript(base, node.slice, node)

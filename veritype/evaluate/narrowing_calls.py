@@ -7,11 +7,12 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import AnyType, CallableType, Instance, NeverType, NoneType, Overloaded, Type, TypeType, TypeVarType, make_union, union_items
+from veritype.types.model import AnyType, CallableType, Instance, NeverType, NoneType, Overloaded, Type, TypeType, make_union, union_items
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.reference_keys import expr_key as _key
-from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, with_bound, narrow_isinstance
+from veritype.evaluate.isinstance_narrowing import classinfo_arg, is_callable, literal_classes, maybe_callable, narrow_isinstance
 from veritype.evaluate.call_dispatch import call_types
+from veritype.evaluate.typeis_narrowing import narrow_by_typeis
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -110,33 +111,8 @@ def _narrow_call(ev: "Evaluator", silent: "ExprEvaluator", scope: "Scope", test:
         current = silent.infer(test.args[0])
         guard = func_t.type_is
         assert guard is not None
-        if positive:
-            from veritype.types.join import meet
-
-            if isinstance(current, TypeVarType) and current.kind in ("typevar", "self") and not current.values:
-                # As for isinstance (mypy): still T, its upper bound met with the guard,
-                # so `if inspect.isclass(test): return test` returns a T.
-                bound = current.upper_bound if current.upper_bound is not None else ev.builtin("object")
-                met = meet(ev, bound, guard)
-                if not isinstance(met, NeverType):
-                    return {key: current if is_subtype(ev, bound, guard) else with_bound(current, met)}
-            narrowed = guard if _bare_type_under(current, guard) else meet(ev, current, guard)
-            if isinstance(narrowed, NeverType) and not isinstance(current, NeverType):
-                narrowed = guard
-            return {key: narrowed}
-        # An Any value is not ruled out by a failed TypeIs: the other branch keeps it.
-        return {key: make_union([i for i in union_items(current) if isinstance(i, AnyType) or _bare_type_under(i, guard) or not is_subtype(ev, i, guard)])}
+        return {key: narrow_by_typeis(ev, current, guard, positive)}
     return {}
-
-
-def _bare_type_under(t: Type, guard: Type) -> bool:
-    """Whether `t` is a bare `type` (a `type[Any]`) and `guard` a `type[C]` of a class:
-    mypy narrows by TypeIs with proper subtyping, which an Any does not pass, so
-    `is_dataclass(cl)` for a `cl: type` gives `type[DataclassInstance]` when
-    true and leaves `type` when false (checked against mypy 2.4.1; cattrs's
-    `adapted_fields`), where plain subtyping would make the false branch unreachable."""
-    return (type(t) is Instance and t.info.fullname == "builtins.type" and not t.args  # type: ignore[attr-defined]
-            and type(guard) is TypeType and type(guard.item) is Instance)  # type: ignore[attr-defined]
 
 
 def _guard_item(ev: "Evaluator", silent: "ExprEvaluator", test: ast.Call, func_t: Overloaded) -> Type:

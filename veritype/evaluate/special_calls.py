@@ -18,6 +18,7 @@ from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any, TypedDictType
 from veritype.types.subtype import map_instance_to_supertype
 from veritype.evaluate.newtype import is_newtype_class_expr
+from veritype.evaluate.singledispatch_calls import check_singledispatch_call
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Ref
@@ -105,6 +106,8 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         name = found[0].fullname
     module, _, short = name.rpartition(".")
     if module not in ("typing", "typing_extensions", "builtins"):
+        if name == "functools.singledispatch":
+            check_singledispatch_call(exprs, node)  # reports only; the call is evaluated as usual
         return None
     if module == "builtins" and short in ("reveal_type", "reveal_locals"):
         _unimported_reveal(exprs, node, short)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from veritype.types.model import Instance, SpecialForm, Type
+from veritype.types.model import AnyType, Instance, SpecialForm, Type
 
 if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
@@ -30,8 +30,17 @@ NOT_CALLABLE = frozenset({
 })
 
 # Special forms whose subscription is still a special form object as a value
-# (mypy reveals `typing._SpecialForm` for `Union[int, str]`, `Optional[int]`).
-SUBSCRIBED_OPAQUE = frozenset({"Annotated", "Union", "Optional"})
+# (mypy reveals `typing._SpecialForm` for `Union[int, str]`, `Optional[int]`,
+# `Type[int]`).
+SUBSCRIBED_OPAQUE = frozenset({"Annotated", "Union", "Optional", "Type"})
+
+
+def subscribed_type_value(ev: "Evaluator") -> Type:
+    """`type[int]` used as a value: subscripting the class `type` makes a
+    `types.GenericAlias` at run time (mypy reveals `types.GenericAlias`), not a
+    class object; `Type[int]` is a special form object (SUBSCRIBED_OPAQUE)."""
+    alias = ev.instance("types.GenericAlias")
+    return alias if isinstance(alias, Instance) else AnyType("special")
 
 
 def special_form_member(ev: "Evaluator", name: str) -> Type | None:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.evaluate.scopes import Scope
+from veritype.evaluate.scoped_aliases import variable_not_alias
+from veritype.evaluate.bare_generic_aliases import report_bare_alias_use
 from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
@@ -348,6 +350,7 @@ class TypeExprEvaluator:
         info = D.alias_info(self.ev, sym, scope)
         if info is not None:
             alias, params = info
+            report_bare_alias_use(self, ctx, node, sym, scope)  # (`x: C` after `C = tuple`: --disallow-any-generics)
             if params:
                 return substitute(alias, {tv_key(p): type_var_default(p) for p in params})
             return alias
@@ -363,7 +366,7 @@ class TypeExprEvaluator:
             if scope.module.is_stub or scope.module.name in ("typing", "typing_extensions"):
                 return AnyType("special")
             value = self.ev.symbol_type(sym, scope)
-            computed = computed or isinstance(decl, ast.For)  # (a loop's target is never an alias: mypy reports it)
+            computed = computed or isinstance(decl, ast.For) or variable_not_alias(decl, scope)  # (a loop's target, `loc = int` in a function: no alias, mypy reports it)
             if isinstance(value, AnyType) and not computed:
                 return AnyType("special")
             if isinstance(value, TypeType) and sym.annotation is None and not computed:

@@ -209,7 +209,7 @@ class SubtypeChecker:
                 # "Annotated is not type compatible with type or type[T]" (spec); nor is
                 # any special form object (mypy: "<typing special form>").
                 return False
-            if tl is SpecialForm and left.name in _NOT_CLASSES and left.name != "Type":  # type: ignore[attr-defined]
+            if tl is SpecialForm and left.name in _NOT_CLASSES:  # type: ignore[attr-defined]
                 # A special form object is a `typing._SpecialForm` (typeshed; mypy):
                 # not a `type` nor None, but an `object` and Hashable.
                 if tr is Instance:
