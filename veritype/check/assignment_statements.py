@@ -53,10 +53,15 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 
+_MAYBE_SPECIAL_IN_FUNCTION = (ast.Call, ast.Subscript)
+
+
 def check_assign(mc: "ModuleChecker", stmt: ast.Assign) -> None:
-    # Only a name assigned may be special, in a function only by a call (the
-    # first tests of `special_assignment`, made here: most assignments are neither).
-    if (len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name and (type(stmt.value) is ast.Call or mc.scope.kind != "function")
+    # Only a name assigned may be special, in a function only by a call or a
+    # subscript (`A = list[len(xs)]`, an alias reported there): the first tests
+    # of `special_assignment`, made here, as most assignments are neither.
+    if (len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name
+            and (type(stmt.value) in _MAYBE_SPECIAL_IN_FUNCTION or mc.scope.kind != "function")
             and special_assignment(mc, stmt)):
         return
     declared = None
