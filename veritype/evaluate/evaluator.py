@@ -99,6 +99,7 @@ class Evaluator:
         self.lazy_evaluation = _LazyEvaluation(self)
         # `instance(fullname)` without arguments, by name (see `instance`).
         self._plain_instances: dict[str, Instance] = {}
+        self._plain_builtins: dict[str, Instance] = {}  # the same of builtins, by short name (see `builtin`)
         self._literal_fallbacks: dict[type, Instance] = {}  # see `literal`
         self._literals: dict[tuple[object, type], LiteralType] = {}  # see `literal`
         self._declared_literals: dict[tuple[object, type], LiteralType] = {}  # see `declared_literal`
@@ -557,7 +558,9 @@ class Evaluator:
 
     def builtin(self, name: str, *args: Type) -> Instance:
         if not args:
-            plain = self._plain_instances.get("builtins." + name)
+            # `instance`'s kept answer, by the short name (no "builtins." + name
+            # made and hashed for each of the 23k asked on the bench corpus).
+            plain = self._plain_builtins.get(name)
             if plain is not None:
                 return plain
         else:
@@ -569,6 +572,8 @@ class Evaluator:
                 return Instance(info, args)
         t = self.instance(f"builtins.{name}", args if args else None)
         assert isinstance(t, Instance), name
+        if not args:
+            self._plain_builtins[name] = t  # (final: see `instance`)
         return t
 
     def tuple_of(self, items: list[Type] | tuple[Type, ...]) -> TupleType:
