@@ -19,6 +19,7 @@ from veritype.evaluate.type_applications import check_type_application
 from veritype.types.model import ANY_ERROR, ANY_REPORTED, AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, Overloaded, SpecialForm, TupleType, Type, TypedDictType, TypeType, UnionType, UnpackType, make_union, union_items, NONE
 from veritype.evaluate.generic_class_access import MESSAGE, ambiguous_generic_access
 from veritype.evaluate.super_access import is_super_call, super_member
+from veritype.evaluate.found_members import ENUM_VALUE_NAMES
 
 if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
@@ -50,13 +51,25 @@ def infer_attribute(ex: "ExprEvaluator", node: ast.Attribute, expected: Type | N
                     ex.error(node, f'Call to abstract method "{node.attr}" of "{unsafe}" with trivial body via super() is unsafe', "safe-super")
                 return found
     base = ex.infer(node.value)
+    name = node.attr
+    if type(base) is Instance:
+        if name == "__init__" and _unsound_init_access(ex, base):
+            # mypy: through an instance, `__init__` may be a subclass's, with another signature.
+            ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")
+        # `member_access`'s answer for an instance whose member was found before
+        # (`self.x`, `items.append`: most attribute reads), without its two calls:
+        # Members.get's look-up of the kept answer, written out (an enum's
+        # value/name and a ctypes array's members are made there, not kept).
+        ev = ex.ev
+        if not ev.lazy_depth and name not in ENUM_VALUE_NAMES:
+            hit = ev.members.found_table.get((base.info, name) if not base.args else (base, name))
+            if hit is not None and hit[0] is not None and base.info.fullname != "_ctypes.Array":
+                return hit[0]
+        return member_access(ex, base, name, node)
     if type(base) is TypeType and ex.scope is not None:
         if ambiguous_generic_access(ex.ev, ex.scope, node):
             ex.error(node, MESSAGE, "misc")
-    if node.attr == "__init__" and isinstance(base, Instance) and _unsound_init_access(ex, base):
-        # mypy: through an instance, `__init__` may be a subclass's, with another signature.
-        ex.error(node, 'Accessing "__init__" on an instance is unsound, since instance.__init__ could be from an incompatible subclass', "misc")
-    return ex.member_access(base, node.attr, node)
+    return member_access(ex, base, name, node)
 
 
 def _unsound_init_access(ex: "ExprEvaluator", base: Instance) -> bool:
@@ -338,16 +351,25 @@ def _plain_type(t: Type) -> bool:
 def as_tuple(t: Type) -> Type:
     """An instance of a class deriving from a fixed tuple (`sys.version_info`, a
     NamedTuple) as that tuple, with the instance as its fallback."""
-    if isinstance(t, Instance) and not t.info.type_vars:
-        for cls in t.info.mro:
-            if cls.tuple_type is not None:
-                return TupleType(cls.tuple_type.items, t)
-    elif isinstance(t, Instance) and t.info.tuple_type is not None and len(t.args) == len(t.info.type_vars) and all(v.kind == "typevar" for v in t.info.type_vars):
+    if type(t) is not Instance:
+        return t
+    # (`info.tuple_type` without the property's call where it is made already:
+    # asked for every iterable and subscripted instance, 8.7k times on the bench
+    # corpus, and of each class of the MRO of one of a class without parameters.)
+    info = t.info
+    if not info.type_vars:
+        for cls in info.mro:
+            tuple_type = cls._tuple_type if cls._special_done else cls.tuple_type
+            if tuple_type is not None:
+                return TupleType(tuple_type.items, t)
+        return t
+    tuple_type = info._tuple_type if info._special_done else info.tuple_type
+    if tuple_type is not None and len(t.args) == len(info.type_vars) and all(v.kind == "typevar" for v in info.type_vars):
         # A generic NamedTuple's own fields, with the instance's type arguments.
         from veritype.types.substitute import substitute, tv_key
 
-        mapping = {tv_key(v): a for v, a in zip(t.info.type_vars, t.args)}
-        return TupleType(tuple(substitute(i, mapping) for i in t.info.tuple_type.items), t)
+        mapping = {tv_key(v): a for v, a in zip(info.type_vars, t.args)}
+        return TupleType(tuple(substitute(i, mapping) for i in tuple_type.items), t)
     return t
 
 

@@ -26,6 +26,8 @@ Lookup = Callable[[Instance, str, Type], "Type | None"]
 Construct = Callable[[TypeType], "Type | None"]
 
 _MISSING = object()
+# An enum's attributes `Members.get` makes (`enum_attr`) before it looks for a kept answer.
+ENUM_VALUE_NAMES = frozenset(("value", "_value_", "name", "_name_"))
 
 
 class FoundMembers:

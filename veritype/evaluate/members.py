@@ -19,7 +19,7 @@ from veritype.types.model import (
     NoneType, Overloaded, Param, TupleType, Type, TypedDictType, TypeType, TypeVarType, UnionType,
 )
 from veritype.types.substitute import TVKey, substitute, tv_key
-from veritype.evaluate.found_members import FoundConstructors, FoundMembers
+from veritype.evaluate.found_members import ENUM_VALUE_NAMES, FoundConstructors, FoundMembers
 from veritype.evaluate.self_binding import bind_self, bind_self_vars, takes_self
 from veritype.evaluate import protocol_membership
 from veritype.evaluate import enum_membership
@@ -54,7 +54,8 @@ class Members:
         # this (a supertype walk and a substitution each time) before.
         self._mapped: dict[tuple[int, Instance, "ClassInfo"], tuple[Type, Type]] = {}
         self.found = FoundMembers()
-        self._found_table = self.found.table  # (the same dict, for `get`'s look-up)
+        # The same dict, for the look-ups written out in `get` and expr_access.infer_attribute.
+        self.found_table = self.found.table
         self.constructors = FoundConstructors()
         self.known_calls: dict[tuple[object, ...], tuple[Type | None, Type]] = {}  # see evaluate.known_calls
         self.known_expr_calls: dict[tuple[object, ...], tuple[Type, Type, bool]] = {}  # see known_calls.expression_key
@@ -95,7 +96,7 @@ class Members:
         if type(receiver) is AnyType:
             return AnyType("implicit")
         if type(receiver) is Instance:
-            if name in ("value", "_value_", "name", "_name_") and receiver.info.is_enum_class():
+            if name in ENUM_VALUE_NAMES and receiver.info.is_enum_class():
                 t = self.enum_attr(receiver.info, name, None)
                 if t is not None:
                     return t
@@ -106,7 +107,7 @@ class Members:
             # questions (`self.x`, `obj.m`, `items.append`) were asked before. An
             # instance with arguments is a key itself, when plain; no other equals
             # one, so a hit is one (see FoundMembers.answer).
-            hit = self._found_table.get((receiver.info, name) if not receiver.args else (receiver, name))
+            hit = self.found_table.get((receiver.info, name) if not receiver.args else (receiver, name))
             if hit is not None:
                 return hit[0]
             return self.found.answer(receiver, name, receiver, self._instance_member)

@@ -57,7 +57,7 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
         return t
     if t.is_ellipsis:
         return t
-    params = list(t.params)
+    params = t.params
     if not params or params[0].kind not in (POS_ONLY, POS_OR_KW):
         if params and params[0].kind == VAR_POS:
             return t if constructor_of is None else _ctor_ret(t, constructor_of, init)
@@ -81,7 +81,7 @@ def bind_self(ev: "Evaluator", t: Type, receiver: Type, constructor_of: Instance
                 if isinstance(self_value, (LiteralType,)):
                     self_value = self_value.fallback
                 mapping[tv_key(v)] = self_value
-    rest = CallableType(tuple(params[1:]), t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner)
+    rest = CallableType(params[1:], t.ret, t.type_vars, t.name, t.definition, t.is_ellipsis, t.is_type_obj, t.type_guard, t.type_is, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner)
     if mapping:
         substituted = substitute(rest, mapping)
         # Substitution keeps a callable a callable (it maps inside params and return).

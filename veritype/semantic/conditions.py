@@ -58,6 +58,11 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, 
             return True
         return None
     if kind is _Compare:
+        # `_compare`'s first test, without its call: most compared left sides (`x is
+        # None`, `a == b`) are no attribute or subscript.
+        left_kind = type(node.left)  # type: ignore[attr-defined]
+        if left_kind is not _Attribute and left_kind is not _Subscript:
+            return None
         return _compare(node, version, platform) if len(node.ops) == 1 else None  # type: ignore[attr-defined, arg-type]
     if kind is _Call:
         func = node.func  # type: ignore[attr-defined]
