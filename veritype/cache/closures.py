@@ -45,6 +45,12 @@ def _parents(module: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
+#: The mark of a recorded name that the run never loaded (`ImportGraph.dependencies`):
+#: its state is where it resolves, without its contents (cache/incremental.py).
+#: Never the start of a module name.
+UNLOADED = "?"
+
+
 class ImportGraph:
     """The run's static imports, read once per module, and its dependency walks."""
 
@@ -106,7 +112,7 @@ class ImportGraph:
         its submodules that this run loaded: the checker resolves `pkg.sub.x`
         even where no import names `pkg.sub`. A module this run never loaded
         cannot have influenced any result, so the walk does not go through it
-        (it is still recorded, by digest). typeshed's stdlib is not walked: it
+        (it is still recorded, by where it resolves: `UNLOADED`). typeshed's stdlib is not walked: it
         imports only itself, and is keyed as a whole.
         """
         program = self.program
@@ -142,7 +148,13 @@ class ImportGraph:
                     stack.append(dep)
         seen.discard(module)
         refs.discard(module)
-        return seen, refs
+        # A name no check of this run loaded (here or in a worker) is recorded
+        # as `UNLOADED + name`: only where it resolves counts (its contents
+        # were never read, so they decided nothing), not its interface, which
+        # would be parsed for the digest alone (a library's lazily imported
+        # submodules: 13 files of the bench corpus).
+        modules, elsewhere = program.modules, self._elsewhere
+        return {name if name in modules or name in elsewhere else UNLOADED + name for name in seen}, refs
 
 
 #: Up to this many recorded states an entry holds its whole closure (refs
