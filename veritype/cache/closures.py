@@ -112,11 +112,19 @@ class ImportGraph:
         its submodules that this run loaded: the checker resolves `pkg.sub.x`
         even where no import names `pkg.sub`. A module this run never loaded
         cannot have influenced any result, so the walk does not go through it
-        (it is still recorded, by where it resolves: `UNLOADED`). typeshed's stdlib is not walked: it
-        imports only itself, and is keyed as a whole.
+        (it is still recorded, by where it resolves: `UNLOADED`). typeshed's
+        stdlib is not walked: it imports only itself, and is keyed as a whole.
         """
         program = self.program
+        modules, elsewhere = program.modules, self._elsewhere
         seen = set(_parents(module))
+        # A name no check of this run loaded (here or in a worker) is recorded
+        # as `UNLOADED + name`: only where it resolves counts (its contents
+        # were never read, so they decided nothing), not its interface, which
+        # would be parsed for the digest alone (a library's lazily imported
+        # submodules: 13 files of the bench corpus). Told as the walk meets
+        # it (the parents it starts with, below), not by a pass over the names.
+        unloaded = [name for name in seen if name not in modules and name not in elsewhere]
         stack = [module]
         refs: set[str] = set()
         while stack:
@@ -130,12 +138,14 @@ class ImportGraph:
                         seen.add(parent)
                         stack.append(parent)
                 continue
-            info = program.modules.get(name)
+            info = modules.get(name)
             if info is not None and info.tree is not None and info.origin != "stdlib":
                 names, bound = self._static_imports(info)
-            elif (found := self._elsewhere.get(name)) is not None:
+            elif (found := elsewhere.get(name)) is not None:
                 names, bound = found
             else:
+                if name not in modules and name not in elsewhere:
+                    unloaded.append(name)
                 continue
             deps = set(names)
             if bound:
@@ -148,13 +158,10 @@ class ImportGraph:
                     stack.append(dep)
         seen.discard(module)
         refs.discard(module)
-        # A name no check of this run loaded (here or in a worker) is recorded
-        # as `UNLOADED + name`: only where it resolves counts (its contents
-        # were never read, so they decided nothing), not its interface, which
-        # would be parsed for the digest alone (a library's lazily imported
-        # submodules: 13 files of the bench corpus).
-        modules, elsewhere = program.modules, self._elsewhere
-        return {name if name in modules or name in elsewhere else UNLOADED + name for name in seen}, refs
+        if unloaded:
+            seen.difference_update(unloaded)
+            seen.update([UNLOADED + name for name in unloaded])
+        return seen, refs
 
 
 #: Up to this many recorded states an entry holds its whole closure (refs
