@@ -62,6 +62,9 @@ class ImportGraph:
         # their static imports (None: no tree, a namespace package; see
         # engine/early_workers.py): loaded modules too.
         self._elsewhere: dict[str, tuple[set[str], set[str]] | None] = {}
+        # Name -> UNLOADED + name, made once per name: the walks of many
+        # modules record it, all kept until the entries are written.
+        self._marked: dict[str, str] = {}
 
     def add_loaded_elsewhere(self, imports: Mapping[str, "tuple[set[str], set[str]] | None"]) -> None:
         """Modules another process loaded (and read the static imports of):
@@ -160,7 +163,12 @@ class ImportGraph:
         refs.discard(module)
         if unloaded:
             seen.difference_update(unloaded)
-            seen.update([UNLOADED + name for name in unloaded])
+            marked = self._marked
+            for name in unloaded:
+                mark = marked.get(name)
+                if mark is None:
+                    mark = marked[name] = UNLOADED + name
+                seen.add(mark)
         return seen, refs
 
 
