@@ -150,6 +150,8 @@ class Options:
     _by_module: dict[str, tuple[object, "Options"]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def for_module(self, module: str) -> "Options":
+        if not self.overrides and not self.inline:
+            return self  # (no per-module setting anywhere: most runs, asked 28k times on the bench corpus)
         inline = self.inline.get(module)
         known = self._by_module.get(module)
         # The overrides are fixed once the configuration is read; a module's

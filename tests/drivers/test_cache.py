@@ -191,6 +191,25 @@ def test_submodule_reached_by_attribute_is_a_dependency(tmp_path: Path, checked:
     assert [d.message for d in second.diagnostics] == ['Revealed type is "str"']
 
 
+def test_an_import_never_loaded_counts_by_where_it_resolves(tmp_path: Path, checked: list[str]) -> None:
+    # `old` is imported only on a branch the target never runs: no check
+    # reads it, so its entry records where it resolves, not its interface
+    # (cache/closures.UNLOADED). An edit to it re-checks nothing; its removal
+    # (it resolves elsewhere: nowhere) re-checks the importer.
+    root = tmp_path / "proj"
+    root.mkdir()
+    write(root, {"old.py": "def h() -> int:\n    return 1\n",
+                 "main.py": "import sys\nif sys.version_info < (3, 0):\n    import old\nx: int = ''\n"})
+    srcs = [BuildSource(str(root / "main.py"), "main", str(root))]
+    first = run(srcs, options(root))
+    assert [d.code for d in first.diagnostics] == ["assignment"] and checked == ["main"]
+    write(root, {"old.py": "def h() -> str:\n    return ''\n"})
+    checked.clear()
+    assert run(srcs, options(root)).diagnostics == first.diagnostics and checked == []
+    (root / "old.py").unlink()
+    assert run(srcs, options(root)).diagnostics == first.diagnostics and checked == ["main"]
+
+
 # -- interface fingerprints: a dependency counts by what importers can see ----
 
 SHAPES = {

@@ -17,7 +17,10 @@ matches. The fingerprint covers:
   full, function signatures and decorators, from function bodies only the
   yield/await/placeholder flags, except that a method storing `self.x`
   keeps its whole body, which the method walker reads; no docstrings, no
-  comments but `# type:` annotations). typeshed's stdlib is keyed by the
+  comments but `# type:` annotations); one that no check of the run loaded
+  (an import on a branch the target never runs, a library's submodule that
+  nothing used) only by where it resolves: its contents decided nothing
+  (closures.UNLOADED). typeshed's stdlib is keyed by the
   bundled typeshed_client version; a module that could not be found is
   "missing", so that creating it invalidates its importers.
 

@@ -45,6 +45,12 @@ def _parents(module: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
+#: The mark of a recorded name that the run never loaded (`ImportGraph.dependencies`):
+#: its state is where it resolves, without its contents (cache/incremental.py).
+#: Never the start of a module name.
+UNLOADED = "?"
+
+
 class ImportGraph:
     """The run's static imports, read once per module, and its dependency walks."""
 
@@ -56,6 +62,9 @@ class ImportGraph:
         # their static imports (None: no tree, a namespace package; see
         # engine/early_workers.py): loaded modules too.
         self._elsewhere: dict[str, tuple[set[str], set[str]] | None] = {}
+        # Name -> UNLOADED + name, made once per name: the walks of many
+        # modules record it, all kept until the entries are written.
+        self._marked: dict[str, str] = {}
 
     def add_loaded_elsewhere(self, imports: Mapping[str, "tuple[set[str], set[str]] | None"]) -> None:
         """Modules another process loaded (and read the static imports of):
@@ -106,11 +115,19 @@ class ImportGraph:
         its submodules that this run loaded: the checker resolves `pkg.sub.x`
         even where no import names `pkg.sub`. A module this run never loaded
         cannot have influenced any result, so the walk does not go through it
-        (it is still recorded, by digest). typeshed's stdlib is not walked: it
-        imports only itself, and is keyed as a whole.
+        (it is still recorded, by where it resolves: `UNLOADED`). typeshed's
+        stdlib is not walked: it imports only itself, and is keyed as a whole.
         """
         program = self.program
+        modules, elsewhere = program.modules, self._elsewhere
         seen = set(_parents(module))
+        # A name no check of this run loaded (here or in a worker) is recorded
+        # as `UNLOADED + name`: only where it resolves counts (its contents
+        # were never read, so they decided nothing), not its interface, which
+        # would be parsed for the digest alone (a library's lazily imported
+        # submodules: 13 files of the bench corpus). Told as the walk meets
+        # it (the parents it starts with, below), not by a pass over the names.
+        unloaded = [name for name in seen if name not in modules and name not in elsewhere]
         stack = [module]
         refs: set[str] = set()
         while stack:
@@ -124,12 +141,14 @@ class ImportGraph:
                         seen.add(parent)
                         stack.append(parent)
                 continue
-            info = program.modules.get(name)
+            info = modules.get(name)
             if info is not None and info.tree is not None and info.origin != "stdlib":
                 names, bound = self._static_imports(info)
-            elif (found := self._elsewhere.get(name)) is not None:
+            elif (found := elsewhere.get(name)) is not None:
                 names, bound = found
             else:
+                if name not in modules and name not in elsewhere:
+                    unloaded.append(name)
                 continue
             deps = set(names)
             if bound:
@@ -142,6 +161,14 @@ class ImportGraph:
                     stack.append(dep)
         seen.discard(module)
         refs.discard(module)
+        if unloaded:
+            seen.difference_update(unloaded)
+            marked = self._marked
+            for name in unloaded:
+                mark = marked.get(name)
+                if mark is None:
+                    mark = marked[name] = UNLOADED + name
+                seen.add(mark)
         return seen, refs
 
 

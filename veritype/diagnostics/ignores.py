@@ -19,10 +19,13 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress, count, repeat
+from operator import contains
 
 from veritype.diagnostics.codes import REGISTRY, implemented, silenced_by
-from veritype.diagnostics.comment_scan import MAY_MISREAD, STRING_OR_COMMENT
+from veritype.diagnostics.comment_scan import MAY_MISREAD, PIECES
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.diagnostics.enabled import code_enabled
 from veritype.diagnostics.ignore_tags import read_tag
@@ -128,24 +131,29 @@ def _scanned_columns(source: str, tags: dict[int, str]) -> dict[int, tuple[int, 
     comments are tokenize's on source that parsed. None where the scan could
     misread, lines or columns could differ from split("\\n") (as for
     `_quick_columns`), or some line's ignore is not found: tokenize then.
+
+    The text is cut at its strings and comments by `re.split` in C, and only
+    the comments holding the word `ignore` (which each ignore does) are looked
+    at in Python: a step for each string and comment of the file (a match
+    object, its groups, a count of the newlines since the last) was most of
+    the cost, on the files with an ignore on a line with a quote.
     """
     if "\r" in source or source.startswith("\ufeff") or (MAY_MISREAD is not None and MAY_MISREAD.search(source)):
         return None
+    parts = PIECES.split(source)  # code, comment or string, code, ..., code
     found: dict[int, tuple[int, str, int]] = {}
-    line, line_start, pos = 1, 0, 0
-    for m in STRING_OR_COMMENT.finditer(source):
-        comment = m.group(1)
-        if comment is None:
-            continue
-        start = m.start()
-        newlines = source.count("\n", pos, start)
-        if newlines:
-            line += newlines
-            line_start = source.rfind("\n", pos, start) + 1
-        pos = start
+    line, index, pos = 1, 0, 0  # the line at `pos`, the offset where parts[index] starts
+    for hit in compress(count(), map(contains, parts, repeat("ignore"))):
+        comment = parts[hit]
+        if not hit & 1 or comment[0] != "#":
+            continue  # code, or a string: no comment
+        start = pos + sum(map(len, parts[index:hit]))
+        line += source.count("\n", pos, start)
+        index, pos = hit, start
         if line in tags:
             ignore = _IGNORE_COMMENT.search(comment)
             if ignore is not None:
+                line_start = source.rfind("\n", 0, start) + 1
                 found[line] = (start - line_start + ignore.start() + 1, comment[ignore.start() :], start - line_start + 1)
     return found if found.keys() >= tags.keys() else None
 
@@ -171,21 +179,16 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
         # `x = 1  # type: int  # type: ignore`: Python keeps the ignore inside the
         # type comment, not in `type_ignores`; PEP 484 allows the two together.
         # Such a line holds two `#`s, the second starting an ignore: without
-        # one in the source the walk (slow on a large file) finds nothing.
-        for node in ast.walk(tree) if _IGNORE_IN_TYPE_COMMENT.search(source) else ():
-            comment = getattr(node, "type_comment", None)
-            lineno = getattr(node, "lineno", None)
-            if comment and lineno is not None and lineno not in tags:
-                m = _IGNORE_COMMENT.search("#" + comment.split("#", 1)[1]) if "#" in comment else None
-                if m is not None:
-                    tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
+        # one in the source there is nothing to look for.
+        if _IGNORE_IN_TYPE_COMMENT.search(source):
+            _type_comment_ignores(tree, tags)
         if not tags:
             return result  # most files: no ignores, so no need to tokenize
         comments = _quick_columns(source, tags) or _scanned_columns(source, tags) or _comment_columns(source)
     else:
         comments = _comment_columns(source)
         tags = {line: _tag_of(text) for line, (_, text, _) in comments.items()}
-    first_code = _first_code_line(source)
+    first_code: int | None = None  # (tokenized only for an ignore alone on its line)
     lines = source.splitlines()
     for line, full_tag in sorted(tags.items()):
         column, _, comment_column = comments.get(line, (1, "", 1))
@@ -199,11 +202,81 @@ def parse_ignores(tree: ast.Module | None, source: str) -> IgnoreMap:
         codes = parse_codes(tag)
         ignore = Ignore(line, codes, column, written_codes(tag))
         text = lines[line - 1] if 0 < line <= len(lines) else ""
-        if line < first_code and text.lstrip().startswith("#") and result.whole_file is None:
-            result.whole_file = ignore
-            continue
+        if result.whole_file is None and text.lstrip().startswith("#"):
+            if first_code is None:
+                first_code = _first_code_line(source)
+            if line < first_code:
+                result.whole_file = ignore
+                continue
         result.lines[line] = ignore
     return result
+
+
+# The nodes that may carry a type comment (`ast` gives them `type_comment`):
+# statements, and the parameters of a def (a lambda's never have one).
+_TYPE_COMMENTED = frozenset(kind for kind in (*ast.stmt.__subclasses__(), ast.arg) if "type_comment" in kind._fields)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _type_comment_ignores(tree: ast.Module, tags: dict[int, str]) -> None:
+    """Add to `tags` the ignores written after a type comment, by the line of
+    the node holding the comment (where `type_ignores` has none).
+
+    Type comments sit only on statements and a def's parameters: those are
+    read, not every node of the tree (`ast.walk`, most of which are
+    expressions). Where two nodes of one line hold such an ignore, the first
+    in `ast.walk`'s order gives the line's: that order is then asked of
+    `ast.walk` itself (never seen on real code)."""
+    found: dict[int, str] = {}
+    repeated = False
+    for node in _type_commented(tree):
+        comment = node.type_comment  # type: ignore[attr-defined]
+        lineno = node.lineno  # type: ignore[attr-defined]
+        if comment and "#" in comment and lineno not in tags:
+            rest = "#" + comment.split("#", 1)[1]
+            if _IGNORE_COMMENT.search(rest) is not None:
+                repeated = repeated or lineno in found
+                found[lineno] = _tag_of(rest)
+    if not repeated:
+        tags.update(found)
+        return
+    for node in ast.walk(tree):
+        comment = getattr(node, "type_comment", None)
+        lineno = getattr(node, "lineno", None)
+        if comment and lineno is not None and lineno not in tags:
+            m = _IGNORE_COMMENT.search("#" + comment.split("#", 1)[1]) if "#" in comment else None
+            if m is not None:
+                tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
+
+
+def _type_commented(tree: ast.Module) -> Iterator[ast.AST]:
+    """The statements of `tree`, nested ones too, and their defs' parameters,
+    that can carry a type comment (in no particular order)."""
+    stack: list[ast.AST] = list(tree.body)
+    commented = _TYPE_COMMENTED
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in commented:
+            yield node
+        if kind in _DEFS:
+            args = node.args  # type: ignore[attr-defined]
+            yield from args.posonlyargs
+            yield from args.args
+            if args.vararg is not None:
+                yield args.vararg
+            yield from args.kwonlyargs
+            if args.kwarg is not None:
+                yield args.kwarg
+        # The statement lists (and the except handlers and match cases holding
+        # them); elsewhere, as in a Lambda or an IfExp, `body` is an expression.
+        for name in _BLOCKS:
+            child = getattr(node, name, None)
+            if type(child) is list:
+                stack.extend(child)
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _tag_of(comment: str) -> str:

@@ -50,8 +50,8 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.parse import parse_source
-from veritype.syntax.read_files import read_source
+from veritype.syntax.parse import parse_bytes, parse_source
+from veritype.syntax.read_files import decode_source, read_source
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
 
@@ -121,7 +121,8 @@ def _walk(program: "Program", sources: list[BuildSource], known: dict[str, list[
             if comments:
                 digest = None  # (as below)
         elif deps is None:
-            deps = _prefix_imports(program, name) if prefixes is not None and name not in program.modules else None
+            if prefixes is not None and name not in program.modules:
+                deps = _prefix_imports(program, name, files.take_read(program.sources[name].path) if digest is not None else None)
             if deps is not None:
                 if digest is not None:
                     prefixes[name] = digest  # type: ignore[index]
@@ -222,28 +223,49 @@ def _tree_imports(program: "Program", tree: ast.Module, name: str, is_package: b
 _PREFIX_SHARE = 0.6
 
 
-def _prefix_imports(program: "Program", name: str) -> list[str] | None:
+def _prefix_imports(program: "Program", name: str, read: tuple[bytes, str] | None = None) -> list[str] | None:
     """The imports of a source, from a parse of its lines up to the last one
     naming `import` (the module's docstring); None where that cannot be told
     so: unreadable text, `# mypy:` settings (known once loaded), a prefix that
-    does not parse alone or is most of the file."""
+    does not parse alone or is most of the file. `read`: the file's bytes
+    and their digest, where the walk's digest of it read them just now.
+
+    Where the answer is None, `_walk` loads the module next: from the text
+    decoded here, if any (`Program.parsed_ahead`), not a second read and
+    decoding of the file (the parse is `parse_file`'s of those bytes)."""
     src = program.sources.get(name)
     found = program.find(name)
     if src is None or not isinstance(found, FoundModule) or found.is_namespace:
         return None
     try:
-        source = src.text if src.text is not None else read_source(src.path)
+        if src.text is not None:
+            source = src.text
+        elif read is not None:
+            source = decode_source(read[0], src.path)
+        else:
+            source = read_source(src.path)
     except (OSError, UnicodeDecodeError, SyntaxError):
         return None
-    lines = word_lines(source, "import")
-    if lines is None or PREFIX in source:
-        return None
-    if not lines:
-        return []  # no import statement (a file that does not parse has none either)
+    deps = _imports_of_prefix(program, name, found.is_package, src.path, source)
+    if deps is None and read is not None and src.text is None and found.path == src.path:
+        program.parsed_ahead[name] = parse_bytes(src.path, read[0], decoded=source, digest=read[1])
+    return deps
+
+
+def _imports_of_prefix(program: "Program", name: str, is_package: bool, path: str, source: str) -> list[str] | None:
+    """`_prefix_imports` of the module's text `source`."""
+    # The last line naming `import` is that of its last occurrence (word_lines
+    # counts the word inside other words too): its end is found without
+    # counting lines, nor counting them at all unless the prefix is parsed.
+    last = source.rfind("import")
+    if last < 0:
+        return None if PREFIX in source else []  # no import statement (a file that does not parse has none either)
+    if "\r" in source or PREFIX in source:
+        return None  # (word_lines cannot tell the lines where a carriage return ends one)
     # The end of the last line naming `import`; if the statement goes on (a
     # parenthesized list of names, a `try:` whose handlers follow), the end
     # of the line before the next statement starting at column 0.
-    cut = source.find("\n", _line_offset(source, lines[-1]))
+    cut = source.find("\n", last)
     cuts = [cut]
     if cut >= 0:
         nxt = source.find("\n", cut + 1)
@@ -254,9 +276,9 @@ def _prefix_imports(program: "Program", name: str) -> list[str] | None:
     for end in cuts:
         if end < 0 or end > _PREFIX_SHARE * len(source):
             return None
-        tree = parse_source(src.path, source[: end + 1]).tree
+        tree = parse_source(path, source[: end + 1]).tree
         if tree is not None:
-            return _tree_imports(program, tree, name, found.is_package, lines)
+            return _tree_imports(program, tree, name, is_package, word_lines(source, "import"))
     return None
 
 
@@ -271,16 +293,6 @@ def _starts_statement(source: str, pos: int) -> bool:
         return False
     word = source[pos : pos + 8].split(None, 1)[0].rstrip(":")  # (not blank: it starts with `first`)
     return word not in _CONTINUING
-
-
-def _line_offset(source: str, line: int) -> int:
-    """The offset of the start of 1-based `line` (one the text has)."""
-    if line <= 1:
-        return 0
-    head = source.split("\n", line - 1)  # (the lines before it, then the rest)
-    if len(head) < line:
-        raise ValueError("no such line")  # (as str.index, which found no newline)
-    return len(source) - len(head[-1])
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:

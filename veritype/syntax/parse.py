@@ -109,15 +109,26 @@ def parse_file(path: str, feature_version: tuple[int, int] | None = None) -> Par
         data = read_bytes(path)
     except OSError as exc:
         return ParsedFile(path, "", None, [_syntax_error(path, 1, 1, f"Cannot read file: {exc.strerror or exc}")])
-    try:
-        source = decode_source(data, path)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1  # the line of the first undecodable byte
-        message = f"Cannot decode file as {exc.encoding}: {exc.reason} (byte {exc.object[exc.start]:#04x})"
-        return ParsedFile(path, "", None, [_syntax_error(path, line, 1, message)])
-    except SyntaxError as exc:
-        # As tokenize.open: SyntaxError for an unknown or inconsistent coding cookie.
-        return ParsedFile(path, "", None, [_syntax_error(path, exc.lineno or 1, 1, f"Cannot decode file: {exc.msg}")])
+    return parse_bytes(path, data, feature_version)
+
+
+def parse_bytes(path: str, data: bytes, feature_version: tuple[int, int] | None = None,
+                decoded: str | None = None, digest: str | None = None) -> ParsedFile:
+    """`parse_file` of the file `path` whose bytes are `data`, read already.
+    `decoded`: `decode_source(data, path)`, and `digest`: the sha256 (hex) of
+    `data`, where the caller made them already."""
+    if decoded is not None:
+        source = decoded
+    else:
+        try:
+            source = decode_source(data, path)
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1  # the line of the first undecodable byte
+            message = f"Cannot decode file as {exc.encoding}: {exc.reason} (byte {exc.object[exc.start]:#04x})"
+            return ParsedFile(path, "", None, [_syntax_error(path, line, 1, message)])
+        except SyntaxError as exc:
+            # As tokenize.open: SyntaxError for an unknown or inconsistent coding cookie.
+            return ParsedFile(path, "", None, [_syntax_error(path, exc.lineno or 1, 1, f"Cannot decode file: {exc.msg}")])
     parsed = parse_source(path, source, feature_version)
-    parsed.digest = hashlib.sha256(data).hexdigest()
+    parsed.digest = digest if digest is not None else hashlib.sha256(data).hexdigest()
     return parsed
