@@ -80,7 +80,7 @@ class _Recording:
             # An inference in progress around this block did not report what
             # is held back here: its memo entry must not replay it (a trial of
             # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
-            memo.held_from = len(memo._recording)
+            memo.held_from = memo.open
         return self.seen
 
     def __exit__(self, *exc: object) -> None:
@@ -241,7 +241,7 @@ class ExprEvaluator:
         if not memo.depth or cls in _LEAVES:
             key = None
         elif expected is None and not self.overlay:
-            key = (id(node), None)
+            key = (node, None)
         else:
             key = memo.key(node, expected, self.overlay)
         if key is not None:
@@ -251,10 +251,10 @@ class ExprEvaluator:
                 for diag in reported:
                     self._emit(*diag)
                 return t
-        # memo.enter / memo.leave written out: this runs for every expression.
         memo.depth += 1
         if key is not None:
-            memo._recording.append({})
+            start = memo.logged  # (what it reports is logged from here: InferMemo.reported)
+            memo.open += 1
         try:
             if expected is None and cls in _HANDLERS:
                 # The common case, without a call of _infer_uncached: no context,
@@ -269,7 +269,9 @@ class ExprEvaluator:
             result = AnyType("special")
         finally:
             memo.depth -= 1
-            reported = tuple(memo._recording.pop()) if key is not None else ()
+            if key is not None:
+                memo.open -= 1
+                reported = memo.reported(start) if memo.logged > start else ()
             if memo.depth == 0 and (memo._table or memo._layers):
                 memo.end_epoch()
         if key is not None and memo.depth:
