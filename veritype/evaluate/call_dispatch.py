@@ -179,6 +179,24 @@ def _call_class(site: CallSite, callee: TypeType, args: list[Arg]) -> Type:
     return call_type(site, ctor, args)
 
 
+def plain_constructor(ev: "Evaluator", callee: TypeType, node: ast.Call) -> CallableType | None:
+    """The constructor of the class object `callee` called by `node` where calling
+    it is checking a call of that constructor and nothing else (_call_class, for a
+    plain class: no TypedDict, not `type` itself, named without type arguments,
+    nothing abstract to report, asked before) and the constructor has no type
+    variables; else None. Most class instantiations (`C(a, b)`)."""
+    item = callee.item
+    if type(item) is not Instance:
+        return None
+    info = item.info
+    if info.is_typeddict or type(node.func) is ast.Subscript or info.fullname == "builtins.type":
+        return None
+    if _names_class(node, info.name) and (info.abstract_names != [] or info.is_protocol):
+        return None  # (_check_instantiable's question, not known to need no answer)
+    ctor = ev.constructor_type(callee)
+    return ctor if type(ctor) is CallableType and not ctor.type_vars else None  # type: ignore[return-value]
+
+
 def _subscripted_class_call(site: CallSite, item: Instance) -> None:
     """`C[int](...)`: the class's own rules about its type arguments."""
     _unbound_type_application(site, item)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.context_first import solve_from_context
+from veritype.evaluate.call_plain import CONTEXT_SENSITIVE, RE_INFERRED, fits_plainly, plain_positional
 from veritype.evaluate.type_forms import expects_type_form
 from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_generic
 from veritype.evaluate.typevar_values import fits_type_var
@@ -297,19 +298,8 @@ def match_arguments(site: CallSite, callee: CallableType, args: list[Arg], arg_t
 # -- checking one signature ------------------------------------------------------------
 
 
-# Arguments whose type depends on the parameter's type they are inferred for.
-# (Node classes, tested by `type(node) in`: the parser makes no subclasses, and
-# isinstance against a dozen classes was most of the cost of a test made for
-# every argument of every call.)
-_CONTEXT_SENSITIVE = frozenset({ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
-                                ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp})
-# Those inferred again with the parameter's type when the argument is checked (a
-# constant's type does not change with its context there).
-_RE_INFERRED = _CONTEXT_SENSITIVE - {ast.Constant}
-
-
 def _context_sensitive(node: ast.expr | None) -> bool:
-    return type(node) in _CONTEXT_SENSITIVE
+    return type(node) in CONTEXT_SENSITIVE
 
 
 def has_star_arg(args: list[Arg]) -> bool:
@@ -350,22 +340,22 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     and the arguments, so they are not computed twice. An overload item tried
     with its reports `held_back` only needs to know whether there is an error: it
     stops at the first argument that does not fit, its message left unworded.
-    `plain`, where the caller asked already (ExprEvaluator._call_node, of a callee
-    without type variables): False if not plain_positional, else the arguments'
+    `plain`, where the caller asked already (call_expressions, of a callee without
+    type variables): False if not a plain call (call_plain), else the arguments'
     types, which do not fit plainly."""
     if prepared is not None:
         # (this check re-infers some in context: a copy)
         return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
-    if plain is None and not callee.type_vars and plain_positional(callee, args):
+    if plain is None and not callee.type_vars and (nodes := positional_nodes(args)) is not None and plain_positional(callee, nodes):
         # `isinstance(x, C)`, `len(xs)`, `f(a, b)`: each argument inferred once without
         # context, as below; if each fits its parameter, _check_matched reports nothing
         # and gives the declared return type (see fits_plainly), which is given here
         # without matching. Otherwise it is checked from the same argument types.
         plain = []  # (a loop, not a list comprehension: one call less per call)
         infer = site.infer
-        for a in args:
-            plain.append(infer(a.node, None))  # type: ignore[arg-type]  # (each has a node)
-        if fits_plainly(site.ev, callee, args, plain):
+        for n in nodes:
+            plain.append(infer(n, None))
+        if fits_plainly(site.ev, callee, nodes, plain):
             return callee.ret
     if plain:
         plain_types: list[Type] = plain  # type: ignore[assignment]
@@ -385,13 +375,13 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     for ai, a in enumerate(args):  # (initial_type, inlined: this runs for every argument of every call)
         if a.type is not None:
             arg_types.append(a.type)
-        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and type(a.node) in _RE_INFERRED:
+        elif site.recording is not None and (a.kind == ARG_POS or a.kind == ARG_KW) and type(a.node) in RE_INFERRED:
             if later is not None:
                 later.append(ai)
                 arg_types.append(_NOT_YET)
                 continue
             with site.recording(False) as seen:
-                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  # (a node: its class is in _RE_INFERRED)
+                arg_types.append(site.infer(a.node, None))  # type: ignore[arg-type]  # (a node: its class is in RE_INFERRED)
             if seen:
                 held[ai] = seen
         else:
@@ -406,63 +396,15 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     return ret
 
 
-def plain_positional(callee: CallableType, args: list[Arg]) -> bool:
-    """Whether each argument is positional, no `*`, of an expression inferred once
-    without context (its class not in _RE_INFERRED), and goes to the parameter at its
-    position, the parameters after them left to their defaults (or an empty `*args`),
-    so that match_arguments maps argument i to parameter i and finds no error; and
-    no rule about the parameters together (an unpacked or ParamSpec `*args`, a
-    `**kwargs`: check_paramspec_arguments) applies."""
-    params = callee.params
-    n = len(args)
-    if n > len(params) or (params and params[-1].kind == VAR_KW):
-        return False
+def positional_nodes(args: list[Arg]) -> list[ast.expr] | None:
+    """The expressions of `args` where each is a positional argument, no `*`, of an
+    expression (for plain_positional), else None."""
+    nodes: list[ast.expr] = []
     for a in args:
         if a.kind != ARG_POS or a.type is not None:
-            return False
-        if type(a.node) in _RE_INFERRED and not _names_tuple(a.node):  # type: ignore[arg-type]
-            return False
-    for i, p in enumerate(params):
-        kind = p.kind
-        if i < n:
-            if kind != POS_ONLY and kind != POS_OR_KW:
-                return False
-        elif not p.has_default and kind != VAR_POS:
-            return False
-    return not shape_of(callee).together
-
-
-def _names_tuple(node: ast.expr) -> bool:
-    """Whether `node` is a tuple display of names and attributes only (the classes
-    of `isinstance(x, (A, m.B))`, 3.3k calls on the bench corpus): its type is the
-    tuple of its items' types in any context. infer_tuple gives `tuple_of` of
-    the items, each inferred with its item context, which a name or an attribute
-    reads only to be taken as a type form (PEP 747); where one is expected,
-    fits_plainly sends the argument on to be inferred again, in context."""
-    if type(node) is not ast.Tuple:
-        return False
-    for e in node.elts:  # type: ignore[attr-defined]
-        if type(e) is not ast.Name and type(e) is not ast.Attribute:
-            return False
-    return True
-
-
-def fits_plainly(ev: "Evaluator", callee: CallableType, args: list[Arg], arg_types: list[Type]) -> bool:
-    """For a call check_signature found plain_positional, of a callee without type
-    variables: whether _check_matched, given these argument types, reports nothing
-    and gives `callee.ret`. It does where every argument is assignable to its
-    parameter's type, that type is no `type[...]` (an abstract class given for one is
-    reported) and no TypeForm the argument is read as (it is inferred again)."""
-    params = callee.params
-    for i, t in enumerate(arg_types):
-        expected = params[i].type
-        if isinstance(expected, TypeType):
-            return False
-        if isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, args[i].node):  # type: ignore[arg-type]
-            return False
-        if not is_subtype(ev, t, expected):
-            return False
-    return True
+            return None
+        nodes.append(a.node)  # type: ignore[arg-type]
+    return nodes
 
 
 # The type of an argument not inferred yet (check_signature's `later`).
@@ -650,7 +592,7 @@ def _check_matched(site: CallSite, callee: CallableType, args: list[Arg], arg_ty
             # (A `*xs` / `**kw` argument is not one value of the parameter's type: no context.)
             node = arg.node
             if plain and node is not None and arg.type is None and (
-                    type(node) in _RE_INFERRED or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
+                    type(node) in RE_INFERRED or isinstance(expected, (TypeFormType, UnionType)) and expects_type_form(expected, node)):
                 # (A TypeForm parameter reads its argument as a type expression: PEP 747.)
                 t = site.infer(node, expected)
                 arg_types[ai] = t
@@ -774,12 +716,6 @@ def _arg_message(callee: CallableType, args: list[Arg], ai: int, p: Param, actua
     if arg.kind == ARG_STAR2:
         return f'Argument {ai + 1}{to} has incompatible type "**{sa}"; expected "{se}"'
     return f'Argument {ai + 1}{to} has incompatible type "{sa}"; expected "{se}"'
-
-
-# -- overloads ------------------------------------------------------------------------------
-
-
-# -- entry point used by expressions -----------------------------------------------------------
 
 
 def _mentions_own_type_vars(callee: CallableType, t: Type) -> bool:

@@ -352,12 +352,14 @@ def _plain_elt(ex: "ExprEvaluator", node: ast.GeneratorExp) -> Type:
             for diag in reported:
                 ex._emit(*diag)
             return t
-    memo._recording.append({})
+    start = memo.logged  # (recorded as ExprEvaluator.infer records a memoized inference)
+    memo.open += 1
     try:
         with ex._comprehension(node.generators, node):
             elt = ex.infer(node.elt, None)
     finally:
-        reported = tuple(memo._recording.pop())
+        memo.open -= 1
+        reported = memo.reported(start) if memo.logged > start else ()
     if key is not None and memo.depth:
         memo._table[key] = (elt, reported)
     return elt

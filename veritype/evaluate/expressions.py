@@ -2,10 +2,10 @@
 
 Used two ways: by the checker walking a body (with flow-sensitive narrowed
 types and error reporting), and lazily by declarations (no flow, silent).
-The atoms, names, calls and iteration protocols live here; await and yield
-in `expr_generators`, displays and comprehensions in `expr_displays`,
-operators in `expr_operators`, attribute and subscript access in
-`expr_access`, whose functions are ExprEvaluator's methods (`self` named `ex`).
+The atoms, names and iteration protocols live here; calls in `call_expressions`,
+await and yield in `expr_generators`, displays and comprehensions in
+`expr_displays`, operators in `expr_operators`, attribute and subscript access
+in `expr_access`, whose functions are ExprEvaluator's methods (`self` named `ex`).
 """
 
 from __future__ import annotations
@@ -13,14 +13,12 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate import type_forms
-from veritype.types.model import SpecialForm, TypeFormType
+from veritype.types.model import TypeFormType
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Iterable
 
-from veritype.evaluate.returns_value import allow_none_value, check_call_value
-from veritype.evaluate.call_dispatch import call_type
+from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, fits_plainly, plain_positional
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import Scope
@@ -29,19 +27,18 @@ from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
-    Overloaded, Param, TupleType, Type, TypeType, TypeVarType, UnionType,
+    Param, TupleType, Type, TypeVarType, UnionType,
     make_union, union_items, NEVER, NONE,
 )
 from veritype.types.subtype import is_subtype
-from veritype.evaluate import expr_access, expr_displays, expr_generators, expr_operators, expr_unpacking
+from veritype.evaluate import call_expressions, expr_access, expr_displays, expr_generators, expr_operators, expr_unpacking
 from veritype.evaluate.expr_access import as_tuple
 from veritype.evaluate.lambda_context import covariant_lambda_params, lambda_context_mismatch
 from veritype.evaluate.expr_operators import sibling_context
 from veritype.evaluate.flow_view import FlowView, NullFlow
-from veritype.evaluate.brace_format import check_format_call, check_fstring, is_format_call
+from veritype.evaluate.brace_format import check_fstring
 from veritype.evaluate.narrowing import narrow_names
 from veritype.evaluate.redundant_expr import check_condition
-from veritype.evaluate.special_calls import special_call
 from veritype.evaluate.truthy_function import infer_condition
 from veritype.evaluate.truthiness import never_false, never_true
 from veritype.evaluate.walrus_final import check_final_target
@@ -80,7 +77,7 @@ class _Recording:
             # An inference in progress around this block did not report what
             # is held back here: its memo entry must not replay it (a trial of
             # `"{}".format(getattr(o, n, fn))`'s LiteralString item).
-            memo.held_from = len(memo._recording)
+            memo.held_from = memo.open
         return self.seen
 
     def __exit__(self, *exc: object) -> None:
@@ -241,7 +238,7 @@ class ExprEvaluator:
         if not memo.depth or cls in _LEAVES:
             key = None
         elif expected is None and not self.overlay:
-            key = (id(node), None)
+            key = (node, None)
         else:
             key = memo.key(node, expected, self.overlay)
         if key is not None:
@@ -251,10 +248,10 @@ class ExprEvaluator:
                 for diag in reported:
                     self._emit(*diag)
                 return t
-        # memo.enter / memo.leave written out: this runs for every expression.
         memo.depth += 1
         if key is not None:
-            memo._recording.append({})
+            start = memo.logged  # (what it reports is logged from here: InferMemo.reported)
+            memo.open += 1
         try:
             if expected is None and cls in _HANDLERS:
                 # The common case, without a call of _infer_uncached: no context,
@@ -269,7 +266,9 @@ class ExprEvaluator:
             result = AnyType("special")
         finally:
             memo.depth -= 1
-            reported = tuple(memo._recording.pop()) if key is not None else ()
+            if key is not None:
+                memo.open -= 1
+                reported = memo.reported(start) if memo.logged > start else ()
             if memo.depth == 0 and (memo._table or memo._layers):
                 memo.end_epoch()
         if key is not None and memo.depth:
@@ -547,123 +546,14 @@ class ExprEvaluator:
     _Yield = expr_generators.infer_yield
     _YieldFrom = expr_generators.infer_yield_from
 
-    # -- calls -------------------------------------------------------------------------
+    # -- calls (call_expressions) ---------------------------------------------------------
 
-    def _Call(self, node: ast.Call, expected: Type | None) -> Type:
-        memo = self._memo
-        if expected is not None:
-            hit = memo.context_free(node, self.overlay)
-            if hit is not None:  # inferred before without context, by a call that never read it
-                self.replay(hit[1])
-                return hit[0]
-        special = special_call(self, node, expected)
-        if special is not None:
-            return special
-        callee = self.infer(node.func)
-        kind = type(callee)  # (exact classes: the type model has no subclasses of these)
-        if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and self.scope is not None:  # type: ignore[attr-defined]
-            return type_forms.type_form_call(self.ev, node.args[0], self.scope, lambda n, msg, code: self.error(n, msg, code))
-        args = self.call_args(node)
-        reporting = self._report is not None  # (self.reporting: the same after the call, whose recordings are closed)
-        if reporting and (kind is TypeType or (kind is CallableType and callee.is_untyped)):  # type: ignore[attr-defined]
-            self._check_untyped_call(callee, node)  # type: ignore[arg-type]
-        free = [True] if expected is None and memo.depth > 1 else None  # (only a memoized answer is marked)
-        result = self._call_node(callee, args, node, expected=expected, context_free=free)
-        if free is not None and free[0]:
-            memo.mark_context_free(node, self.overlay)
-        if reporting:
-            check_call_value(self, node, callee, result)
-            func = node.func
-            if type(func) is ast.Attribute and func.attr == "format" and is_format_call(node):  # type: ignore[attr-defined]
-                check_format_call(self, node)
-        return result
-
-    def _check_untyped_call(self, callee: CallableType | TypeType, node: ast.Call) -> None:
-        """--disallow-untyped-calls: a call to an unannotated def from checked code."""
-        if self.scope is None or (isinstance(callee, CallableType) and not callee.is_untyped):
-            return
-        opts = self.ev.program.options.for_module(self.scope.module.name)
-        if not opts.disallow_untyped_calls:
-            return
-        if isinstance(callee, TypeType):
-            # A class whose constructor (`__init__`) is unannotated, named by the class (mypy).
-            if not isinstance(callee.item, Instance):
-                return
-            ctor = self.ev.members.constructor(callee)
-            if not isinstance(ctor, CallableType) or not ctor.is_untyped:
-                return
-            name = callee.item.info.name
-        else:
-            name = callee.name or "function"
-        self.error(node, f'Call to untyped function "{name}" in typed context', "no-untyped-call")
-
-    def call_args(self, node: ast.Call) -> list[Arg]:
-        # (Arg's fields by position: quicker to make than by keyword; one per argument of every call.)
-        args: list[Arg] = []
-        for a in node.args:
-            if type(a) is ast.Starred:
-                args.append(Arg(ARG_STAR, None, a.value))  # type: ignore[attr-defined]
-            else:
-                args.append(Arg(ARG_POS, None, a))
-        for kw in node.keywords:
-            if kw.arg is None:
-                args.append(Arg(ARG_STAR2, None, kw.value))
-            else:
-                args.append(Arg(ARG_KW, kw.arg, kw.value))
-        return args
-
-    def _call_node(self, callee: Type, args: list[Arg], node: ast.AST, expected: Type | None = None, method: str | None = None,
-                   receiver: Type | None = None, context_free: list[bool] | None = None) -> Type:
-        cache: dict[int, Type] = {}
-        plain: list[Type] | bool | None = None  # (check_signature's, once known here)
-        if type(callee) is CallableType and not callee.type_vars:
-            plain = plain_positional(callee, args)
-            if plain:
-                # check_signature's first case without the site (most calls): the arguments
-                # inferred without context; where they do not fit plainly, it checks them
-                # from the same types (`cache`, which infer_arg reads).
-                for a in args:
-                    cache[id(a.node)] = self.infer(a.node, None)  # type: ignore[arg-type]
-                plain = list(cache.values())
-                if fits_plainly(self.ev, callee, args, plain):
-                    return callee.ret
-
-        def infer_arg(n: ast.expr, exp: Type | None) -> Type:
-            if exp is None and id(n) in cache:
-                return cache[id(n)]
-            t = self.infer(n, exp)
-            if exp is None:
-                cache[id(n)] = t
-            return t
-
-        def report(n: ast.AST | None, msg: str, code: str) -> None:
-            if code == "note":
-                self.note(n if n is not None else node, msg)
-                return
-            if method == "__getitem__" and code in ("call-overload", "arg-type") and receiver is not None:
-                if code == "call-overload" or code == "arg-type":
-                    idx = args[0].type or (cache.get(id(args[0].node)) if args[0].node is not None else None)
-                    msg = f'Invalid index type "{format_type(widen_literals(idx)) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
-                    code = "index"
-            self.error(n if n is not None else node, msg, code)
-
-        # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)
-        site = CallSite(self.ev, infer_arg, report, node, self.iterate, expected, self.recording, self.scope, self.replay, context_free,
-                        self.context_free_call)
-        return call_type(site, callee, args, plain)
-
-    def context_free_call(self, node: ast.expr) -> bool:
-        """Whether `node`, a call inferred without context in this memo's epoch, gives
-        the same answer (and reports) under any expected type (InferMemo.context_free,
-        whose depth test concerns the call being inferred, not one inferred before)."""
-        memo = self._memo
-        key = memo.key(node, None, self.overlay)
-        return key is not None and key in memo._context_free and key in memo._table
-
-    def call_with_types(self, callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:
-        from veritype.evaluate.call_dispatch import call_types
-
-        return call_types(self.ev, callee, arg_types)
+    _Call = call_expressions.infer_call
+    _check_untyped_call = call_expressions.check_untyped_call
+    call_args = call_expressions.call_args
+    _call_node = call_expressions.call_node
+    context_free_call = call_expressions.context_free_call
+    call_with_types = call_expressions.call_with_types
 
     # -- iteration, context managers, unpacking ----------------------------------------
 
@@ -738,14 +628,6 @@ class ExprEvaluator:
     unpack = expr_unpacking.unpack
     assign_types = expr_unpacking.assign_types
     exception_instance = expr_unpacking.exception_instance
-
-
-def _expected_index(callee: Type) -> str:
-    if isinstance(callee, CallableType) and callee.params:
-        return format_type(callee.params[0].type)
-    if isinstance(callee, Overloaded) and callee.items and callee.items[0].params:
-        return format_type(callee.items[0].params[0].type)
-    return "Any"
 
 
 def _all_after(decls: "list[ast.AST]", node: ast.expr) -> bool:

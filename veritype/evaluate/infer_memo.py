@@ -72,25 +72,33 @@ class _Held:
 
 
 class InferMemo:
-    # `ExprEvaluator.infer` does `enter`, `leave`, `get` and `put` itself (the
-    # hottest path), using `depth`, `_table` and `_recording` directly, and skips
+    # `ExprEvaluator.infer` keys, reads and writes the table itself (the hottest
+    # path), using `depth`, `_table`, `open` and `logged` directly, and skips
     # `end_epoch` when there is nothing to clear; narrowing's `_narrow` reads
-    # `_narrowed` directly.
-    __slots__ = ("depth", "_table", "_layers", "_recording", "_context_free", "held_from", "binds", "_narrowed", "silent", "leaves")
+    # `_narrowed` directly. Keys hold the node itself (kept alive by the table
+    # for the epoch), the overlay's layers by id (kept alive in `_layers`).
+    __slots__ = ("depth", "_table", "_layers", "open", "_log", "logged", "_context_free", "held_from", "binds", "_narrowed", "silent", "leaves")
 
     def __init__(self) -> None:
         self.depth = 0
         self._table: dict[tuple[object, ...], tuple[Type, tuple[Reported, ...]]] = {}
         self._layers: list[object] = []
-        # One ordered set per memoized inference in progress: what it has reported.
-        self._recording: list[dict[Reported, None]] = []
+        # What the memoized inferences in progress report, as one log rather than
+        # a set per inference (most report nothing: 71k such inferences for 712
+        # reports on the bench corpus): `open` of them are in progress, each
+        # knowing where the log stood when it began (`reported`); each entry is
+        # kept with the `held_from` of when it was reported, the first of them
+        # that may see it.
+        self.open = 0
+        self._log: list[tuple[Reported, int]] = []
+        self.logged = 0  # len(_log), read without a call
         # Keys (expected type None) of calls whose answer is the same under any
         # expected type (see `context_free`).
         self._context_free: set[tuple[object, ...]] = set()
         # While reports are held back (`ExprEvaluator.recording` not forwarding),
-        # the number of inferences in progress when that began: what is held
-        # back is theirs to know only if it is reported again (replayed), so it
-        # is recorded for the inferences begun since only.
+        # the number of memoized inferences in progress (`open`) when that began:
+        # what is held back is theirs to know only if it is reported again
+        # (replayed), so it is recorded for the inferences begun since only.
         self.held_from = 0
         # Walrus targets bound in this epoch: after one, the flow is not what
         # the memoized answers saw (see `shared`). Reset with the epoch (an
@@ -133,7 +141,7 @@ class InferMemo:
         `overlay` (the same layers), or None; what it reported is not replayed:
         for a silent asker. Layers are compared by id: memoized keys keep
         theirs alive, so an id found there is that very layer."""
-        key = (id(node), None, tuple(map(id, overlay))) if overlay else (id(node), None)
+        key = (node, None, tuple(map(id, overlay))) if overlay else (node, None)
         hit = self._table.get(key)
         return hit[0] if hit is not None else None
 
@@ -171,14 +179,8 @@ class InferMemo:
                 return None
         if overlay:
             self._layers.extend(overlay)
-            return (id(node), expected, tuple(map(id, overlay)))
-        return (id(node), expected)
-
-    def get(self, key: tuple[object, ...]) -> tuple[Type, tuple[Reported, ...]] | None:
-        return self._table.get(key)
-
-    def put(self, key: tuple[object, ...], t: Type, reported: tuple[Reported, ...]) -> None:
-        self._table[key] = (t, reported)
+            return (node, expected, tuple(map(id, overlay)))
+        return (node, expected)
 
     def mark_context_free(self, node: ast.expr, overlay: list[dict[str, Type]]) -> None:
         """The inference of `node` without expected type in progress does not
@@ -197,28 +199,37 @@ class InferMemo:
         return self._table.get(key) if key is not None and key in self._context_free else None
 
     def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
-        for seen in self._recording[self.held_from:] if self.held_from else self._recording:
-            seen[(node, msg, code, severity)] = None
+        held_from = self.held_from
+        if self.open > held_from:  # (else no inference in progress may see it)
+            self._log.append(((node, msg, code, severity), held_from))
+            self.logged += 1
 
-    def enter(self, memoized: bool) -> None:
-        self.depth += 1
-        if memoized:
-            self._recording.append({})
-
-    def leave(self, memoized: bool) -> tuple[Reported, ...]:
-        """End an inference; what it reported if it was memoized."""
-        self.depth -= 1
-        reported = tuple(self._recording.pop()) if memoized else ()
-        if self.depth == 0:
-            self.end_epoch()
-        return reported
+    def reported(self, start: int) -> tuple[Reported, ...]:
+        """What the memoized inference that has just ended (`open` counted down
+        past it) saw reported, each once, in order: the log's entries since
+        `start`, where it stood when that inference began, made where it was
+        not held back from (its position, the number of those in progress before
+        it, is `open` now). The caller asks only where the log grew since
+        (`logged` past `start`)."""
+        log = self._log
+        at = self.open
+        seen = tuple(dict.fromkeys([diag for diag, first in log[start:] if first <= at]))
+        if not at:
+            log.clear()  # (none in progress: no one may see an entry)
+            self.logged = 0
+        return seen
 
     def end_epoch(self) -> None:
         """The outermost inference is over: nothing is kept past it."""
-        self._table.clear()
-        self._layers.clear()
-        self._context_free.clear()
-        self._narrowed.clear()
+        # (Each emptied only if not empty: most epochs fill one or two of them.)
+        if self._table:
+            self._table.clear()
+        if self._layers:
+            self._layers.clear()
+        if self._context_free:
+            self._context_free.clear()
+        if self._narrowed:
+            self._narrowed.clear()
         self.silent = None
         self.binds = 0
         self.leaves = None

@@ -31,8 +31,9 @@ _MODULES = ("typing", "typing_extensions", "builtins")
 _IMPORTS = (S.MODULE_REF, S.FROM_IMPORT, S.CLASS)
 # The methods of a TypedDict evaluated by typeddict_key_method and update_call.
 _TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
-# The short names special_call evaluates (in one of _MODULES).
+# The short names special_call evaluates (in one of _MODULES), and their full names.
 _SPECIAL_NAMES = frozenset(("reveal_type", "reveal_locals", "assert_type", "cast", "isinstance", "issubclass", "super"))
+_SPECIAL_FULLNAMES = frozenset(f"{module}.{short}" for module in _MODULES for short in _SPECIAL_NAMES)
 
 
 def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -> "tuple[Ref, Symbol] | None":
@@ -48,10 +49,8 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -
     scope = exprs.scope
     if scope is None:
         return None
-    attrs: list[str] = []
     root = node
     while type(root) is ast.Attribute:
-        attrs.append(root.attr)  # type: ignore[attr-defined]
         root = root.value  # type: ignore[attr-defined]
     if type(root) is not ast.Name:
         return None
@@ -65,12 +64,13 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -
     if hit is None:
         return None
     sym, where = hit
-    if sym.kind not in _IMPORTS and not (where.kind == "module" and where.module.name in _MODULES):
+    kind = sym.kind
+    if kind not in _IMPORTS and not (where.kind == "module" and where.module.name in _MODULES):
         # A variable, parameter or function of this code: what it names, and each
         # attribute of it, is spelled after its scope (`pkg.mod.f.x.attr`), in
         # no module of _MODULES.
         return None
-    if callee and not attrs and sym.kind != S.MODULE_REF and sym.kind != S.FROM_IMPORT:
+    if callee and root is node and kind != S.MODULE_REF and kind != S.FROM_IMPORT:
         # A bare name bound by its own definition names itself (`<scope>.<name>`,
         # Evaluator._own_ref): a class of this code (`C()`, most of these), or a
         # builtins name (`len()`, `str()`), special only if that name is.
@@ -78,10 +78,16 @@ def _outside_ref(exprs: "ExprEvaluator", node: ast.expr, callee: bool = False) -
         if module not in _MODULES or (module == "builtins" and name not in _SPECIAL_NAMES):
             return None
     ref: Ref | None = ev.resolve_symbol(sym, where)
-    for attr in reversed(attrs):
-        ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
-        if ref is None:
-            return None
+    if root is not node:
+        # The chain's attributes, collected only now (most chains end above), followed from the root.
+        attrs: list[str] = []
+        while node is not root:
+            attrs.append(node.attr)  # type: ignore[attr-defined]
+            node = node.value  # type: ignore[attr-defined]
+        for attr in reversed(attrs):
+            ref = ev.member_ref(ref, attr)  # type: ignore[arg-type]
+            if ref is None:
+                return None
     return (ref, sym) if ref is not None else None
 
 
@@ -104,11 +110,11 @@ def special_call(exprs: "ExprEvaluator", node: ast.Call, expected: Type | None) 
         if found is None:
             return None
         name = found[0].fullname
+        if name not in _SPECIAL_FULLNAMES:
+            if name == "functools.singledispatch":
+                check_singledispatch_call(exprs, node)  # reports only; the call is evaluated as usual
+            return None  # (no branch below takes it: most calls of imported functions)
     module, _, short = name.rpartition(".")
-    if module not in ("typing", "typing_extensions", "builtins"):
-        if name == "functools.singledispatch":
-            check_singledispatch_call(exprs, node)  # reports only; the call is evaluated as usual
-        return None
     if module == "builtins" and short in ("reveal_type", "reveal_locals"):
         _unimported_reveal(exprs, node, short)
     if short == "reveal_type" and len(node.args) == 1:

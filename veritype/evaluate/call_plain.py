@@ -1,0 +1,139 @@
+"""Plain calls: the calls whose whole check is "each argument is assignable to its
+parameter", known from the call's argument expressions and the callee's parameters
+alone, before any argument is matched (`calls.match_arguments`).
+
+Most calls are such: `f(a, b)`, `obj.m(x)`, `isinstance(x, C)`, `C(a, key=v)`. For
+a callee without type variables whose arguments are plain (`plain_positional`,
+`plain_keywords`: each goes to a parameter of its own, none is missing, no rule
+about parameters together applies, and each is an expression whose type does not
+change with its context), the arguments are inferred once without context, and
+where each fits its parameter (`fits_plainly`) the call is its declared return
+type: what `calls._check_matched` would give, and it would report nothing. Where
+one does not fit, the call is checked from the same argument types.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from veritype.evaluate.type_forms import expects_type_form
+from veritype.types.model import POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Type, TypeFormType, TypeType, UnionType
+from veritype.types.param_shape import shape_of
+from veritype.types.subtype import is_subtype
+
+if TYPE_CHECKING:
+    from veritype.evaluate.evaluator import Evaluator
+
+
+# Arguments whose type depends on the parameter's type they are inferred for.
+# (Node classes, tested by `type(node) in`: the parser makes no subclasses, and
+# isinstance against a dozen classes was most of the cost of a test made for
+# every argument of every call.)
+CONTEXT_SENSITIVE = frozenset({ast.Lambda, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+                               ast.Tuple, ast.IfExp, ast.Call, ast.Constant, ast.BoolOp})
+# Those inferred again with the parameter's type when the argument is checked (a
+# constant's type does not change with its context there).
+RE_INFERRED = CONTEXT_SENSITIVE - {ast.Constant}
+
+
+def plain_positional(callee: CallableType, nodes: list[ast.expr]) -> bool:
+    """Whether each argument, a call's positional argument expressions `nodes` (no
+    keyword argument), is no `*` argument, of an expression inferred once without
+    context (_plain_node), and goes to the parameter at its position, the parameters
+    after them left to their defaults (or an empty `*args`), so that match_arguments
+    maps argument i to parameter i and finds no error; and no rule about the
+    parameters together (an unpacked or ParamSpec `*args`, a `**kwargs`:
+    check_paramspec_arguments) applies."""
+    params = callee.params
+    n = len(nodes)
+    if n > len(params) or (params and params[-1].kind == VAR_KW):
+        return False
+    for node in nodes:
+        if not _plain_node(node):
+            return False
+    for i, p in enumerate(params):
+        kind = p.kind
+        if i < n:
+            if kind != POS_ONLY and kind != POS_OR_KW:
+                return False
+        elif not p.has_default and kind != VAR_POS:
+            return False
+    return not shape_of(callee).together
+
+
+def plain_keywords(callee: CallableType, nodes: list[ast.expr], keywords: list[ast.keyword]) -> list[int] | None:
+    """plain_positional for a call with keyword arguments (`keywords`, no `**`): the
+    parameter each argument goes to (the positional ones, then the keyword ones),
+    where each positional one goes to the parameter at its position and each keyword
+    one to a parameter of its name (match_arguments' `keywords`) none other takes,
+    every other parameter has a default (or is the `*args`), and the rest is as
+    plain_positional asks; else None."""
+    params = callee.params
+    n = len(nodes)
+    if n > len(params) or (params and params[-1].kind == VAR_KW):
+        return None
+    shape = shape_of(callee)
+    if shape.together:
+        return None
+    for node in nodes:
+        if not _plain_node(node):
+            return None
+    for i in range(n):
+        kind = params[i].kind
+        if kind != POS_ONLY and kind != POS_OR_KW:
+            return None
+    where = list(range(n))
+    by_name = shape.keywords
+    for kw in keywords:
+        name = kw.arg
+        idx = by_name.get(name) if name is not None else None  # (None: a `**` argument)
+        if idx is None or idx < n or idx in where or not _plain_node(kw.value):
+            return None
+        where.append(idx)
+    for i, p in enumerate(params):
+        if i >= n and not p.has_default and p.kind != VAR_POS and i not in where:
+            return None  # (a keyword-only or positional parameter left without argument)
+    return where
+
+
+def _plain_node(node: ast.expr) -> bool:
+    """Whether the argument expression `node` is no `*` argument and its type does
+    not change with its context: its class is not in RE_INFERRED, or it is a tuple
+    display of names and attributes only (the classes of `isinstance(x, (A, m.B))`,
+    3.3k calls on the bench corpus): its type is the tuple of its items' types in
+    any context. infer_tuple gives `tuple_of` of the items, each inferred with its
+    item context, which a name or an attribute reads only to be taken as a type
+    form (PEP 747); where one is expected, fits_plainly sends the argument on to be
+    inferred again, in context."""
+    tp = type(node)
+    if tp is ast.Starred:
+        return False
+    if tp not in RE_INFERRED:
+        return True
+    if tp is not ast.Tuple:
+        return False
+    for e in node.elts:  # type: ignore[attr-defined]
+        if type(e) is not ast.Name and type(e) is not ast.Attribute:
+            return False
+    return True
+
+
+def fits_plainly(ev: "Evaluator", callee: CallableType, nodes: list[ast.expr], arg_types: list[Type], where: list[int] | None = None) -> bool:
+    """For a plain call (plain_positional; plain_keywords, whose `where` is each
+    argument's parameter) of a callee without type variables, given the arguments'
+    types without context: whether _check_matched reports nothing and gives
+    `callee.ret`. It does where every argument is assignable to its parameter's
+    type, that type is no `type[...]` (an abstract class given for one is reported)
+    and no TypeForm the argument is read as (it is inferred again)."""
+    params = callee.params
+    for i, t in enumerate(arg_types):
+        expected = params[i if where is None else where[i]].type
+        tp = type(expected)
+        if tp is TypeType:
+            return False
+        if (tp is UnionType or tp is TypeFormType) and expects_type_form(expected, nodes[i]):
+            return False
+        if not is_subtype(ev, t, expected):
+            return False
+    return True
