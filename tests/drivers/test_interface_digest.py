@@ -132,6 +132,25 @@ def test_a_comprehension_right_after_a_number_is_seen() -> None:
                 assert interface_digest(changed, parse_source("m.py", changed) if known else None) != interface_digest(text, known)
 
 
+def test_comprehension_targets_holding_an_attribute_are_seen() -> None:
+    # The `for` lines searched are those whose target is not plain names
+    # (cache/interface.py `_attribute_target_lines`): each target here holds
+    # `self.a` after something else, or after a line break, or parenthesized.
+    targets = ("self.a", "b, self.a", "*b, self.a", "(self).a", "(b, self.a)", "[b, self.a]",
+               "f(b in c).d, self.a", "b[c in d], self.a", "(\n                 self.a)", "self .a",
+               "b,\\\n                 self.a")
+    for target in targets:
+        src = f"class C:\n    def m(self):\n        y = [0 for {target} in range(3)]\n        z = 1\n"
+        parsed = parse_source("m.py", src)
+        assert parsed.tree is not None, target
+        changed = src.replace("z = 1", "z = 2")
+        assert interface_digest(changed, parse_source("m.py", changed)) != interface_digest(src, parsed), target
+        assert interface_digest(changed) != interface_digest(src), target
+    # Plain names for a target: the body is not read, whatever else the lines hold.
+    src = "class C:\n    def m(self):\n        y = [self.b for b, *c in range(3)]  # for self.a in\n        z = 1\n"
+    assert interface_digest(src.replace("z = 1", "z = 2")) == interface_digest(src)
+
+
 def test_a_body_with_its_own_await_differs_from_one_without() -> None:
     # The marker of a cut body says whether it awaits itself: a statement
     # holding `await` (an f-string's too) does; a nested def's, a lambda's, a

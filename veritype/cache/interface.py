@@ -60,7 +60,7 @@ from veritype.syntax.bodies import is_trivial_body
 from veritype.syntax.param_stores import first_param_stores
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.walk import CHILDLESS, child_nodes, walk as walk_nodes
-from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
+from veritype.syntax.word_lines import NOWHERE, any_in_span, keyword_lines, span_start, word_lines
 
 if TYPE_CHECKING:
     from veritype.syntax.parse import ParsedFile
@@ -157,6 +157,7 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
         yield_lines, await_lines, for_lines = parsed.word_lines("yield"), parsed.word_lines("await"), parsed.keyword_lines("for")
     else:
         yield_lines, await_lines, for_lines = word_lines(source, "yield"), word_lines(source, "await"), keyword_lines(source, "for")
+    for_lines = _attribute_target_lines(source, for_lines)
 
     # An explicit stack, not a recursive closure: a closure calling itself is a
     # reference cycle, which kept `lines`, `starts` and `cuts` of every module
@@ -197,6 +198,37 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
         pos = end
     pieces.append(source[pos:])
     return "".join(pieces)
+
+
+# A `for` whose target is plain names (`for k, v in`, `for *a, b in`): what
+# follows it on its line is names, blanks, commas and stars up to the word
+# `in`. Such a target holds no attribute: with no bracket, quote or `#`
+# before that `in`, the `in` is the one ending the target, and an attribute
+# needs a `.`. A match of the negation is a `for` (or the end of a word like
+# `before`) whose target may hold one; not one followed by a letter, digit
+# or `_` (`format`): the keyword, in a source that parses, never is (such a
+# character continues a name, or is one no name may hold).
+_MAY_HOLD_ATTRIBUTE = re.compile(r"for(?!\w)(?![ \t]+[\w \t,*]*?\bin\b)")
+
+
+def _attribute_target_lines(source: str, for_lines: list[int] | None) -> list[int] | None:
+    """The lines among `for_lines` (those holding the keyword `for`: sorted,
+    or None, not known) holding a `for` whose target may hold an attribute:
+    only there can a comprehension store to one. A text scan in C where most
+    `for`s have plain names for a target, so that few expressions are walked
+    for a comprehension (`_stores_on_first_param`)."""
+    if not for_lines:
+        return for_lines  # (None, or no `for` at all)
+    wanted = set(for_lines)
+    lines: list[int] = []
+    line, counted = 1, 0
+    for match in _MAY_HOLD_ATTRIBUTE.finditer(source):
+        pos = match.start()
+        line += source.count("\n", counted, pos)
+        counted = pos
+        if line in wanted and (not lines or lines[-1] != line):
+            lines.append(line)
+    return lines if lines else NOWHERE
 
 
 def _kept_comment(comment: str) -> bool:
