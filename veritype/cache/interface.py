@@ -127,10 +127,15 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
     # that plus one per line before it), summed without a Python step a line.
     before = list(itertools.accumulate(map(len, lines), initial=0))
 
+    # (Most texts: ASCII, whose columns need no look at their lines.)
+    ascii_text = source.isascii()
+
     def offset(lineno: int, col_bytes: int) -> int:
         # ast columns count UTF-8 bytes; the text is indexed by characters.
-        line = lines[lineno - 1]
         start = before[lineno - 1] + lineno - 1
+        if ascii_text:
+            return start + col_bytes
+        line = lines[lineno - 1]
         if line.isascii():
             return start + col_bytes
         return start + len(line.encode("utf-8", "surrogatepass")[:col_bytes].decode("utf-8", "replace"))
@@ -157,7 +162,11 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
         yield_lines, await_lines, for_lines = parsed.word_lines("yield"), parsed.word_lines("await"), parsed.keyword_lines("for")
     else:
         yield_lines, await_lines, for_lines = word_lines(source, "yield"), word_lines(source, "await"), keyword_lines(source, "for")
-    for_lines = _attribute_target_lines(source, for_lines)
+    if for_lines:
+        # Only the lines whose `for` may have an attribute in its target (a
+        # search of those lines alone: the pattern never crosses a line end).
+        search = _MAY_HOLD_ATTRIBUTE.search
+        for_lines = [line for line in for_lines if search(lines[line - 1])] or NOWHERE
 
     # An explicit stack, not a recursive closure: a closure calling itself is a
     # reference cycle, which kept `lines`, `starts` and `cuts` of every module
@@ -207,28 +216,9 @@ def _kept_source(source: str, tree: ast.Module, parsed: ParsedFile | None = None
 # needs a `.`. A match of the negation is a `for` (or the end of a word like
 # `before`) whose target may hold one; not one followed by a letter, digit
 # or `_` (`format`): the keyword, in a source that parses, never is (such a
-# character continues a name, or is one no name may hold).
+# character continues a name, or is one no name may hold). Only there
+# can a comprehension store to an attribute (`_stores_on_first_param`).
 _MAY_HOLD_ATTRIBUTE = re.compile(r"for(?!\w)(?![ \t]+[\w \t,*]*?\bin\b)")
-
-
-def _attribute_target_lines(source: str, for_lines: list[int] | None) -> list[int] | None:
-    """The lines among `for_lines` (those holding the keyword `for`: sorted,
-    or None, not known) holding a `for` whose target may hold an attribute:
-    only there can a comprehension store to one. A text scan in C where most
-    `for`s have plain names for a target, so that few expressions are walked
-    for a comprehension (`_stores_on_first_param`)."""
-    if not for_lines:
-        return for_lines  # (None, or no `for` at all)
-    wanted = set(for_lines)
-    lines: list[int] = []
-    line, counted = 1, 0
-    for match in _MAY_HOLD_ATTRIBUTE.finditer(source):
-        pos = match.start()
-        line += source.count("\n", counted, pos)
-        counted = pos
-        if line in wanted and (not lines or lines[-1] != line):
-            lines.append(line)
-    return lines if lines else NOWHERE
 
 
 def _kept_comment(comment: str) -> bool:
@@ -313,7 +303,12 @@ def _body_marker(node: ast.FunctionDef | ast.AsyncFunctionDef, yield_lines: list
     first, last = span_start(node), node.end_lineno
     yields = (yield_lines is None or any_in_span(yield_lines, first, last)) and is_generator(node)
     awaits = (await_lines is None or any_in_span(await_lines, first, last)) and _awaits(node, await_lines)
-    return f"<body yield={int(yields)} await={int(awaits)} trivial={int(is_trivial_body(node.body))}>"
+    return _MARKERS[yields, awaits, is_trivial_body(node.body)]
+
+
+# The body markers by their flags (yield, await, trivial), made once.
+_MARKERS = {(y, a, t): f"<body yield={int(y)} await={int(a)} trivial={int(t)}>"
+            for y in (False, True) for a in (False, True) for t in (False, True)}
 
 
 def _awaits(node: ast.FunctionDef | ast.AsyncFunctionDef, await_lines: list[int] | None) -> bool:
