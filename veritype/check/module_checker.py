@@ -200,7 +200,10 @@ class ModuleChecker:
 
     def type_report(self):  # type: ignore[no-untyped-def]
         def report(node: ast.AST, msg: str, code: str) -> None:
-            self.error(node, msg, code)
+            if code == "note":  # (type_context.Reporter: a note on the error before it)
+                self.note(node, msg)
+            else:
+                self.error(node, msg, code)
 
         return report
 

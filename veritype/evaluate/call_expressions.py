@@ -37,7 +37,7 @@ def infer_call(ex: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Ty
     callee = ex.infer(node.func)
     kind = type(callee)  # (exact classes: the type model has no subclasses of these)
     if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and ex.scope is not None:  # type: ignore[attr-defined]
-        return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, lambda n, msg, code: ex.error(n, msg, code))
+        return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, lambda n, msg, code: ex.note(n, msg) if code == "note" else ex.error(n, msg, code))
     reporting = ex._report is not None  # (ex.reporting: the same after the call, whose recordings are closed)
     if reporting and (kind is TypeType or (kind is CallableType and callee.is_untyped)):  # type: ignore[attr-defined]
         check_untyped_call(ex, callee, node)  # type: ignore[arg-type]

@@ -271,7 +271,10 @@ def _has_any(t: Type) -> bool:
 
 def _type_reporter(exprs: "ExprEvaluator"):  # type: ignore[no-untyped-def]
     def report(node: ast.AST, msg: str, code: str) -> None:
-        exprs.error(node, msg, code)
+        if code == "note":  # (type_context.Reporter: a note on the error before it)
+            exprs.note(node, msg)
+        else:
+            exprs.error(node, msg, code)
 
     return report if exprs.reporting else None
 

@@ -15,7 +15,13 @@ from veritype.types.model import Type, TypeVarType
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
+# Where a type expression's errors go: (node, message, code). A message under
+# the code "note" is a note on the error reported just before it.
 Reporter = Callable[[ast.AST, str, str], None]
+
+# mypy's notes after its "... is not valid as a type" errors.
+VARIABLE_NOTE = "See https://mypy.readthedocs.io/en/stable/common_issues.html#variables-vs-type-aliases"
+CALLABLE_NOTE = 'Perhaps you need "Callable[...]" or a callback protocol?'
 
 
 class KeptReports:

@@ -20,7 +20,7 @@ from veritype.syntax.walk import walk as walk_nodes
 from veritype.evaluate.scopes import Scope
 from veritype.evaluate.scoped_aliases import variable_not_alias
 from veritype.evaluate.bare_generic_aliases import report_bare_alias_use
-from veritype.evaluate.type_context import KeptReports, TypeContext, unpacking
+from veritype.evaluate.type_context import CALLABLE_NOTE, VARIABLE_NOTE, KeptReports, TypeContext, unpacking
 from veritype.semantic import symbols as S
 from veritype.types.model import (
     ANY_ERROR, ANY_UNBOUND_NAME, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
@@ -80,9 +80,12 @@ class TypeExprEvaluator:
 
     # -- reporting ------------------------------------------------------------
 
-    def _error(self, ctx: TypeContext, node: ast.AST, msg: str, code: str = "valid-type") -> Type:
+    def _error(self, ctx: TypeContext, node: ast.AST, msg: str, code: str = "valid-type", note: str | None = None) -> Type:
+        """Report `msg` (and mypy's `note` after it: a reporter takes code "note" as a note)."""
         if ctx.report is not None:
             ctx.report(node, msg, code)
+            if note is not None:
+                ctx.report(node, note, "note")
         return ANY_ERROR
 
     # -- the grammar ----------------------------------------------------------
@@ -355,7 +358,7 @@ class TypeExprEvaluator:
                 return substitute(alias, {tv_key(p): type_var_default(p) for p in params})
             return alias
         if sym.kind == S.FUNC:
-            return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type')
+            return self._error(ctx, node, f'Function "{ref.fullname}" is not valid as a type', note=CALLABLE_NOTE)
         if sym.kind in (S.VAR, S.PARAM):
             decl = sym.node
             computed = computed_value(self.ev, decl, scope)
@@ -373,7 +376,7 @@ class TypeExprEvaluator:
                 return value.item
             # mypy names a function's local by its bare name, a module's variable in full.
             shown = sym.name if scope.kind == "function" else ref.fullname
-            self._error(ctx, node, f'Variable "{shown}" is not valid as a type')
+            self._error(ctx, node, f'Variable "{shown}" is not valid as a type', note=VARIABLE_NOTE)
             return ANY_UNBOUND_NAME
         return AnyType("special")
 

@@ -10,7 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.special import CLASS_ALIASES
-from veritype.evaluate.type_context import TypeContext, unpacking
+from veritype.evaluate.type_context import VARIABLE_NOTE, TypeContext, unpacking
 from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeFormType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
 from veritype.types.tuples import make_tuple
 
@@ -95,7 +95,7 @@ def bare_special(te: "TypeExprEvaluator", name: str, node: ast.expr, ctx: TypeCo
         # type"; mypy: 'Variable "typing.TypedDict" is not valid as a type'). The
         # value stays `Mapping[str, object]`, what any TypedDict is assignable to.
         ref = te.ev.resolve_expr(node, ctx.scope) if isinstance(node, (ast.Name, ast.Attribute)) and ctx.scope is not None else None
-        te._error(ctx, node, f'Variable "{ref.fullname if ref is not None else "typing.TypedDict"}" is not valid as a type')
+        te._error(ctx, node, f'Variable "{ref.fullname if ref is not None else "typing.TypedDict"}" is not valid as a type', note=VARIABLE_NOTE)
         return te.ev.instance("typing.Mapping", (te.ev.builtin("str"), te.ev.builtin("object")))
     if name == "NamedTuple":
         return te.ev.builtin("tuple", AnyType("implicit"))

@@ -59,7 +59,7 @@ def implicit_type_form(ev: "Evaluator", node: ast.expr, scope: "Scope") -> Type 
 
         return SpecialForm(head)  # a special form object, no type form  # type: ignore[arg-type]
     errors: list[str] = []
-    t = ev.type_exprs.evaluate(node, scope, report=lambda n, msg, code: errors.append(msg))
+    t = ev.type_exprs.evaluate(node, scope, report=lambda n, msg, code: errors.append(msg))  # (a note only follows an error)
     if errors:
         return None
     return TypeFormType(t)
