@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.type_forms import expects_type_form
 from veritype.types.model import POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, CallableType, Type, TypeFormType, TypeType, UnionType
-from veritype.types.param_shape import shape_of
+from veritype.types.param_shape import ParamShape, shape_of
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -45,21 +45,7 @@ def plain_positional(callee: CallableType, nodes: list[ast.expr]) -> bool:
     maps argument i to parameter i and finds no error; and no rule about the
     parameters together (an unpacked or ParamSpec `*args`, a `**kwargs`:
     check_paramspec_arguments) applies."""
-    params = callee.params
-    n = len(nodes)
-    if n > len(params) or (params and params[-1].kind == VAR_KW):
-        return False
-    for node in nodes:
-        if not _plain_node(node):
-            return False
-    for i, p in enumerate(params):
-        kind = p.kind
-        if i < n:
-            if kind != POS_ONLY and kind != POS_OR_KW:
-                return False
-        elif not p.has_default and kind != VAR_POS:
-            return False
-    return not shape_of(callee).together
+    return _plain_shape(callee, nodes) is not None and _others_defaulted(callee, len(nodes), ())
 
 
 def plain_keywords(callee: CallableType, nodes: list[ast.expr], keywords: list[ast.keyword]) -> list[int] | None:
@@ -69,20 +55,10 @@ def plain_keywords(callee: CallableType, nodes: list[ast.expr], keywords: list[a
     one to a parameter of its name (match_arguments' `keywords`) none other takes,
     every other parameter has a default (or is the `*args`), and the rest is as
     plain_positional asks; else None."""
-    params = callee.params
+    shape = _plain_shape(callee, nodes)
+    if shape is None:
+        return None
     n = len(nodes)
-    if n > len(params) or (params and params[-1].kind == VAR_KW):
-        return None
-    shape = shape_of(callee)
-    if shape.together:
-        return None
-    for node in nodes:
-        if not _plain_node(node):
-            return None
-    for i in range(n):
-        kind = params[i].kind
-        if kind != POS_ONLY and kind != POS_OR_KW:
-            return None
     where = list(range(n))
     by_name = shape.keywords
     for kw in keywords:
@@ -91,10 +67,38 @@ def plain_keywords(callee: CallableType, nodes: list[ast.expr], keywords: list[a
         if idx is None or idx < n or idx in where or not _plain_node(kw.value):
             return None
         where.append(idx)
-    for i, p in enumerate(params):
-        if i >= n and not p.has_default and p.kind != VAR_POS and i not in where:
-            return None  # (a keyword-only or positional parameter left without argument)
-    return where
+    return where if _others_defaulted(callee, n, where) else None
+
+
+def _plain_shape(callee: CallableType, nodes: list[ast.expr]) -> ParamShape | None:
+    """What plain_positional and plain_keywords both ask of the positional
+    arguments `nodes`: as many parameters at least, no `**kwargs`, each argument
+    plain (_plain_node) and going to a positional parameter, and no rule about the
+    parameters together; the callee's shape then, else None."""
+    params = callee.params
+    n = len(nodes)
+    if n > len(params) or (params and params[-1].kind == VAR_KW):
+        return None
+    for node in nodes:
+        if not _plain_node(node):
+            return None
+    for i in range(n):
+        kind = params[i].kind
+        if kind != POS_ONLY and kind != POS_OR_KW:
+            return None
+    shape = shape_of(callee)
+    return None if shape.together else shape
+
+
+def _others_defaulted(callee: CallableType, n: int, taken: "list[int] | tuple[()]") -> bool:
+    """Whether each parameter after the first `n` that no keyword argument takes
+    (`taken`) has a default or is the `*args`: none is left without an argument."""
+    params = callee.params
+    for i in range(n, len(params)):
+        p = params[i]
+        if not p.has_default and p.kind != VAR_POS and i not in taken:
+            return False
+    return True
 
 
 def _plain_node(node: ast.expr) -> bool:
