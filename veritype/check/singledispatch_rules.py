@@ -7,9 +7,9 @@ dispatch happens on the type of the first argument"). mypy 2.4.1 rejects a
 decorated function with no parameter, `Singledispatch function requires at
 least one argument`, and one whose first parameter is keyword-only or
 `**kwargs`, `First argument to singledispatch function must be a positional
-argument` (`*args` will do), both [misc], at the `def` line. (mypy also
-checks a function passed to a call of `singledispatch`, but reports most of
-those at the line of the callee's definition, in whatever file: not followed.)
+argument` (`*args` will do), both [misc], at the `def` line. A function
+passed to a call of `singledispatch` is evaluate/singledispatch_calls', whose
+rule and messages this uses.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.types.model import KW_ONLY, VAR_KW, CallableType
+from veritype.evaluate.singledispatch_calls import dispatch_error, first_argument_kind
+from veritype.types.model import CallableType
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -30,7 +31,6 @@ def check_singledispatch_definition(checker: "ModuleChecker", node: ast.Function
     `@singledispatch` has no positional argument to dispatch on."""
     if _SINGLEDISPATCH not in names:
         return
-    if not sig.params:
-        checker.error(node, "Singledispatch function requires at least one argument", "misc")
-    elif sig.params[0].kind in (KW_ONLY, VAR_KW):
-        checker.error(node, "First argument to singledispatch function must be a positional argument", "misc")
+    msg = dispatch_error(first_argument_kind(sig))
+    if msg is not None:
+        checker.error(node, msg, "misc")

@@ -61,27 +61,34 @@ def check_singledispatch_call(exprs: "ExprEvaluator", node: ast.Call) -> None:
         if type(sig) is not CallableType:
             return
         if (info.is_namedtuple or any(d.startswith(_ATTRS_PREFIXES) for d in info.decorators)) and "__init__" in info.synthesized:
-            _report(exprs, node, _first_kind(sig))
+            _report(exprs, node, first_argument_kind(sig))
             return
         t = sig  # (a written `__init__` of this module: reported at its `def`)
     if type(t) is CallableType and type(t.definition) in (ast.FunctionDef, ast.AsyncFunctionDef):
         definition: ast.FunctionDef | ast.AsyncFunctionDef = t.definition  # type: ignore[assignment]
         if definition.decorator_list or exprs.scope is None or not _in_module(definition, exprs):
             return
-        _report(exprs, definition, _first_kind(t))
+        _report(exprs, definition, first_argument_kind(t))
 
 
-def _first_kind(sig: CallableType) -> str | None:
+def first_argument_kind(sig: CallableType) -> str | None:
+    """"pos" where `sig`'s first parameter takes a positional argument (`*args`
+    too), "kw" where it is keyword-only or `**kwargs`, None where it has none."""
     if not sig.params:
         return None
     return "kw" if sig.params[0].kind in (KW_ONLY, VAR_KW) else "pos"
 
 
+def dispatch_error(first: str | None) -> str | None:
+    """mypy's error for a singledispatch function whose first parameter is of
+    kind `first` (first_argument_kind), or None."""
+    return NO_ARGUMENT if first is None else NOT_POSITIONAL if first == "kw" else None
+
+
 def _report(exprs: "ExprEvaluator", where: ast.AST, first: str | None) -> None:
-    if first is None:
-        exprs.error(where, NO_ARGUMENT, "misc")
-    elif first == "kw":
-        exprs.error(where, NOT_POSITIONAL, "misc")
+    msg = dispatch_error(first)
+    if msg is not None:
+        exprs.error(where, msg, "misc")
 
 
 def _in_module(definition: ast.AST, exprs: "ExprEvaluator") -> bool:
