@@ -124,6 +124,11 @@ class ModuleChecker:
         self.decl_paths: dict[int, Any] = {}  # function bodies' indexed paths (inferred_decls._paths)
         # The current scope's deleted names, once it deletes one (check.deleted_names).
         self.deleted_watch: deleted_names.DeletedWatch | None = None
+        # What var_annotated_reach keeps for judging `x = []` at the end of a
+        # scope's walk: the ids of the statements the walk did not reach, and the
+        # judgements waiting (the owner's node, its body, judge, report).
+        self.unreached: set[int] = set()
+        self.deferred_var_annotated: list[tuple[object, list[ast.stmt], Callable[[list[ast.stmt]], bool], Callable[[], None]]] = []
 
     # -- reporting ----------------------------------------------------------------
 

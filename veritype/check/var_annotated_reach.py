@@ -43,10 +43,7 @@ def note_unreached(mc: "ModuleChecker", body: list[ast.stmt], i: int) -> None:
     walk that counts may come after, from another state) only after a jump."""
     if mc.silent_passes and not (i and type(body[i - 1]) in _JUMPS):
         return
-    unreached: set[int] | None = mc.__dict__.get("unreached")
-    if unreached is None:
-        unreached = mc.__dict__["unreached"] = set()
-    unreached.update(map(id, body[i:]))
+    mc.unreached.update(map(id, body[i:]))
 
 
 def defer_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: "Type", name: str, kind: str, body: list[ast.stmt],
@@ -74,11 +71,8 @@ def defer(mc: "ModuleChecker", stmt: ast.Assign, body: list[ast.stmt], judge: Ju
     judges at once: its report is dropped with the pass)."""
     if mc.silent_passes:
         return False
-    pending: list[tuple[object, list[ast.stmt], Judge, Callable[[], None]]] | None = mc.__dict__.get("deferred_var_annotated")
-    if pending is None:
-        pending = mc.__dict__["deferred_var_annotated"] = []
     owner = mc.func.node if mc.func is not None else None
-    pending.append((owner, body, judge, report))
+    mc.deferred_var_annotated.append((owner, body, judge, report))
     return True
 
 
@@ -86,14 +80,14 @@ def judge_deferred(mc: "ModuleChecker", owner: object) -> None:
     """At the end of the walk of a function (`owner`, its node) or of the module
     (None): judge each `x = []` kept for it, over its code without what the walk
     did not reach."""
-    pending: list[tuple[object, list[ast.stmt], Judge, Callable[[], None]]] | None = mc.__dict__.get("deferred_var_annotated")
+    pending = mc.deferred_var_annotated
     if not pending:
         return
     mine = [p for p in pending if p[0] is owner]
     if not mine:
         return
     pending[:] = [p for p in pending if p[0] is not owner]
-    unreached: set[int] = mc.__dict__.get("unreached") or set()
+    unreached = mc.unreached
     for _, body, judge, report in mine:
         if judge(pruned(body, unreached) if unreached else body):
             report()
