@@ -15,7 +15,7 @@ from veritype.evaluate.returns_value import allow_none_value
 from veritype.semantic import symbols as S
 from veritype.types.format import format_revealed, format_type
 from veritype.types.join import widen_literals
-from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any, TypedDictType
+from veritype.types.model import AnyType, Instance, NoneType, Type, TypeType, TypeVarType, holds_any, is_any_class_object, TypedDictType
 from veritype.types.subtype import map_instance_to_supertype
 from veritype.evaluate.newtype import is_newtype_class_expr
 from veritype.evaluate.singledispatch_calls import check_singledispatch_call
@@ -235,7 +235,7 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
         return isinstance(a, AnyType) and isinstance(b, AnyType)
     if a == b:
         return True
-    if _bare_type(a) and _bare_type(b):
+    if is_any_class_object(a) and is_any_class_object(b):
         return True  # spec, "type[]": plain `type` is `type[Any]`
     if holds_any(a, "special"):
         return True  # part of it is a construct we do not model yet (`tuple[*Ts]`): silent
@@ -252,15 +252,6 @@ def _same_for_assert(exprs: "ExprEvaluator", a: Type, b: Type) -> bool:
     from veritype.types.subtype import is_subtype
 
     return is_subtype(exprs.ev, a, b) and is_subtype(exprs.ev, b, a) and not _has_any(a) and not _has_any(b)
-
-
-def _bare_type(t: Type) -> bool:
-    """`type` with no argument or `type[Any]` (the same type: spec, "type[]")."""
-    from veritype.types.model import Instance, TypeType
-
-    if isinstance(t, Instance):
-        return t.info.fullname == "builtins.type" and all(isinstance(x, AnyType) for x in t.args)
-    return isinstance(t, TypeType) and isinstance(t.item, AnyType)
 
 
 def _has_any(t: Type) -> bool:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from veritype.evaluate.isinstance_narrowing import with_bound
 from veritype.types.join import meet
-from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, TypeType, TypeVarType, make_union, union_items
+from veritype.types.model import AnyType, Instance, NeverType, NoneType, Type, TypeType, TypeVarType, is_any_class_object, make_union, union_items
 from veritype.types.subtype import is_subtype
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def narrow_by_typeis(ev: "Evaluator", current: Type, guard: Type, positive: bool
 
 
 def _met_item(ev: "Evaluator", item: Type, guard: Type) -> Type:
-    if not _bare_type(item):
+    if not is_any_class_object(item):
         return meet(ev, item, guard)
     # A class object of any class: the guard's class objects of known classes
     # (mypy narrows `type` by `type[C]` to `type[C]`), else what a meet keeps.
@@ -63,18 +63,9 @@ def _met_item(ev: "Evaluator", item: Type, guard: Type) -> Type:
 def _only_through_any(ev: "Evaluator", item: Type, guard: Type) -> bool:
     """Whether `item`, a subtype of `guard`, is one only through an Any: a bare
     `type` under the guard's `type[C]` items and under none of the others."""
-    if not _bare_type(item):
+    if not is_any_class_object(item):
         return False
     rest = [g for g in union_items(guard) if not (type(g) is TypeType and type(g.item) is Instance)]
     # (`type[Any]` as the class `type`, whose attributes are no Any: it is not a
     # DataclassInstance, as the Any would make it.)
     return len(rest) < len(union_items(guard)) and not (rest and is_subtype(ev, ev.builtin("type"), make_union(rest)))
-
-
-def _bare_type(t: Type) -> bool:
-    """`type` with no argument or `type[Any]`: passes as a subtype of any `type[C]`
-    through the Any, which mypy's proper subtyping (for TypeIs) does not count."""
-    tt = type(t)
-    if tt is Instance:
-        return t.info.fullname == "builtins.type" and not t.args  # type: ignore[attr-defined]
-    return tt is TypeType and type(t.item) is AnyType  # type: ignore[attr-defined]

@@ -518,6 +518,14 @@ def callable_owner(t: "CallableType | Overloaded") -> str | None:
     return t.owner if isinstance(t, CallableType) else t.items[0].owner if t.items else None
 
 
+def is_any_class_object(t: Type) -> bool:
+    """`type` with no argument or `type[Any]` (the same type: spec, "type[]"): a
+    class object of any class."""
+    if isinstance(t, Instance):
+        return t.info.fullname == "builtins.type" and all(isinstance(x, AnyType) for x in t.args)
+    return isinstance(t, TypeType) and isinstance(t.item, AnyType)
+
+
 def is_optional(t: Type) -> bool:
     return isinstance(t, UnionType) and any(isinstance(i, NoneType) for i in t.items)
 
