@@ -15,7 +15,7 @@ from veritype.evaluate.call_dispatch import call_type, call_types, plain_constru
 from veritype.evaluate.call_plain import fits_plainly, plain_keywords, plain_positional
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, positional_nodes
 from veritype.evaluate.returns_value import check_call_value
-from veritype.evaluate.special_calls import special_call
+from veritype.evaluate.special_calls import REVEALS, TYPEDDICT_METHODS, may_be_special, named_special_call, typeddict_call
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import CallableType, Instance, NoneType, Overloaded, SpecialForm, Type, TypeType
@@ -31,10 +31,30 @@ def infer_call(ex: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Ty
         if hit is not None:  # inferred before without context, by a call that never read it
             ex.replay(hit[1])
             return hit[0]
-    special = special_call(ex, node, expected)
-    if special is not None:
-        return special
-    callee = ex.infer(node.func)
+    # The calls evaluated in special_calls: a TypedDict's key methods, and the special
+    # functions by their full name, whose resolution is asked only where the type of
+    # the call's function may be one of them (most calls: may_be_special), or, for the
+    # two names taken as builtins where nothing binds them, first (reported
+    # undefined otherwise). Neither is the case for most calls.
+    func = node.func
+    named = type(func) is ast.Name
+    if named:
+        if func.id in REVEALS:  # type: ignore[attr-defined]
+            special = named_special_call(ex, node, expected)
+            if special is not None:
+                return special
+            named = False  # (asked)
+    elif type(func) is ast.Attribute:
+        named = True
+        if func.attr in TYPEDDICT_METHODS:  # type: ignore[attr-defined]
+            special = typeddict_call(ex, node)
+            if special is not None:
+                return special
+    callee = ex.infer(func)
+    if named and may_be_special(callee):
+        special = named_special_call(ex, node, expected)
+        if special is not None:
+            return special
     kind = type(callee)  # (exact classes: the type model has no subclasses of these)
     if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and ex.scope is not None:  # type: ignore[attr-defined]
         return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, lambda n, msg, code: ex.note(n, msg) if code == "note" else ex.error(n, msg, code))
@@ -75,7 +95,6 @@ def infer_call(ex: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Ty
     if reporting:
         if type(result) is NoneType:  # (check_call_value's first question, asked here: most results are not None)
             check_call_value(ex, node, callee, result)
-        func = node.func
         if type(func) is ast.Attribute and func.attr == "format" and is_format_call(node):  # type: ignore[attr-defined]
             check_format_call(ex, node)
     return result
