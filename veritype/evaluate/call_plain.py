@@ -45,7 +45,36 @@ def plain_positional(callee: CallableType, nodes: list[ast.expr]) -> bool:
     maps argument i to parameter i and finds no error; and no rule about the
     parameters together (an unpacked or ParamSpec `*args`, a `**kwargs`:
     check_paramspec_arguments) applies."""
-    return _plain_shape(callee, nodes) is not None and _others_defaulted(callee, len(nodes), ())
+    # (_plain_node asked only of an argument whose class it may refuse: this is
+    # asked for most calls.)
+    for node in nodes:
+        tp = type(node)
+        if (tp in RE_INFERRED or tp is ast.Starred) and not _plain_node(node):
+            return False
+    return plain_arity(callee, len(nodes))
+
+
+def plain_arity(callee: CallableType, n: int) -> bool:
+    """plain_positional's question about the parameters, for `n` positional
+    arguments: `callee` has no `**kwargs`, its first `n` parameters are positional,
+    the others have defaults (or are the `*args`), and no rule about parameters
+    together applies (_plain_shape and _others_defaulted, written out)."""
+    params = callee.params
+    count = len(params)
+    if n > count or (params and params[-1].kind == VAR_KW):
+        return False
+    for i in range(n):
+        kind = params[i].kind
+        if kind != POS_ONLY and kind != POS_OR_KW:
+            return False
+    for i in range(n, count):
+        p = params[i]
+        if not p.has_default and p.kind != VAR_POS:
+            return False
+    shape: ParamShape | None = callee._shape  # (shape_of's slot, read directly)
+    if shape is None:
+        shape = shape_of(callee)
+    return not shape.together
 
 
 def plain_keywords(callee: CallableType, nodes: list[ast.expr], keywords: list[ast.keyword]) -> list[int] | None:
@@ -138,6 +167,6 @@ def fits_plainly(ev: "Evaluator", callee: CallableType, nodes: list[ast.expr], a
             return False
         if (tp is UnionType or tp is TypeFormType) and expects_type_form(expected, nodes[i]):
             return False
-        if not is_subtype(ev, t, expected):
+        if t is not expected and not is_subtype(ev, t, expected):  # (is_subtype's first answer, without the call)
             return False
     return True

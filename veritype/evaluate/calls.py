@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from veritype.evaluate.context_first import solve_from_context
-from veritype.evaluate.call_plain import CONTEXT_SENSITIVE, RE_INFERRED, fits_plainly, plain_positional
+from veritype.evaluate.call_plain import CONTEXT_SENSITIVE, RE_INFERRED, fits_plainly, plain_arity, plain_positional
 from veritype.evaluate.type_forms import expects_type_form
 from veritype.evaluate.passed_generics import forwarding_slots, solve_passed_generic
 from veritype.evaluate.typevar_values import fits_type_var
@@ -357,6 +357,8 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
             plain.append(infer(n, None))
         if fits_plainly(site.ev, callee, nodes, plain):
             return callee.ret
+    elif plain is None and not callee.type_vars and _fits_known(site.ev, callee, args):
+        return callee.ret
     if plain:
         plain_types: list[Type] = plain  # type: ignore[assignment]
         matching = match_arguments(site, callee, args, plain_types)
@@ -405,6 +407,26 @@ def positional_nodes(args: list[Arg]) -> list[ast.expr] | None:
             return None
         nodes.append(a.node)  # type: ignore[arg-type]
     return nodes
+
+
+def _fits_known(ev: "Evaluator", callee: CallableType, args: list[Arg]) -> bool:
+    """For a callee without type variables: whether each argument is a positional one
+    of a known type (call_types: an operator's dunder, `__iter__`...), they go to the
+    parameters at their positions (call_plain.plain_arity), and each type is assignable
+    to its parameter's, which is no `type[...]` (whose check looks at the argument
+    expression). _check_matched then reports nothing (no argument is inferred again:
+    each has its type) and gives the declared return type."""
+    params = callee.params
+    for a in args:
+        if a.kind != ARG_POS or a.type is None:
+            return False
+    if not plain_arity(callee, len(args)):
+        return False
+    for i, a in enumerate(args):
+        expected = params[i].type
+        if type(expected) is TypeType or (a.type is not expected and not is_subtype(ev, a.type, expected)):  # type: ignore[arg-type]
+            return False
+    return True
 
 
 # The type of an argument not inferred yet (check_signature's `later`).

@@ -110,6 +110,10 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     return t
 
 
+# Kinds of type `_sub` gives back as they are.
+_LEAVES = frozenset((NoneType, AnyType, LiteralType, NeverType))
+
+
 def _sub_callable(t: CallableType, m: Mapping[TVKey, Type]) -> Type:
     # One pass over the parameters notes what the rules below need (this runs
     # for every method of a generic class bound to its receiver).
@@ -117,15 +121,32 @@ def _sub_callable(t: CallableType, m: Mapping[TVKey, Type]) -> Type:
     same = True  # every parameter kept as it is
     unpacked_any = expand = has_var_kw = False
     for p in t.params:
+        kind = p.kind
+        if kind != VAR_POS and kind != VAR_KW:
+            # _sub_param, written out for the commonest parameters (their rule for
+            # `*args`/`**kwargs` aside), without a call for a type `_sub` gives back
+            # as it is (a class without arguments, None, Any): most parameters.
+            pt = p.type
+            tpt = type(pt)
+            if (tpt is Instance and not pt.args) or tpt in _LEAVES:  # type: ignore[attr-defined]
+                params_list.append(p)
+                continue
+            new = _sub(pt, m)
+            if new is pt:
+                params_list.append(p)
+                continue
+            params_list.append(Param(p.name, new, kind, p.has_default))
+            same = False
+            continue
         q = _sub_param(p, m)
         if q is not p:
             same = False
-        if p.kind == VAR_POS:
+        if kind == VAR_POS:
             if type(p.type) is UnpackType and type(q.type) is AnyType:
                 unpacked_any = True
             if type(q.type) is UnpackType and type(q.type.item) is TupleType:  # type: ignore[attr-defined]
                 expand = True
-        elif p.kind == VAR_KW:
+        else:
             has_var_kw = True
         params_list.append(q)
     params = tuple(params_list)
