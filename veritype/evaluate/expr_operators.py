@@ -12,7 +12,8 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import ANY_ERROR, POS_ONLY, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, NeverType, union_items
 from veritype.evaluate.call_dispatch import call_types
-from veritype.evaluate.redundant_expr import check_operand, check_right_operand
+from veritype.diagnostics.enabled import code_enabled
+from veritype.evaluate.redundant_expr import check_operand, check_right_operand, enabled as redundant_enabled
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.truthy_function import check_truthy_function, in_condition, infer_condition, mark_condition
 from veritype.types.display_join import simplified_union
@@ -60,6 +61,10 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     decided = 0  # how many operands' parts make the value, once one decides it
     # (Whether the whole is a condition: inferring its operands marks only theirs.)
     whole_tested = in_condition(ex, node)
+    # Whether the optional rules about an operand (redundant_expr) are on, asked
+    # once for the operands (each rule's own first test, which it asks again).
+    redundant = redundant_enabled(ex)
+    unreachable = ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "unreachable")
     try:
         for i, value in enumerate(node.values):
             last = i == len(node.values) - 1
@@ -85,8 +90,9 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
             if tested:
                 check_truthy_function(ex, value, t, class_objects=whole_tested)
             if not last:
-                check_operand(ex, node, i, t)
-                if not right_reported:
+                if redundant:
+                    check_operand(ex, node, i, t)
+                if unreachable and not right_reported:
                     right_reported = check_right_operand(ex, node, i, t)
             if last:
                 results.append(t)
