@@ -15,7 +15,7 @@ from veritype.evaluate.call_dispatch import call_type, call_types, plain_constru
 from veritype.evaluate.call_plain import fits_plainly, plain_keywords, plain_positional
 from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, positional_nodes
 from veritype.evaluate.returns_value import check_call_value
-from veritype.evaluate.special_calls import REVEALS, TYPEDDICT_METHODS, may_be_special, named_special_call, typeddict_call
+from veritype.evaluate.special_calls import CALLEE_NAMES, REVEALS, TYPEDDICT_METHODS, may_be_special, named_special_call, typeddict_call
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import CallableType, Instance, NoneType, Overloaded, SpecialForm, Type, TypeType
@@ -51,11 +51,12 @@ def infer_call(ex: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Ty
             if special is not None:
                 return special
     callee = ex.infer(func)
-    if named and may_be_special(callee):
+    kind = type(callee)  # (exact classes: the type model has no subclasses of these)
+    # (may_be_special's commonest answer, a function's name, tested first.)
+    if named and ((kind is not CallableType and kind is not Overloaded) or not callee.name or callee.name in CALLEE_NAMES) and may_be_special(callee):  # type: ignore[attr-defined]
         special = named_special_call(ex, node, expected)
         if special is not None:
             return special
-    kind = type(callee)  # (exact classes: the type model has no subclasses of these)
     if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and ex.scope is not None:  # type: ignore[attr-defined]
         return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, lambda n, msg, code: ex.note(n, msg) if code == "note" else ex.error(n, msg, code))
     reporting = ex._report is not None  # (ex.reporting: the same after the call, whose recordings are closed)

@@ -43,6 +43,9 @@ COMPARE_DUNDERS = {
 
 _COMPARE_OPS = tuple(COMPARE_DUNDERS)
 
+# The displays _is_empty_display looks at.
+_EMPTY_DISPLAYS = (ast.List, ast.Set, ast.Dict)
+
 # The operands of `and`/`or` whose inference a context can change (the others,
 # names and constants above all, are inferred as before, without one).
 _LEFT_CONTEXT_TAKERS = frozenset((ast.List, ast.Set, ast.Dict, ast.Tuple, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -75,7 +78,7 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
                 mark_condition(ex, value)
             if expected is not None or not results:
                 context = expected
-            elif _is_empty_display(value):
+            elif type(value) in _EMPTY_DISPLAYS and _is_empty_display(value):
                 context = sibling_context(None, value, results[-1])
             elif type(value) in _LEFT_CONTEXT_TAKERS and not isinstance(left_type, AnyType):
                 # mypy 2.4.1: with no outer context an operand after the first is
@@ -342,7 +345,9 @@ def stored_widened(ex: "ExprEvaluator", node: ast.expr, t: Type) -> Type:
 def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None) -> Type:
     left = ex.infer(node.left)
     result: Type = ex.ev.builtin("bool")
-    strict_equality = ex._strict_equality()
+    options = ex.ev.program.options
+    # (strict_equality's first answer, without the call: the option is off everywhere.)
+    strict_equality = bool(options.strict_equality or options.overrides or options.inline) and ex._strict_equality()
     any_result: AnyType | None = None
     for op, comp in zip(node.ops, node.comparators):
         right = ex.infer(comp)

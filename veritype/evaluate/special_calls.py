@@ -35,7 +35,7 @@ TYPEDDICT_METHODS = ("get", "pop", "setdefault", "update")
 _SPECIAL_NAMES = frozenset(("reveal_type", "reveal_locals", "assert_type", "cast", "isinstance", "issubclass", "super"))
 _SPECIAL_FULLNAMES = frozenset(f"{module}.{short}" for module in _MODULES for short in _SPECIAL_NAMES)
 # The short names of what named_special_call takes: those, and functools.singledispatch.
-_CALLEE_NAMES = _SPECIAL_NAMES | {"singledispatch"}
+CALLEE_NAMES = _SPECIAL_NAMES | {"singledispatch"}
 # The two taken as builtins where no import binds them (mypy's reveal_type outside typing).
 REVEALS = ("reveal_type", "reveal_locals")
 
@@ -107,10 +107,10 @@ def may_be_special(callee: Type) -> bool:
     kind = type(callee)
     if kind is CallableType or kind is Overloaded:
         name = callee.name  # type: ignore[attr-defined]
-        return not name or name in _CALLEE_NAMES
+        return not name or name in CALLEE_NAMES
     if kind is TypeType:
         item = callee.item  # type: ignore[attr-defined]
-        return type(item) is not Instance or item.info.name in _CALLEE_NAMES
+        return type(item) is not Instance or item.info.name in CALLEE_NAMES
     return True  # (an Any, a union, a callable object...: resolved as before)
 
 
