@@ -61,7 +61,7 @@ def _subscript(exprs: "ExprEvaluator", call: ast.Call, item: ast.Subscript, shor
         name = ref.fullname.rpartition(".")[2]
         if name == "Literal":
             exprs.error(call, f"Cannot use {short}() with Literal type", "misc")
-        elif name in CLASS_ALIASES:
+        elif name in CLASS_ALIASES and name != "Type":  # (`Type[int]`: a special form to mypy, [arg-type])
             exprs.error(call, PARAMETERIZED, "misc")
         return
     if ref.kind == "class":
