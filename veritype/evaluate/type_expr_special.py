@@ -144,8 +144,9 @@ def tuple_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.expr
         return te.ev.builtin("tuple", te._eval(args[0], ctx))
     if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
         return te.ev.tuple_of([])
-    if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
-        return te._error(ctx, node, 'Unexpected "..."', "misc")
+    for a in args:
+        if isinstance(a, ast.Constant) and a.value is Ellipsis:
+            return te._error(ctx, a, 'Unexpected "..."', "misc")  # (at the `...`, as mypy)
     if any(te._unpack_node(a, ctx) is not None for a in args):
         info = te.ev.named_class("builtins.tuple")
         items = te._variadic_items(args, node, ctx)
