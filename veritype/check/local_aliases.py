@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var
 from veritype.evaluate.declarations import alias_info
+from veritype.evaluate.type_application_args import ALIAS_VALUES
 from veritype.evaluate.type_applications import arguments_shaped, report_invalid_local_alias
 
 if TYPE_CHECKING:
@@ -39,5 +40,6 @@ def check_local_alias(checker: "ModuleChecker", stmt: ast.Assign) -> None:
     sym = checker.scope.table.get(stmt.targets[0].id)
     if sym is None or sym.node is not stmt or alias_info(checker.ev, sym, checker.scope) is None:
         return
+    ALIAS_VALUES.add(value)  # (not checked again as a value: evaluate/type_application_args)
     checker.ev.type_exprs.evaluate(value, checker.scope, report=checker.type_report(), alias_value=True)
     check_alias_of_bound_type_var(checker, value)

@@ -24,6 +24,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.special import CLASS_ALIASES
+from veritype.evaluate.type_application_args import check_application_args
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -98,8 +99,14 @@ def _applies_types(ev: object, base: ast.expr, scope: "Scope") -> bool:
 
 
 def check_type_application(ex: "ExprEvaluator", node: ast.Subscript) -> None:
-    """`list[len(xs)]` as a value: 'Type expected within [...]' at the subscript."""
-    if ex.scope is None or arguments_shaped(node) or not _applies_types(ex.ev, node.value, ex.scope):
+    """`list[len(xs)]` as a value: 'Type expected within [...]' at the subscript;
+    `List[1]`: its arguments checked as types (type_application_args)."""
+    if ex.scope is None:
+        return
+    if arguments_shaped(node):
+        check_application_args(ex, node)
+        return
+    if not _applies_types(ex.ev, node.value, ex.scope):
         return
     ex.error(node, TYPE_EXPECTED, "misc")
 
