@@ -37,7 +37,7 @@ from veritype.evaluate.classes import ClassInfo
 from veritype.evaluate.functional_classes import functional_class
 from veritype.evaluate.newtype import newtype_info
 from veritype.evaluate.type_expr_variables import computed_value
-from veritype.evaluate.ellipsis_args import report_ellipsis_args
+from veritype.evaluate.ellipsis_args import BRACKETED, BRACKETED_NOTE, report_ellipsis_args
 from veritype.types.format import format_type
 from veritype.types.subtype import is_subtype
 
@@ -114,7 +114,9 @@ class TypeExprEvaluator:
         if isinstance(node, ast.Subscript):
             return expand_top(self._subscript(node, ctx, top))
         if isinstance(node, (ast.List, ast.Tuple)):
-            return self._error(ctx, node, "Bracketed expression \"[...]\" is not valid as a type" if isinstance(node, ast.List) else "Syntax error in type annotation")
+            if isinstance(node, ast.List):
+                return self._error(ctx, node, BRACKETED, note=BRACKETED_NOTE)
+            return self._error(ctx, node, "Syntax error in type annotation")
         if isinstance(node, ast.Call):
             return self._error(ctx, node, "Invalid type comment or annotation")
         if isinstance(node, ast.Starred):
