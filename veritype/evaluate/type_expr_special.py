@@ -9,6 +9,7 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.literal_messages import invalid_parameter_message
 from veritype.evaluate.special import CLASS_ALIASES
 from veritype.evaluate.type_context import VARIABLE_NOTE, TypeContext, unpacking
 from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeFormType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
@@ -289,10 +290,10 @@ def literal_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.ex
         # parameter, which Literal does not accept (spec, "Legal parameters for Literal").
         return te._error(ctx, sl, "Parameter 1 of Literal[...] is invalid")
     items: list[Type] = []
-    for a in args:
+    for i, a in enumerate(args, 1):
         item = te._literal_item(a, ctx)
         if item is None:
-            return te._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
+            return te._error(ctx, node, invalid_parameter_message(te.ev, ctx.scope, a, i))  # (at the Literal, as mypy)
         items.append(item)
     return make_union([_declared(i) for i in flatten_union(items)])
 
