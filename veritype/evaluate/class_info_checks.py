@@ -23,7 +23,6 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from veritype.evaluate import declarations as D
 from veritype.evaluate.special import CLASS_ALIASES
 from veritype.types.model import AnyType, LiteralType, UnionType
 
@@ -68,7 +67,7 @@ def _subscript(exprs: "ExprEvaluator", call: ast.Call, item: ast.Subscript, shor
         if ref.info is not None and (ref.info.type_vars or ref.info.fullname == "builtins.tuple"):
             exprs.error(call, PARAMETERIZED, "misc")
         return
-    if ref.sym is not None and ref.scope is not None and D.alias_info(ev, ref.sym, ref.scope) is not None:
+    if ref.sym is not None and ref.scope is not None and _alias_info(ev, ref.sym, ref.scope) is not None:
         exprs.error(call, PARAMETERIZED, "misc")
 
 
@@ -77,7 +76,7 @@ def _alias_name(exprs: "ExprEvaluator", call: ast.Call, item: ast.Name, short: s
     ref = ev.resolve_expr(item, exprs.scope)  # type: ignore[arg-type]
     if ref is None or ref.kind != "symbol" or ref.sym is None or ref.scope is None:
         return
-    found = D.alias_info(ev, ref.sym, ref.scope)
+    found = _alias_info(ev, ref.sym, ref.scope)
     if found is None:
         return
     target = found[0]
@@ -94,3 +93,11 @@ def _with_arguments(node: object) -> bool:
     as a bare class (`list`, `int`: mypy's "no_args" alias). Not a `type` statement's
     alias, a `TypeAliasType` object at run time."""
     return (type(node) is ast.Assign or type(node) is ast.AnnAssign) and type(node.value) is ast.Subscript
+
+
+def _alias_info(ev, sym, scope):  # type: ignore[no-untyped-def]
+    # (Imported here: declarations imports the expression evaluator, which imports
+    # this module through special_calls. Asked only of an item that is no plain class.)
+    from veritype.evaluate.declarations import alias_info
+
+    return alias_info(ev, sym, scope)

@@ -20,7 +20,6 @@ import ast
 import weakref
 from typing import TYPE_CHECKING
 
-from veritype.evaluate import declarations as D
 from veritype.evaluate.special import CLASS_ALIASES
 
 if TYPE_CHECKING:
@@ -57,8 +56,13 @@ def check_application_args(ex: "ExprEvaluator", node: ast.Subscript) -> None:
         info = ev.named_class(CLASS_ALIASES[name])
         if info is None:
             return
-    elif ref.sym is None or ref.scope is None or D.alias_info(ev, ref.sym, ref.scope) is None:
-        return
+    else:
+        # (Imported here: declarations imports the expression evaluator, which imports
+        # this module. Asked only of a subscripted name that is no class.)
+        from veritype.evaluate.declarations import alias_info
+
+        if ref.sym is None or ref.scope is None or alias_info(ev, ref.sym, ref.scope) is None:
+            return
     args = list(node.slice.elts) if type(node.slice) is ast.Tuple else [node.slice]
     kinds = {tv.kind for tv in info.type_vars} if info is not None else set()
     if info is not None and info.fullname == "builtins.tuple":
