@@ -90,8 +90,8 @@ def test_code_ignore_silences_only_its_codes_and_subcodes() -> None:
     assert kept[1].message == 'Error code "call-arg" not covered by "type: ignore[arg-type]" comment'
 
 
-def test_notes_go_with_their_error_but_reveal_notes_stay() -> None:
-    m = _map("import yaml  # type: ignore\nreveal_type(1)  # type: ignore\n")
+def test_notes_go_with_their_error() -> None:
+    m = _map("import yaml  # type: ignore\nreveal_type(1)\n")
     diags = [
         err(1, "import-untyped"),
         err(1, None, "Hint: install", severity="note"),
@@ -99,6 +99,19 @@ def test_notes_go_with_their_error_but_reveal_notes_stay() -> None:
     ]
     kept = apply_ignores("m.py", diags, m, Options())
     assert [d.message for d in kept] == ['Revealed type is "int"']
+
+
+def test_a_reveal_note_is_silenced_as_misc() -> None:
+    # mypy 2.4.1: reveal_type's note has the code misc; a bare ignore on its line
+    # silences it (and is used), one naming other codes does not.
+    m = _map("reveal_type(1)  # type: ignore\nreveal_type(2)  # type: ignore[misc]\nreveal_type(3)  # type: ignore[arg-type]\n")
+    diags = [err(line, "note", f'Revealed type is "{line}"', severity="note") for line in (1, 2, 3)]
+    kept = apply_ignores("m.py", diags, m, Options(warn_unused_ignores=True))
+    assert [(d.line, d.message) for d in kept] == [
+        (3, 'Revealed type is "3"'),
+        (3, 'Error code "misc" not covered by "type: ignore[arg-type]" comment'),
+        (3, 'Unused "type: ignore" comment'),
+    ]
 
 
 def test_syntax_errors_are_never_silenced() -> None:
@@ -131,12 +144,13 @@ def test_unused_ignores_reported_only_when_asked() -> None:
     diags = [err(3, "arg-type")]
     assert apply_ignores("m.py", diags, m, Options()) == []
     kept = apply_ignores("m.py", diags, m, Options(warn_unused_ignores=True))
-    # A bare ignore names codes veritype does not check for: never reported.
+    # A bare ignore that silenced nothing is reported, as mypy does.
     assert [(d.line, d.code, d.message) for d in kept] == [
+        (1, "unused-ignore", 'Unused "type: ignore" comment'),
         (2, "unused-ignore", 'Unused "type: ignore[arg-type, call-arg]" comment'),
         (3, "unused-ignore", 'Unused "type: ignore[call-arg]" comment'),
     ]
-    assert kept[0].column == 8
+    assert kept[1].column == 8
 
 
 def test_unused_ignore_naming_an_unchecked_code_is_not_reported() -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.check.overload_any_first import any_first_cannot_match
 from veritype.check.overload_generic_returns import plain_return_check
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
 from veritype.types.model import (
@@ -51,9 +52,10 @@ def check_overload_signatures(checker: "ModuleChecker", overloads: list[FuncDef]
     """Run both checks. `kind` is the method kind shared by every definition."""
     ev = checker.ev
     scope = checker.scope
-    defs = overloads + ([impl] if impl is not None else [])
-    if any(n not in _KNOWN for d in defs for n in decorator_names(ev, d, scope)):
+    if any(n not in _KNOWN for d in overloads for n in decorator_names(ev, d, scope)):
         return  # a decorator changes the type: we do not apply it here
+    if impl is not None and any(n not in _KNOWN for n in decorator_names(ev, impl, scope)):
+        impl = None  # (only the implementation's type is changed: the overloads are compared, as mypy does)
     sigs = [function_type(ev, d, scope) for d in overloads]
     try:
         if impl is not None:
@@ -104,8 +106,17 @@ def _check_overlaps(checker: "ModuleChecker", sigs: list[CallableType], nodes: l
     sure = [_certain(ev, s) for s in sigs]
     for i, first in enumerate(sigs):
         if not sure[i]:
-            if _certain_but_any(first):
+            handled = _certain_but_any(first)
+            if handled:
                 _check_any_cannot_match(checker, sigs, nodes, i, sure)
+            for j in range(i + 1, len(sigs)):
+                if not (handled and sure[j]) and any_first_cannot_match(ev, first, sigs[j], _simple, _accepts_all):
+                    checker.error(
+                        nodes[j],
+                        f"Overloaded function signature {j + 1} will never be matched: "
+                        f"signature {i + 1}'s parameter type(s) are the same or broader",
+                        "overload-cannot-match",
+                    )
             _check_generic_overlaps(checker, sigs, nodes, i, sure)
             continue
         for j in range(i + 1, len(sigs)):

@@ -10,11 +10,13 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check import alias_rules
+from veritype.check.local_aliases import check_local_alias
+from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var
 from veritype.evaluate import functional_classes as fc
 from veritype.evaluate.declarations import TYPEVAR_KINDS, alias_info, type_alias_type_call, typevar_declaration
 from veritype.evaluate.typeddict_calls import TYPEDDICT_NAMES
 from veritype.evaluate.special import TYPING
-from veritype.evaluate.type_applications import report_invalid_alias, report_invalid_local_alias
+from veritype.evaluate.type_applications import report_invalid_alias
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 
@@ -38,7 +40,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
         # Every special form below is a call (TypeVar, NewType, NamedTuple,
         # TypedDict, Enum, TypeAliasType) but a type alias, checked as a value in a function.
         if type(stmt.value) is ast.Subscript:
-            report_invalid_local_alias(checker, stmt)  # (`A = list[len(xs)]`: no type alias)
+            check_local_alias(checker, stmt)  # (its value as a type; `A = list[len(xs)]`: no type alias)
         return False
     name = stmt.targets[0].id
     sym = checker.scope.table.get(name)
@@ -50,6 +52,7 @@ def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if checker.scope.kind != "function" and alias_info(ev, sym, checker.scope) is not None:
         if not alias_rules.report_circular(checker, sym, stmt) and not report_invalid_alias(checker, stmt):
             ev.type_exprs.evaluate(stmt.value, checker.scope, report=checker.type_report(), alias_value=True)
+            check_alias_of_bound_type_var(checker, stmt.value)  # (a class body's alias; none at module scope)
         return True
     return False
 

@@ -22,7 +22,8 @@ class ErrorCode:
     # False: a mypy code veritype accepts (flags, ignores) but does not check
     # for, or a catch-all (`misc`) of many checks veritype does only some of.
     # An ignore naming such a code may be needed by mypy for an error veritype
-    # cannot see, so `--warn-unused-ignores` never reports it (ignores.py).
+    # cannot see, so `--warn-unused-ignores` never reports it (ignores.py; a bare
+    # ignore that silenced nothing is reported, as mypy does).
     implemented: bool = True
 
 

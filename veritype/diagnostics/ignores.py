@@ -9,8 +9,8 @@ Two pure functions, called once per file by the build:
   at the top of the file ignores the whole file.
 * `apply_ignores(path, diagnostics, ignore_map, options)` drops what the
   ignores and the options silence, and with `warn_unused_ignores` adds an
-  `unused-ignore` error for each ignore that silenced nothing, when every
-  code it names is one veritype checks for (codes.implemented).
+  `unused-ignore` error for each ignore that silenced nothing: a bare one, or
+  one each of whose codes veritype checks for (codes.implemented).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import io
 import re
 import tokenize
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress, count, repeat
 from operator import contains
 
@@ -333,8 +333,21 @@ def apply_ignores(
     last_error: tuple[int, bool] | None = None  # (line, dropped)
     for diag in diagnostics:
         if diag.severity == "note":
-            if last_error is not None and last_error == (diag.line, True):
-                continue
+            if last_error is not None and last_error[0] == diag.line:
+                if last_error[1]:
+                    continue
+            else:
+                code = _standalone_note_code(diag)
+                if code is not None:
+                    ignore = ignore_map.lines.get(diag.line)
+                    if ignore is not None and _covers(ignore, code):
+                        used.setdefault(diag.line, set()).add(code)
+                        last_error = (diag.line, True)  # and the notes after it (reveal_locals)
+                        continue
+                    if ignore is not None and ignore.codes is not None:
+                        kept.append(diag)
+                        kept.append(not_covered_note(replace(diag, code=code), ignore))
+                        continue
             kept.append(diag)
             continue
         dropped = _silenced(diag, ignore_map, options, used)
@@ -359,7 +372,8 @@ def apply_ignores(
     if not options.ignore_errors and code_enabled(options, "ignore-without-code"):
         from veritype.diagnostics.ignore_without_code import ignore_without_code_errors
 
-        extra = ignore_without_code_errors(path, ignore_map, used, skipped)
+        unused_reported = options.warn_unused_ignores and code_enabled(options, "unused-ignore")
+        extra = ignore_without_code_errors(path, ignore_map, used, skipped, unused_reported)
         kept.extend(extra)
         added = bool(extra)
     if options.warn_unused_ignores and not options.ignore_errors and code_enabled(options, "unused-ignore"):
@@ -369,10 +383,13 @@ def apply_ignores(
                 continue
             if ignore.codes is not None and "unused-ignore" in ignore.codes:
                 continue  # `# type: ignore[x, unused-ignore]` asks not to be reported
-            if ignore.codes is None or not all(implemented(c) or _never_reported(c, options) for c in ignore.codes):
+            if ignore.codes is not None and not all(implemented(c) or _never_reported(c, options) for c in ignore.codes):
                 # The ignore may be there for an error mypy reports and veritype
-                # cannot (a code it does not check for; a bare ignore names them
-                # all): reporting it would turn a mypy-clean project red.
+                # cannot (a code it does not check for): reporting it would turn
+                # a mypy-clean project red. A bare ignore that silenced nothing
+                # is reported, as mypy does: the primer's projects under
+                # --warn-unused-ignores (h11, cattrs) have such ignores, where
+                # veritype and mypy agree that nothing is silenced.
                 continue
             silenced = used.get(line)
             if silenced is None:
@@ -405,6 +422,16 @@ def _silenced(diag: Diagnostic, ignore_map: IgnoreMap, options: Options, used: d
             used.setdefault(line, set()).add(diag.code)
             return True
     return False
+
+
+def _standalone_note_code(diag: Diagnostic) -> str | None:
+    """The code of a note that follows no error on its line, by which the line's
+    ignore silences it as mypy does: `reveal_type`'s is `misc`, an unchecked
+    function's annotation note is `annotation-unchecked` (mypy 2.4.1: a bare
+    ignore on such a line is used, and names that code under ignore-without-code)."""
+    if diag.code == "annotation-unchecked":
+        return diag.code
+    return "misc" if diag.message.startswith("Revealed ") else None
 
 
 def _uncovering_ignore(diag: Diagnostic, ignore_map: IgnoreMap) -> Ignore | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate import operand_errors
 from veritype.evaluate.await_hint import MISSING_AWAIT, missing_await
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
@@ -133,15 +134,19 @@ def infer_unary_op(ex: "ExprEvaluator", node: ast.UnaryOp, expected: Type | None
             return operand
     dunder, sym = UNARY_DUNDERS[type(node.op)]
     results: list[Type] = []
+    reported = False
     for item in union_items(operand):
         if isinstance(item, AnyType):
             results.append(item)
             continue
         method = ex.ev.bound_member(item, dunder)
         if method is None:
-            # mypy's wording: "unary -" / "unary +", but plain "~".
+            # mypy's wording: "unary -" / "unary +", but plain "~"; once, naming the
+            # whole operand (`-x` for `x: int | None` is "int | None", mypy 2.4.1).
             label = sym if sym == "~" else f"unary {sym}"
-            ex.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(item))}")', "operator")
+            if not reported:
+                ex.error(node, f'Unsupported operand type for {label} ("{format_type(widen_literals(operand))}")', "operator")
+                reported = True
             if missing_await(ex.ev, item, lambda awaited: ex.ev.bound_member(awaited, dunder) is not None):
                 ex.note(node, MISSING_AWAIT)
             results.append(ANY_ERROR)
@@ -212,8 +217,9 @@ def is_type_form(ex: "ExprEvaluator", t: Type) -> bool:
     return isinstance(t, (TypeType, SpecialForm, NoneType)) or (isinstance(t, Instance) and t.info.fullname in ("types.UnionType", "typing._SpecialForm", "types.GenericAlias"))
 
 
-def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.operator, augmented: bool = False) -> Type:
+def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.operator, augmented: bool = False, note: bool = True) -> Type:
     dunder, rdunder, sym = BINOP_DUNDERS[type(op)]
+    since = operand_errors.reported[0]  # (read, not called: asked of every operation)
     if augmented:
         idunder = "__i" + dunder[2:]
         results: list[Type] = []
@@ -225,12 +231,16 @@ def binary(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, op: ast.
                     _deprecated_dunder(ex, node, method)
                     results.append(r)
                     continue
-            results.append(ex.binary(node, litem, right, op))
+            results.append(ex.binary(node, litem, right, op, note=False))
+        if operand_errors.reported[0] != since:
+            operand_errors.union_note(ex, left, right)
         return make_union(results)
     results = []
     for litem in union_items(left):
         r = ex._binary_one(node, litem, right, dunder, rdunder, sym, left)
         results.append(r)
+    if note and operand_errors.reported[0] != since:
+        operand_errors.union_note(ex, left, right)
     return make_union(results)
 
 
@@ -244,8 +254,8 @@ def binary_one(ex: "ExprEvaluator", node: ast.AST, left: Type, right: Type, dund
             continue
         r = ex._binary_pair(left, ritem, dunder, rdunder)
         if r is None:
-            ex.error(node, ex.operand_message(left, ritem, dunder, rdunder, sym), "operator")
-            operand_await_hint(ex, node, left, ritem, dunder, rdunder)
+            at = operand_errors.report_operand_error(ex, node, operand_errors.right_operand(node, right), left, ritem, dunder, rdunder, sym)
+            operand_await_hint(ex, at, left, ritem, dunder, rdunder)
             results.append(ANY_ERROR)
         else:
             if ex._deprecations:
@@ -368,6 +378,7 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                 ex.error(node, message, "comparison-overlap")
         if isinstance(op, _COMPARE_OPS):
             dunder, rdunder, sym = COMPARE_DUNDERS[type(op)]
+            since = operand_errors.reported[0]  # (read, not called: asked of every operation)
             for litem in union_items(left):
                 if isinstance(litem, AnyType):
                     continue
@@ -376,10 +387,12 @@ def infer_compare(ex: "ExprEvaluator", node: ast.Compare, expected: Type | None)
                         continue
                     r = ex._binary_pair(litem, ritem, dunder, rdunder)
                     if r is None:
-                        ex.error(node, ex.operand_message(litem, ritem, dunder, rdunder, sym), "operator")
-                        operand_await_hint(ex, node, litem, ritem, dunder, rdunder)
+                        at = operand_errors.report_operand_error(ex, node, operand_errors.right_operand(comp, right), litem, ritem, dunder, rdunder, sym, compare=True)
+                        operand_await_hint(ex, at, litem, ritem, dunder, rdunder)
                     elif len(node.ops) == 1 and not (isinstance(r, Instance) and r.info.fullname == "builtins.bool"):
                         result = r
+            if operand_errors.reported[0] != since:
+                operand_errors.union_note(ex, left, right)
         elif isinstance(op, (ast.In, ast.NotIn)):
             for ritem in union_items(right):
                 if isinstance(ritem, AnyType):

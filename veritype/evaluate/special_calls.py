@@ -18,6 +18,7 @@ from veritype.types.join import widen_literals
 from veritype.types.model import AnyType, CallableType, Instance, NoneType, Overloaded, Type, TypeType, TypeVarType, holds_any, is_any_class_object, TypedDictType
 from veritype.types.subtype import map_instance_to_supertype
 from veritype.evaluate.newtype import is_newtype_class_expr
+from veritype.evaluate.class_info_checks import check_class_info_item
 from veritype.evaluate.singledispatch_calls import check_singledispatch_call
 
 if TYPE_CHECKING:
@@ -185,10 +186,11 @@ def _newtype_in_class_check(exprs: "ExprEvaluator", node: ast.Call, short: str) 
     for item in classes.elts if isinstance(classes, ast.Tuple) else [classes]:
         if _plain_class(exprs, item):
             continue  # neither check concerns it
+        check_class_info_item(exprs, node, item, short)  # (parameterized generics, Literal, Any)
         if is_newtype_class_expr(exprs.ev, item, exprs.scope) is not None:
-            exprs.error(item, f"Cannot use {short}() with NewType type", "misc")
+            exprs.error(node, f"Cannot use {short}() with NewType type", "misc")  # (at the call, as mypy)
             continue
-        _protocol_in_class_check(exprs, item, short)
+        _protocol_in_class_check(exprs, node, item, short)
 
 
 def _plain_class(exprs: "ExprEvaluator", item: ast.expr) -> bool:
@@ -208,7 +210,7 @@ def _plain_class(exprs: "ExprEvaluator", item: ast.expr) -> bool:
     return not info.is_protocol and not info.is_typeddict
 
 
-def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str) -> None:
+def _protocol_in_class_check(exprs: "ExprEvaluator", call: ast.Call, item: ast.expr, short: str) -> None:
     """Typing spec ("Protocols", "runtime_checkable"): isinstance()/issubclass() need a
     @runtime_checkable protocol, and issubclass() one without data members."""
     from veritype.evaluate.expressions import ExprEvaluator
@@ -220,7 +222,7 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     if isinstance(t, TypeType) and (isinstance(t.item, TypedDictType) or (isinstance(t.item, Instance) and t.item.info.is_typeddict)):
         # Spec, "TypedDict": a TypedDict type "cannot be used in isinstance() tests"
         # (at run time it is a plain dict).
-        exprs.error(item, f"Cannot use {short}() with TypedDict type", "misc")
+        exprs.error(call, f"Cannot use {short}() with TypedDict type", "misc")
         return
     if not (isinstance(t, TypeType) and isinstance(t.item, Instance)):
         return
@@ -229,7 +231,7 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
     if not info.is_protocol or info.has_any_base:
         return
     if not info.is_runtime_checkable:
-        exprs.error(item, "Only @runtime_checkable protocols can be used with instance and class checks", "misc")
+        exprs.error(call, "Only @runtime_checkable protocols can be used with instance and class checks", "misc")
         return
     if short != "issubclass":
         return
@@ -239,8 +241,8 @@ def _protocol_in_class_check(exprs: "ExprEvaluator", item: ast.expr, short: str)
             continue
         data.extend(n for n, sym in cls.symbols.items() if sym.kind == S.VAR and not n.startswith("__") and n not in data)
     if data:
-        exprs.error(item, "Only protocols that don't have non-method members can be used with issubclass()", "misc")
-        exprs.note(item, f'Protocol "{info.name}" has non-method member(s): {", ".join(sorted(data))}')
+        exprs.error(call, "Only protocols that don't have non-method members can be used with issubclass()", "misc")
+        exprs.note(call, f'Protocol "{info.name}" has non-method member(s): {", ".join(sorted(data))}')
 
 
 def _failed_lookup(arg: ast.expr, t: Type, expected: Type) -> bool:

@@ -24,6 +24,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.special import CLASS_ALIASES
+from veritype.evaluate.type_application_args import check_application_args
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
@@ -44,7 +45,7 @@ def _type_shaped(node: ast.AST, in_list: bool = False) -> bool:
     if t is ast.Attribute:
         return _dotted(node)
     if t is ast.Subscript:
-        return type(node.value) in (ast.Name, ast.Attribute) and _type_shaped(node.value) and _arguments_shaped(node)  # type: ignore[attr-defined, arg-type]
+        return type(node.value) in (ast.Name, ast.Attribute) and _type_shaped(node.value) and arguments_shaped(node)  # type: ignore[attr-defined, arg-type]
     if t is ast.Constant:
         return True  # a string (parsed later), bytes, a number, None, True, `...`
     if t is ast.BinOp:
@@ -72,7 +73,7 @@ def _dotted(node: ast.AST) -> bool:
     return type(node) is ast.Name
 
 
-def _arguments_shaped(node: ast.Subscript) -> bool:
+def arguments_shaped(node: ast.Subscript) -> bool:
     index = node.slice
     items = index.elts if type(index) is ast.Tuple else [index]  # type: ignore[attr-defined]
     return all(_type_shaped(i) for i in items)
@@ -98,8 +99,14 @@ def _applies_types(ev: object, base: ast.expr, scope: "Scope") -> bool:
 
 
 def check_type_application(ex: "ExprEvaluator", node: ast.Subscript) -> None:
-    """`list[len(xs)]` as a value: 'Type expected within [...]' at the subscript."""
-    if ex.scope is None or _arguments_shaped(node) or not _applies_types(ex.ev, node.value, ex.scope):
+    """`list[len(xs)]` as a value: 'Type expected within [...]' at the subscript;
+    `List[1]`: its arguments checked as types (type_application_args)."""
+    if ex.scope is None:
+        return
+    if arguments_shaped(node):
+        check_application_args(ex, node)
+        return
+    if not _applies_types(ex.ev, node.value, ex.scope):
         return
     ex.error(node, TYPE_EXPECTED, "misc")
 
@@ -109,7 +116,7 @@ def report_invalid_alias(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     module's or class's, checked as one): mypy's two errors at the value, and
     True; False where the value is a type expression to evaluate."""
     value = stmt.value
-    if type(value) is not ast.Subscript or _arguments_shaped(value):
+    if type(value) is not ast.Subscript or arguments_shaped(value):
         return False
     checker.error(value, TYPE_EXPECTED, "misc")
     checker.error(value, INVALID_ALIAS, "valid-type")
@@ -120,7 +127,7 @@ def report_invalid_local_alias(checker: "ModuleChecker", stmt: ast.Assign) -> No
     """The same in a function body, where the value is then inferred as an
     expression as usual (its 'Type expected' comes from check_type_application)."""
     value = stmt.value
-    if type(value) is not ast.Subscript or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Name or _arguments_shaped(value):
+    if type(value) is not ast.Subscript or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Name or arguments_shaped(value):
         return
     name = stmt.targets[0].id  # type: ignore[attr-defined]
     sym = checker.scope.table.get(name)

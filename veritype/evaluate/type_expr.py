@@ -37,6 +37,7 @@ from veritype.evaluate.classes import ClassInfo
 from veritype.evaluate.functional_classes import functional_class
 from veritype.evaluate.newtype import newtype_info
 from veritype.evaluate.type_expr_variables import computed_value
+from veritype.evaluate.ellipsis_args import BRACKETED, BRACKETED_NOTE, report_ellipsis_args
 from veritype.types.format import format_type
 from veritype.types.subtype import is_subtype
 
@@ -113,7 +114,9 @@ class TypeExprEvaluator:
         if isinstance(node, ast.Subscript):
             return expand_top(self._subscript(node, ctx, top))
         if isinstance(node, (ast.List, ast.Tuple)):
-            return self._error(ctx, node, "Bracketed expression \"[...]\" is not valid as a type" if isinstance(node, ast.List) else "Syntax error in type annotation")
+            if isinstance(node, ast.List):
+                return self._error(ctx, node, BRACKETED, note=BRACKETED_NOTE)
+            return self._error(ctx, node, "Syntax error in type annotation")
         if isinstance(node, ast.Call):
             return self._error(ctx, node, "Invalid type comment or annotation")
         if isinstance(node, ast.Starred):
@@ -471,6 +474,8 @@ class TypeExprEvaluator:
                 if not variadic and self._rejected_unpack(args, ctx):
                     return substitute(alias, {tv_key(p): AnyType("error") for p in params})
                 values = [self._eval_arg(a, ctx) for a in args]
+                if params:
+                    report_ellipsis_args(self, args, ctx)
                 if not params:
                     if isinstance(alias, AnyType):
                         return alias
@@ -577,6 +582,8 @@ class TypeExprEvaluator:
         if not has_variadic and self._rejected_unpack(args, ctx):
             return Instance(info, tuple(AnyType("error") for _ in params))
         values = [self._eval_arg(a, ctx, spec_ok=has_spec) for a in args]
+        if not has_variadic:
+            report_ellipsis_args(self, args, ctx)  # (`list[...]`: no type)
         if has_variadic:
             if len(params) == 1 and params[0].kind == "paramspec":
                 # Spec, "ParamSpec": with only a ParamSpec parameter, `C[int, str]` is `C[[int, str]]`.

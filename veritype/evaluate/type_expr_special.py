@@ -9,6 +9,7 @@ import ast
 import dataclasses
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.literal_messages import invalid_parameter_message
 from veritype.evaluate.special import CLASS_ALIASES
 from veritype.evaluate.type_context import VARIABLE_NOTE, TypeContext, unpacking
 from veritype.types.model import POS_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType, NoneType, Param, TupleType, Type, TypeFormType, TypeType, TypeVarType, UnionType, UnpackType, flatten_union, make_union, NONE
@@ -144,8 +145,9 @@ def tuple_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.expr
         return te.ev.builtin("tuple", te._eval(args[0], ctx))
     if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
         return te.ev.tuple_of([])
-    if any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in args):
-        return te._error(ctx, node, 'Unexpected "..."', "misc")
+    for a in args:
+        if isinstance(a, ast.Constant) and a.value is Ellipsis:
+            return te._error(ctx, a, 'Unexpected "..."', "misc")  # (at the `...`, as mypy)
     if any(te._unpack_node(a, ctx) is not None for a in args):
         info = te.ev.named_class("builtins.tuple")
         items = te._variadic_items(args, node, ctx)
@@ -288,10 +290,10 @@ def literal_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.ex
         # parameter, which Literal does not accept (spec, "Legal parameters for Literal").
         return te._error(ctx, sl, "Parameter 1 of Literal[...] is invalid")
     items: list[Type] = []
-    for a in args:
+    for i, a in enumerate(args, 1):
         item = te._literal_item(a, ctx)
         if item is None:
-            return te._error(ctx, a, "Parameter 1 of Literal[...] is invalid" if len(args) == 1 else "Invalid type: Literal[...] cannot contain arbitrary expressions")
+            return te._error(ctx, node, invalid_parameter_message(te.ev, ctx.scope, a, i))  # (at the Literal, as mypy)
         items.append(item)
     return make_union([_declared(i) for i in flatten_union(items)])
 
