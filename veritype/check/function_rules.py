@@ -51,32 +51,42 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         _final_outside_class(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
 
+    # (Each rule below returns at once where its first test fails; the tests
+    # made here instead are those of the 4k defs on the bench corpus with no
+    # decorator, no PEP 695 parameter, no TypeGuard/TypeIs, or named otherwise:
+    # most rules cost them no call.)
     check_paramspec_components(checker, node, sig)
 
-    check_conditional_variant(checker, node, sig)
+    if getattr(node, "_vt_variant_of", None) is not None:
+        check_conditional_variant(checker, node, sig)
 
     check_self_in_method(checker, node, sig)
 
-    check_guard_function(checker, node, sig)
+    if sig.type_guard is not None or sig.type_is is not None:
+        check_guard_function(checker, node, sig)
 
-    check_init_self_annotation(checker, node, sig)
+    if node.name == "__init__":
+        check_init_self_annotation(checker, node, sig)
 
-    check_decorator_calls(checker, node, sig, dec_types)
+    if dec_types:
+        check_decorator_calls(checker, node, sig, dec_types)
 
-    check_pep695_params(checker, node)
+    type_params = getattr(node, "type_params", None)  # (none before Python 3.12, and on most defs)
+    if type_params:
+        check_pep695_params(checker, node)
 
     check_historical_positional(checker, node)
 
-    names = decorator_names(ev, node, parent)
-    check_function_decorators(checker, node, names, sig)
-
-    check_singledispatch_definition(checker, node, names, sig)
-
-    check_property_decorators(checker, node, names)
+    if node.decorator_list:
+        names = decorator_names(ev, node, parent)
+        check_function_decorators(checker, node, names, sig)
+        check_singledispatch_definition(checker, node, names, sig)
+        check_property_decorators(checker, node, names)
 
     check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
 
-    check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
+    if type_params:
+        check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
     opts = checker.options
     _check_untyped_flags(checker, node, sig)
     untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
