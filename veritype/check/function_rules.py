@@ -53,14 +53,17 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
 
     # (Each rule below returns at once where its first test fails; the tests
     # made here instead are those of the 4k defs on the bench corpus with no
-    # decorator, no PEP 695 parameter, no TypeGuard/TypeIs, or named otherwise:
-    # most rules cost them no call.)
-    check_paramspec_components(checker, node, sig)
+    # decorator, no PEP 695 parameter, no TypeGuard/TypeIs, no `*args` or
+    # `**kwargs`, no parameter typed with a type variable, outside a class or
+    # named otherwise: most rules cost them no call.)
+    if node.args.vararg is not None or node.args.kwarg is not None:
+        check_paramspec_components(checker, node, sig)
 
     if getattr(node, "_vt_variant_of", None) is not None:
         check_conditional_variant(checker, node, sig)
 
-    check_self_in_method(checker, node, sig)
+    if parent.kind == "class":
+        check_self_in_method(checker, node, sig)
 
     if sig.type_guard is not None or sig.type_is is not None:
         check_guard_function(checker, node, sig)
@@ -83,13 +86,17 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         check_singledispatch_definition(checker, node, names, sig)
         check_property_decorators(checker, node, names)
 
-    check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
+    for p in sig.params:
+        if type(p.type) is TypeVarType:  # (only a parameter typed with a type variable may be one it reports)
+            check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
+            break
 
     if type_params:
         check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
     opts = checker.options
-    _check_untyped_flags(checker, node, sig)
-    untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
+    if opts.disallow_untyped_defs or opts.disallow_incomplete_defs:
+        _check_untyped_flags(checker, node, sig)
+    untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None) if dec_types else None
     if checker.options.disallow_untyped_decorators and not sig.is_untyped and untyped_dec is not None:
         checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
     if opts.disallow_any_decorated and untyped_dec is not None and not checker.info.is_stub:
@@ -324,6 +331,8 @@ def _returns_value(body: list[ast.stmt]) -> bool:
 
 def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, stubby: bool) -> None:
     args = node.args
+    if not args.defaults and not args.kwonlyargs:
+        return  # (no default at all, as on most defs: no lists and no map of the parameters made)
     positional = [*args.posonlyargs, *args.args]
     pairs: list[tuple[ast.arg, ast.expr]] = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
