@@ -106,8 +106,7 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     elif opts.disallow_any_decorated and not checker.info.is_stub and node.decorator_list:
         check_any_decorated(checker, node, parent, _def_line(node))
-    stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
-    _check_defaults(checker, node, sig, stubby)
+    _check_defaults(checker, node, sig)
     if sig.is_untyped and not opts.check_untyped_defs:
         _note_unchecked_annotations(checker, node.body)
         return
@@ -136,6 +135,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     if declared_ret is None or checker.info.is_stub or gen:
         return
     if _is_empty_body(node.body):
+        # (A stub's, an overload's or a protocol member's body: asked only of an empty body.)
+        stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
         if stubby or checker.type_checking_depth or _is_abstract(checker, node) or isinstance(declared_ret, (AnyType, NoneType)):
             return
         if is_subtype(ev, NoneType(), declared_ret):
@@ -329,7 +330,7 @@ def _returns_value(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, stubby: bool) -> None:
+def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType) -> None:
     args = node.args
     if not args.defaults and not args.kwonlyargs:
         return  # (no default at all, as on most defs: no lists and no map of the parameters made)

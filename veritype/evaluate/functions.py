@@ -120,7 +120,7 @@ def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs:
         return AnyType("special")
-    overloads = [d for d in defs if is_overload(ev, d, scope)]
+    overloads = [d for d in defs if d.decorator_list and is_overload(ev, d, scope)]  # (most defs: no decorator, no call)
     if overloads:
         items = [function_type(ev, d, scope) for d in overloads]
         callables = [i for i in items if isinstance(i, CallableType)]
