@@ -90,7 +90,8 @@ def _kept(t: Type, final_answer: bool) -> bool:
         info = t.info  # type: ignore[attr-defined]
         if (info.is_protocol and not final_answer) or not _settled(info):
             return False
-        return _all_kept(t.args, final_answer)  # type: ignore[attr-defined]
+        args = t.args  # type: ignore[attr-defined]
+        return not args or _all_kept(args, final_answer)  # (most instances have no arguments: no call)
     if tp is AnyType or tp is NoneType or tp is NeverType:
         return True
     if tp is LiteralType:
