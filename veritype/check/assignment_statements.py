@@ -308,7 +308,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     that record is still the same object: `_name_declared` reads nothing else that
     can change)."""
     if type(target) is ast.Name:
-        hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
+        # (`local_symbol`'s kept answer read first: check_assign asked it of this name.)
+        kept = mc.local_symbol_kept
+        hit = kept[2] if kept is not None and kept[0] == target.id and kept[1] is mc.scope else mc._local_symbol(target.id)  # type: ignore[attr-defined]
         if hit is not None and (hit[0].kind != S.VAR or hit[0].annotation is not None or mc.scope.table.star_imports):
             # (`check_final_name_of`'s first test made here: most names assigned are
             # variables without an annotation, where no star import could bring a Final.)

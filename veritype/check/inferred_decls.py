@@ -138,7 +138,7 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
     if type(node) is ast.Assign:
         # (Most declarations: tested without making the list of targets.)
         for t in node.targets:
-            if _holds(t, target):
+            if t is target or (type(t) is not ast.Name and _holds(t, target)):  # (`_holds` of a bare name, most targets, made here)
                 return True
         return False
     if type(node) is ast.NamedExpr:
@@ -304,10 +304,12 @@ def declared_as(checker: "ModuleChecker", target: ast.Name, bound: Type, sym: "S
     if isinstance(bound, NoneType):
         checker.inferred[id(sym)] = PARTIAL_NONE
         return
-    if _is_empty_collection(bound) and id(target) not in checker.any_completed:
+    tp = type(bound)
+    if tp is Instance and _is_empty_collection(bound) and id(target) not in checker.any_completed:
         checker.inferred.pop(id(sym), None)
         return
-    checker.inferred[id(sym)] = _widen_inferred_literals(bound)
+    # (Only a literal or a union may widen: `_widen_inferred_literals` is asked of those alone.)
+    checker.inferred[id(sym)] = _widen_inferred_literals(bound) if tp is LiteralType or tp is UnionType else bound
 
 
 def _widen_inferred_literals(t: Type) -> Type:
