@@ -62,6 +62,14 @@ class TypeExprEvaluator:
         return self.eval(node, ctx)
 
     def eval(self, node: ast.expr, ctx: TypeContext) -> Type:
+        if type(node) is ast.Name:
+            # A bare name kept for the scope (`int`, `str`, a project's class):
+            # `_name_type`'s first answer, given without its two calls.
+            known = ctx.scope.__dict__.get(KEPT)
+            if known is not None:
+                hit = known.get(node.id)
+                if hit is not None and not self.ev.type_params_seen:
+                    return hit  # type: ignore[no-any-return]
         try:
             return self._eval(node, ctx, top=True)
         except RecursionError:
