@@ -187,7 +187,10 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
     cache[(key, id(parent))] = scope
     if isinstance(node, ast.Lambda):
         return scope
-    sig = function_type(ev, node, parent)
+    # (`function_type`'s kept answer read first: the checker built it for this def.)
+    sig = cache.get(("sig", id(parent)))
+    if sig is None:
+        sig = function_type(ev, node, parent)
     if isinstance(sig, CallableType):
         for tv in sig.type_vars:
             scope.type_vars[tv.fullname] = tv
