@@ -308,8 +308,13 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
     that record is still the same object: `_name_declared` reads nothing else that
     can change)."""
     if type(target) is ast.Name:
-        hit = mc._local_symbol(target.id)  # type: ignore[attr-defined]
-        check_final_name_of(mc, target, hit)
+        # (`local_symbol`'s kept answer read first: check_assign asked it of this name.)
+        kept = mc.local_symbol_kept
+        hit = kept[2] if kept is not None and kept[0] == target.id and kept[1] is mc.scope else mc._local_symbol(target.id)  # type: ignore[attr-defined]
+        if hit is not None and (hit[0].kind != S.VAR or hit[0].annotation is not None or mc.scope.table.star_imports):
+            # (`check_final_name_of`'s first test made here: most names assigned are
+            # variables without an annotation, where no star import could bring a Final.)
+            check_final_name_of(mc, target, hit)
         # Both rules judge a name bound to a class, an import or a module, never a
         # variable, parameter or function (most names assigned): asked only then.
         kind = hit[0].kind if hit is not None else None
@@ -362,9 +367,9 @@ def assign(mc: "ModuleChecker", target: ast.expr, t: Type, value: ast.expr | Non
             elif isinstance(value, ast.Tuple):
                 # A tuple display's items keep the literal types a declaration gave
                 # them (`k = (choice_type, key)`), as mypy; literal expressions widen.
-                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=True)
+                bound = _widen_for_variable(mc.ev, t, hit, keep_declared=True)
             else:
-                bound = _widen_for_variable(mc.ev, t, mc, target, keep_declared=value is None)
+                bound = _widen_for_variable(mc.ev, t, hit, keep_declared=value is None)
             bound = reassigned_empty_display(mc, target, bound, hit)
             if lenient_over is not None and is_subtype(mc.ev, bound, lenient_over):
                 bound = keep_declared_over_any(mc.ev, lenient_over, bound)
@@ -701,13 +706,13 @@ def _widen_lit(t: Type) -> Type:
     return t
 
 
-def _widen_for_variable(ev, t: Type, checker: ModuleChecker, target: ast.Name, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
+def _widen_for_variable(ev, t: Type, hit, keep_declared: bool = False) -> Type:  # type: ignore[no-untyped-def]
     """The type a name takes from an assigned value: literals widen (mypy's
     `x = "a"` is `str`), except for a Final name. `keep_declared`: the value is
     an item of something (a for-loop's item, an unpacked part), whose declared
     literal types stay, as mypy keeps `Literal` (only an inferred literal is
-    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`."""
-    hit = checker.ev.lookup(target.id, checker.scope)
+    widened): `for d in ds` with `ds: Sequence[Literal["a", "b"]]`. `hit`: the
+    name looked up in the checker's scope (`local_symbol`, which `assign` asked)."""
     # (Only an annotation gives a variable qualifiers: declarations.compute_declared_type.)
     if hit is not None and hit[0].annotation is not None and "Final" in qualifiers(ev, *hit):
         return t

@@ -51,35 +51,52 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         _final_outside_class(checker, node)
     sig = function_type(ev, node, parent, report=checker.type_report())
 
-    check_paramspec_components(checker, node, sig)
+    # (Each rule below returns at once where its first test fails; the tests
+    # made here instead are those of the 4k defs on the bench corpus with no
+    # decorator, no PEP 695 parameter, no TypeGuard/TypeIs, no `*args` or
+    # `**kwargs`, no parameter typed with a type variable, outside a class or
+    # named otherwise: most rules cost them no call.)
+    if node.args.vararg is not None or node.args.kwarg is not None:
+        check_paramspec_components(checker, node, sig)
 
-    check_conditional_variant(checker, node, sig)
+    if getattr(node, "_vt_variant_of", None) is not None:
+        check_conditional_variant(checker, node, sig)
 
-    check_self_in_method(checker, node, sig)
+    if parent.kind == "class":
+        check_self_in_method(checker, node, sig)
 
-    check_guard_function(checker, node, sig)
+    if sig.type_guard is not None or sig.type_is is not None:
+        check_guard_function(checker, node, sig)
 
-    check_init_self_annotation(checker, node, sig)
+    if node.name == "__init__":
+        check_init_self_annotation(checker, node, sig)
 
-    check_decorator_calls(checker, node, sig, dec_types)
+    if dec_types:
+        check_decorator_calls(checker, node, sig, dec_types)
 
-    check_pep695_params(checker, node)
+    type_params = getattr(node, "type_params", None)  # (none before Python 3.12, and on most defs)
+    if type_params:
+        check_pep695_params(checker, node)
 
     check_historical_positional(checker, node)
 
-    names = decorator_names(ev, node, parent)
-    check_function_decorators(checker, node, names, sig)
+    if node.decorator_list:
+        names = decorator_names(ev, node, parent)
+        check_function_decorators(checker, node, names, sig)
+        check_singledispatch_definition(checker, node, names, sig)
+        check_property_decorators(checker, node, names)
 
-    check_singledispatch_definition(checker, node, names, sig)
+    for p in sig.params:
+        if type(p.type) is TypeVarType:  # (only a parameter typed with a type variable may be one it reports)
+            check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
+            break
 
-    check_property_decorators(checker, node, names)
-
-    check_covariant_params(checker, node, sig, parent.kind == "class" and _method_kind(ev, node, parent) not in ("static",))
-
-    check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
+    if type_params:
+        check_undeclared_type_vars(checker, node, list(sig.type_vars), f"{parent.fullname}.{node.name}@{node.lineno}")
     opts = checker.options
-    _check_untyped_flags(checker, node, sig)
-    untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None)
+    if opts.disallow_untyped_defs or opts.disallow_incomplete_defs:
+        _check_untyped_flags(checker, node, sig)
+    untyped_dec = next((d for d, t in dec_types if _is_untyped_decorator(t)), None) if dec_types else None
     if checker.options.disallow_untyped_decorators and not sig.is_untyped and untyped_dec is not None:
         checker.error(untyped_dec, f'Untyped decorator makes function "{node.name}" untyped', "untyped-decorator")
     if opts.disallow_any_decorated and untyped_dec is not None and not checker.info.is_stub:
@@ -89,8 +106,7 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
         checker.error(_def_line(node), "Function is untyped after decorator transformation", "misc")
     elif opts.disallow_any_decorated and not checker.info.is_stub and node.decorator_list:
         check_any_decorated(checker, node, parent, _def_line(node))
-    stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
-    _check_defaults(checker, node, sig, stubby)
+    _check_defaults(checker, node, sig)
     if sig.is_untyped and not opts.check_untyped_defs:
         _note_unchecked_annotations(checker, node.body)
         return
@@ -119,6 +135,8 @@ def check_function(checker: "ModuleChecker", node: FuncDef) -> None:
     if declared_ret is None or checker.info.is_stub or gen:
         return
     if _is_empty_body(node.body):
+        # (A stub's, an overload's or a protocol member's body: asked only of an empty body.)
+        stubby = checker.info.is_stub or is_overload(ev, node, parent) or _in_protocol(checker)
         if stubby or checker.type_checking_depth or _is_abstract(checker, node) or isinstance(declared_ret, (AnyType, NoneType)):
             return
         if is_subtype(ev, NoneType(), declared_ret):
@@ -312,8 +330,10 @@ def _returns_value(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType, stubby: bool) -> None:
+def _check_defaults(checker: "ModuleChecker", node: FuncDef, sig: CallableType) -> None:
     args = node.args
+    if not args.defaults and not args.kwonlyargs:
+        return  # (no default at all, as on most defs: no lists and no map of the parameters made)
     positional = [*args.posonlyargs, *args.args]
     pairs: list[tuple[ast.arg, ast.expr]] = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]

@@ -78,7 +78,13 @@ def enabled(checker: "ModuleChecker") -> bool:
 
 
 def _symbol(checker: "ModuleChecker", target: ast.Name) -> "Symbol | None":
-    hit = checker._local_symbol(target.id)
+    # (`local_symbol`'s kept answer read here first: the assignment's rules asked
+    # it of this very name just before, 13k times on the bench corpus.)
+    kept = checker.local_symbol_kept
+    if kept is not None and kept[0] == target.id and kept[1] is checker.scope:
+        hit = kept[2]
+    else:
+        hit = checker._local_symbol(target.id)
     if hit is None:
         return None
     sym = hit[0]
@@ -112,7 +118,10 @@ def declaration(checker: "ModuleChecker", target: ast.Name) -> "tuple[Symbol | N
     kept = checker.declaration_kept
     if kept is not None and kept[0] is target and kept[1] is scope:
         return kept[2], kept[3]
-    sym = _symbol(checker, target) if enabled(checker) else None
+    on = checker.decls_enabled_kept  # (`enabled`'s kept answer, read here first)
+    if on is None or on[0] is not scope:
+        on = (scope, enabled(checker))
+    sym = _symbol(checker, target) if on[1] else None
     declaring = sym is not None and is_declaring(sym, target)
     checker.declaration_kept = (target, scope, sym, declaring)
     return sym, declaring
@@ -129,7 +138,7 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
     if type(node) is ast.Assign:
         # (Most declarations: tested without making the list of targets.)
         for t in node.targets:
-            if _holds(t, target):
+            if t is target or (type(t) is not ast.Name and _holds(t, target)):  # (`_holds` of a bare name, most targets, made here)
                 return True
         return False
     if type(node) is ast.NamedExpr:
@@ -165,7 +174,11 @@ def _may_span(outer: ast.expr, inner: ast.expr) -> bool:
 
 def declared(checker: "ModuleChecker", target: ast.Name) -> Type | None:
     """The type the variable's first assignment declared, to check `target`'s value against."""
-    sym, declaring = declaration(checker, target)
+    kept = checker.declaration_kept  # (`declaration`'s kept answer, read here first: most are)
+    if kept is not None and kept[0] is target and kept[1] is checker.scope:
+        sym, declaring = kept[2], kept[3]
+    else:
+        sym, declaring = declaration(checker, target)
     if sym is None or declaring:
         return None
     t = checker.inferred.get(id(sym))
@@ -291,10 +304,12 @@ def declared_as(checker: "ModuleChecker", target: ast.Name, bound: Type, sym: "S
     if isinstance(bound, NoneType):
         checker.inferred[id(sym)] = PARTIAL_NONE
         return
-    if _is_empty_collection(bound) and id(target) not in checker.any_completed:
+    tp = type(bound)
+    if tp is Instance and _is_empty_collection(bound) and id(target) not in checker.any_completed:
         checker.inferred.pop(id(sym), None)
         return
-    checker.inferred[id(sym)] = _widen_inferred_literals(bound)
+    # (Only a literal or a union may widen: `_widen_inferred_literals` is asked of those alone.)
+    checker.inferred[id(sym)] = _widen_inferred_literals(bound) if tp is LiteralType or tp is UnionType else bound
 
 
 def _widen_inferred_literals(t: Type) -> Type:

@@ -120,7 +120,7 @@ def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:
     defs = [d for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not defs:
         return AnyType("special")
-    overloads = [d for d in defs if is_overload(ev, d, scope)]
+    overloads = [d for d in defs if d.decorator_list and is_overload(ev, d, scope)]  # (most defs: no decorator, no call)
     if overloads:
         items = [function_type(ev, d, scope) for d in overloads]
         callables = [i for i in items if isinstance(i, CallableType)]
@@ -187,7 +187,10 @@ def function_scope(ev: "Evaluator", node: FuncDef | ast.Lambda, parent: Scope) -
     cache[(key, id(parent))] = scope
     if isinstance(node, ast.Lambda):
         return scope
-    sig = function_type(ev, node, parent)
+    # (`function_type`'s kept answer read first: the checker built it for this def.)
+    sig = cache.get(("sig", id(parent)))
+    if sig is None:
+        sig = function_type(ev, node, parent)
     if isinstance(sig, CallableType):
         for tv in sig.type_vars:
             scope.type_vars[tv.fullname] = tv

@@ -26,7 +26,7 @@ from veritype.types.model import (
     ANY_ERROR, ANY_UNBOUND_NAME, POS_ONLY, AnyType, CallableType, Instance, LiteralType,
     NoneType, Param, TupleType, Type, TypeType, TypeVarType, UnionType, UnpackType, make_union, NONE,
 )
-from veritype.types.alias_ref import expand_top
+from veritype.types.alias_ref import AliasRef, expand_top
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.type_var_defaults import fill_defaults, type_var_default
 from veritype.types.tuples import make_tuple, splice
@@ -63,6 +63,14 @@ class TypeExprEvaluator:
         return self.eval(node, ctx)
 
     def eval(self, node: ast.expr, ctx: TypeContext) -> Type:
+        if type(node) is ast.Name:
+            # A bare name kept for the scope (`int`, `str`, a project's class):
+            # `_name_type`'s first answer, given without its two calls.
+            known = ctx.scope.__dict__.get(KEPT)
+            if known is not None:
+                hit = known.get(node.id)
+                if hit is not None and not self.ev.type_params_seen:
+                    return hit  # type: ignore[no-any-return]
         try:
             return self._eval(node, ctx, top=True)
         except RecursionError:
@@ -98,7 +106,9 @@ class TypeExprEvaluator:
             # by exact class (the parser makes no subclasses of these nodes).
             return self._name_type(node, ctx, top)
         if tp is ast.Subscript:
-            return expand_top(self._subscript(node, ctx, top))  # type: ignore[arg-type]  # (as below, without the tests before it)
+            t = self._subscript(node, ctx, top)  # type: ignore[arg-type]  # (as below, without the tests before it)
+            # (`expand_top` asked only of what may hold an alias reference at the top.)
+            return expand_top(t) if type(t) is AliasRef or type(t) is UnionType else t
         if isinstance(node, ast.Constant):
             if node.value is None:
                 return NONE
@@ -137,7 +147,9 @@ class TypeExprEvaluator:
                 hit = kept_type_names.kept_outside(ctx.scope, node.id, node.id)
             if hit is not None and not self.ev.type_params_seen:
                 return hit  # type: ignore[return-value]
-        t = expand_top(self._named(node, ctx, top))  # an alias's value may start with another alias
+        t = self._named(node, ctx, top)
+        if type(t) is AliasRef or type(t) is UnionType:
+            t = expand_top(t)  # an alias's value may start with another alias
         if isinstance(t, TypeVarType) and t.kind == "paramspec" and not _is_component(node):
             # Spec, "ParamSpec": a ParamSpec is valid only as the first argument of
             # Callable, the last of Concatenate, or a type argument for a ParamSpec

@@ -54,9 +54,14 @@ def join_display_items(ev: "Evaluator", items: list[Type]) -> Type:
     unions = [t for t in items if type(t) is UnionType]
     nones = [t for t in items if type(t) is NoneType]
     ordered = unions + nones + [t for t in items if type(t) is not UnionType and type(t) is not NoneType] if unions or nones else items
-    result: Type = NEVER
-    for item in ordered:
-        result = join_items(ev, result, item)
+    if not ordered:
+        return NEVER
+    # The join of Never and the first item is that item (`trivial_join`), and of
+    # an item with itself that item: neither asks `join_items`.
+    result: Type = ordered[0]
+    for item in ordered[1:]:
+        if item is not result:
+            result = join_items(ev, result, item)
     return result
 
 

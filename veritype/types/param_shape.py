@@ -53,8 +53,10 @@ class ParamShape:
                     kw_index = i
             if (kind == POS_OR_KW or kind == KW_ONLY) and p.name is not None and p.name not in keywords:
                 keywords[p.name] = i
-            if checks_arguments_together(p):
-                together.append(i)
+            t = p.type
+            if type(t) is UnpackType or type(t) is TypeVarType:  # (`checks_arguments_together`'s kinds, tested first: no call for most parameters)
+                if checks_arguments_together(p):
+                    together.append(i)
         self.positional: tuple[int, ...] = tuple(positional)
         self.kw_only: tuple[int, ...] = tuple(kw_only)
         self.star_index = star_index
