@@ -67,10 +67,6 @@ class KeyTable(dict[str, Type]):
         new.members = set(self.members)
         return new
 
-    def member_keys(self) -> list[str]:
-        live = [k for k in self.members if k in self]
-        self.members = set(live)
-        return live
 
 
 def _empty_table() -> KeyTable:
@@ -106,7 +102,12 @@ class State:
         # copied at each branch: 21k copies on the bench corpus): the fields
         # are set as they would be.
         new = State.__new__(State)
-        new.types = self.types.copy()  # (a KeyTable: `__post_init__` makes every state's)
+        # (`KeyTable.copy`, written out: `__post_init__` makes every state's a KeyTable)
+        types = KeyTable.__new__(KeyTable)
+        old = self.types
+        dict.update(types, old)
+        types.members = set(old.members)  # type: ignore[attr-defined]
+        new.types = types
         new.unreachable = self.unreachable
         new.defined = self.defined.copy() if self.defined is not None else None
         return new
@@ -120,6 +121,7 @@ class Flow:
         d = self.__dict__
         d["state"] = state
         d["lookup"] = state.types.get
+        d["may_hold_members"] = state.types.members.__len__  # type: ignore[attr-defined]
         # The scope's possibly-undefined tracking, when that code is enabled.
         d["undefined"] = None
         self.undefined: "UndefinedNames | None"
@@ -131,19 +133,29 @@ class Flow:
             # 136k on the bench corpus), kept with the state: a state's table
             # is never replaced, only changed.
             object.__setattr__(self, "lookup", value.types.get)  # type: ignore[attr-defined]
+            object.__setattr__(self, "may_hold_members", value.types.members.__len__)  # type: ignore[attr-defined]
 
     def lookup(self, key: str) -> Type | None:
         """(Replaced on each instance by its state's `types.get`, see `__setattr__`.)"""
         return self.state.types.get(key)
 
     def may_hold_members(self) -> bool:
-        """(FlowView) `KeyTable.members` holds every member key, and maybe some deleted."""
+        """(FlowView) `KeyTable.members` holds every member key, and maybe some
+        deleted. (Replaced on each instance by the `__len__` of its state's
+        table's `members`, a true count for true, see `__setattr__`: asked for
+        each attribute and item read, 26k on the bench corpus. A table's
+        `members` is never replaced, only changed.)"""
         return bool(self.state.types.members)  # type: ignore[attr-defined]
 
     def bind(self, key: str, t: Type) -> None:
         self.invalidate(key)
-        self.state.types[key] = t
-        if self.state.defined is not None and not _is_member_key(key):
+        state = self.state
+        if "." in key or "[" in key:  # (KeyTable.__setitem__, written out: 17k binds on the bench corpus)
+            state.types.members.add(key)  # type: ignore[attr-defined]
+            dict.__setitem__(state.types, key, t)
+            return  # (a member key is not a name possibly-undefined tracks)
+        dict.__setitem__(state.types, key, t)
+        if state.defined is not None:
             self.define(key)
 
     def define(self, name: str) -> None:
@@ -171,8 +183,11 @@ class Flow:
 
     def apply(self, narrowed: dict[str, Type]) -> None:
         types = self.state.types
+        # (KeyTable.__setitem__, written out: 15k keys set on the bench corpus)
         for k, v in narrowed.items():
-            types[k] = v
+            if "." in k or "[" in k:
+                types.members.add(k)  # type: ignore[attr-defined]
+            dict.__setitem__(types, k, v)
 
     def fork(self) -> State:
         return self.state.copy()
@@ -182,6 +197,7 @@ class Flow:
         d = self.__dict__
         d["state"] = state
         d["lookup"] = state.types.get
+        d["may_hold_members"] = state.types.members.__len__  # type: ignore[attr-defined]
 
     @contextmanager
     def condition(self, ev: "ExprEvaluator", test: "ast.expr", positive: bool) -> Iterator[None]:
