@@ -79,8 +79,8 @@ def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
     # While the asker's epoch is `shared` (the flow as its memo saw it), the
     # questions asked in it share one (19.6k were made on the bench corpus, one
     # per question): `_Once` keeps answers by overlay, and the flow is the same.
-    memo = exprs.memo
-    shared = memo.depth > 0 and memo.binds == 0  # (InferMemo.shared, written out: 19.5k questions)
+    memo = exprs._memo  # (the `memo` property's slot, and `InferMemo.shared` written out: 19.5k questions)
+    shared = memo.depth > 0 and memo.binds == 0
     if shared:
         kept = memo.silent
         if type(kept) is _Once and kept.stands_as(exprs):
@@ -190,28 +190,33 @@ class _Once:
             if overlay:
                 for layer in reversed(overlay):
                     if name in layer:
-                        return _as_inferred(layer[name])
+                        t = layer[name]
+                        return _as_inferred(t) if type(t) in _MAY_REF else t
             elif self.shared is not None and self.plain:
-                t = self.shared.peek_name(node)  # (what the asker inferred)
-                if t is not None:
-                    return t
+                # (`InferMemo.peek_name`, written out: 15k names on the bench corpus)
+                leaves = self.shared.leaves
+                seen = leaves.get(node) if leaves is not None else None  # (what the asker inferred)
+                if seen is not None:
+                    return seen
             asker = self.asker
             if asker.flow.undefined is None:
                 if self.plain:
-                    t = asker.flow.lookup(name)
-                    if t is not None:
-                        return _as_inferred(t)
+                    narrowed = asker.flow.lookup(name)
+                    if narrowed is not None:
+                        return _as_inferred(narrowed) if type(narrowed) in _MAY_REF else narrowed
                 scope = asker.scope
                 if scope is not None and asker.ev.lookup(name, scope) is not None:
-                    return _as_inferred(asker._Name(node, None))  # type: ignore[arg-type]
+                    t = asker._Name(node, None)  # type: ignore[arg-type]
+                    return _as_inferred(t) if type(t) in _MAY_REF else t
             if overlay:
                 # Else inferred, not memoized, under an overlay, which keys it
                 # (56 vs 122 ms); not without one (244 vs 102 ms).
                 return self.exprs.infer(node)
         elif self.shared is not None:
-            t = self.shared.peek(node, overlay)
-            if t is not None:
-                return t
+            # (`InferMemo.peek`, written out: 12k questions on the bench corpus)
+            found = self.shared._table.get((node, None, tuple(map(id, overlay))) if overlay else (node, None))
+            if found is not None:
+                return found[0]
         if overlay:
             alive: list[object] = list(overlay)
             for layer in overlay:
@@ -290,14 +295,12 @@ def _pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr) -> tu
             return None  # a chain: its conjunction is asked
         pos, neg = _compare(exprs, silent, test)
         if (pos or neg) and (type(test.left) in _MAY_HAVE_PARENT or type(test.comparators[0]) in _MAY_HAVE_PARENT):
-            refine_parents(ev, silent, [test.left, test.comparators[0]], pos)
-            refine_parents(ev, silent, [test.left, test.comparators[0]], neg)
+            refine_parents(ev, silent, [test.left, test.comparators[0]], pos, neg)
         return pos, neg
     if type(test) is ast.Call:
         pos, neg = call_pair(exprs, silent, test)
         if (pos or neg) and type(test.args[0]) in _MAY_HAVE_PARENT:
-            refine_parents(ev, silent, test.args[:1], pos)
-            refine_parents(ev, silent, test.args[:1], neg)
+            refine_parents(ev, silent, test.args[:1], pos, neg)
         return pos, neg
     cls = type(test)
     if cls is ast.BoolOp or cls is ast.NamedExpr or cls is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
