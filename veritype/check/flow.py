@@ -16,6 +16,7 @@ from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 from veritype.check.deleted_names import DELETED
 from veritype.types.join import widen_literals
+from veritype.evaluate.narrowing import forget_narrowings
 
 if TYPE_CHECKING:
     import ast
@@ -228,8 +229,10 @@ _JOIN_FIXED_MAX = 4096
 
 
 def forget_joins() -> None:
-    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`)."""
+    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`), and
+    narrowing's memos by type (narrowing.forget_narrowings): after each module's check."""
     _JOIN_FIXED.clear()
+    forget_narrowings()
 
 
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:
