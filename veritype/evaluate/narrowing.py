@@ -309,7 +309,12 @@ def _pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr) -> tu
     if key is None:
         return {}, {}
     t = silent.infer(test)
-    return {key: truthy_part(ev, t, True)}, {key: falsy_part(ev, t, True, branch=True)}
+    hit = _TRUTH_PAIRS.get(id(t))
+    if hit is None:
+        if len(_TRUTH_PAIRS) >= _MEMO_MAX:
+            _TRUTH_PAIRS.clear()
+        hit = _TRUTH_PAIRS[id(t)] = (t, truthy_part(ev, t, True), falsy_part(ev, t, True, branch=True))
+    return {key: hit[1]}, {key: hit[2]}
 
 
 def _both(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, shared: "InferMemo", keep: bool) -> tuple[dict[str, Type], dict[str, Type]]:
@@ -627,12 +632,16 @@ def _literal_items(t: Type) -> list[Type] | None:
 # bounded, and emptied after each module's check (`forget_narrowings`), so it
 # keeps no module's types alive past it.
 _EQUAL_PAIRS: dict[tuple[int, int, bool], tuple[Type, Type, Type | None, Type | None]] = {}
+# So are the true and the false part of a reference tested for truth (`if x:`),
+# by the id of its type (`_pair`).
+_TRUTH_PAIRS: dict[int, tuple[Type, Type, Type]] = {}
 _MEMO_MAX = 4096
 
 
 def forget_narrowings() -> None:
-    """Empty the memos of narrowing answers by type (`_EQUAL_PAIRS`, narrowing_calls' `_ISINSTANCE`)."""
+    """Empty the memos of narrowing answers by type (`_EQUAL_PAIRS`, `_TRUTH_PAIRS`, narrowing_calls' `_ISINSTANCE`)."""
     _EQUAL_PAIRS.clear()
+    _TRUTH_PAIRS.clear()
     forget_isinstance()
 
 
