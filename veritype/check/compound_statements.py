@@ -69,8 +69,10 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             # against Never says nothing). Both ways are asked here, at one state
             # (the `else` starts from this state again), each operand inferred once.
             pos, neg = narrow_pair(exprs, node.test)
-        mc.flow.apply(pos)
-        if rules_out(pos) or never_true(mc.ev, tested):
+        # (An empty narrowing applies and rules out nothing.)
+        if pos:
+            mc.flow.apply(pos)
+        if (pos and rules_out(pos)) or never_true(mc.ev, tested):
             mc.flow.state.unreachable = True
         mc.block(node.body)
         # The states are handed over, not copied: the flow leaves each one
@@ -78,8 +80,9 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
         # a flow's state (whoever keeps one forks it).
         ends.append(mc.flow.state)
         mc.flow.set(before)
-        mc.flow.apply(neg)
-        if rules_out(neg) or never_false(mc.ev, tested):
+        if neg:
+            mc.flow.apply(neg)
+        if (neg and rules_out(neg)) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
         if nxt is None:
             mc.block(node.orelse)

@@ -16,6 +16,7 @@ from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 from veritype.check.deleted_names import DELETED
 from veritype.types.join import widen_literals
+from veritype.evaluate.narrowing import forget_narrowings
 
 if TYPE_CHECKING:
     import ast
@@ -67,10 +68,6 @@ class KeyTable(dict[str, Type]):
         new.members = set(self.members)
         return new
 
-    def member_keys(self) -> list[str]:
-        live = [k for k in self.members if k in self]
-        self.members = set(live)
-        return live
 
 
 def _empty_table() -> KeyTable:
@@ -106,7 +103,12 @@ class State:
         # copied at each branch: 21k copies on the bench corpus): the fields
         # are set as they would be.
         new = State.__new__(State)
-        new.types = self.types.copy()  # (a KeyTable: `__post_init__` makes every state's)
+        # (`KeyTable.copy`, written out: `__post_init__` makes every state's a KeyTable)
+        types = KeyTable.__new__(KeyTable)
+        old = self.types
+        dict.update(types, old)
+        types.members = set(old.members)  # type: ignore[attr-defined]
+        new.types = types
         new.unreachable = self.unreachable
         new.defined = self.defined.copy() if self.defined is not None else None
         return new
@@ -120,6 +122,7 @@ class Flow:
         d = self.__dict__
         d["state"] = state
         d["lookup"] = state.types.get
+        d["may_hold_members"] = state.types.members.__len__  # type: ignore[attr-defined]
         # The scope's possibly-undefined tracking, when that code is enabled.
         d["undefined"] = None
         self.undefined: "UndefinedNames | None"
@@ -131,19 +134,32 @@ class Flow:
             # 136k on the bench corpus), kept with the state: a state's table
             # is never replaced, only changed.
             object.__setattr__(self, "lookup", value.types.get)  # type: ignore[attr-defined]
+            object.__setattr__(self, "may_hold_members", value.types.members.__len__)  # type: ignore[attr-defined]
 
     def lookup(self, key: str) -> Type | None:
         """(Replaced on each instance by its state's `types.get`, see `__setattr__`.)"""
         return self.state.types.get(key)
 
     def may_hold_members(self) -> bool:
-        """(FlowView) `KeyTable.members` holds every member key, and maybe some deleted."""
+        """(FlowView) `KeyTable.members` holds every member key, and maybe some
+        deleted. (Replaced on each instance by the `__len__` of its state's
+        table's `members`, a true count for true, see `__setattr__`: asked for
+        each attribute and item read, 26k on the bench corpus. A table's
+        `members` is never replaced, only changed.)"""
         return bool(self.state.types.members)  # type: ignore[attr-defined]
 
     def bind(self, key: str, t: Type) -> None:
-        self.invalidate(key)
-        self.state.types[key] = t
-        if self.state.defined is not None and not _is_member_key(key):
+        state = self.state
+        if state.types.members:  # type: ignore[attr-defined]
+            self.invalidate(key)
+        else:
+            state.types.pop(key, None)  # (`invalidate` where no member key is: most binds)
+        if "." in key or "[" in key:  # (KeyTable.__setitem__, written out: 17k binds on the bench corpus)
+            state.types.members.add(key)  # type: ignore[attr-defined]
+            dict.__setitem__(state.types, key, t)
+            return  # (a member key is not a name possibly-undefined tracks)
+        dict.__setitem__(state.types, key, t)
+        if state.defined is not None:
             self.define(key)
 
     def define(self, name: str) -> None:
@@ -171,8 +187,11 @@ class Flow:
 
     def apply(self, narrowed: dict[str, Type]) -> None:
         types = self.state.types
+        # (KeyTable.__setitem__, written out: 15k keys set on the bench corpus)
         for k, v in narrowed.items():
-            types[k] = v
+            if "." in k or "[" in k:
+                types.members.add(k)  # type: ignore[attr-defined]
+            dict.__setitem__(types, k, v)
 
     def fork(self) -> State:
         return self.state.copy()
@@ -182,6 +201,7 @@ class Flow:
         d = self.__dict__
         d["state"] = state
         d["lookup"] = state.types.get
+        d["may_hold_members"] = state.types.members.__len__  # type: ignore[attr-defined]
 
     @contextmanager
     def condition(self, ev: "ExprEvaluator", test: "ast.expr", positive: bool) -> Iterator[None]:
@@ -212,8 +232,10 @@ _JOIN_FIXED_MAX = 4096
 
 
 def forget_joins() -> None:
-    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`)."""
+    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`), and
+    narrowing's memos by type (narrowing.forget_narrowings): after each module's check."""
     _JOIN_FIXED.clear()
+    forget_narrowings()
 
 
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:
@@ -319,7 +341,11 @@ def merge(states: list[State], declared: "Callable[[str], Type | None] | None" =
     dict.update(table, out)
     members = smallest.members  # type: ignore[attr-defined]
     table.members = {k for k in members if k in out} if members else set()
-    return State.made(table, False, defined)
+    merged = State.__new__(State)  # (`State.made`, written out: 7k merges on the bench corpus)
+    merged.types = table
+    merged.unreachable = False
+    merged.defined = defined
+    return merged
 
 
 def _same_items(a: UnionType, b: UnionType) -> bool:

@@ -1,7 +1,7 @@
 """Type narrowing: what a condition being true (or false) says about names.
 
 The forms of the typing spec's "Type narrowing" chapter and mypy's
-conventions: `isinstance`/`issubclass` (`isinstance_narrowing`), `is None`, `==` against literals
+conventions: `isinstance`/`issubclass` (`isinstance_narrowing`), `is None`, `==` against literals (`narrowing_equal`)
 and enum members, truthiness (`truthiness`), `callable()`, `type(x) is C`, TypeGuard and
 TypeIs functions, `in` against literal containers, and `and`/`or`/`not`.
 The result maps reference keys (`x`, `x.attr`, `x[0]`) to narrowed types.
@@ -13,17 +13,18 @@ import ast
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
 from veritype.types.model import (
-    AnyType, CallableType, Instance, LiteralType, ModuleType, NeverType, NoneType, TupleType, Type,
-    TypedDictType, TypeType, TypeVarType, make_union, union_items,
+    AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, TupleType, Type,
+    TypedDictType, TypeType, UnionType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
-from veritype.evaluate.equality_narrowing import away_none, cannot_equal, narrowed_items, surely_distinct, to_other
 from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
-from veritype.evaluate.narrowing_calls import call_pair
+from veritype.evaluate.narrowing_calls import call_pair, forget_isinstance
+from veritype.evaluate.narrowing_equal import MEMO_MAX, equal_pair, forget_equal_pairs
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
 
 if TYPE_CHECKING:
@@ -45,8 +46,15 @@ def narrow_pair(exprs: "ExprEvaluator", test: ast.expr) -> tuple[dict[str, Type]
     `if` asks both before its body changes the state): one silent evaluator
     serves both, so each operand is inferred once (see `_Once`). Asked of the
     evaluator that inferred `test`, its epoch still open (`InferMemo.held`), the
-    operands are not inferred again at all (see `_Once.shared`)."""
+    operands are not inferred again at all (see `_Once.shared`), and both ways
+    are found at once (`_both`)."""
     silent = _silent(exprs)
+    shared: "InferMemo | None" = silent.shared  # type: ignore[attr-defined]
+    if shared is not None:
+        try:
+            return _both(exprs, silent, test, shared, False)
+        except RecursionError:
+            pass  # (each way asked alone below, as without `shared`)
     out: list[dict[str, Type]] = []
     for positive in (True, False):
         try:
@@ -62,14 +70,17 @@ _EQUALITY = frozenset((ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
 # The operands whose narrowing may refine a parent (refine_parents): a member
 # access, or a walrus (whose target may be one). Exact classes: ast nodes are never subclassed.
 _MAY_HAVE_PARENT = frozenset((ast.Attribute, ast.Subscript, ast.NamedExpr))
+# The types that may be or hold a reference to a recursive alias at their top
+# (expressions' `_MAY_REF`: `ExprEvaluator.infer` expands those it gives).
+_MAY_REF = frozenset((AliasRef, UnionType))
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
     # While the asker's epoch is `shared` (the flow as its memo saw it), the
     # questions asked in it share one (19.6k were made on the bench corpus, one
     # per question): `_Once` keeps answers by overlay, and the flow is the same.
-    memo = exprs.memo
-    shared = memo.shared()
+    memo = exprs._memo  # (the `memo` property's slot, and `InferMemo.shared` written out: 19.5k questions)
+    shared = memo.depth > 0 and memo.binds == 0
     if shared:
         kept = memo.silent
         if type(kept) is _Once and kept.stands_as(exprs):
@@ -165,14 +176,47 @@ class _Once:
             # `infer` does for one: the type of a constant is no alias to expand and
             # names nothing deprecated, and it infers nothing nested).
             return self.asker._Constant(node, None)  # type: ignore[arg-type]  # (it reads `ev` only)
-        if overlay and cls is ast.Name:
-            # So is a name under an overlay, which keys it (56 vs 122 ms); not a
-            # name without one (244 vs 102 ms).
-            return self.exprs.infer(node)
-        if self.shared is not None:
-            t = self.shared.peek(node, overlay) if cls is not ast.Name else self.shared.peek_name(node) if self.plain else None
-            if t is not None:
-                return t
+        if cls is ast.Name:
+            # A name is read as `_Name` reads it, with no silent evaluator made
+            # for it (4.7k of the 12.8k questions on the bench corpus made one,
+            # most for names only): in a layer, as the asker inferred it, as the
+            # flow narrowed it, else by the asker's own `_Name`, which reports
+            # only a name it does not find (looked up first here) and reads
+            # possibly-undefined names only where they are tracked (then it is
+            # not asked). As `ExprEvaluator.infer` gives it: a reference to a
+            # recursive alias at its top expanded (`_finish`; the deprecated
+            # name it also reports, a silent evaluator does not).
+            name = node.id  # type: ignore[attr-defined]
+            if overlay:
+                for layer in reversed(overlay):
+                    if name in layer:
+                        t = layer[name]
+                        return _as_inferred(t) if type(t) in _MAY_REF else t
+            elif self.shared is not None and self.plain:
+                # (`InferMemo.peek_name`, written out: 15k names on the bench corpus)
+                leaves = self.shared.leaves
+                seen = leaves.get(node) if leaves is not None else None  # (what the asker inferred)
+                if seen is not None:
+                    return seen
+            asker = self.asker
+            if asker.flow.undefined is None:
+                if self.plain:
+                    narrowed = asker.flow.lookup(name)
+                    if narrowed is not None:
+                        return _as_inferred(narrowed) if type(narrowed) in _MAY_REF else narrowed
+                scope = asker.scope
+                if scope is not None and asker.ev.lookup(name, scope) is not None:
+                    t = asker._Name(node, None)  # type: ignore[arg-type]
+                    return _as_inferred(t) if type(t) in _MAY_REF else t
+            if overlay:
+                # Else inferred, not memoized, under an overlay, which keys it
+                # (56 vs 122 ms); not without one (244 vs 102 ms).
+                return self.exprs.infer(node)
+        elif self.shared is not None:
+            # (`InferMemo.peek`, written out: 12k questions on the bench corpus)
+            found = self.shared._table.get((node, None, tuple(map(id, overlay))) if overlay else (node, None))
+            if found is not None:
+                return found[0]
         if overlay:
             alive: list[object] = list(overlay)
             for layer in overlay:
@@ -198,6 +242,13 @@ class _Once:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.exprs, name)
+
+
+def _as_inferred(t: Type) -> Type:
+    """`t` as `ExprEvaluator.infer` gives a name's narrowed type: a reference to a
+    recursive alias at its top expanded (`ExprEvaluator._finish`; what it also
+    reports, a deprecated name, a silent evaluator does not)."""
+    return expand_top(t) if type(t) in _MAY_REF and has_top_ref(t) else t
 
 
 def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:
@@ -244,14 +295,12 @@ def _pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr) -> tu
             return None  # a chain: its conjunction is asked
         pos, neg = _compare(exprs, silent, test)
         if (pos or neg) and (type(test.left) in _MAY_HAVE_PARENT or type(test.comparators[0]) in _MAY_HAVE_PARENT):
-            refine_parents(ev, silent, [test.left, test.comparators[0]], pos)
-            refine_parents(ev, silent, [test.left, test.comparators[0]], neg)
+            refine_parents(ev, silent, [test.left, test.comparators[0]], pos, neg)
         return pos, neg
     if type(test) is ast.Call:
         pos, neg = call_pair(exprs, silent, test)
         if (pos or neg) and type(test.args[0]) in _MAY_HAVE_PARENT:
-            refine_parents(ev, silent, test.args[:1], pos)
-            refine_parents(ev, silent, test.args[:1], neg)
+            refine_parents(ev, silent, test.args[:1], pos, neg)
         return pos, neg
     cls = type(test)
     if cls is ast.BoolOp or cls is ast.NamedExpr or cls is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
@@ -260,7 +309,97 @@ def _pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr) -> tu
     if key is None:
         return {}, {}
     t = silent.infer(test)
-    return {key: truthy_part(ev, t, True)}, {key: falsy_part(ev, t, True, branch=True)}
+    hit = _TRUTH_PAIRS.get(id(t))
+    if hit is None:
+        if len(_TRUTH_PAIRS) >= MEMO_MAX:
+            _TRUTH_PAIRS.clear()
+        hit = _TRUTH_PAIRS[id(t)] = (t, truthy_part(ev, t, True), falsy_part(ev, t, True, branch=True))
+    return {key: hit[1]}, {key: hit[2]}
+
+
+def _both(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, shared: "InferMemo", keep: bool) -> tuple[dict[str, Type], dict[str, Type]]:
+    """What `test` says when true and when false, under the overlay as it
+    stands, in the epoch of `shared`: each as `_narrow` answers it, found
+    together. An `and`/`or` asks each of its parts both ways once, under the
+    layers of the parts before it (`_bool_pair`), where `_narrow` asked each
+    part once per way, again each way (an `if a and b:` asked 7 questions, 4
+    of them answered by the memo: 48.5k questions for 9.3k `if` tests on the
+    bench corpus, 13.9k now). `keep`: memoize both answers (as `_narrow` does); the
+    whole test of an `if`, asked last in its epoch, is not (nothing reads it)."""
+    overlay = exprs.overlay
+    if overlay:
+        ids = tuple(map(id, overlay))
+        key_t: tuple[object, ...] = (id(test), True, *ids)
+        key_f: tuple[object, ...] = (id(test), False, *ids)
+    else:
+        key_t = (id(test), True)
+        key_f = (id(test), False)
+    table = shared._narrowed
+    hit_t = table.get(key_t)
+    hit_f = table.get(key_f)
+    if hit_t is not None and hit_f is not None:
+        return hit_t[1], hit_f[1]
+    if hit_t is None and hit_f is None:
+        cls = type(test)
+        pair: tuple[dict[str, Type], dict[str, Type]] | None
+        if cls is ast.BoolOp:
+            pair = _bool_pair(exprs, silent, test, shared)  # type: ignore[arg-type]
+        elif cls is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
+            neg, pos = _both(exprs, silent, test.operand, shared, True)  # type: ignore[attr-defined]
+            pair = pos, neg  # (the very answers `_narrow` gives: the operand's, other way)
+        else:
+            pair = _pair(exprs, silent, test)  # (None: a walrus or a chain, asked each way below)
+        if pair is not None:
+            if keep:
+                shared.put_narrowed(key_t, test, overlay, pair[0])
+                shared.put_narrowed(key_f, test, overlay, pair[1])
+            return pair
+    # One way memoized (a part of an `and`/`or` its inference asked one way), a
+    # walrus or a comparison chain: each way as `_narrow` answers it.
+    return _narrow(exprs, silent, test, True), _narrow(exprs, silent, test, False)
+
+
+def _bool_pair(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.BoolOp, shared: "InferMemo") -> tuple[dict[str, Type], dict[str, Type]]:
+    """What an `and`/`or` says when true and when false: the way all its parts
+    hold (true for `and`, false for `or`) applies their answers in order; the
+    other way joins theirs (`_join_parts`). Each part is asked both ways under
+    the layers of the parts before it holding, as `_narrow_uncached` asks each
+    way (the very layers: the memoized answers, which the `and`'s own
+    inference pushed too)."""
+    holds = type(test.op) is ast.And  # the way all parts hold: True for `and`
+    held: list[dict[str, Type]] = []
+    other: list[dict[str, Type]] = []
+    overlay = exprs.overlay
+    try:
+        for value in test.values:
+            pos, neg = _both(exprs, silent, value, shared, True)
+            part, fails = (pos, neg) if holds else (neg, pos)
+            held.append(part)
+            other.append(fails)
+            overlay.append(part)
+    finally:
+        for _ in held:
+            overlay.pop()
+    result: dict[str, Type] = {}
+    for part in held:
+        result.update(part)
+    joined = _join_parts(other)
+    return (result, joined) if holds else (joined, result)
+
+
+def _join_parts(parts: list[dict[str, Type]]) -> dict[str, Type]:
+    """What the parts of an `and`/`or` say where at least one holds: the join
+    of their answers, on the keys they all narrow. A part that narrows
+    something to Never cannot be the one that holds (`state[0] is not None or
+    not isinstance(state[1], dict)` with `state[1]` a TypedDict): the others
+    decide, as in mypy's join of maps."""
+    possible = [p for p in parts if not _to_never(p)]
+    if possible and len(possible) < len(parts):
+        parts = possible
+    keys = set(parts[0])
+    for p in parts[1:]:
+        keys &= set(p)
+    return {k: make_union([p[k] for p in parts]) for k in keys}
 
 
 def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool, shared: "InferMemo | None") -> dict[str, Type]:
@@ -321,16 +460,7 @@ def _narrow_uncached(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.
         finally:
             for _ in range(pushed):
                 exprs.overlay.pop()
-        # A part that narrows something to Never cannot be the one that holds
-        # (`state[0] is not None or not isinstance(state[1], dict)` with
-        # `state[1]` a TypedDict): the others decide, as in mypy's join of maps.
-        possible = [p for p in parts if not _to_never(p)]
-        if possible and len(possible) < len(parts):
-            parts = possible
-        keys = set(parts[0])
-        for p in parts[1:]:
-            keys &= set(p)
-        return {k: make_union([p[k] for p in parts]) for k in keys}
+        return _join_parts(parts)
     if type(test) is ast.NamedExpr:
         inner = dict(_narrow(exprs, silent, test.value, positive))  # (a memoized one stays as it is)
         key = _key(test.target)
@@ -352,7 +482,7 @@ def _to_never(narrowed: dict[str, Type]) -> bool:
 def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare) -> tuple[dict[str, Type], dict[str, Type]]:
     """What the one-operator comparison `test` says when true and when false
     (each a new dict). Both ways read the same keys and operand types: they are
-    found once, and what differs (`_narrow_equal` and its kin) is asked each way."""
+    found once, and what differs (narrowing_equal) is asked each way."""
     ev = exprs.ev
     op = test.ops[0]
     left, right = test.left, test.comparators[0]
@@ -371,12 +501,9 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare)
             key = _key(a)
             if key is None:
                 return {}, {}
-            at, bt = silent.infer(a), silent.infer(right)
-            name_key = "." not in key and "[" not in key
-            narrowed = _narrow_equal(ev, at, bt, True, True, name_key=name_key)
-            eq = {} if narrowed is None else {key: narrowed}
-            narrowed = _narrow_equal(ev, at, bt, False, True, name_key=name_key)
-            ne = {} if narrowed is None else {key: narrowed}
+            equal, unequal = equal_pair(ev, silent.infer(a), silent.infer(right), True)
+            eq = {} if equal is None else {key: equal}
+            ne = {} if unequal is None else {key: unequal}
             return (eq, ne) if straight else (ne, eq)
         eq, ne = {}, {}
         for a, b in ((left, right), (right, left)):
@@ -385,19 +512,11 @@ def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare)
             key = _key(a)
             if key is None:
                 continue
-            at = silent.infer(a)
-            bt = silent.infer(b)
-            name_key = "." not in key and "[" not in key
-            narrowed = _narrow_equal(ev, at, bt, True, identity, name_key=name_key)
-            if narrowed is None and not identity:
-                narrowed = away_none(ev, at, bt)
-                if narrowed is None:
-                    narrowed = to_other(ev, at, bt)
-            if narrowed is not None:
-                eq[key] = narrowed
-            narrowed = _narrow_equal(ev, at, bt, False, identity, name_key=name_key)
-            if narrowed is not None:
-                ne[key] = narrowed
+            equal, unequal = equal_pair(ev, silent.infer(a), silent.infer(b), identity)
+            if equal is not None:
+                eq[key] = equal
+            if unequal is not None:
+                ne[key] = unequal
         # `len(x) == 2` (or `2 == len(x)`) on a tuple (mypy and pyright narrow tuples by length).
         for call, other in ((left, right), (right, left)):
             if not identity and type(call) is ast.Call and is_len_call(exprs, call):
@@ -504,120 +623,21 @@ def _literal_items(t: Type) -> list[Type] | None:
     return None
 
 
-def _narrow_equal(ev: "Evaluator", t: Type, other: Type, positive: bool, identity: bool, name_key: bool = False) -> Type | None:
-    # (None first: most questions here are `is None`. The forms below it want an
-    # instance for `other`, or make it a literal.)
-    if isinstance(other, NoneType):
-        if positive:
-            kept = [i for i in union_items(t) if isinstance(i, (NoneType, AnyType)) or _may_be_none(ev, i)]
-            if isinstance(t, AnyType):
-                return None
-            return make_union([i if not _is_object(i) else other for i in kept]) if kept else NeverType()
-        return make_union([i for i in union_items(t) if not isinstance(i, NoneType)])
-    if identity and isinstance(other, Instance) and (getattr(other.info, "is_sentinel", False) or other.info.fullname in ("builtins.ellipsis", "types.EllipsisType")):
-        # `...` is the only value of its class too (mypy's singleton types):
-        # `v is not infer` with `infer = ...` rules `EllipsisType` out (hypothesis).
-        return _narrow_sentinel(ev, t, other, positive)
-    if identity and isinstance(other, Instance):
-        # An enum with one member has one value: `x is SENTINEL` with
-        # `SENTINEL: Final[_Default] = _Default.token` compares with that member (mypy).
-        members = _expand_finite(ev, other)
-        if members is not None and len(members) == 1:
-            other = members[0]
-    if isinstance(other, LiteralType):
-        items = union_items(t)
-        if positive:
-            kept = []
-            for i in items:
-                if isinstance(i, LiteralType):
-                    if i == other:
-                        kept.append(i)
-                elif isinstance(i, Instance) and is_subtype(ev, other, i):
-                    # `A.x == 0` keeps an `int` (mypy narrows to the literal only in a
-                    # literal context: bool, an enum, or `is`), so `assert A.x == 2`,
-                    # a call that changes it, then `assert A.x == 3` is no Never; a
-                    # name too (`ncalls == 0`, a nested function's `nonlocal ncalls
-                    # += 1`, then `ncalls == 1`). A variable declared a union of
-                    # literals (`kind() or ""`) narrows through its literal items.
-                    kept.append(other if (i.info.fullname in ("builtins.bool",) or i.info.is_enum_class() or identity) else i)
-                elif isinstance(i, AnyType):
-                    return None
-                elif identity and other.is_enum and isinstance(i, Instance) and not i.info.is_protocol:
-                    # `x is E.A`: x is that very member, so a class it is not an
-                    # instance of (the `str` of `str | E`) is ruled out.
-                    continue
-                elif not identity and cannot_equal(ev, t, i, other):
-                    continue
-                elif not isinstance(i, NoneType):
-                    kept.append(i)
-            return make_union(kept)
-        remaining: list[Type] = []
-        for i in items:
-            if isinstance(i, LiteralType) and i == other:
-                continue
-            expanded = _expand_finite(ev, i)
-            if expanded is not None and other in expanded:
-                remaining.extend(e for e in expanded if e != other)
-            else:
-                remaining.append(i)
-        return make_union(remaining)
-    if identity and not positive and isinstance(other, TypeType) and isinstance(other.item, Instance) and other.item.info.is_final:
-        # `x is not Sentinel` with `@final class Sentinel`: `type[Sentinel]` has that
-        # one class object for its only value, so it is ruled out (as mypy).
-        items = union_items(t)
-        kept_items = [i for i in items if not (isinstance(i, TypeType) and isinstance(i.item, Instance) and i.item.info is other.item.info)]
-        return make_union(kept_items) if len(kept_items) < len(items) else None
-    if identity and positive and isinstance(other, (Instance, TupleType, CallableType, TypeType)) and not isinstance(t, AnyType):
-        # `assert value is err` (value: `BaseException | None`, err: BaseException):
-        # mypy narrows to the other operand's type where it is narrower, and drops
-        # the items it cannot be. When no item may be it, the test cannot hold:
-        # Never, as mypy (`assert f.buffer is f`, a BinaryIO and a TextIO), but
-        # only between plain classes; anything unsure is left alone.
-        same = narrowed_items(ev, t, other, keep_unrelated=False)
-        if same is None:
-            return None
-        if same:
-            return make_union(same)
-        return NeverType() if all(surely_distinct(ev, i, other) for i in union_items(t)) else None
-    return None
+# The true and the false part of a reference tested for truth (`if x:`), by the
+# id of its type (`_pair`), each entry holding it (so that no id is reused
+# while it is kept): bounded, and emptied with the other memos of narrowing
+# answers by type (`forget_narrowings`).
+_TRUTH_PAIRS: dict[int, tuple[Type, Type, Type]] = {}
 
 
-def _narrow_sentinel(ev: "Evaluator", t: Type, sentinel: Instance, positive: bool) -> Type | None:
-    """Typing spec, "Sentinels": "Type checkers must support narrowing union types
-    involving sentinels using the is and is not operators" - the sentinel is the
-    only value of its type."""
-    if isinstance(t, AnyType):
-        return None
-    items = union_items(t)
-    if positive:
-        from veritype.types.subtype import is_subtype
-
-        if any(isinstance(i, AnyType) for i in items):
-            return None
-        return sentinel if any(is_subtype(ev, sentinel, i) for i in items) else NeverType()
-    return make_union([i for i in items if not (isinstance(i, Instance) and i.info is sentinel.info)])
-
-
-def _is_object(t: Type) -> bool:
-    return isinstance(t, Instance) and t.info.fullname == "builtins.object"
-
-
-def _may_be_none(ev: "Evaluator", t: Type) -> bool:
-    return _is_object(t) or isinstance(t, TypeVarType) and t.upper_bound is None
-
-
-def _expand_finite(ev: "Evaluator", t: Type) -> list[Type] | None:
-    """bool -> [True, False]; an enum -> its members; else None."""
-    if isinstance(t, Instance):
-        if t.info.fullname == "builtins.bool":
-            return [ev.literal(True), ev.literal(False)]
-        # Spec, "Enums": exhaustion by members "does not apply to classes that
-        # derive from enum.Flag" - flags combine, so other values remain.
-        if t.info.is_enum_class() and not t.info.has_base("enum.Flag"):
-            members = ev.enum_members(t.info)
-            if members:
-                return [LiteralType(m, Instance(t.info, ()), is_enum=True) for m in members]
-    return None
+def forget_narrowings() -> None:
+    """Empty the memos of narrowing answers by type (`_TRUTH_PAIRS`,
+    narrowing_equal's `_EQUAL_PAIRS`, narrowing_calls' `_ISINSTANCE`): after
+    each module's check (check.flow.forget_joins), so that they keep no
+    module's types alive past it."""
+    _TRUTH_PAIRS.clear()
+    forget_equal_pairs()
+    forget_isinstance()
 
 
 def _is_type_call(exprs: "ExprEvaluator", node: ast.Call) -> bool:

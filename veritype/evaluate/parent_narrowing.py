@@ -31,9 +31,11 @@ class _Infers(Protocol):
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type: ...
 
 
-def refine_parents(ev: "Evaluator", silent: _Infers, nodes: list[ast.expr], out: dict[str, Type]) -> None:
-    """Add to `out` the parents of the member accesses among `nodes` it narrowed."""
-    if not out:
+def refine_parents(ev: "Evaluator", silent: _Infers, nodes: list[ast.expr], pos: dict[str, Type], neg: dict[str, Type]) -> None:
+    """Add to `pos` and to `neg` (what a test says each way) the parents of the
+    member accesses among `nodes` each narrowed. Both ways are refined at once:
+    they read the same keys and parent types (5.8k questions on the bench corpus)."""
+    if not pos and not neg:
         return  # nothing narrowed (25k questions on the bench corpus, most of them so)
     for node in nodes:
         if isinstance(node, ast.NamedExpr):
@@ -41,21 +43,33 @@ def refine_parents(ev: "Evaluator", silent: _Infers, nodes: list[ast.expr], out:
         if not isinstance(node, (ast.Subscript, ast.Attribute)):
             continue
         key = expr_key(node)
-        if key is None or key not in out or isinstance(out[key], NeverType):
+        if key is None:
             continue
-        base_key = expr_key(node.value)
-        if base_key is None:
-            continue
-        parent = out[base_key] if base_key in out else silent.infer(node.value)
-        items = union_items(parent)
-        if len(items) < 2:
-            continue
-        members = [_member(ev, item, node) for item in items]
-        if any(m is None for m in members):
-            continue
-        kept = [item for item, m in zip(items, members) if m is not None and _may_overlap(ev, out[key], m)]
-        if kept and len(kept) < len(items):
-            out[base_key] = make_union(kept)
+        base_key: str | None = None
+        inferred: Type | None = None  # the parent's type where neither way narrowed it
+        for out in (pos, neg):
+            narrowed = out.get(key)
+            if narrowed is None or isinstance(narrowed, NeverType):
+                continue
+            if base_key is None:
+                base_key = expr_key(node.value)
+                if base_key is None:
+                    break
+            if base_key in out:
+                parent = out[base_key]
+            else:
+                if inferred is None:
+                    inferred = silent.infer(node.value)
+                parent = inferred
+            items = union_items(parent)
+            if len(items) < 2:
+                continue
+            members = [_member(ev, item, node) for item in items]
+            if any(m is None for m in members):
+                continue
+            kept = [item for item, m in zip(items, members) if m is not None and _may_overlap(ev, narrowed, m)]
+            if kept and len(kept) < len(items):
+                out[base_key] = make_union(kept)
 
 
 def _member(ev: "Evaluator", item: Type, node: ast.Subscript | ast.Attribute) -> Type | None:
