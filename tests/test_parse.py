@@ -1,12 +1,13 @@
-"""Parsing: syntax errors, undecodable files, syntax newer than the running Python."""
+"""Parsing: syntax errors, undecodable files, syntax newer than the running Python; a parse begun on a prefix."""
 
 from __future__ import annotations
 
+import ast
 import sys
 
 import pytest
 
-from veritype.syntax.parse import parse_file, parse_source
+from veritype.syntax.parse import HeadParse, parse_file, parse_source, starts_at_column_0
 
 RUNNING = sys.version_info[:2]
 
@@ -94,3 +95,45 @@ def test_genuine_errors_claim_no_version(source) -> None:
 
 def test_type_as_a_name_still_parses() -> None:
     assert parse_source("m.py", "type = 3\nprint(type)\n").diagnostics == []
+
+
+# (text, where the head parsed alone ends): HeadParse.whole() must be the whole text's parse.
+_HEADS = [
+    ("import os\nimport sys\n\nx = 1\n", "\nx = 1"),  # the usual: imports, then the rest
+    ("import os  # type: ignore\n\ny = 1  # type: ignore[misc]\nz: int = 2  # type: int\n", "\ny = 1"),
+    ("import os\n\n# a comment\n    # an indented one\n\ndef f():\n    return 1\n", "\n# a comment"),
+    ("import os\n", None),  # nothing after the head
+    ("import os\n\n# only comments\n\n", "\n# only"),
+    ("import os\n\nx = (\n", "\nx = ("),  # the rest does not parse: the whole text's error
+    ("if a:\n    import os\n    x = 1\n", "    x = 1"),  # indented: the rest of a block above
+    ("if a:\n    import os\nelse:\n    x = 1\n", "else:"),  # continues the head's statement
+    ("for x in y:\n    import os\nelse:\n    pass\n", "else:"),
+    ("from __future__ import barry_as_FLUFL\nx = 1 <> 2\n", "x = 1"),  # tokenized otherwise
+    ("import os\ndef f(x):\n    return x\n@dec\nclass C: pass\n", "def f"),
+    ("import os\nx = 1 +\\\n    2\n", "x = 1"),
+    ("import os\nx = 1\x00\n", "x = 1"),  # null bytes: the whole text's error
+]
+
+
+@pytest.mark.parametrize(("text", "rest"), _HEADS)
+def test_a_parse_begun_on_a_prefix_ends_as_the_whole_text_s(text: str, rest: str | None) -> None:
+    cut = len(text) if rest is None else text.index(rest)
+    head = ast.parse(text[:cut], type_comments=True)
+    parsed = HeadParse("m.py", text, cut, head, "digest").whole()
+    whole = parse_source("m.py", text)
+    assert parsed.digest == "digest" and parsed.source == text
+    if whole.tree is None:
+        assert parsed.tree is None
+        assert [(d.line, d.column, d.message) for d in parsed.diagnostics] == [(d.line, d.column, d.message) for d in whole.diagnostics]
+    else:
+        assert parsed.tree is not None and not parsed.diagnostics
+        assert ast.dump(parsed.tree, include_attributes=True) == ast.dump(whole.tree, include_attributes=True)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("x = 1\n", True), ("\n\n# c\n  # d\nx = 1\n", True), ("", True), ("\n# only\n", True),
+    ("    x = 1\n", False), ("\tx = 1\n", False), ("else:\n", False), ("except ValueError:\n", False),
+    ("elif x:\n", False), ("finally:\n", False), ("elsewhere = 1\n", True), ("@dec\n", True),
+])
+def test_where_a_rest_starts_a_statement_at_column_0(text: str, expected: bool) -> None:
+    assert starts_at_column_0("import os\n" + text, len("import os\n")) is expected

@@ -93,7 +93,7 @@ def test_prefix_imports_are_the_whole_parse_s(tmp_path: Path, name: str) -> None
 
 @pytest.mark.parametrize("text", [
     "# mypy: disallow-untyped-defs\nimport b\n" + "x = 1\n" * 20,  # settings known once loaded
-    "x = 1\n" * 3 + "import b\n",  # most of the file: loaded as it was
+    "import b\nx = (\nimport c\n",  # no prefix parses alone (nor does the whole file)
 ])
 def test_where_a_prefix_cannot_tell_the_module_is_loaded(tmp_path: Path, text: str) -> None:
     sources = _write(tmp_path, {"m.py": text, "b.py": "y = 1\n"})
@@ -124,3 +124,29 @@ def test_the_import_memo_keeps_only_whole_parses(tmp_path: Path) -> None:
     run(sources, _options(tmp_path, cache=True), release_bodies=True)
     memo = CacheStore(str(tmp_path / ".veritype_cache")).load_imports(veritype_key())
     assert sorted(memo.values()) == [["os"]]
+
+
+def test_the_prefix_parsed_by_the_walk_is_not_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With the cache, the walk reads each file's bytes (for their digest) and
+    # parses the prefix holding its imports; the module is loaded later from
+    # that text, parsing only the lines after the prefix (syntax/parse.py's
+    # HeadParse), and its tree and diagnostics are those of a whole parse.
+    text = "import b\nfrom typing import List\n\nx: int = b.y\n" + "".join(f"z{i}: List[int] = []\n" for i in range(20))
+    sources = _write(tmp_path, {"a.py": text, "b.py": "y: str = 'b'\n" + "w = 1\n" * 20})
+    import veritype.syntax.parse as parse
+
+    parsed: list[str] = []
+    original = parse._parse
+
+    def spy(source, path, feature_version):  # type: ignore[no-untyped-def]
+        if path.endswith("a.py"):
+            parsed.append(source)
+        return original(source, path, feature_version)
+
+    monkeypatch.setattr(parse, "_parse", spy)
+    lazy = run(sources, _options(tmp_path, cache=True), release_bodies=True)
+    assert len(parsed) == 2 and parsed[0] == text[: len(parsed[0])]
+    assert "".join(parsed).replace("\n", "") == text.replace("\n", "")  # each line once
+    monkeypatch.setattr(parse, "_parse", original)
+    eager = run(sources, _options(tmp_path), release_bodies=False)
+    assert _errors(lazy) == _errors(eager) == ["a.py:4: Incompatible types in assignment (expression has type \"str\", variable has type \"int\")"]

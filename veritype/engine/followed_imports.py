@@ -33,7 +33,10 @@ parse's, or a superset of it when the file has a syntax error further down
 finds no module to follow (then neither would the whole parses); when it
 finds one, the walk is made again by loading each module as before. A memo
 entry made from a prefix is confirmed once the module is loaded
-(`followed_sources`' `unconfirmed`).
+(`followed_sources`' `unconfirmed`). The text read and the prefix's tree
+are kept for that load, which parses only the lines after the prefix
+(syntax/parse.py's HeadParse): a prefix is no second parse of its lines,
+nor the file a second read.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.parse import parse_bytes, parse_source
+from veritype.syntax.parse import HeadParse, parse_bytes, parse_source, starts_at_column_0
 from veritype.syntax.read_files import decode_source, read_source
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
@@ -218,21 +221,18 @@ def _tree_imports(program: "Program", tree: ast.Module, name: str, is_package: b
     return list(_imports(tree, name, is_package, opts.python_version, opts.platform, always, lines))
 
 
-# A prefix longer than this share of its file is not worth a parse of its
-# own: the module is loaded as it was (its tree kept from here on).
-_PREFIX_SHARE = 0.6
-
-
 def _prefix_imports(program: "Program", name: str, read: tuple[bytes, str] | None = None) -> list[str] | None:
     """The imports of a source, from a parse of its lines up to the last one
     naming `import` (the module's docstring); None where that cannot be told
     so: unreadable text, `# mypy:` settings (known once loaded), a prefix that
-    does not parse alone or is most of the file. `read`: the file's bytes
-    and their digest, where the walk's digest of it read them just now.
+    does not parse alone. `read`: the file's bytes and their digest, where
+    the walk's digest of it read them just now.
 
-    Where the answer is None, `_walk` loads the module next: from the text
-    decoded here, if any (`Program.parsed_ahead`), not a second read and
-    decoding of the file (the parse is `parse_file`'s of those bytes)."""
+    The module is loaded later from what was read here (`Program.parsed_ahead`),
+    not from a second read and decoding of the file: where the answer is None,
+    `_walk` loads it next, from its whole parse (`parse_file`'s of those
+    bytes); else, when its turn comes, from the parse of the prefix and of
+    the lines after it (syntax/parse.py's HeadParse: no line parsed twice)."""
     src = program.sources.get(name)
     found = program.find(name)
     if src is None or not isinstance(found, FoundModule) or found.is_namespace:
@@ -246,39 +246,58 @@ def _prefix_imports(program: "Program", name: str, read: tuple[bytes, str] | Non
             source = read_source(src.path)
     except (OSError, UnicodeDecodeError, SyntaxError):
         return None
-    deps = _imports_of_prefix(program, name, found.is_package, src.path, source)
-    if deps is None and read is not None and src.text is None and found.path == src.path:
-        program.parsed_ahead[name] = parse_bytes(src.path, read[0], decoded=source, digest=read[1])
+    answer = _imports_of_prefix(program, name, found.is_package, src.path, source)
+    ahead = read is not None and src.text is None and found.path == src.path
+    if answer is None:
+        if ahead:
+            program.parsed_ahead[name] = parse_bytes(src.path, read[0], decoded=source, digest=read[1])  # type: ignore[index]
+        return None
+    deps, cut, head, lines = answer
+    if ahead and head is not None:
+        program.parsed_ahead[name] = HeadParse(src.path, source, cut, head, read[1], lines)  # type: ignore[index]
     return deps
 
 
-def _imports_of_prefix(program: "Program", name: str, is_package: bool, path: str, source: str) -> list[str] | None:
-    """`_prefix_imports` of the module's text `source`."""
+def _imports_of_prefix(program: "Program", name: str, is_package: bool, path: str,
+                       source: str) -> tuple[list[str], int, ast.Module | None, list[int] | None] | None:
+    """`_prefix_imports` of the module's text `source`: the imports, the end
+    of the prefix parsed, its tree and the lines of `source` naming `import`
+    (None, None: no import, nothing parsed)."""
     # The last line naming `import` is that of its last occurrence (word_lines
     # counts the word inside other words too): its end is found without
     # counting lines, nor counting them at all unless the prefix is parsed.
     last = source.rfind("import")
     if last < 0:
-        return None if PREFIX in source else []  # no import statement (a file that does not parse has none either)
+        return None if PREFIX in source else ([], 0, None, None)  # no import statement (a file that does not parse has none either)
     if "\r" in source or PREFIX in source:
         return None  # (word_lines cannot tell the lines where a carriage return ends one)
     # The end of the last line naming `import`; if the statement goes on (a
     # parenthesized list of names, a `try:` whose handlers follow), the end
-    # of the line before the next statement starting at column 0.
+    # of the line before the next statement starting at column 0. Only that
+    # one where the lines after the first are indented or continue it (a
+    # function's import, `except:`), or the whole text if no statement
+    # follows: the rest of the file must start a statement at column 0 to be
+    # parsed alone when the module is loaded (syntax/parse.py's HeadParse),
+    # so that no line is parsed twice. However long the prefix: the load
+    # parses only the rest. (A prefix of most of the file was a second parse
+    # of its lines, so such a module was loaded whole here instead, held from
+    # here on with its symbols: a run's memory at the start of its checks,
+    # 2 MB on the bench corpus, and its peak with the prefixes kept, 3 MB.)
     cut = source.find("\n", last)
-    cuts = [cut]
-    if cut >= 0:
+    if cut < 0:
+        cuts = [len(source) - 1]  # (the last line)
+    else:
         nxt = source.find("\n", cut + 1)
         while nxt >= 0 and not _starts_statement(source, nxt + 1):
             nxt = source.find("\n", nxt + 1)
-        if nxt >= 0:
-            cuts.append(nxt)
+        if nxt < 0:
+            nxt = len(source) - 1
+        cuts = [cut, nxt] if starts_at_column_0(source, cut + 1) else [nxt]
     for end in cuts:
-        if end < 0 or end > _PREFIX_SHARE * len(source):
-            return None
         tree = parse_source(path, source[: end + 1]).tree
         if tree is not None:
-            return _tree_imports(program, tree, name, is_package, word_lines(source, "import"))
+            lines = word_lines(source, "import")
+            return _tree_imports(program, tree, name, is_package, lines), end + 1, tree, lines
     return None
 
 

@@ -24,7 +24,7 @@ from veritype.semantic import symbols as S
 from veritype.semantic.binder import Binder
 from veritype.semantic.dead_branches import drop_dead_branches
 from veritype.semantic.symbols import Symbol, SymbolTable
-from veritype.syntax.parse import ParsedFile, parse_file, parse_source
+from veritype.syntax.parse import HeadParse, ParsedFile, parse_file, parse_source
 from veritype.syntax.word_lines import NOWHERE
 
 if TYPE_CHECKING:
@@ -74,8 +74,9 @@ class Program:
         # expressions for what cannot be there.
         self._source_facts: dict[str, tuple[list[int] | None, list[int] | None]] = {}
         # Trees a long-lived engine already holds for modules it will load
-        # again with the same text (it forgot them after another's edit).
-        self.parsed_ahead: dict[str, ParsedFile] = {}
+        # again with the same text (it forgot them after another's edit); a
+        # one-shot run's, read or begun by its import walk (engine/followed_imports.py).
+        self.parsed_ahead: dict[str, ParsedFile | HeadParse] = {}
         # The modules the run checks, marked `checked` as they load: a worker
         # process forked before loading them (engine/early_workers.py) loads
         # most while checking others, as a serial run has them all marked.
@@ -127,7 +128,8 @@ class Program:
         src = self.sources.get(found.name)
         parsed = self.parsed_ahead.pop(found.name, None)
         if parsed is not None and parsed.path == found.path and (src is None or src.text is None or src.text == parsed.source):
-            pass
+            if isinstance(parsed, HeadParse):
+                parsed = parsed.whole()  # (syntax/parse.py)
         elif src is not None and src.text is not None:
             parsed = parse_source(src.path, src.text)
         else:

@@ -132,3 +132,76 @@ def parse_bytes(path: str, data: bytes, feature_version: tuple[int, int] | None 
     parsed = parse_source(path, source, feature_version)
     parsed.digest = digest if digest is not None else hashlib.sha256(data).hexdigest()
     return parsed
+
+
+class HeadParse:
+    """A file's parse begun: its text, and the tree of its first lines (up to
+    `cut`, the start of a line), parsed alone as a module of their own.
+    `whole` ends it, parsing only the rest: the engine's walk of the imports
+    parses the lines holding them before any module is checked
+    (engine/followed_imports.py), and the module is loaded later, when its
+    turn comes; so no line is parsed twice.
+
+    The trees of the two parts make the whole file's where the rest starts
+    with a statement at column 0 that continues none above it (no `else:`
+    nor `except:`, which do not parse alone): the parser reads the file as a
+    sequence of statements, the head's then the rest's, with the same
+    tokens. The rest is parsed after as many newlines as the head has lines,
+    so its positions are the file's. Where the rest does not parse alone (an
+    indented line, a syntax error), the whole text is parsed as by
+    `parse_bytes`, for its tree or its error."""
+
+    __slots__ = ("path", "source", "cut", "head", "digest", "import_lines")
+
+    def __init__(self, path: str, source: str, cut: int, head: ast.Module, digest: str,
+                 import_lines: list[int] | None = None) -> None:
+        self.path = path
+        self.source = source
+        self.cut = cut
+        self.head = head
+        self.digest = digest  # (as ParsedFile.digest)
+        self.import_lines = import_lines  # `word_lines(source, "import")`, if known
+
+    def whole(self) -> ParsedFile:
+        """`parse_bytes` of the file (no `feature_version`)."""
+        source, cut = self.source, self.cut
+        tree = None
+        # `barry_as_FLUFL` changes how the rest is tokenized (`<>`).
+        if starts_at_column_0(source, cut) and "barry_as_FLUFL" not in source[:cut]:
+            try:
+                rest = _parse("\n" * source.count("\n", 0, cut) + source[cut:], self.path, None)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                rest = None
+            if rest is not None:
+                tree = self.head
+                tree.body.extend(rest.body)
+                tree.type_ignores.extend(rest.type_ignores)
+        parsed = ParsedFile(self.path, source, tree) if tree is not None else parse_source(self.path, source)
+        parsed.digest = self.digest
+        if self.import_lines is not None:
+            parsed._lines_memo[("import",)] = self.import_lines  # (asked again once loaded)
+        return parsed
+
+
+# Words that go on a statement begun above them: a rest starting with one
+# does not parse alone (its whole text is parsed then; this spares the try).
+_CONTINUING = frozenset({"else", "elif", "except", "finally"})
+
+
+def starts_at_column_0(source: str, pos: int) -> bool:
+    """Whether the first line from `pos` on (the start of a line) that is
+    neither blank nor a comment starts at column 0, with no word that
+    continues a statement above it (or there is no such line)."""
+    size = len(source)
+    while pos < size:
+        end = source.find("\n", pos)
+        if end < 0:
+            end = size
+        line = source[pos:end]
+        stripped = line.lstrip(" \t\f")
+        if stripped and stripped[0] != "#":
+            if len(stripped) != len(line):
+                return False  # indented: the rest of a block above
+            return line[:8].split(None, 1)[0].split(":", 1)[0] not in _CONTINUING
+        pos = end + 1
+    return True
