@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.classes import ClassInfo, class_object_type
-from veritype.evaluate.scopes import Scope
+from veritype.evaluate.scopes import SYMBOL_IN_PROGRESS, Scope
 from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
@@ -48,7 +48,7 @@ class Ref:
     unimported: bool = False
 
 
-_IN_PROGRESS = object()
+_IN_PROGRESS = SYMBOL_IN_PROGRESS
 
 
 

@@ -21,7 +21,10 @@ from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.diagnostics import bounds
 from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
-from veritype.evaluate.scopes import Scope
+from veritype.evaluate.scopes import SYMBOL_IN_PROGRESS, Scope
+from veritype.evaluate.special import TYPING
+from veritype.semantic import symbols as S
+from veritype.semantic.symbols import Symbol
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
@@ -55,6 +58,13 @@ _MAY_REF = frozenset((AliasRef, UnionType))
 
 # The classes of constants inferred as literals (bool, int, str, bytes).
 _LITERAL_VALUES = frozenset((bool, int, str, bytes))
+
+# The symbol kinds whose value `Evaluator.symbol_value_type` finds through a
+# reference (an import, a class); the others' is their kept type.
+_REFERENCE_KINDS = frozenset((S.CLASS, S.FROM_IMPORT, S.MODULE_REF))
+
+# `_Name`'s mark of a name its scope has no kept answer for (None is a kept "not found").
+_NOT_KNOWN = object()
 
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
@@ -215,13 +225,32 @@ class ExprEvaluator:
             # A leaf inside another inference (most inferences): never memoized
             # (below), and it infers nothing of this evaluator's itself, so the
             # depth it would count is read by nothing and no epoch ends under it.
+            if cls is ast.Constant:
+                # `None`, or a literal made before (`Evaluator.literal`'s kept
+                # value, read directly: 54k of the 60k asked are repeats): what
+                # `_Constant` gives, with nothing for `_finish` to do (no
+                # reference, no alias at its top).
+                value = node.value  # type: ignore[attr-defined]
+                if value is None:
+                    return NONE
+                made = self.ev._literals.get((value, type(value)))
+                if made is not None:
+                    return made
             try:
                 result = self._Name(node, None) if cls is ast.Name else self._Constant(node, None)  # type: ignore[arg-type]
             except RecursionError:
                 bounds.hit("recursion limit in an expression's inference", self._where(node))
                 return AnyType("special")
-            if self._deprecations or type(result) in _MAY_REF:
+            if self._deprecations:
                 result = self._finish(node, result)
+            elif type(result) is UnionType:
+                # `_finish`'s alias test, written out: most unions hold no reference.
+                for item in result.items:  # type: ignore[attr-defined]
+                    if type(item) is AliasRef:
+                        result = expand_top(result)
+                        break
+            elif type(result) is AliasRef:
+                result = expand_top(result)
             if memo.leaves is not None and cls is ast.Name and not self.overlay and not self.nested_in_class:
                 memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
@@ -257,8 +286,15 @@ class ExprEvaluator:
                 # The common case, without a call of _infer_uncached: no context,
                 # a node class seen before.
                 result = _HANDLERS[cls](self, node, None)
-                if self._deprecations or type(result) in _MAY_REF:
+                if self._deprecations:
                     result = self._finish(node, result)
+                elif type(result) is UnionType:  # (`_finish`'s alias test, as for a leaf above)
+                    for item in result.items:  # type: ignore[attr-defined]
+                        if type(item) is AliasRef:
+                            result = expand_top(result)
+                            break
+                elif type(result) is AliasRef:
+                    result = expand_top(result)
             else:
                 result = self._infer_uncached(node, expected)
         except RecursionError:
@@ -293,7 +329,8 @@ class ExprEvaluator:
             # type form fits: the value may be the union's other member.
             if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                 return form
-        return self._finish(node, method(self, node, expected))
+        result = method(self, node, expected)
+        return self._finish(node, result) if self._deprecations or type(result) in _MAY_REF else result
 
     def _finish(self, node: ast.expr, result: Type) -> Type:
         """`result` of inferring `node`: its use of a deprecated name reported, and
@@ -365,23 +402,37 @@ class ExprEvaluator:
         ev = self.ev
         if ev.type_params_seen and scope.lookup_type_param(name) is not None:
             return AnyType("special")
-        hit = ev.lookup(name, scope)
-        if hit is None:
-            if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
-                return self.ev.builtin("str")
-            if node.id == "__debug__":
-                return self.ev.builtin("bool")
-            if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
-                return AnyType("special")
-            self.error(node, f'Name "{node.id}" is not defined', "name-defined")
-            return ANY_ERROR
-        sym, scope = hit
+        # `ev.lookup`'s answer kept on the scope, read directly where there is one
+        # (most names were read before in their scope): a symbol alone is one
+        # found in the scope itself (see Evaluator.lookup).
+        known = scope.known
+        kept = known[name] if name in known else _NOT_KNOWN
+        if type(kept) is Symbol:
+            sym = kept
+        else:
+            hit = kept if kept is not _NOT_KNOWN else ev.lookup(name, scope)
+            if hit is None:
+                if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
+                    return self.ev.builtin("str")
+                if node.id == "__debug__":
+                    return self.ev.builtin("bool")
+                if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
+                    return AnyType("special")
+                self.error(node, f'Name "{node.id}" is not defined', "name-defined")
+                return ANY_ERROR
+            sym, scope = hit  # type: ignore[misc]
         if scope is self.scope and scope.kind == "class" and scope.parent is not None and _all_after(sym.decls, node):
             # A class body runs top to bottom: a name its class binds only later
             # (`json_module = json` before `def json`) is still the enclosing one.
             outer = ev.lookup(name, scope.parent)
             if outer is not None:
                 sym, scope = outer
+        if sym.kind not in _REFERENCE_KINDS and (scope.kind != "module" or scope.module.name not in TYPING):
+            # `symbol_value_type`'s answer for a plain variable, parameter or function
+            # evaluated before (most names read): its kept type.
+            cached = sym.cache.get("type")
+            if cached is not None and cached is not SYMBOL_IN_PROGRESS:
+                return cached  # type: ignore[return-value]
         return ev.symbol_value_type(sym, scope)
 
     # -- displays -------------------------------------------------------------------
