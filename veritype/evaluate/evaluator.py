@@ -441,7 +441,12 @@ class Evaluator:
                 ref = refs.get(name)
                 if ref is not None:
                     return ref
-            hit = self.lookup(name, scope)
+            known = scope.known
+            if name in known:  # (`lookup`'s first answer, written out: most names were read before)
+                kept = known[name]
+                hit = (kept, scope) if type(kept) is Symbol else kept  # type: ignore[assignment]
+            else:
+                hit = self.lookup(name, scope)
             if hit is None:
                 return None
             ref = self.resolve_symbol(*hit)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterable
 from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.diagnostics import bounds
-from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
+from veritype.evaluate.infer_memo import _LEAVES, _MAY_BE_TYPE_FORM, MAX_EXPRESSION_DEPTH, InferMemo
 from veritype.evaluate.scopes import SYMBOL_IN_PROGRESS, Scope
 from veritype.evaluate.special import TYPING
 from veritype.semantic import symbols as S
@@ -104,7 +104,7 @@ class ExprEvaluator:
     # About 190k are made on the bench corpus (one per checked expression statement
     # and per narrowing question): slots make them smaller and quicker to set up.
     __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
-                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations", "on_walrus")
+                 "in_lambda", "_memo", "memo", "options", "in_async", "yield_types", "_deprecations", "on_walrus")
 
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
@@ -117,8 +117,10 @@ class ExprEvaluator:
         # names are not visible there (Python's scoping), so lookups skip the class.
         self.nested_in_class = 0
         self.in_lambda = 0  # a lambda's body runs later: no possibly-undefined there
-        self._memo = InferMemo()
-        self.options = ev.program.options
+        # The inference memo, as `memo` for narrowing, which reads the answers of the
+        # evaluator it asks for (a slot, not a property: asked for each question).
+        self._memo = self.memo = InferMemo()
+        options = self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
         # The checker's: told each walrus-bound name and its value's type (check.inferred_decls).
@@ -126,7 +128,12 @@ class ExprEvaluator:
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
         # The off-by-default `deprecated` code is on (`deprecations`: known by the maker).
-        self._deprecations = deprecations_enabled(ev) if deprecations is None else deprecations
+        if deprecations is None:
+            # (`deprecation.enabled`'s kept answer, read here: most evaluators are made
+            # by the checker, which does not know it.)
+            kept = ev.deprecations_enabled
+            deprecations = kept[1] if kept is not None and kept[0] is options else deprecations_enabled(ev)
+        self._deprecations = deprecations
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees where it stands (its flow, or `flow`; its
@@ -209,11 +216,6 @@ class ExprEvaluator:
                 return  # reported once, at the `from` import (as mypy)
         self.error(node, msg, "deprecated")
 
-    @property
-    def memo(self) -> InferMemo:
-        """The inference memo (narrowing reads the answers of the evaluator it asks for)."""
-        return self._memo
-
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -221,10 +223,12 @@ class ExprEvaluator:
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
         cls = type(node)
-        if expected is None and (cls is ast.Name or cls is ast.Constant) and 0 < memo.depth < MAX_EXPRESSION_DEPTH:
+        if (cls is ast.Name or cls is ast.Constant) and (expected is None or type(expected) not in _MAY_BE_TYPE_FORM) and 0 < memo.depth < MAX_EXPRESSION_DEPTH:
             # A leaf inside another inference (most inferences): never memoized
             # (below), and it infers nothing of this evaluator's itself, so the
             # depth it would count is read by nothing and no epoch ends under it.
+            # A leaf's type is the same under any expected type but one that may
+            # ask for a type form (see _infer_uncached): such a one is no other here.
             if cls is ast.Constant:
                 # `None`, or a literal made before (`Evaluator.literal`'s kept
                 # value, read directly: 54k of the 60k asked are repeats): what
@@ -237,7 +241,31 @@ class ExprEvaluator:
                 if made is not None:
                     return made
             try:
-                result = self._Name(node, None) if cls is ast.Name else self._Constant(node, None)  # type: ignore[arg-type]
+                if cls is ast.Constant:
+                    result = self._Constant(node, None)  # type: ignore[arg-type]
+                else:
+                    # `_Name`, its overlay and flow written out (most names read are found
+                    # there: a comprehension's or narrowed variable, a narrowed parameter).
+                    name = node.id  # type: ignore[attr-defined]
+                    result = None  # type: ignore[assignment]
+                    overlay = self.overlay
+                    if overlay:
+                        for layer in reversed(overlay):
+                            if name in layer:
+                                result = layer[name]
+                                break
+                    if result is None:
+                        flow = self.flow
+                        undefined = flow.undefined
+                        if undefined is not None and not self.in_lambda and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                            undefined.read(node)  # possibly-undefined (check.possibly_undefined)
+                        scope = self.scope
+                        if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
+                            result = self._scope_name(node, name, scope.parent)  # type: ignore[arg-type]
+                        else:
+                            result = flow.lookup(name)
+                            if result is None:
+                                result = self._scope_name(node, name, scope)  # type: ignore[arg-type]
             except RecursionError:
                 bounds.hit("recursion limit in an expression's inference", self._where(node))
                 return AnyType("special")
@@ -251,7 +279,7 @@ class ExprEvaluator:
                         break
             elif type(result) is AliasRef:
                 result = expand_top(result)
-            if memo.leaves is not None and cls is ast.Name and not self.overlay and not self.nested_in_class:
+            if memo.leaves is not None and cls is ast.Name and expected is None and not self.overlay and not self.nested_in_class:
                 memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
         if memo.depth >= MAX_EXPRESSION_DEPTH:
@@ -264,14 +292,26 @@ class ExprEvaluator:
         # because most inferences are of leaves. The table is read and written directly,
         # and memo.key's answer where no expected type or overlay is given (most) too.
         key: tuple[object, ...] | None
-        if not memo.depth or cls in _LEAVES:
+        if not memo.depth:
             key = None
-        elif expected is None and not self.overlay:
-            key = (node, None)
+        elif expected is None:
+            # (No leaf: one inferred without context inside another took the path above.)
+            overlay = self.overlay
+            if not overlay:
+                key = (node, None)
+            else:
+                # (`memo.key`'s answer, written out: the layers kept alive for the epoch.)
+                memo._layers.extend(overlay)
+                key = (node, None, tuple(map(id, overlay)))
+        elif cls in _LEAVES:
+            key = None
         else:
             key = memo.key(node, expected, self.overlay)
         if key is not None:
-            hit = memo._table.get(key)
+            try:
+                hit = memo._table.get(key)
+            except TypeError:  # an expected type holding something unhashable: inferred afresh, not kept
+                key = hit = None
             if hit is not None:
                 t, reported = hit
                 for diag in reported:
@@ -323,7 +363,8 @@ class ExprEvaluator:
             _HANDLERS[cls] = method
         if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
             expected = expand_top(expected)
-        if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+        # (expects_type_form's own first test written out: most expected types are neither.)
+        if (type(expected) is TypeFormType or type(expected) is UnionType) and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
             form = type_forms.implicit_type_form(self.ev, node, self.scope)
             # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
             # type form fits: the value may be the union's other member.
@@ -353,7 +394,8 @@ class ExprEvaluator:
         if v is None:
             return NONE
         if type(v) in _LITERAL_VALUES:  # exact classes: the parser makes no subclasses
-            return self.ev.literal(v)
+            made = self.ev._literals.get((v, type(v)))  # (`literal`'s kept value, read directly)
+            return made if made is not None else self.ev.literal(v)
         if isinstance(v, float):
             return self.ev.builtin("float")
         if isinstance(v, complex):
@@ -379,6 +421,7 @@ class ExprEvaluator:
         return self.ev.builtin("str")
 
     def _Name(self, node: ast.Name, expected: Type | None) -> Type:
+        # (`infer` reads a leaf name's flow itself, as here: change both together.)
         # Read for every name: locals for what is read more than once.
         name, overlay, flow = node.id, self.overlay, self.flow
         if overlay:
@@ -397,6 +440,10 @@ class ExprEvaluator:
             narrowed = flow.lookup(name)
             if narrowed is not None:
                 return narrowed
+        return self._scope_name(node, name, scope)
+
+    def _scope_name(self, node: ast.Name, name: str, scope: Scope | None) -> Type:
+        """The name `node` read in `scope` where no overlay or flow narrows it."""
         if scope is None:
             return AnyType("special")
         ev = self.ev
