@@ -223,12 +223,16 @@ class ExprEvaluator:
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
         cls = type(node)
-        if (cls is ast.Name or cls is ast.Constant) and (expected is None or type(expected) not in _MAY_BE_TYPE_FORM) and 0 < memo.depth < MAX_EXPRESSION_DEPTH:
-            # A leaf inside another inference (most inferences): never memoized
-            # (below), and it infers nothing of this evaluator's itself, so the
-            # depth it would count is read by nothing and no epoch ends under it.
-            # A leaf's type is the same under any expected type but one that may
-            # ask for a type form (see _infer_uncached): such a one is no other here.
+        if (cls is ast.Name or cls is ast.Constant) and (expected is None or type(expected) not in _MAY_BE_TYPE_FORM) and memo.depth < MAX_EXPRESSION_DEPTH:
+            # A leaf (most inferences): never memoized (below), and it infers
+            # nothing of this evaluator's itself, so the depth it would count is
+            # read by nothing and no epoch ends under it. An outermost one ends
+            # the epoch an inference left (what the general path does when it
+            # ends: nothing a leaf reads is dropped). A leaf's type is the same
+            # under any expected type but one that may ask for a type form (see
+            # _infer_uncached): such a one is no other here.
+            if not memo.depth and (memo._table or memo._layers):
+                memo.end_epoch()
             if cls is ast.Constant:
                 # `None`, or a literal made before (`Evaluator.literal`'s kept
                 # value, read directly: 54k of the 60k asked are repeats): what
