@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.evaluate.classes import ClassInfo, class_object_type
-from veritype.evaluate.scopes import Scope
+from veritype.evaluate.scopes import SYMBOL_IN_PROGRESS, Scope
 from veritype.evaluate.special import CLASS_ALIASES, TYPING, special_name
 from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
@@ -48,7 +48,7 @@ class Ref:
     unimported: bool = False
 
 
-_IN_PROGRESS = object()
+_IN_PROGRESS = SYMBOL_IN_PROGRESS
 
 
 
@@ -441,7 +441,12 @@ class Evaluator:
                 ref = refs.get(name)
                 if ref is not None:
                     return ref
-            hit = self.lookup(name, scope)
+            known = scope.known
+            if name in known:  # (`lookup`'s first answer, written out: most names were read before)
+                kept = known[name]
+                hit = (kept, scope) if type(kept) is Symbol else kept  # type: ignore[assignment]
+            else:
+                hit = self.lookup(name, scope)
             if hit is None:
                 return None
             ref = self.resolve_symbol(*hit)

@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Iterable
 from veritype.evaluate.returns_value import allow_none_value
 from veritype.evaluate.deprecation import enabled as deprecations_enabled
 from veritype.diagnostics import bounds
-from veritype.evaluate.infer_memo import _LEAVES, MAX_EXPRESSION_DEPTH, InferMemo
-from veritype.evaluate.scopes import Scope
+from veritype.evaluate.infer_memo import _LEAVES, _MAY_BE_TYPE_FORM, MAX_EXPRESSION_DEPTH, InferMemo
+from veritype.evaluate.scopes import SYMBOL_IN_PROGRESS, Scope
+from veritype.evaluate.special import TYPING
+from veritype.semantic import symbols as S
+from veritype.semantic.symbols import Symbol
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
@@ -55,6 +58,13 @@ _MAY_REF = frozenset((AliasRef, UnionType))
 
 # The classes of constants inferred as literals (bool, int, str, bytes).
 _LITERAL_VALUES = frozenset((bool, int, str, bytes))
+
+# The symbol kinds whose value `Evaluator.symbol_value_type` finds through a
+# reference (an import, a class); the others' is their kept type.
+_REFERENCE_KINDS = frozenset((S.CLASS, S.FROM_IMPORT, S.MODULE_REF))
+
+# `_Name`'s mark of a name its scope has no kept answer for (None is a kept "not found").
+_NOT_KNOWN = object()
 
 # Node class -> unbound `ExprEvaluator._<Class>` method, filled on first use.
 _HANDLERS: dict[type, Callable[..., Type]] = {}
@@ -94,7 +104,7 @@ class ExprEvaluator:
     # About 190k are made on the bench corpus (one per checked expression statement
     # and per narrowing question): slots make them smaller and quicker to set up.
     __slots__ = ("ev", "scope", "flow", "_report", "overlay", "conditions", "nested_in_class",
-                 "in_lambda", "_memo", "options", "in_async", "yield_types", "_deprecations", "on_walrus")
+                 "in_lambda", "_memo", "memo", "options", "in_async", "yield_types", "_deprecations", "on_walrus")
 
     def __init__(self, ev: "Evaluator", scope: Scope | None, flow: FlowView | None = None, report: Reporter | None = None, deprecations: bool | None = None) -> None:
         self.ev = ev
@@ -107,8 +117,10 @@ class ExprEvaluator:
         # names are not visible there (Python's scoping), so lookups skip the class.
         self.nested_in_class = 0
         self.in_lambda = 0  # a lambda's body runs later: no possibly-undefined there
-        self._memo = InferMemo()
-        self.options = ev.program.options
+        # The inference memo, as `memo` for narrowing, which reads the answers of the
+        # evaluator it asks for (a slot, not a property: asked for each question).
+        self._memo = self.memo = InferMemo()
+        options = self.options = ev.program.options
         # Hooks the checker sets: special calls (reveal_type...) and await checks.
         self.in_async = False
         # The checker's: told each walrus-bound name and its value's type (check.inferred_decls).
@@ -116,7 +128,12 @@ class ExprEvaluator:
         # (yield type, send type) of the enclosing generator when declared.
         self.yield_types: tuple[Type, Type] | None = None
         # The off-by-default `deprecated` code is on (`deprecations`: known by the maker).
-        self._deprecations = deprecations_enabled(ev) if deprecations is None else deprecations
+        if deprecations is None:
+            # (`deprecation.enabled`'s kept answer, read here: most evaluators are made
+            # by the checker, which does not know it.)
+            kept = ev.deprecations_enabled
+            deprecations = kept[1] if kept is not None and kept[0] is options else deprecations_enabled(ev)
+        self._deprecations = deprecations
 
     def silent(self, flow: FlowView | None = None) -> "ExprEvaluator":
         """A non-reporting evaluator that sees what this one sees where it stands (its flow, or `flow`; its
@@ -199,11 +216,6 @@ class ExprEvaluator:
                 return  # reported once, at the `from` import (as mypy)
         self.error(node, msg, "deprecated")
 
-    @property
-    def memo(self) -> InferMemo:
-        """The inference memo (narrowing reads the answers of the evaluator it asks for)."""
-        return self._memo
-
     # -- entry ------------------------------------------------------------------
 
     def infer(self, node: ast.expr, expected: Type | None = None) -> Type:
@@ -211,18 +223,67 @@ class ExprEvaluator:
         # (evaluate.infer_memo): nested calls would otherwise cost 2**depth.
         memo = self._memo
         cls = type(node)
-        if expected is None and (cls is ast.Name or cls is ast.Constant) and 0 < memo.depth < MAX_EXPRESSION_DEPTH:
-            # A leaf inside another inference (most inferences): never memoized
-            # (below), and it infers nothing of this evaluator's itself, so the
-            # depth it would count is read by nothing and no epoch ends under it.
+        if (cls is ast.Name or cls is ast.Constant) and (expected is None or type(expected) not in _MAY_BE_TYPE_FORM) and memo.depth < MAX_EXPRESSION_DEPTH:
+            # A leaf (most inferences): never memoized (below), and it infers
+            # nothing of this evaluator's itself, so the depth it would count is
+            # read by nothing and no epoch ends under it. An outermost one ends
+            # the epoch an inference left (what the general path does when it
+            # ends: nothing a leaf reads is dropped). A leaf's type is the same
+            # under any expected type but one that may ask for a type form (see
+            # _infer_uncached): such a one is no other here.
+            if not memo.depth and (memo._table or memo._layers):
+                memo.end_epoch()
+            if cls is ast.Constant:
+                # `None`, or a literal made before (`Evaluator.literal`'s kept
+                # value, read directly: 54k of the 60k asked are repeats): what
+                # `_Constant` gives, with nothing for `_finish` to do (no
+                # reference, no alias at its top).
+                value = node.value  # type: ignore[attr-defined]
+                if value is None:
+                    return NONE
+                made = self.ev._literals.get((value, type(value)))
+                if made is not None:
+                    return made
             try:
-                result = self._Name(node, None) if cls is ast.Name else self._Constant(node, None)  # type: ignore[arg-type]
+                if cls is ast.Constant:
+                    result = self._Constant(node, None)  # type: ignore[arg-type]
+                else:
+                    # `_Name`, its overlay and flow written out (most names read are found
+                    # there: a comprehension's or narrowed variable, a narrowed parameter).
+                    name = node.id  # type: ignore[attr-defined]
+                    result = None  # type: ignore[assignment]
+                    overlay = self.overlay
+                    if overlay:
+                        for layer in reversed(overlay):
+                            if name in layer:
+                                result = layer[name]
+                                break
+                    if result is None:
+                        flow = self.flow
+                        undefined = flow.undefined
+                        if undefined is not None and not self.in_lambda and isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                            undefined.read(node)  # possibly-undefined (check.possibly_undefined)
+                        scope = self.scope
+                        if self.nested_in_class and scope is not None and scope.kind == "class" and scope.parent is not None:
+                            result = self._scope_name(node, name, scope.parent)  # type: ignore[arg-type]
+                        else:
+                            result = flow.lookup(name)
+                            if result is None:
+                                result = self._scope_name(node, name, scope)  # type: ignore[arg-type]
             except RecursionError:
                 bounds.hit("recursion limit in an expression's inference", self._where(node))
                 return AnyType("special")
-            if self._deprecations or type(result) in _MAY_REF:
+            if self._deprecations:
                 result = self._finish(node, result)
-            if memo.leaves is not None and cls is ast.Name and not self.overlay and not self.nested_in_class:
+            elif type(result) is UnionType:
+                # `_finish`'s alias test, written out: most unions hold no reference.
+                for item in result.items:  # type: ignore[attr-defined]
+                    if type(item) is AliasRef:
+                        result = expand_top(result)
+                        break
+            elif type(result) is AliasRef:
+                result = expand_top(result)
+            if memo.leaves is not None and cls is ast.Name and expected is None and not self.overlay and not self.nested_in_class:
                 memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
         if memo.depth >= MAX_EXPRESSION_DEPTH:
@@ -235,14 +296,26 @@ class ExprEvaluator:
         # because most inferences are of leaves. The table is read and written directly,
         # and memo.key's answer where no expected type or overlay is given (most) too.
         key: tuple[object, ...] | None
-        if not memo.depth or cls in _LEAVES:
+        if not memo.depth:
             key = None
-        elif expected is None and not self.overlay:
-            key = (node, None)
+        elif expected is None:
+            # (No leaf: one inferred without context inside another took the path above.)
+            overlay = self.overlay
+            if not overlay:
+                key = (node, None)
+            else:
+                # (`memo.key`'s answer, written out: the layers kept alive for the epoch.)
+                memo._layers.extend(overlay)
+                key = (node, None, tuple(map(id, overlay)))
+        elif cls in _LEAVES:
+            key = None
         else:
             key = memo.key(node, expected, self.overlay)
         if key is not None:
-            hit = memo._table.get(key)
+            try:
+                hit = memo._table.get(key)
+            except TypeError:  # an expected type holding something unhashable: inferred afresh, not kept
+                key = hit = None
             if hit is not None:
                 t, reported = hit
                 for diag in reported:
@@ -257,8 +330,15 @@ class ExprEvaluator:
                 # The common case, without a call of _infer_uncached: no context,
                 # a node class seen before.
                 result = _HANDLERS[cls](self, node, None)
-                if self._deprecations or type(result) in _MAY_REF:
+                if self._deprecations:
                     result = self._finish(node, result)
+                elif type(result) is UnionType:  # (`_finish`'s alias test, as for a leaf above)
+                    for item in result.items:  # type: ignore[attr-defined]
+                        if type(item) is AliasRef:
+                            result = expand_top(result)
+                            break
+                elif type(result) is AliasRef:
+                    result = expand_top(result)
             else:
                 result = self._infer_uncached(node, expected)
         except RecursionError:
@@ -287,13 +367,15 @@ class ExprEvaluator:
             _HANDLERS[cls] = method
         if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
             expected = expand_top(expected)
-        if expected is not None and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
+        # (expects_type_form's own first test written out: most expected types are neither.)
+        if (type(expected) is TypeFormType or type(expected) is UnionType) and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
             form = type_forms.implicit_type_form(self.ev, node, self.scope)
             # Inside a union (`Literal["int"] | TypeForm[int]`), only where the
             # type form fits: the value may be the union's other member.
             if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                 return form
-        return self._finish(node, method(self, node, expected))
+        result = method(self, node, expected)
+        return self._finish(node, result) if self._deprecations or type(result) in _MAY_REF else result
 
     def _finish(self, node: ast.expr, result: Type) -> Type:
         """`result` of inferring `node`: its use of a deprecated name reported, and
@@ -316,7 +398,8 @@ class ExprEvaluator:
         if v is None:
             return NONE
         if type(v) in _LITERAL_VALUES:  # exact classes: the parser makes no subclasses
-            return self.ev.literal(v)
+            made = self.ev._literals.get((v, type(v)))  # (`literal`'s kept value, read directly)
+            return made if made is not None else self.ev.literal(v)
         if isinstance(v, float):
             return self.ev.builtin("float")
         if isinstance(v, complex):
@@ -342,6 +425,7 @@ class ExprEvaluator:
         return self.ev.builtin("str")
 
     def _Name(self, node: ast.Name, expected: Type | None) -> Type:
+        # (`infer` reads a leaf name's flow itself, as here: change both together.)
         # Read for every name: locals for what is read more than once.
         name, overlay, flow = node.id, self.overlay, self.flow
         if overlay:
@@ -360,28 +444,46 @@ class ExprEvaluator:
             narrowed = flow.lookup(name)
             if narrowed is not None:
                 return narrowed
+        return self._scope_name(node, name, scope)
+
+    def _scope_name(self, node: ast.Name, name: str, scope: Scope | None) -> Type:
+        """The name `node` read in `scope` where no overlay or flow narrows it."""
         if scope is None:
             return AnyType("special")
         ev = self.ev
         if ev.type_params_seen and scope.lookup_type_param(name) is not None:
             return AnyType("special")
-        hit = ev.lookup(name, scope)
-        if hit is None:
-            if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
-                return self.ev.builtin("str")
-            if node.id == "__debug__":
-                return self.ev.builtin("bool")
-            if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
-                return AnyType("special")
-            self.error(node, f'Name "{node.id}" is not defined', "name-defined")
-            return ANY_ERROR
-        sym, scope = hit
+        # `ev.lookup`'s answer kept on the scope, read directly where there is one
+        # (most names were read before in their scope): a symbol alone is one
+        # found in the scope itself (see Evaluator.lookup).
+        known = scope.known
+        kept = known[name] if name in known else _NOT_KNOWN
+        if type(kept) is Symbol:
+            sym = kept
+        else:
+            hit = kept if kept is not _NOT_KNOWN else ev.lookup(name, scope)
+            if hit is None:
+                if node.id in ("__name__", "__file__", "__doc__", "__qualname__", "__module__", "__package__"):
+                    return self.ev.builtin("str")
+                if node.id == "__debug__":
+                    return self.ev.builtin("bool")
+                if node.id in ("__builtins__", "__spec__", "__loader__", "__path__", "__annotations__", "__dict__", "__class__", "reveal_type", "reveal_locals"):
+                    return AnyType("special")
+                self.error(node, f'Name "{node.id}" is not defined', "name-defined")
+                return ANY_ERROR
+            sym, scope = hit  # type: ignore[misc]
         if scope is self.scope and scope.kind == "class" and scope.parent is not None and _all_after(sym.decls, node):
             # A class body runs top to bottom: a name its class binds only later
             # (`json_module = json` before `def json`) is still the enclosing one.
             outer = ev.lookup(name, scope.parent)
             if outer is not None:
                 sym, scope = outer
+        if sym.kind not in _REFERENCE_KINDS and (scope.kind != "module" or scope.module.name not in TYPING):
+            # `symbol_value_type`'s answer for a plain variable, parameter or function
+            # evaluated before (most names read): its kept type.
+            cached = sym.cache.get("type")
+            if cached is not None and cached is not SYMBOL_IN_PROGRESS:
+                return cached  # type: ignore[return-value]
         return ev.symbol_value_type(sym, scope)
 
     # -- displays -------------------------------------------------------------------

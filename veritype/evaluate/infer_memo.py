@@ -165,18 +165,16 @@ class InferMemo:
         self._narrowed[key] = (node, narrowed)
 
     def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
-        """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES)."""
+        """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES).
+        An expected type may hold something unhashable: the key is then too
+        (`ExprEvaluator.infer` finds that out where it looks the key up: hashing
+        a type here first was a second hash of every keyed type)."""
         if expected is not None and type(node) is ast.Attribute and type(expected) not in _MAY_BE_TYPE_FORM:
             # An attribute's inference reads its expected type only where that may
             # ask for a type form (ExprEvaluator._infer_uncached): the answer is the
             # one without, and is kept as that (a class in `isinstance(x, (A.B, C))`
             # is then read back by the narrowing, which asks without).
             expected = None
-        if expected is not None:
-            try:
-                hash(expected)
-            except TypeError:  # a type holding something unhashable: infer afresh
-                return None
         if overlay:
             self._layers.extend(overlay)
             return (node, expected, tuple(map(id, overlay)))
@@ -185,9 +183,12 @@ class InferMemo:
     def mark_context_free(self, node: ast.expr, overlay: list[dict[str, Type]]) -> None:
         """The inference of `node` without expected type in progress does not
         read it: inferred under any other it gives the same answer."""
-        key = self.key(node, None, overlay)
-        if key is not None:
-            self._context_free.add(key)
+        # (`key`'s answer without expected type, written out: asked for every call inferred.)
+        if overlay:
+            self._layers.extend(overlay)
+            self._context_free.add((node, None, tuple(map(id, overlay))))
+        else:
+            self._context_free.add((node, None))
 
     def context_free(self, node: ast.expr, overlay: list[dict[str, Type]]) -> tuple[Type, tuple[Reported, ...]] | None:
         """The answer memoized for `node` without expected type if it holds under
@@ -195,8 +196,12 @@ class InferMemo:
         (`f(g(x))`) need not be checked again."""
         if self.depth < 2:  # (nothing memoized yet: the outermost inference is `node`'s own)
             return None
-        key = self.key(node, None, overlay)
-        return self._table.get(key) if key is not None and key in self._context_free else None
+        if overlay:
+            self._layers.extend(overlay)  # (`key`'s answer without expected type, written out)
+            key: tuple[object, ...] = (node, None, tuple(map(id, overlay)))
+        else:
+            key = (node, None)
+        return self._table.get(key) if key in self._context_free else None
 
     def record(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
         held_from = self.held_from

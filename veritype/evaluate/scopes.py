@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Ref
     from veritype.evaluate.program import ModuleInfo
 
+# A symbol's `cache["type"]` while its type is being computed (Evaluator.symbol_type):
+# here, below both the evaluator and expression inference, which reads a name's kept
+# type itself (ExprEvaluator._Name).
+SYMBOL_IN_PROGRESS = object()
+
 
 @dataclass(eq=False)
 class Scope:
