@@ -114,7 +114,7 @@ class InferMemo:
         # While `held`: the names inferred without expected type, overlay or
         # class-body nesting (the type of a name there depends on the flow state
         # only), each kept with its node (alive until the epoch ends), for the
-        # narrowing asked in the epoch (`peek_name`). Leaves are not memoized
+        # narrowing asked in the epoch (`_Once.infer` reads them). Leaves are not memoized
         # otherwise (most inferences are of leaves: keying them costs more),
         # and outside `held` this is None, which ExprEvaluator.infer's leaf path
         # reads; so only an `if` test's names are kept, which its narrowing
@@ -125,7 +125,7 @@ class InferMemo:
         """One epoch for the `with` block, not only one outermost `infer`:
         several questions about the same expressions at the same flow state
         (an `if` infers its test, then asks what it narrows) share the
-        answers (narrowing reads them through `peek`)."""
+        answers (narrowing's `_Once.infer` reads them from the table)."""
         return _Held(self)
 
     def shared(self) -> bool:
@@ -135,22 +135,6 @@ class InferMemo:
         inferred (a bind changes the flow, and writes into the top overlay layer,
         possibly a memoized narrowing)."""
         return self.depth > 0 and self.binds == 0
-
-    def peek(self, node: ast.expr, overlay: list[dict[str, Type]]) -> Type | None:
-        """The type memoized for `node` inferred without expected type under
-        `overlay` (the same layers), or None; what it reported is not replayed:
-        for a silent asker. Layers are compared by id: memoized keys keep
-        theirs alive, so an id found there is that very layer."""
-        key = (node, None, tuple(map(id, overlay))) if overlay else (node, None)
-        hit = self._table.get(key)
-        return hit[0] if hit is not None else None
-
-    def peek_name(self, node: ast.expr) -> Type | None:
-        """The type of the name `node` inferred in this `held` epoch without
-        overlay (see `leaves`), or None; what it reported is not replayed: for
-        a silent asker."""
-        leaves = self.leaves
-        return leaves.get(node) if leaves is not None else None
 
     def put_narrowed(self, key: tuple[object, ...], node: ast.expr, overlay: list[dict[str, Type]], narrowed: dict[str, Type]) -> None:
         """Memoize a narrowing for the epoch under its key, `(id(node), positive,

@@ -132,7 +132,7 @@ class _Once:
     The evaluator asking (`asker`) has usually just inferred the condition
     itself (an `if` test, an operand of `and`/`or`, a conditional expression's
     test), its memo still open: when `shared`, what it memoized is taken from
-    there (`InferMemo.peek`), and what each part of the condition says is
+    there (read from `InferMemo._table`), and what each part of the condition says is
     memoized there too (`_narrow`), so that `a` in `if a and b:` is narrowed
     once for the `and`'s value, and the `if` takes it from there. This
     evaluator infers what the asker would (`_silent`), so its answers are
@@ -193,7 +193,7 @@ class _Once:
                         t = layer[name]
                         return _as_inferred(t) if type(t) in _MAY_REF else t
             elif self.shared is not None and self.plain:
-                # (`InferMemo.peek_name`, written out: 15k names on the bench corpus)
+                # (the `if` test's names the asker kept: InferMemo.leaves; 15k names on the bench corpus)
                 leaves = self.shared.leaves
                 seen = leaves.get(node) if leaves is not None else None  # (what the asker inferred)
                 if seen is not None:
@@ -213,7 +213,7 @@ class _Once:
                 # (56 vs 122 ms); not without one (244 vs 102 ms).
                 return self.exprs.infer(node)
         elif self.shared is not None:
-            # (`InferMemo.peek`, written out: 12k questions on the bench corpus)
+            # (the asker's memo table read directly: 12k questions on the bench corpus)
             found = self.shared._table.get((node, None, tuple(map(id, overlay))) if overlay else (node, None))
             if found is not None:
                 return found[0]
