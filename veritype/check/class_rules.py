@@ -22,6 +22,7 @@ from veritype.check.type_param_rules import check_pep695_params, check_type_para
 from veritype.check.typeddict_rules import check_typeddict
 from veritype.check.typevar_scope_rules import check_class_type_var_scope
 from veritype.evaluate.newtype import is_newtype_class_expr
+from veritype.evaluate.scopes import Scope
 from veritype.semantic.symbols import Symbol
 from veritype.types.substitute import type_vars_in
 
@@ -35,18 +36,29 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     for dec in node.decorator_list:
         checker.infer(dec)
 
-    for base in node.bases:
-        if is_newtype_class_expr(ev, base, checker.scope) is not None:
-            # At run time a NewType is a plain callable, not a class (spec, "NewType").
-            checker.error(base, 'Cannot subclass "NewType"', "misc")
-            continue
-        t = checker.infer(base)
-        if isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_final:
-            checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")
     sym = checker.scope.table.get(node.name)
     if sym is None or sym.node is not node:
         # A redefinition or a conditional class: check its body in a fresh info.
         sym = Symbol(node.name, "class", [node])
+    outer = checker.scope
+    if getattr(node, "type_params", None):  # (none before Python 3.12, and on most classes)
+        # PEP 695: the bases see the class's own type parameters (`class C[T](Base[T])`),
+        # as class_bases.evaluate_bases reads them: inferred as values, in the
+        # parameters' scope, not the module's (where a `T` may be a variable).
+        owner = ev.class_info_of(sym, outer).fullname
+        checker.scope = Scope("function", outer.table, outer.module, outer, owner)
+        checker.scope.type_params.update(ev.pep695_params(node, owner, outer))
+    try:
+        for base in node.bases:
+            if is_newtype_class_expr(ev, base, checker.scope) is not None:
+                # At run time a NewType is a plain callable, not a class (spec, "NewType").
+                checker.error(base, 'Cannot subclass "NewType"', "misc")
+                continue
+            t = checker.infer(base)
+            if isinstance(t, TypeType) and isinstance(t.item, Instance) and t.item.info.is_final:
+                checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")
+    finally:
+        checker.scope = outer
     info = ev.class_info_of(sym, checker.scope)
 
     check_bases(checker, node, info)
