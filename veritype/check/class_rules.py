@@ -29,6 +29,7 @@ from veritype.types.substitute import type_vars_in
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
+    from veritype.evaluate.evaluator import Evaluator
 
 
 def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
@@ -41,13 +42,12 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
         # A redefinition or a conditional class: check its body in a fresh info.
         sym = Symbol(node.name, "class", [node])
     outer = checker.scope
-    if getattr(node, "type_params", None):  # (none before Python 3.12, and on most classes)
-        # PEP 695: the bases see the class's own type parameters (`class C[T](Base[T])`),
-        # as class_bases.evaluate_bases reads them: inferred as values, in the
-        # parameters' scope, not the module's (where a `T` may be a variable).
-        owner = ev.class_info_of(sym, outer).fullname
-        checker.scope = Scope("function", outer.table, outer.module, outer, owner)
-        checker.scope.type_params.update(ev.pep695_params(node, owner, outer))
+    # PEP 695: the class statement's bases and keywords see the class's own type
+    # parameters (`class C[T](Base[T], param=Foo[T])`), as
+    # class_bases.evaluate_bases reads them: inferred as values in the
+    # parameters' scope, not the module's (where a `T` may be a variable).
+    header = _type_param_scope(ev, node, sym, outer) if getattr(node, "type_params", None) else outer
+    checker.scope = header
     try:
         for base in node.bases:
             if is_newtype_class_expr(ev, base, checker.scope) is not None:
@@ -67,12 +67,16 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     if info.is_protocol:
         _protocol_self_attributes(checker, info)
     init_subclass = class_keywords_call(checker, node, info)
-    for kw in node.keywords:
-        if init_subclass is None or kw.arg == "metaclass":
-            checker.infer(kw.value)
-    if init_subclass is not None:
-        # The keywords are arguments to the base's `__init_subclass__` (PEP 487).
-        checker.infer(init_subclass)
+    checker.scope = header
+    try:
+        for kw in node.keywords:
+            if init_subclass is None or kw.arg == "metaclass":
+                checker.infer(kw.value)
+        if init_subclass is not None:
+            # The keywords are arguments to the base's `__init_subclass__` (PEP 487).
+            checker.infer(init_subclass)
+    finally:
+        checker.scope = outer
     if info.mro and info.inconsistent_mro and not any(c.has_any_base for c in info.mro):
         # Python raises TypeError for such a class (C3 linearization), as mypy reports.
         seen: set[object] = set()
@@ -122,3 +126,11 @@ def _protocol_self_attributes(checker: "ModuleChecker", info: "ClassInfo") -> No
     for member in info.symbols.values():
         if member.is_instance_attr and member.node is not None:
             checker.error(member.node, "Protocol members cannot be defined via assignment to self", "misc")
+
+
+def _type_param_scope(ev: "Evaluator", node: ast.ClassDef, sym: Symbol, outer: Scope) -> Scope:
+    """The scope of a PEP 695 class's type parameters, inside `outer`."""
+    owner = ev.class_info_of(sym, outer).fullname
+    scope = Scope("function", outer.table, outer.module, outer, owner)
+    scope.type_params.update(ev.pep695_params(node, owner, outer))
+    return scope

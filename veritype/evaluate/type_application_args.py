@@ -91,6 +91,11 @@ def check_application_args(ex: "ExprEvaluator", node: ast.Subscript) -> None:
 
 def _reporter(ex: "ExprEvaluator"):  # type: ignore[no-untyped-def]
     def report(node: ast.AST, msg: str, code: str) -> None:
+        if msg.startswith("Invalid location for ParamSpec"):
+            # Each argument is read here as a type of its own, but a ParamSpec is a
+            # valid argument for a ParamSpec parameter (`ClassA[T, P1]`: spec,
+            # "ParamSpec"), which the class's or alias's own reading checks.
+            return
         if code == "note":  # (type_context.Reporter: a note on the error before it)
             ex.note(node, msg)
         else:
