@@ -100,6 +100,18 @@ class _Recording:
             self.outer(node, msg, code, severity)
 
 
+def _top_expanded(t: Type) -> Type:
+    """`ExprEvaluator._finish`'s alias test for a union or an alias reference
+    (the only types that may hold one at their top): the reference expanded,
+    a union holding none (most) as it is."""
+    if type(t) is AliasRef:
+        return expand_top(t)
+    for item in t.items:  # type: ignore[attr-defined]
+        if type(item) is AliasRef:
+            return expand_top(t)
+    return t
+
+
 class ExprEvaluator:
     # About 190k are made on the bench corpus (one per checked expression statement
     # and per narrowing question): slots make them smaller and quicker to set up.
@@ -275,14 +287,8 @@ class ExprEvaluator:
                 return AnyType("special")
             if self._deprecations:
                 result = self._finish(node, result)
-            elif type(result) is UnionType:
-                # `_finish`'s alias test, written out: most unions hold no reference.
-                for item in result.items:  # type: ignore[attr-defined]
-                    if type(item) is AliasRef:
-                        result = expand_top(result)
-                        break
-            elif type(result) is AliasRef:
-                result = expand_top(result)
+            elif type(result) is UnionType or type(result) is AliasRef:
+                result = _top_expanded(result)  # (`_finish`'s alias test, asked only where it may hold)
             if memo.leaves is not None and cls is ast.Name and expected is None and not self.overlay and not self.nested_in_class:
                 memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
@@ -332,13 +338,8 @@ class ExprEvaluator:
                 result = _HANDLERS[cls](self, node, None)
                 if self._deprecations:
                     result = self._finish(node, result)
-                elif type(result) is UnionType:  # (`_finish`'s alias test, as for a leaf above)
-                    for item in result.items:  # type: ignore[attr-defined]
-                        if type(item) is AliasRef:
-                            result = expand_top(result)
-                            break
-                elif type(result) is AliasRef:
-                    result = expand_top(result)
+                elif type(result) is UnionType or type(result) is AliasRef:
+                    result = _top_expanded(result)  # (as for a leaf above)
             else:
                 result = self._infer_uncached(node, expected)
         except RecursionError:
