@@ -27,7 +27,7 @@ from veritype.semantic import symbols as S
 from veritype.semantic.symbols import Symbol
 from veritype.types.format import format_type
 from veritype.types.join import widen_literals
-from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
+from veritype.types.alias_ref import MAY_HOLD_REF, expand_top
 from veritype.types.model import (
     ANY_ERROR, POS_OR_KW, AnyType, CallableType, Instance, NeverType, NoneType,
     Param, TupleType, Type, TypeVarType, UnionType,
@@ -51,10 +51,6 @@ if TYPE_CHECKING:
     from veritype.evaluate.evaluator import Evaluator
 
 Reporter = Callable[[ast.AST | None, str, str, str], None]
-
-# The classes whose values may hold an alias reference at the top (has_top_ref),
-# tested first: most inferred types are neither.
-_MAY_REF = frozenset((AliasRef, UnionType))
 
 # The classes of constants inferred as literals (bool, int, str, bytes).
 _LITERAL_VALUES = frozenset((bool, int, str, bytes))
@@ -98,18 +94,6 @@ class _Recording:
         self.seen.append((node, msg, code, severity))
         if self.forward and self.outer is not None:
             self.outer(node, msg, code, severity)
-
-
-def _top_expanded(t: Type) -> Type:
-    """`ExprEvaluator._finish`'s alias test for a union or an alias reference
-    (the only types that may hold one at their top): the reference expanded,
-    a union holding none (most) as it is."""
-    if type(t) is AliasRef:
-        return expand_top(t)
-    for item in t.items:  # type: ignore[attr-defined]
-        if type(item) is AliasRef:
-            return expand_top(t)
-    return t
 
 
 class ExprEvaluator:
@@ -287,8 +271,8 @@ class ExprEvaluator:
                 return AnyType("special")
             if self._deprecations:
                 result = self._finish(node, result)
-            elif type(result) is UnionType or type(result) is AliasRef:
-                result = _top_expanded(result)  # (`_finish`'s alias test, asked only where it may hold)
+            elif type(result) in MAY_HOLD_REF:
+                result = expand_top(result)  # (`_finish`'s alias test, asked only where it may hold)
             if memo.leaves is not None and cls is ast.Name and expected is None and not self.overlay and not self.nested_in_class:
                 memo.leaves[node] = result  # (an `if` test's names, for its narrowing: InferMemo.held)
             return result
@@ -338,8 +322,8 @@ class ExprEvaluator:
                 result = _HANDLERS[cls](self, node, None)
                 if self._deprecations:
                     result = self._finish(node, result)
-                elif type(result) is UnionType or type(result) is AliasRef:
-                    result = _top_expanded(result)  # (as for a leaf above)
+                elif type(result) in MAY_HOLD_REF:
+                    result = expand_top(result)  # (as for a leaf above)
             else:
                 result = self._infer_uncached(node, expected)
         except RecursionError:
@@ -366,7 +350,7 @@ class ExprEvaluator:
             if method is None:
                 return AnyType("special")
             _HANDLERS[cls] = method
-        if expected is not None and type(expected) in _MAY_REF and has_top_ref(expected):
+        if expected is not None and type(expected) in MAY_HOLD_REF:
             expected = expand_top(expected)
         # (expects_type_form's own first test written out: most expected types are neither.)
         if (type(expected) is TypeFormType or type(expected) is UnionType) and type_forms.expects_type_form(expected, node) and self.scope is not None and isinstance(node, type_forms.SHAPES):
@@ -376,7 +360,7 @@ class ExprEvaluator:
             if form is not None and expected is not None and (type(expected) is TypeFormType or is_subtype(self.ev, form, expected)):
                 return form
         result = method(self, node, expected)
-        return self._finish(node, result) if self._deprecations or type(result) in _MAY_REF else result
+        return self._finish(node, result) if self._deprecations or type(result) in MAY_HOLD_REF else result
 
     def _finish(self, node: ast.expr, result: Type) -> Type:
         """`result` of inferring `node`: its use of a deprecated name reported, and
@@ -386,7 +370,7 @@ class ExprEvaluator:
             self._report_deprecated(node, result)  # type: ignore[arg-type]
         # A part of a recursive alias's value (`x[0]` of a `list[Json]`) is a
         # reference to it: what an expression gives is always its value.
-        return expand_top(result) if type(result) in _MAY_REF and has_top_ref(result) else result
+        return expand_top(result) if type(result) in MAY_HOLD_REF else result  # (it tests the items itself)
 
     def _where(self, node: ast.AST) -> str:
         path = self.scope.module.path if self.scope is not None else "?"

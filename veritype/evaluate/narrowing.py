@@ -13,10 +13,10 @@ import ast
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from veritype.types.alias_ref import AliasRef, expand_top, has_top_ref
+from veritype.types.alias_ref import MAY_HOLD_REF, expand_top
 from veritype.types.model import (
     AnyType, Instance, LiteralType, ModuleType, NeverType, NoneType, TupleType, Type,
-    TypedDictType, TypeType, UnionType, make_union, union_items,
+    TypedDictType, TypeType, make_union, union_items,
 )
 from veritype.types.subtype import is_subtype
 from veritype.evaluate.truthiness import falsy_part, truthy_part
@@ -70,9 +70,6 @@ _EQUALITY = frozenset((ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
 # The operands whose narrowing may refine a parent (refine_parents): a member
 # access, or a walrus (whose target may be one). Exact classes: ast nodes are never subclassed.
 _MAY_HAVE_PARENT = frozenset((ast.Attribute, ast.Subscript, ast.NamedExpr))
-# The types that may be or hold a reference to a recursive alias at their top
-# (expressions' `_MAY_REF`: `ExprEvaluator.infer` expands those it gives).
-_MAY_REF = frozenset((AliasRef, UnionType))
 
 
 def _silent(exprs: "ExprEvaluator") -> "ExprEvaluator":
@@ -191,7 +188,7 @@ class _Once:
                 for layer in reversed(overlay):
                     if name in layer:
                         t = layer[name]
-                        return _as_inferred(t) if type(t) in _MAY_REF else t
+                        return expand_top(t) if type(t) in MAY_HOLD_REF else t
             elif self.shared is not None and self.plain:
                 # (the `if` test's names the asker kept: InferMemo.leaves; 15k names on the bench corpus)
                 leaves = self.shared.leaves
@@ -203,11 +200,11 @@ class _Once:
                 if self.plain:
                     narrowed = asker.flow.lookup(name)
                     if narrowed is not None:
-                        return _as_inferred(narrowed) if type(narrowed) in _MAY_REF else narrowed
+                        return expand_top(narrowed) if type(narrowed) in MAY_HOLD_REF else narrowed
                 scope = asker.scope
                 if scope is not None and asker.ev.lookup(name, scope) is not None:
                     t = asker._Name(node, None)  # type: ignore[arg-type]
-                    return _as_inferred(t) if type(t) in _MAY_REF else t
+                    return expand_top(t) if type(t) in MAY_HOLD_REF else t
             if overlay:
                 # Else inferred, not memoized, under an overlay, which keys it
                 # (56 vs 122 ms); not without one (244 vs 102 ms).
@@ -242,13 +239,6 @@ class _Once:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.exprs, name)
-
-
-def _as_inferred(t: Type) -> Type:
-    """`t` as `ExprEvaluator.infer` gives a name's narrowed type: a reference to a
-    recursive alias at its top expanded (`ExprEvaluator._finish`; what it also
-    reports, a deprecated name, a silent evaluator does not)."""
-    return expand_top(t) if type(t) in _MAY_REF and has_top_ref(t) else t
 
 
 def _narrow(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.expr, positive: bool) -> dict[str, Type]:

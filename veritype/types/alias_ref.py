@@ -41,6 +41,12 @@ class AliasRef(Type):
         return self.expander(self.args)
 
 
+#: The classes whose values may hold an alias reference at their top (an
+#: AliasRef itself, or a union holding one): tested before `expand_top` is
+#: called on the hot paths (most inferred types are neither).
+MAY_HOLD_REF = frozenset((AliasRef, UnionType))
+
+
 def expand_top(t: Type) -> Type:
     """`t` with every AliasRef at its top (itself, or a union member) replaced
     by its value, repeatedly. A reference whose value is still being evaluated
