@@ -22,14 +22,13 @@ from veritype.check.type_param_rules import check_pep695_params, check_type_para
 from veritype.check.typeddict_rules import check_typeddict
 from veritype.check.typevar_scope_rules import check_class_type_var_scope
 from veritype.evaluate.newtype import is_newtype_class_expr
-from veritype.evaluate.scopes import Scope
+from veritype.evaluate.class_bases import type_param_scope
 from veritype.semantic.symbols import Symbol
 from veritype.types.substitute import type_vars_in
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
     from veritype.evaluate.classes import ClassInfo
-    from veritype.evaluate.evaluator import Evaluator
 
 
 def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
@@ -46,7 +45,9 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
     # parameters (`class C[T](Base[T], param=Foo[T])`), as
     # class_bases.evaluate_bases reads them: inferred as values in the
     # parameters' scope, not the module's (where a `T` may be a variable).
-    header = _type_param_scope(ev, node, sym, outer) if getattr(node, "type_params", None) else outer
+    info = ev.class_info_of(sym, outer)
+    header = (type_param_scope(outer, info.fullname, ev.pep695_params(node, info.fullname, outer))
+              if getattr(node, "type_params", None) else outer)
     checker.scope = header
     try:
         for base in node.bases:
@@ -59,7 +60,6 @@ def check_class(checker: "ModuleChecker", node: ast.ClassDef) -> None:
                 checker.error(base, f'Cannot inherit from final class "{t.item.info.name}"', "misc")
     finally:
         checker.scope = outer
-    info = ev.class_info_of(sym, checker.scope)
 
     check_bases(checker, node, info)
 
@@ -126,11 +126,3 @@ def _protocol_self_attributes(checker: "ModuleChecker", info: "ClassInfo") -> No
     for member in info.symbols.values():
         if member.is_instance_attr and member.node is not None:
             checker.error(member.node, "Protocol members cannot be defined via assignment to self", "misc")
-
-
-def _type_param_scope(ev: "Evaluator", node: ast.ClassDef, sym: Symbol, outer: Scope) -> Scope:
-    """The scope of a PEP 695 class's type parameters, inside `outer`."""
-    owner = ev.class_info_of(sym, outer).fullname
-    scope = Scope("function", outer.table, outer.module, outer, owner)
-    scope.type_params.update(ev.pep695_params(node, owner, outer))
-    return scope

@@ -16,7 +16,6 @@ from veritype.types.union_simplify import drop_covered_items
 from veritype.check.possibly_undefined import merged as merged_definedness
 from veritype.check.deleted_names import DELETED
 from veritype.types.join import widen_literals
-from veritype.evaluate.narrowing import forget_narrowings
 
 if TYPE_CHECKING:
     import ast
@@ -67,7 +66,6 @@ class KeyTable(dict[str, Type]):
         dict.update(new, self)
         new.members = set(self.members)
         return new
-
 
 
 def _empty_table() -> KeyTable:
@@ -175,10 +173,10 @@ class Flow:
         members = types.members
         if not members:
             return  # no member key at all (most binds)
-        # One pass over the member keys, making no new set (`member_keys` made
-        # one per bind: 17k binds on the bench corpus): the keys reached
-        # through `key` go, and so do the keys deleted since (as `member_keys`
-        # drops them), so that `members` stays empty where no member key is left.
+        # One pass over the member keys, making no new set (17k binds on the
+        # bench corpus): the keys reached through `key` go, and so do the keys
+        # deleted from the table since, so that `members` stays empty where no
+        # member key is left.
         prefixes = (key + ".", key + "[")
         gone = [k for k in members if k.startswith(prefixes) or k not in types]
         for k in gone:
@@ -232,10 +230,9 @@ _JOIN_FIXED_MAX = 4096
 
 
 def forget_joins() -> None:
-    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`), and
-    narrowing's memos by type (narrowing.forget_narrowings): after each module's check."""
+    """Empty the memo of unions that join to themselves (see `_JOIN_FIXED`):
+    after each module's check."""
     _JOIN_FIXED.clear()
-    forget_narrowings()
 
 
 def merge(states: list[State], declared: "Callable[[str], Type | None] | None" = None, handed_over: bool = False) -> State:

@@ -15,6 +15,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Callable
 
 from veritype.check.flow import Flow, State, forget_joins
+from veritype.evaluate.narrowing import forget_narrowings
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.check.display_items import report_display_items
 from veritype.check.typeddict_rules import check_typeddict_delete
@@ -66,7 +67,9 @@ def check_module(program: "Program", info: "ModuleInfo") -> list[Diagnostic]:
     except RecursionError:
         checker.diags.append(Diagnostic(info.path, 1, 1, "error", "Internal error: the module is too deeply nested to check", "misc"))
     finally:
+        # The memos keyed by type ids: no module's types kept alive past its check.
         forget_joins()
+        forget_narrowings()
     checker._exprs = None  # (see ModuleChecker.__init__)
     return checker.diags
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from veritype.evaluate.type_context import CALLABLE_NOTE
 from veritype.syntax.walk import walk as walk_nodes
 from veritype.syntax.word_lines import any_in_span
 
@@ -167,7 +168,7 @@ def check_class_body(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassI
                 for name in _type_names(ann):
                     if name.id in funcs:
                         checker.error(name, f'Function "{info.fullname}.{name.id}" is not valid as a type', "valid-type")
-                        checker.note(name, 'Perhaps you need "Callable[...]" or a callback protocol?')
+                        checker.note(name, CALLABLE_NOTE)
         for bound in _bound_names(stmt):
             funcs.pop(bound, None)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not stmt.decorator_list:

@@ -53,7 +53,7 @@ from veritype.modules.finder import FoundModule
 from veritype.modules.sources import BuildSource
 from veritype.semantic.binder import absolute_import_name
 from veritype.semantic.conditions import evaluate_condition
-from veritype.syntax.parse import HeadParse, parse_bytes, parse_source, starts_at_column_0
+from veritype.syntax.parse import CONTINUING, HeadParse, parse_bytes, parse_source, starts_at_column_0
 from veritype.syntax.read_files import decode_source, read_source
 from veritype.syntax.statements import SIMPLE_STATEMENTS
 from veritype.syntax.word_lines import any_in_span, span_start, word_lines
@@ -301,8 +301,6 @@ def _imports_of_prefix(program: "Program", name: str, is_package: bool, path: st
     return None
 
 
-_CONTINUING = ("except", "else", "elif", "finally")
-
 
 def _starts_statement(source: str, pos: int) -> bool:
     """Whether the line at `pos` starts a statement at column 0 (maybe: a
@@ -311,7 +309,7 @@ def _starts_statement(source: str, pos: int) -> bool:
     if not (first.isalpha() or first in ("_", "@")):
         return False
     word = source[pos : pos + 8].split(None, 1)[0].rstrip(":")  # (not blank: it starts with `first`)
-    return word not in _CONTINUING
+    return word not in CONTINUING
 
 
 def _digest(program: "Program", name: str, files: FileDigests) -> str | None:

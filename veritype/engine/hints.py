@@ -126,7 +126,7 @@ def _functions(body: list[ast.stmt], chain: list[ast.AST]) -> list[tuple[list[as
 
 
 def _walk(program: "Program", info: "ModuleInfo", lines: list[str], defs: list[ast.AST], body: list[ast.stmt], first: int, last: int, returns: bool = False) -> _HintChecker:
-    from veritype.check.module_checker import FunctionContext
+    from veritype.check.function_context import FunctionContext
     from veritype.evaluate.functions import is_generator
 
     checker = _HintChecker(program, info, lines, first, last)

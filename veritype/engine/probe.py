@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from veritype.check.flow import Flow
-from veritype.check.module_checker import FunctionContext, ModuleChecker
+from veritype.check.function_context import FunctionContext
+from veritype.check.module_checker import ModuleChecker
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.evaluate.functions import function_scope, is_generator
 from veritype.evaluate.scopes import Scope

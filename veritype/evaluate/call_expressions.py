@@ -175,10 +175,9 @@ def call_node(ex: "ExprEvaluator", callee: Type, args: list[Arg], node: ast.AST,
             ex.note(n if n is not None else node, msg)
             return
         if method == "__getitem__" and code in ("call-overload", "arg-type") and receiver is not None:
-            if code == "call-overload" or code == "arg-type":
-                idx = args[0].type or (cache.get(args[0].node) if args[0].node is not None else None)
-                msg = f'Invalid index type "{format_type(widen_literals(idx)) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
-                code = "index"
+            idx = args[0].type or (cache.get(args[0].node) if args[0].node is not None else None)
+            msg = f'Invalid index type "{format_type(widen_literals(idx)) if idx is not None else "?"}" for "{format_type(receiver)}"; expected type "{_expected_index(callee)}"'
+            code = "index"
         ex.error(n if n is not None else node, msg, code)
 
     # (CallSite's fields by position: expected_ret, recording, scope, replay, context_free, free_arg.)

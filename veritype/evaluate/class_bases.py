@@ -35,6 +35,18 @@ KNOWN_CLASS_DECORATORS = frozenset({
 })
 
 
+def type_param_scope(scope: Scope, owner: str, params: dict[str, TypeVarType]) -> Scope:
+    """The scope a class statement's bases and keywords are read in: inside
+    `scope`, one holding the class's PEP 695 type parameters `params`
+    (`ev.pep695_params`; `class C[T](Base[T])`), if it has any; else `scope`
+    itself. `owner`: the class's fullname."""
+    if not params:
+        return scope
+    inner = Scope("function", scope.table, scope.module, scope, owner)
+    inner.type_params.update(params)
+    return inner
+
+
 def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, ...], tuple[TypeVarType, ...]]:
     node = info.node
     if node is None:
@@ -42,10 +54,7 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     scope = info.defining_scope
     assert scope is not None
     pep695 = ev.pep695_params(node, info.fullname, scope)
-    type_scope = scope
-    if pep695:
-        type_scope = Scope("function", scope.table, scope.module, scope, info.fullname)
-        type_scope.type_params.update(pep695)
+    type_scope = type_param_scope(scope, info.fullname, pep695)
     ctx = TypeContext(type_scope, bind_to=info.fullname)
     bases: list[Instance] = []
     explicit: list[TypeVarType] | None = None

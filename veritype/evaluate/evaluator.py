@@ -48,10 +48,6 @@ class Ref:
     unimported: bool = False
 
 
-_IN_PROGRESS = SYMBOL_IN_PROGRESS
-
-
-
 class _LazyEvaluation:
     """`with ev.lazy_evaluation:` counts one lazy evaluation in progress in
     `Evaluator.lazy_depth` (re-entrant: it is a counter, one object serves)."""
@@ -365,13 +361,13 @@ class Evaluator:
                     return ref.info.class_object  # type: ignore[no-any-return]
                 if ref_kind == "symbol" and ref.sym is not None and ref.scope is not None:
                     cached = ref.sym.cache.get("type")
-                    if cached is not None and cached is not _IN_PROGRESS:
+                    if cached is not None and cached is not SYMBOL_IN_PROGRESS:
                         return cached  # type: ignore[no-any-return]
         if kind == S.MODULE_REF or kind == S.FROM_IMPORT or kind == S.CLASS or (scope.kind == "module" and scope.module.name in TYPING):
             return self.ref_value_type(self.resolve_symbol(sym, scope))
         # symbol_type's cache hit, written out: most names read are evaluated already.
         cached = sym.cache.get("type")
-        if cached is not None and cached is not _IN_PROGRESS:
+        if cached is not None and cached is not SYMBOL_IN_PROGRESS:
             return cached  # type: ignore[return-value]
         return self.symbol_type(sym, scope)
 
@@ -644,7 +640,7 @@ class Evaluator:
     def symbol_type(self, sym: Symbol, scope: Scope) -> Type:
         """The type of `sym` used as a value, from outside any flow analysis."""
         cached = sym.cache.get("type")
-        if cached is _IN_PROGRESS:
+        if cached is SYMBOL_IN_PROGRESS:
             return AnyType("special")
         if cached is not None:
             return cached  # type: ignore[return-value]
@@ -656,7 +652,7 @@ class Evaluator:
             result = parameter_type(sym, scope)
             sym.cache["type"] = result
             return result
-        sym.cache["type"] = _IN_PROGRESS
+        sym.cache["type"] = SYMBOL_IN_PROGRESS
         # `with self.lazy_evaluation:` written out (see Evaluator.lazy_depth): 7.5k
         # symbols and 12.8k declarations evaluated on the bench corpus.
         self.lazy_depth += 1

@@ -151,8 +151,10 @@ class ExprEvaluator:
         (it may be asked for from inside one). What an idle one keeps is then
         dropped: its memo's last epoch (infer_memo: context-free marks, the
         count of walrus binds that stops sharing, see `InferMemo.shared`) and
-        the conditions it marked (truthy_function); the caller sets
-        `in_async`/`yield_types`."""
+        the conditions it marked (truthy_function). Its `in_async` and
+        `yield_types` stay: the caller (ModuleChecker.exprs) sets them on a new
+        evaluator only, as they change with the function, which makes a new
+        flow (so no evaluator is reused across functions)."""
         memo = self._memo
         # (`!=` for the reporter: a bound method is made anew at each access.)
         if (self.scope is not scope or self.flow is not flow or self._report != report
@@ -636,7 +638,6 @@ class ExprEvaluator:
     # -- calls (call_expressions) ---------------------------------------------------------
 
     _Call = call_expressions.infer_call
-    _check_untyped_call = call_expressions.check_untyped_call
     call_args = call_expressions.call_args
     _call_node = call_expressions.call_node
     context_free_call = call_expressions.context_free_call

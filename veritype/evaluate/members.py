@@ -112,7 +112,7 @@ class Members:
                 return hit[0]
             return self.found.answer(receiver, name, receiver, self._instance_member)
         if type(receiver) is LiteralType:
-            if receiver.is_enum and name in ("value", "_value_", "name", "_name_"):
+            if receiver.is_enum and name in ENUM_VALUE_NAMES:
                 t = self.enum_attr(receiver.fallback.info, name, str(receiver.value))
                 if t is not None:
                     return t

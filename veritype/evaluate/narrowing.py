@@ -623,7 +623,7 @@ _TRUTH_PAIRS: dict[int, tuple[Type, Type, Type]] = {}
 def forget_narrowings() -> None:
     """Empty the memos of narrowing answers by type (`_TRUTH_PAIRS`,
     narrowing_equal's `_EQUAL_PAIRS`, narrowing_calls' `_ISINSTANCE`): after
-    each module's check (check.flow.forget_joins), so that they keep no
+    each module's check (check.module_checker.check_module), so that they keep no
     module's types alive past it."""
     _TRUTH_PAIRS.clear()
     forget_equal_pairs()

@@ -185,7 +185,7 @@ class HeadParse:
 
 # Words that go on a statement begun above them: a rest starting with one
 # does not parse alone (its whole text is parsed then; this spares the try).
-_CONTINUING = frozenset({"else", "elif", "except", "finally"})
+CONTINUING = frozenset({"else", "elif", "except", "finally"})
 
 
 def starts_at_column_0(source: str, pos: int) -> bool:
@@ -202,6 +202,6 @@ def starts_at_column_0(source: str, pos: int) -> bool:
         if stripped and stripped[0] != "#":
             if len(stripped) != len(line):
                 return False  # indented: the rest of a block above
-            return line[:8].split(None, 1)[0].split(":", 1)[0] not in _CONTINUING
+            return line[:8].split(None, 1)[0].split(":", 1)[0] not in CONTINUING
         pos = end + 1
     return True

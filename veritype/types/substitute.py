@@ -110,8 +110,9 @@ def _sub(t: Type, m: Mapping[TVKey, Type]) -> Type:
     return t
 
 
-# Kinds of type `_sub` gives back as they are.
-_LEAVES = frozenset((NoneType, AnyType, LiteralType, NeverType))
+# Kinds of type that mention no type variable: `_sub` gives them back as they
+# are, and `type_vars_in` does not recurse into them.
+_NO_VARS = frozenset((AnyType, NoneType, NeverType, LiteralType))
 
 
 def _sub_callable(t: CallableType, m: Mapping[TVKey, Type]) -> Type:
@@ -128,7 +129,7 @@ def _sub_callable(t: CallableType, m: Mapping[TVKey, Type]) -> Type:
             # as it is (a class without arguments, None, Any): most parameters.
             pt = p.type
             tpt = type(pt)
-            if (tpt is Instance and not pt.args) or tpt in _LEAVES:  # type: ignore[attr-defined]
+            if (tpt is Instance and not pt.args) or tpt in _NO_VARS:  # type: ignore[attr-defined]
                 params_list.append(p)
                 continue
             new = _sub(pt, m)
@@ -271,10 +272,6 @@ def _sub_paramspec(t: CallableType, prefix: tuple[Param, ...], value: Type, tvs:
         prefix + tail, ret, tvs, t.name, t.definition, ellipsis, t.is_type_obj,
         guard, is_, t.is_untyped, t.is_async, t.kwargs_unpacked, t.owner,
     )
-
-
-# Kinds of type that mention no type variable: not recursed into by `type_vars_in`.
-_NO_VARS = frozenset((AnyType, NoneType, NeverType, LiteralType))
 
 
 def type_vars_in(t: Type, out: dict[TVKey, TypeVarType] | None = None) -> dict[TVKey, TypeVarType]:
