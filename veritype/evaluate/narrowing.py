@@ -1,7 +1,7 @@
 """Type narrowing: what a condition being true (or false) says about names.
 
 The forms of the typing spec's "Type narrowing" chapter and mypy's
-conventions: `isinstance`/`issubclass` (`isinstance_narrowing`), `is None`, `==` against literals (`narrowing_equal`)
+conventions: `isinstance`/`issubclass` (`isinstance_narrowing`), `is None`, `==` against literals (`equality_narrowing`)
 and enum members, truthiness (`truthiness`), `callable()`, `type(x) is C`, TypeGuard and
 TypeIs functions, `in` against literal containers, and `and`/`or`/`not`.
 The result maps reference keys (`x`, `x.attr`, `x[0]`) to narrowed types.
@@ -24,7 +24,7 @@ from veritype.evaluate.in_narrowing import class_objects, narrow_in_container
 from veritype.evaluate.parent_narrowing import refine_parents
 from veritype.evaluate.reference_keys import expr_key
 from veritype.evaluate.narrowing_calls import call_pair, forget_isinstance
-from veritype.evaluate.narrowing_equal import MEMO_MAX, equal_pair, forget_equal_pairs
+from veritype.evaluate.equality_narrowing import MEMO_MAX, equal_pair, forget_equal_pairs
 from veritype.evaluate.len_narrowing import FLIPPED, compare_len, is_len_call, narrow_len
 
 if TYPE_CHECKING:
@@ -472,7 +472,7 @@ def _to_never(narrowed: dict[str, Type]) -> bool:
 def _compare(exprs: "ExprEvaluator", silent: "ExprEvaluator", test: ast.Compare) -> tuple[dict[str, Type], dict[str, Type]]:
     """What the one-operator comparison `test` says when true and when false
     (each a new dict). Both ways read the same keys and operand types: they are
-    found once, and what differs (narrowing_equal) is asked each way."""
+    found once, and what differs (equality_narrowing.equal_pair) is asked each way."""
     ev = exprs.ev
     op = test.ops[0]
     left, right = test.left, test.comparators[0]
@@ -622,7 +622,7 @@ _TRUTH_PAIRS: dict[int, tuple[Type, Type, Type]] = {}
 
 def forget_narrowings() -> None:
     """Empty the memos of narrowing answers by type (`_TRUTH_PAIRS`,
-    narrowing_equal's `_EQUAL_PAIRS`, narrowing_calls' `_ISINSTANCE`): after
+    equality_narrowing's `_EQUAL_PAIRS`, narrowing_calls' `_ISINSTANCE`): after
     each module's check (check.module_checker.check_module), so that they keep no
     module's types alive past it."""
     _TRUTH_PAIRS.clear()
