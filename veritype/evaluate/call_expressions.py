@@ -58,7 +58,7 @@ def infer_call(ex: "ExprEvaluator", node: ast.Call, expected: Type | None) -> Ty
         if special is not None:
             return special
     if kind is SpecialForm and callee.name == "TypeForm" and len(node.args) == 1 and not node.keywords and ex.scope is not None:  # type: ignore[attr-defined]
-        return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, lambda n, msg, code: ex.note(n, msg) if code == "note" else ex.error(n, msg, code))
+        return type_forms.type_form_call(ex.ev, node.args[0], ex.scope, ex.type_report)
     reporting = ex._report is not None  # (ex.reporting: the same after the call, whose recordings are closed)
     if reporting and (kind is TypeType or (kind is CallableType and callee.is_untyped)):  # type: ignore[attr-defined]
         check_untyped_call(ex, callee, node)  # type: ignore[arg-type]
@@ -192,7 +192,7 @@ def context_free_call(ex: "ExprEvaluator", node: ast.expr) -> bool:
     whose depth test concerns the call being inferred, not one inferred before)."""
     memo = ex._memo
     key = memo.key(node, None, ex.overlay)
-    return key is not None and key in memo._context_free and key in memo._table
+    return key in memo._context_free and key in memo._table
 
 
 def call_with_types(ex: "ExprEvaluator", callee: Type, arg_types: list[Type], node: ast.AST | None) -> Type | None:

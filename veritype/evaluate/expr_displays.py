@@ -345,13 +345,12 @@ def _plain_elt(ex: "ExprEvaluator", node: ast.GeneratorExp) -> Type:
     a hit as `ExprEvaluator.infer` replays a memoized inference."""
     memo = ex._memo
     key = memo.key(node, _PLAIN_ELT, ex.overlay)  # type: ignore[arg-type]  # (a key no type equals)
-    if key is not None:
-        hit = memo._table.get(key)
-        if hit is not None:
-            t, reported = hit
-            for diag in reported:
-                ex._emit(*diag)
-            return t
+    hit = memo._table.get(key)
+    if hit is not None:
+        t, reported = hit
+        for diag in reported:
+            ex._emit(*diag)
+        return t
     start = memo.logged  # (recorded as ExprEvaluator.infer records a memoized inference)
     memo.open += 1
     try:
@@ -360,6 +359,6 @@ def _plain_elt(ex: "ExprEvaluator", node: ast.GeneratorExp) -> Type:
     finally:
         memo.open -= 1
         reported = memo.reported(start) if memo.logged > start else ()
-    if key is not None and memo.depth:
+    if memo.depth:
         memo._table[key] = (elt, reported)
     return elt

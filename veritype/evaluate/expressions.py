@@ -174,6 +174,11 @@ class ExprEvaluator:
     def note(self, node: ast.AST | None, msg: str) -> None:
         self._emit(node, msg, "note", "note")
 
+    def type_report(self, node: ast.AST | None, msg: str, code: str) -> None:
+        """A report of a type expression read here (type_context.Reporter):
+        under the code "note", a note on the error before it."""
+        self._emit(node, msg, code, "note" if code == "note" else "error")
+
     def _emit(self, node: ast.AST | None, msg: str, code: str, severity: str) -> None:
         # The inference memo keeps what each memoized inference reported, to
         # report it again on a hit (an overload item's trial records them).

@@ -148,7 +148,7 @@ class InferMemo:
         self._layers.append(node)  # (also makes the epoch's end clear the table)
         self._narrowed[key] = (node, narrowed)
 
-    def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...] | None:
+    def key(self, node: ast.expr, expected: Type | None, overlay: list[dict[str, Type]]) -> tuple[object, ...]:
         """The memo key of a non-leaf `node` (the caller leaves out leaves, see _LEAVES).
         An expected type may hold something unhashable: the key is then too
         (`ExprEvaluator.infer` finds that out where it looks the key up: hashing

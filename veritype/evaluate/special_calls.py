@@ -289,13 +289,7 @@ def _has_any(t: Type) -> bool:
 
 
 def _type_reporter(exprs: "ExprEvaluator"):  # type: ignore[no-untyped-def]
-    def report(node: ast.AST, msg: str, code: str) -> None:
-        if code == "note":  # (type_context.Reporter: a note on the error before it)
-            exprs.note(node, msg)
-        else:
-            exprs.error(node, msg, code)
-
-    return report if exprs.reporting else None
+    return exprs.type_report if exprs.reporting else None
 
 
 def _super(exprs: "ExprEvaluator", node: ast.Call) -> Type:

@@ -96,9 +96,6 @@ def _reporter(ex: "ExprEvaluator"):  # type: ignore[no-untyped-def]
             # valid argument for a ParamSpec parameter (`ClassA[T, P1]`: spec,
             # "ParamSpec"), which the class's or alias's own reading checks.
             return
-        if code == "note":  # (type_context.Reporter: a note on the error before it)
-            ex.note(node, msg)
-        else:
-            ex.error(node, msg, code)
+        ex.type_report(node, msg, code)
 
     return report
