@@ -22,8 +22,8 @@ _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 
 #: A comment: group 1, or a string literal from its opening quote
 #: (triple-quoted across lines; escapes and line continuations inside): group
-#: 2 (a group too for `re.split`, which keeps only what groups hold:
-#: cache/interface.py). The two start at different characters, so their order
+#: 2 (the scans that split a text use `PIECES` below, its one-group form). The
+#: two start at different characters, so their order
 #: decides nothing. A string's prefix (`rb`, `f`) is not part of the match: it
 #: is left with the code before it, which changes neither the string's extent
 #: nor the comments found, and a pattern that starts with a quote or `#` only
