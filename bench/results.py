@@ -48,6 +48,7 @@ def _ratio(v: dict | None, m: dict, key: str) -> str:
 def bench_section(doc: dict) -> list[str]:
     out = [f"### Speed and memory ({doc['machine']['date']})", "",
            f"Corpus: {', '.join(doc['corpus'])} ({doc['lines']:,} lines); "
+           f"CPU: {doc['machine'].get('cpu', 'not recorded')}, {doc['machine']['cores']} cores; "
            f"{doc['repeats']} interleaved runs per scenario, medians; "
            "ratio = veritype / mypy (below 1: veritype better).", "",
            "| scenario | veritype | mem | mypy | mem | time ratio | mem ratio |",
