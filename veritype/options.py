@@ -49,6 +49,7 @@ PER_MODULE = frozenset(
 
 @dataclass
 class Options:
+    """Every setting of a run: flags and config, global and per module."""
     python_version: tuple[int, int] = (sys.version_info[0], sys.version_info[1])
     platform: str = sys.platform
     python_executable: str | None = None

@@ -105,6 +105,10 @@ def veritype_key() -> str:
     parts = [__version__]
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        # The path relative to root, as os.path.relpath gives it: os.walk joins
+        # each name to root (already absolute and normal), so cutting root off
+        # is the same string, without relpath's two abspaths per file.
+        rel_dir = dirpath[len(root) + 1:]
         for name in sorted(filenames):
             if name.endswith(".py"):
                 path = os.path.join(dirpath, name)
@@ -112,7 +116,7 @@ def veritype_key() -> str:
                     st = os.stat(path)
                 except OSError:
                     continue
-                parts.append(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}")
+                parts.append(f"{os.path.join(rel_dir, name)}:{st.st_size}:{st.st_mtime_ns}")
     return digest_text("\n".join(parts))
 
 

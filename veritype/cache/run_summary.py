@@ -39,6 +39,7 @@ EntryStat = list[int] | None
 
 @dataclass
 class RunSummary:
+    """The last run's answer: its key, the states it read and each module's diagnostics."""
     key: str
     states: dict[str, str]
     # module -> (its entry file's stat, its diagnostics)

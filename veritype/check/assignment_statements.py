@@ -152,21 +152,13 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     # false` is accepted, not enforced, and keeps the module's lax reading).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
     lines = va.name_lines(mc, name)
-    if body is not None and defer_var_annotated(mc, stmt, t, name, kind, body, local, lines, _param_names(mc)):
+    if body is not None and defer_var_annotated(mc, stmt, t, name, kind, body, local, lines, va.param_names(mc)):
         return  # judged at the end of the scope's walk, without what it did not reach
     if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
         return
-    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, _param_names(mc), lines, mc):
+    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, va.param_names(mc), lines, mc):
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
-
-
-def _param_names(mc: "ModuleChecker") -> set[str]:
-    fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None
-    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return set()
-    a = fn.args
-    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]}
 
 
 def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:

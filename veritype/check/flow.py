@@ -77,6 +77,7 @@ def _empty_table() -> KeyTable:
 
 @dataclass
 class State:
+    """The narrowed types and reachability at one point of a function's flow."""
     types: dict[str, Type] = field(default_factory=dict)  # changed in place, never replaced (Flow.lookup)
     unreachable: bool = False
     # The names bound so far (check.possibly_undefined); None: not tracked.

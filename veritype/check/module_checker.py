@@ -38,7 +38,7 @@ from veritype.check import compound_statements
 from veritype.check import possibly_undefined
 from veritype.check import deleted_names
 from veritype.check import merge_declared
-from veritype.check.unreachable_rules import is_noop_for_reachability
+from veritype.check.unreachable_rules import is_false_literal, is_noop_for_reachability, static_assert_skip
 from veritype.check.var_annotated_reach import judge_deferred, note_unreached
 from veritype.check.await_placement import check_await_placement
 from veritype.check.class_rules import check_class
@@ -241,9 +241,7 @@ class ModuleChecker:
         for i, stmt in enumerate(body):
             if self.flow.state.unreachable:
                 note_unreached(self, body, i)  # (what `x = []` needing an annotation does not read)
-                # After `assert sys.platform == "win32"` on another platform the rest is skipped silently.
-                platform_skip = isinstance(prev, ast.Assert) and self.program.binder_for(self.info).static_branch(prev.test) is False
-                if self.options.warn_unreachable and not platform_skip:
+                if self.options.warn_unreachable and not static_assert_skip(self, prev):
                     # mypy passes over no-ops (`raise`, a NoReturn call) and reports the first other statement.
                     first = next((s for s in body[i:] if not is_noop_for_reachability(self, s)), None)
                     if first is not None:
@@ -375,7 +373,7 @@ class ModuleChecker:
         tested = self.infer(stmt.test, condition=True)
         if stmt.msg is not None:
             self.infer(stmt.msg)
-        if isinstance(stmt.test, ast.Constant) and not stmt.test.value:
+        if is_false_literal(stmt.test):
             self.flow.state.unreachable = True
             return
         if never_true(self.ev, tested):

@@ -59,6 +59,7 @@ _SCOPED = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 @dataclass
 class Completion:
+    """The statement that completes a partial type (an empty collection's first use) and how."""
     stmt: ast.stmt  # the completing statement
     role: str  # "item" / "iter" / "mapping" / "setitem"
 

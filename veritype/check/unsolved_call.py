@@ -9,7 +9,8 @@ was here already. Kept to calls without arguments, where nothing but the
 missing context could have solved it: with arguments the answer would depend
 on how well each checker solves them. The empty builtin collections (`list()`,
 `set()`, `dict()`, `OrderedDict()`, `defaultdict(...)`) are mypy's partial
-types, which a later `append` may complete (check/partial_types.py).
+types, which a later `append` may complete (check/partial_types.py);
+`defaultdict(factory)` nothing completes is check/defaultdict_annotation.py's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check.attribute_writes import is_self_target
+from veritype.check.defaultdict_annotation import report_defaultdict
 from veritype.types.model import AnyType, Instance, Type
 
 if TYPE_CHECKING:
@@ -29,7 +31,10 @@ _PARTIAL_KINDS = frozenset({"builtins.list", "builtins.set", "builtins.dict", "c
 def report_unsolved_call(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     """Report `stmt` (whose value was inferred as `t`) when it is such a declaration."""
     value = stmt.value
-    if type(value) is not ast.Call or value.args or value.keywords or len(stmt.targets) != 1 or mc.info.is_stub:
+    if type(value) is ast.Call and value.args:
+        report_defaultdict(mc, stmt, t)  # `defaultdict(list)`: the one call with arguments judged
+        return
+    if type(value) is not ast.Call or value.keywords or len(stmt.targets) != 1 or mc.info.is_stub:
         return
     if not isinstance(t, Instance) or t.info.fullname in _PARTIAL_KINDS:
         return

@@ -156,6 +156,15 @@ def _outer_parts(n: ast.AST) -> list[ast.AST]:
     return outer
 
 
+def param_names(mc: "ModuleChecker") -> set[str]:
+    """The parameter names of the function `mc` checks (none outside one)."""
+    fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return set()
+    a = fn.args
+    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]}
+
+
 def message(name: str, kind: str) -> str:
     return f'Need type annotation for "{name}" (hint: "{name}: {_HINTS[kind]} = ...")'
 
@@ -173,11 +182,22 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
     kind = empty_display_kind(stmt.value)
     if kind is None or not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
         return None  # (most assignments: tested before the imports below)
-    from veritype.check.inferred_attrs import _first_in_text
-    from veritype.syntax.shapes import is_unannotated_def
     from veritype.types.model import AnyType, Instance
 
     if not (isinstance(t, Instance) and t.info.fullname == f"builtins.{kind}" and all(isinstance(a, AnyType) for a in t.args)):
+        return None
+    attr = unfinished_attribute(checker, stmt, target)
+    return None if attr is None else (attr, kind)
+
+
+def unfinished_attribute(checker: "ModuleChecker", stmt: ast.Assign, target: ast.Attribute) -> str | None:
+    """The attribute's name when `self.x = value` (`stmt`, its one target
+    `target`) in an annotated method first declares it, no base does, and the
+    method uses `self.x` nowhere but in plain reads (attribute_needs_annotation)."""
+    from veritype.check.inferred_attrs import _first_in_text
+    from veritype.syntax.shapes import is_unannotated_def
+
+    if not isinstance(target.value, ast.Name):
         return None
     cls = checker.scope.method_class() if checker.scope.kind == "function" else None
     fn = checker.scope.function
@@ -197,7 +217,7 @@ def attribute_needs_annotation(checker: "ModuleChecker", stmt: ast.Assign, t: "T
         return None  # a base declares it: this assigns the base's attribute
     if not _only_plain_reads(fn, target.value.id, target.attr, target):
         return None
-    return target.attr, kind
+    return target.attr
 
 
 def _only_plain_reads(fn: ast.AST, self_name: str, attr: str, target: ast.Attribute) -> bool:

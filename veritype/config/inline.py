@@ -42,6 +42,7 @@ _FALSE = {"0", "no", "false", "off"}
 
 @dataclass
 class InlineConfig:
+    """A module's inline `# mypy:` settings, as read from its comments."""
     values: dict[str, object] = field(default_factory=dict)  # Options field -> value
     enable: set[str] = field(default_factory=set)
     disable: set[str] = field(default_factory=set)

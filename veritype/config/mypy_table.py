@@ -26,6 +26,7 @@ NOT_ENFORCED = "not enforced"
 
 @dataclass(frozen=True)
 class MypyOption:
+    """One mypy option: its config key, its flags and what veritype does with it."""
     key: str  # the config-file key (mypy's Options attribute)
     kind: str  # "bool" | "value" | "list" | "flag" (command line only, no config key)
     status: str

@@ -31,6 +31,7 @@ MINIMUM_VERSION = (3, 10)
 
 @dataclass(frozen=True)
 class Setting:
+    """One config-file key: the Options field it sets and how its value is read."""
     kind: str  # "bool" | "str" | "int" | "choice" | "version" | "workers" | "list" | "codes" | "regexes" | "paths"
     field: str  # the Options field it sets
     invert: bool = False  # `hide_error_codes = true` sets show_error_codes = False

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ErrorCode:
+    """An error code: its name, one-line doc, severity and whether it is on by default."""
     name: str
     doc: str
     severity: str = "error"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, order=True)
 class Diagnostic:
+    """One reported problem: where, how severe, the message and its error code."""
     path: str
     line: int
     column: int  # 1-based, as printed

@@ -43,6 +43,7 @@ _UNSILENCEABLE = frozenset({"syntax"})
 
 @dataclass(frozen=True)
 class Ignore:
+    """One `# type: ignore` comment: its line and the codes it silences."""
     line: int
     # None: a bare `# type: ignore`, which silences every code.
     codes: frozenset[str] | None
@@ -53,6 +54,7 @@ class Ignore:
 
 @dataclass
 class IgnoreMap:
+    """A module's ignore comments, by line, and the whole-file one."""
     lines: dict[int, Ignore] = field(default_factory=dict)
     # A whole-file ignore; its codes (None = all) apply to every line.
     whole_file: Ignore | None = None

@@ -34,6 +34,7 @@ CheckMany = Callable[["list[ModuleInfo]", "Callable[[], None] | None"], "dict[st
 
 @dataclass
 class BuildResult:
+    """What a run found: the diagnostics and how many files were checked."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
     reused: int = 0  # of files_checked, how many had their diagnostics from the cache

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CallParts:
+    """The name, value and type parameters given to a type alias call."""
     name: ast.expr | None
     value: ast.expr | None
     type_params: ast.expr | None

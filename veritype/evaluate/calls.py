@@ -53,6 +53,7 @@ ARG_POS, ARG_STAR, ARG_KW, ARG_STAR2 = "pos", "star", "kw", "star2"
 # reads their fields in every test below.)
 @dataclass(slots=True)
 class Arg:
+    """One argument of a call: its kind, keyword name, node and known type."""
     kind: str
     name: str | None = None
     node: ast.expr | None = None
@@ -136,6 +137,7 @@ def to_function(t: CallableType) -> str:
 
 @dataclass(slots=True)
 class Matching:
+    """Which arguments go to which parameter of a signature, and the errors found on the way."""
     # For each parameter index, the argument indices mapped to it.
     slots: list[list[int]]
     errors: list[tuple[ast.AST | None, str, str]]

@@ -39,6 +39,7 @@ FIELD = ("dataclasses.field",)
 
 @dataclass
 class Field:
+    """One field of a dataclass (or a dataclass_transform class), as `__init__` takes it."""
     name: str
     type: Type
     has_default: bool
@@ -54,6 +55,7 @@ class Field:
 
 @dataclass
 class DataclassInfo:
+    """A dataclass's fields and the options its decorator or base gave it."""
     fields: list[Field] = field(default_factory=list)  # own and inherited, in __init__ order
     frozen: bool = False
     order: bool = False

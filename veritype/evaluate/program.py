@@ -47,6 +47,7 @@ TYPING_MODULES = ("typing", "typing_extensions", "_typeshed", "typing._type_chec
 
 @dataclass(eq=False)
 class ModuleInfo:
+    """One loaded module: where it comes from, its tree and its bound names."""
     name: str
     path: str
     is_stub: bool

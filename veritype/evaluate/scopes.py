@@ -21,6 +21,7 @@ SYMBOL_IN_PROGRESS = object()
 
 @dataclass(eq=False)
 class Scope:
+    """A module, class or function scope: its symbol table and where it sits."""
     kind: str  # "module" | "class" | "function"
     table: SymbolTable
     module: "ModuleInfo"

@@ -34,6 +34,7 @@ def parse_type_comment_expr(text: str) -> ast.expr | None:
 
 @dataclass
 class CommentSignature:
+    """A function's `# type: (...) -> ...` comment, read into types."""
     args: list[Type | None]
     ret: Type
     names: list[str]

@@ -16,9 +16,7 @@ import functools
 import glob
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 from veritype.modules import interpreter_memo
@@ -54,6 +52,7 @@ class TargetEnvironmentError(Exception):
 
 @dataclass(frozen=True)
 class Environment:
+    """The target environment's site-packages and editable installs."""
     # Directories searched as site-packages, in order.
     site_dirs: tuple[str, ...] = ()
     # Top-level package -> directory, from setuptools' editable finders.
@@ -100,6 +99,12 @@ def _resolve(executable: str) -> str:
 
 
 def _ask(executable: str, given: str) -> list[str]:
+    # Imported here: a run whose answer is in the memo never asks, and the two
+    # modules (with shutil and random, which tempfile imports) were ~25M
+    # instructions of every such run's start.
+    import subprocess
+    import tempfile
+
     try:
         out = subprocess.run(
             # -I: no PYTHON* variables, no user site, no current directory on

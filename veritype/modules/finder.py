@@ -40,6 +40,7 @@ IMPORT_UNTYPED = "import-untyped"
 
 @dataclass(frozen=True)
 class FoundModule:
+    """A module found: its file, whether a stub, and where it was found."""
     name: str
     path: str  # the .py/.pyi file; for a namespace package, its (first) directory
     is_stub: bool
@@ -52,6 +53,7 @@ class FoundModule:
 
 @dataclass(frozen=True)
 class MissingModule:
+    """A module not found, with the error code and message to report."""
     name: str
     code: str  # "import-not-found" | "import-untyped"
     message: str

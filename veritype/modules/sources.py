@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class BuildSource:
+    """A file to check: its path, module name and source root."""
     path: str
     module: str
     base_dir: str  # the source root the module name is relative to

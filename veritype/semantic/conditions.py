@@ -40,7 +40,12 @@ _Name, _Attribute, _Compare, _Call, _UnaryOp, _BoolOp, _Constant, _Subscript = (
 _ALWAYS_TRUE_NAMES = frozenset({"TYPE_CHECKING", "MYPY"})
 
 
-def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, always: Always | None = None) -> bool | None:
+def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, always: Always | None = None,
+                       constants: bool = True) -> bool | None:
+    """True / False for a static condition, None for any other. `constants`
+    False: `True`, `False`, `0`, `1` are unknown too, as to mypy's semantic
+    analysis, which decides the static branches (and `assert`s) it does not
+    check; its checker still finds a branch after `assert False` unreachable."""
     # One branch by the node's class (a parse's nodes are never of a
     # subclass): asked for every `if` and `assert` of every bound body, and
     # most tests (`x is None`, `isinstance(...)`, a name) are none of these
@@ -73,11 +78,11 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, 
         return None
     if kind is _UnaryOp:
         if type(node.op) is ast.Not:  # type: ignore[attr-defined]
-            inner = evaluate_condition(node.operand, version, platform, always)  # type: ignore[attr-defined]
+            inner = evaluate_condition(node.operand, version, platform, always, constants)  # type: ignore[attr-defined]
             return None if inner is None else not inner
         return None
     if kind is _BoolOp:
-        values = [evaluate_condition(v, version, platform, always) for v in node.values]  # type: ignore[attr-defined]
+        values = [evaluate_condition(v, version, platform, always, constants) for v in node.values]  # type: ignore[attr-defined]
         if type(node.op) is ast.And:  # type: ignore[attr-defined]
             if any(v is False for v in values):
                 return False
@@ -85,7 +90,7 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, 
         if any(v is True for v in values):
             return True
         return False if all(v is False for v in values) else None
-    if kind is _Constant and isinstance(node.value, (bool, int)):  # type: ignore[attr-defined]
+    if kind is _Constant and constants and isinstance(node.value, (bool, int)):  # type: ignore[attr-defined]
         return bool(node.value)  # type: ignore[attr-defined]
     return None
 

@@ -35,6 +35,7 @@ _NO_METHODS: Mapping[int, ast.FunctionDef | ast.AsyncFunctionDef] = MappingProxy
 # per 100k lines), and nothing sets other attributes on one.
 @dataclass(eq=False, slots=True)
 class Symbol:
+    """A name bound in a scope: its kind and the statements that declare it."""
     name: str
     kind: str
     decls: list[ast.AST] = field(default_factory=list)

@@ -25,6 +25,7 @@ from veritype.syntax.word_lines import NOWHERE, keyword_lines, union_lines, word
 
 @dataclass
 class ParsedFile:
+    """A parsed source file: its text, tree and syntax errors."""
     path: str
     source: str
     tree: ast.Module | None

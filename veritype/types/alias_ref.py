@@ -27,6 +27,7 @@ _MAX_TOP_DEPTH = 30
 
 @dataclass(frozen=True, slots=True)
 class AliasRef(Type):
+    """A reference to a (possibly recursive) type alias, with its arguments."""
     name: str  # as written, for messages
     fullname: str  # identity of the alias
     args: tuple[Type, ...] = ()

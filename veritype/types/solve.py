@@ -33,6 +33,7 @@ SUPERTYPE = 1  # template <: actual  (an upper bound)
 
 @dataclass(frozen=True)
 class Constraint:
+    """A bound on a type variable: the variable, the direction and the type."""
     key: TVKey
     direction: int
     target: Type
