@@ -240,7 +240,7 @@ def complete(checker: "ModuleChecker", stmt: ast.Assign, t: Type, kind: str, key
     arg = seen.get(0)
     if arg is None:
         return t
-    done = _completed(checker, kind, comp.role, arg)
+    done = _completed(checker, kind, comp.role, arg, read=_reads_variable(comp, key))
     if done is None and all(isinstance(a, AnyType) for a in (arg if isinstance(arg, tuple) else (arg,))):
         # mypy completes `x = []` from `x.append(value)` with a value of type Any
         # too: `x` is declared `list[Any]`, the type it already has here, and a
@@ -302,28 +302,49 @@ def argument_of(exprs: "ExprEvaluator", kind: str, comp: Completion) -> Type | t
     return t
 
 
-def _usable(t: Type) -> bool:
+def _usable(t: Type, read: bool = False) -> bool:
     """An item type worth completing with: not Any, Never or None (mypy leaves
-    `x.append(None)` partial), and nothing empty inside (`x.append([])`)."""
+    `x.append(None)` partial), and nothing empty inside (`x.append([])`, whose
+    argument is `list[Never]` to mypy and `list[Any]` here). `read`: the
+    argument is a variable, whose `list[Any]` is what mypy reads too (a
+    declared `list[Any]`, or an empty `y = []` read before anything completed
+    it, which mypy reports and reads as `list[Any]`): mypy completes with it
+    (mypy 2.4.1: `d["k"] = y` makes `d` a `dict[str, list[Any]]`, cattrs'
+    `globs["__c_a"] = allowed_fields`)."""
     if isinstance(t, (AnyType, NeverType, NoneType)):
         return False
     if isinstance(t, UnionType):
         return all(not isinstance(i, (AnyType, NeverType)) for i in t.items)
-    if isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and t.args and all(isinstance(a, AnyType) for a in t.args):
+    if (not read and isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set")
+            and t.args and all(isinstance(a, AnyType) for a in t.args)):
         return False
     return True
 
 
-def _completed(checker: "ModuleChecker", kind: str, role: str, arg: Type | tuple[Type, Type]) -> Type | None:
+def _reads_variable(comp: Completion, key: tuple[str, ...]) -> bool:
+    """Whether the completing statement adds a plain variable (`x.append(y)`,
+    `d[k] = y`), not the one completed (`x.append(x)` stays `list[Any]`, and
+    `y[1] = y` a read of `y` before its completion): see `_usable`."""
+    stmt = comp.stmt
+    if comp.role == "setitem":
+        arg = stmt.value  # type: ignore[attr-defined]
+    elif comp.role == "item" and type(stmt) is ast.Expr:
+        arg = stmt.value.args[0]  # type: ignore[attr-defined]
+    else:
+        return False
+    return type(arg) is ast.Name and arg.id != key[0]
+
+
+def _completed(checker: "ModuleChecker", kind: str, role: str, arg: Type | tuple[Type, Type], read: bool = False) -> Type | None:
     from veritype.types.join import widen_literals
 
     if isinstance(arg, tuple):
         k, v = widen_literals(arg[0]), widen_literals(arg[1])
-        if kind != "dict" or not _usable(k) or not _usable(v):
+        if kind != "dict" or not _usable(k) or not _usable(v, read):
             return None
         return checker.ev.builtin("dict", k, v)
     item = widen_literals(arg)
-    if not _usable(item):
+    if not _usable(item, read):
         return None
     return checker.ev.builtin(kind, item)
 

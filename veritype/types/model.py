@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, TypeVar, Union, dataclass_transform
 
 if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
+    from veritype.types.param_shape import ParamShape
 
 
 class Type:
@@ -35,8 +36,46 @@ class _HashCached(Type):
     __slots__ = ("_hash",)
 
 
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def value_type(cls: type[_T]) -> type[_T]:
+    """`@dataclass(frozen=True, slots=True)` for a type value, with faster methods.
+
+    The dataclass makes the fields (for `dataclasses.replace` and `fields`),
+    the slots, `__repr__` and `__match_args__`. `__init__`, `__eq__`,
+    `__hash__` and the pickling pair `__getstate__`/`__setstate__` are made
+    by `_fast_methods`, all in one compile, and the frozen `__setattr__` and
+    `__delattr__` are two plain functions shared by every type value. The
+    dataclass would compile each of those methods on its own, at every start
+    of veritype, and `_fast_methods` replaced three of them anyway (the
+    import of this module: 90M instructions that way, 45M this way). (Assigning an
+    attribute that is not a field now raises FrozenInstanceError too; the
+    dataclass-made `__setattr__` raised a TypeError there, from `super()`
+    over the class it had before the slots were added.) A compound type
+    keeps its hash once computed (`_HashCached`).
+    """
+    made = _fast_methods(dataclass(init=False, eq=False, slots=True)(cls))
+    made.__setattr__ = _frozen_setattr
+    made.__delattr__ = _frozen_delattr
+    if issubclass(made, _HashCached):
+        _cache_hash(made)
+    return made
+
+
+def _frozen_setattr(self, name, value):  # type: ignore[no-untyped-def]
+    """A type value never changes (the message is the frozen dataclass's)."""
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self, name):  # type: ignore[no-untyped-def]
+    """A type value never changes (the message is the frozen dataclass's)."""
+    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
 def _cache_hash(cls):  # type: ignore[no-untyped-def]
-    """Wrap the dataclass-made `__hash__` of `cls` to keep its answer.
+    """Wrap the field-made `__hash__` of `cls` to keep its answer.
 
     `_fast_methods` starts the slot as None, so the first hash of a value costs a
     test, not a raised and caught AttributeError (0.6 us each, 56k first hashes
@@ -56,15 +95,16 @@ def _cache_hash(cls):  # type: ignore[no-untyped-def]
 
 
 def _fast_methods(cls):  # type: ignore[no-untyped-def]
-    """Give the frozen slotted dataclass `cls` a faster `__init__`, `__setstate__` and `__eq__`.
+    """Give the slotted dataclass `cls` of a type value a fast `__init__`, `__eq__`,
+    `__hash__`, `__getstate__` and `__setstate__`.
 
     The dataclass-made `__init__` sets each field through `object.__setattr__`
     (to get past the frozen `__setattr__`): 235k values are made on the bench
     corpus, 0.30 us for a 3-field one. This one sets the slots through their
     descriptors, bound once here (0.20 us): the same fields in the same order
     with the same defaults, so `dataclasses.replace`, `__match_args__` and
-    keyword calls are unchanged, and assigning a field later still raises
-    FrozenInstanceError. The slots that are not fields (the cached hash, a
+    keyword calls are as the dataclass's, and assigning a field later still
+    raises FrozenInstanceError. The slots that are not fields (the cached hash, a
     callable's `_shape`) start as None, both when made and when unpickled or
     copied (pickle and copy restore the fields through `__setstate__`, not
     `__init__`).
@@ -74,6 +114,14 @@ def _fast_methods(cls):  # type: ignore[no-untyped-def]
     objects: dictionary keys); this one compares field by field, with the
     identity shortcut tuple comparison has, so the answer is the same
     (0.27 -> 0.19 us for an instance, 0.48 -> 0.26 us for a literal).
+
+    `__hash__` is the dataclass's: the hash of the tuple of the hashed fields
+    (`hash=`, else `compare=`). Where no field is hashed (None, Never, every
+    Any) that tuple is empty each time (26k times on the bench corpus), so its
+    hash is returned as a constant.
+
+    `__getstate__` is the frozen slotted dataclass's: the list of the fields'
+    values, which `__setstate__` reads back.
     """
     fields = dataclasses.fields(cls)
     extra = [name for base in cls.__mro__[1:] for name in base.__dict__.get("__slots__", ())]
@@ -95,41 +143,37 @@ def _fast_methods(cls):  # type: ignore[no-untyped-def]
         ns[f"_set_{name}"] = owner.__dict__[name].__set__
         body.append(f"    _set_{name}(self, None)")
     state = [f"_set_{f.name}(self, state[{i}])" for i, f in enumerate(fields)] + [f"_set_{name}(self, None)" for name in extra]
+    values = "".join(f"self.{f.name}, " for f in fields)
     same = [f"(self.{f.name} is other.{f.name} or self.{f.name} == other.{f.name})" for f in fields if f.compare]
+    hashed = "".join(f"self.{f.name}," for f in fields if (f.compare if f.hash is None else f.hash))
+    ns["_empty_hash"] = hash(())
     source = (
         f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
+        f"def __getstate__(self):\n    return [{values}]\n"
         "def __setstate__(self, state):\n" + "".join(f"    {line}\n" for line in state or ["pass"])
         + "def __eq__(self, other):\n"
         "    if other.__class__ is not self.__class__:\n"
         "        return NotImplemented\n"
         f"    return {' and '.join(same) or 'True'}\n"
+        "def __hash__(self):\n"
+        f"    return {f'hash(({hashed}))' if hashed else '_empty_hash'}\n"
     )
     # Compiled under a name of its own: exec'd as "<string>", every class's
     # methods shared one (file, line, name) label, which cProfile's stats keep
     # once (the last code object written wins), so profiles lost their calls.
     exec(compile(source, f"<fast methods of {cls.__module__}.{cls.__qualname__}>", "exec"), ns)  # noqa: S102 (our own source, from the field names)
-    for name in ("__init__", "__setstate__", "__eq__"):
+    for name in ("__init__", "__getstate__", "__setstate__", "__eq__", "__hash__"):
         fn = ns[name]
         fn.__qualname__ = f"{cls.__qualname__}.{name}"  # type: ignore[attr-defined]
         fn.__module__ = cls.__module__  # type: ignore[attr-defined]
         setattr(cls, name, fn)
-    if cls.__dict__.get("__hash__") is not None and not any(f.compare if f.hash is None else f.hash for f in fields):
-        # No field is hashed (None, Never, every Any): the dataclass-made `__hash__`
-        # hashes an empty tuple each time (26k times on the bench corpus); this
-        # one returns that same number.
-        empty_hash = hash(())
-
-        def __hash__(self):  # type: ignore[no-untyped-def]
-            return empty_hash
-
-        __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
-        cls.__hash__ = __hash__
     return cls
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class AnyType(Type):
+    """`Any`: compatible both ways with every type; the reason it arose is kept for messages and flags."""
+
     # Why it is Any: "explicit" (written Any), "unannotated", "error" (after a
     # reported error), "special" (a construct we do not model yet), "implicit",
     # "unimported" (a name from a module that could not be followed),
@@ -141,23 +185,23 @@ class AnyType(Type):
     reported: bool = field(default=False, compare=False)
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class NoneType(Type):
-    pass
+    """The type of `None`."""
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class NeverType(Type):
+    """`Never` / `NoReturn`: the type with no values."""
+
     # "NoReturn" and "Never" are the same type; the spelling is kept for messages.
     spelling: str = field(default="Never", compare=False)
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class Instance(_HashCached):
+    """An instance of a class, with its type arguments: `int`, `list[str]`."""
+
     info: "ClassInfo"
     args: tuple[Type, ...] = ()
     # Set on the instance type of a literal's value after widening is not wanted
@@ -167,10 +211,10 @@ class Instance(_HashCached):
         return f"Instance({self.info.fullname}, {self.args!r})"
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class LiteralType(_HashCached):
+    """A literal type, `Literal[1]`, `Literal["a"]`, `Literal[Color.RED]`, over its fallback class."""
+
     value: object  # int | str | bytes | bool | EnumMember name (str) for enums
     fallback: Instance
     is_enum: bool = False
@@ -180,9 +224,7 @@ class LiteralType(_HashCached):
     declared: bool = field(default=False, compare=False)
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class TupleType(_HashCached):
     """A fixed-length tuple `tuple[int, str]`; `tuple[int, ...]` is an Instance."""
 
@@ -193,8 +235,7 @@ class TupleType(_HashCached):
     fallback: Instance = field(hash=False)
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class UnpackType(Type):
     """An unpacked variadic part (PEP 646): `*Ts`, `*tuple[int, ...]`.
 
@@ -209,10 +250,10 @@ class UnpackType(Type):
     item: Type
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class UnionType(_HashCached):
+    """A union of types, `int | str` (made by `make_union`: flattened, without duplicates)."""
+
     items: tuple[Type, ...]
 
 
@@ -223,9 +264,10 @@ KW_ONLY = 3
 VAR_KW = 4
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class Param:
+    """One parameter of a callable: its name, type, kind and whether it has a default."""
+
     name: str | None
     type: Type
     kind: int = POS_OR_KW
@@ -236,10 +278,10 @@ class Param:
         return self.kind in (POS_ONLY, POS_OR_KW)
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class TypeVarType(_HashCached):
+    """A type variable (or ParamSpec, TypeVarTuple, the Self type) and what binds it."""
+
     name: str
     fullname: str
     # The function or class that binds it ("" while unbound, e.g. in an alias).
@@ -259,12 +301,14 @@ class _CallableBase(_HashCached):
     """A callable also keeps its parameters sorted by kind (types.param_shape)."""
 
     __slots__ = ("_shape",)
+    # Declared for the checker (the slot holds it; no class attribute is made).
+    _shape: "ParamShape | None"
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class CallableType(_CallableBase):
+    """A callable's signature: its parameters, return type and type variables."""
+
     params: tuple[Param, ...]
     ret: Type
     type_vars: tuple[TypeVarType, ...] = ()
@@ -303,41 +347,40 @@ class CallableType(_CallableBase):
         )
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class Overloaded(_HashCached):
+    """An overloaded function: its signatures, in order."""
+
     items: tuple[CallableType, ...]
     name: str | None = field(default=None, compare=False)
 
 
-@_fast_methods
-@_cache_hash
-@dataclass(frozen=True, slots=True)
+@value_type
 class TypeType(_HashCached):
     """`type[C]`: the class object C (or a subclass)."""
 
     item: Type  # Instance, TypeVarType, AnyType, UnionType of those
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class TypeFormType(Type):
     """`TypeForm[T]` (PEP 747): a type form object for T or a type assignable to it."""
 
     item: Type
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class ModuleType(Type):
+    """A module object, `import os` as a value."""
+
     name: str
     info: object = field(compare=False, hash=False, repr=False, default=None)
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class TypedDictType(Type):
+    """A TypedDict: its items, which are required and which read-only, and its class."""
+
     items: tuple[tuple[str, Type], ...]
     required: frozenset[str]
     readonly: frozenset[str]
@@ -351,8 +394,7 @@ class TypedDictType(Type):
         return dict(self.items)
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class SpecialForm(Type):
     """A typing special form used as a value (`Union`, `Optional`, `Literal`...).
 
@@ -362,8 +404,7 @@ class SpecialForm(Type):
     name: str
 
 
-@_fast_methods
-@dataclass(frozen=True, slots=True)
+@value_type
 class UninhabitedUnbound(Type):
     """Placeholder for a partial type being inferred (`x = []` before use)."""
 

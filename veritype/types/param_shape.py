@@ -80,4 +80,4 @@ def shape_of(callee: CallableType) -> ParamShape:
     return shape
 
 
-_set_shape = _CallableBase._shape.__set__  # type: ignore[attr-defined]  # (past the frozen __setattr__)
+_set_shape = _CallableBase._shape.__set__  # type: ignore[union-attr]  # (the slot's descriptor, past the frozen __setattr__)
