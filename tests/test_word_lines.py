@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import warnings
 
-from veritype.syntax.word_lines import any_in_span, keyword_lines, span_start, word_lines
+from veritype.syntax.word_lines import NOWHERE, any_in_span, keyword_lines, lines_by_word, span_start, word_lines
 
 SOURCE = '''import x
 
@@ -44,6 +44,36 @@ def test_lines_of_a_keyword() -> None:
         warnings.simplefilter("ignore")  # (Python warns of the missing space: still a comprehension)
         for line in numbers.splitlines()[:5]:
             assert isinstance(ast.parse(line).body[0].value, ast.ListComp)  # type: ignore[attr-defined]
+
+
+def test_lines_of_several_words_at_once() -> None:
+    # The answers of word_lines and keyword_lines, word by word, in one call.
+    text = "def f(default=1):\n    for x in y: yield x\n    import os  # def\nformat = [1for a in b]\n"
+    words, keywords = ("yield", "import", "await", "def"), ("def", "for", "class")
+    expected = [word_lines(text, w) for w in words] + [keyword_lines(text, w) for w in keywords]
+    assert lines_by_word(text, words, keywords) == expected == [[2], [3], [], [1, 3], [1, 3], [2, 4], []]
+    assert lines_by_word(text, (), ()) == []
+    assert lines_by_word(text, ("await",), ())[0] is NOWHERE  # the shared empty answer
+    # A lone carriage return: the lines of a word the text holds are not known.
+    assert lines_by_word("a\rdef\nundef\n", ("def", "class"), ("def",)) == [None, NOWHERE, None]
+    assert lines_by_word("a\rundef\n", (), ("def",)) == [NOWHERE]  # never standing alone
+
+
+def test_parsed_file_finds_the_common_words_together() -> None:
+    from veritype.syntax.parse import parse_source
+
+    text = "import a\nclass C:\n    def f(self):\n        global g\n        del g\n        for x in y: await x\n"
+    parsed = parse_source("m.py", text)
+    assert parsed.keyword_lines("def") == [3]
+    # Asked for one, the others were found with it, each as its own scan answers.
+    assert parsed._keyword_memo[("class",)] == [2] and parsed._lines_memo[("await",)] == [6]
+    for word in ("import", "await", "yield"):
+        assert parsed._lines_memo[(word,)] == word_lines(text, word)
+    for word in ("for", "def", "class", "del", "global", "nonlocal"):
+        assert parsed.keyword_lines(word) == keyword_lines(text, word)
+    # `yield` alone (the binder asks it of every module loaded) is found alone.
+    alone = parse_source("m.py", text)
+    assert alone.word_lines("yield") == [] and ("def",) not in alone._keyword_memo
 
 
 def test_spans() -> None:

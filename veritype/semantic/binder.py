@@ -111,7 +111,9 @@ class Binder:
                 handler(self, stmt, table)
 
     def _def(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, table: SymbolTable) -> None:
-        if self.yield_lines is not None and not any_in_span(self.yield_lines, span_start(stmt), stmt.end_lineno):
+        lines, last = self.yield_lines, stmt.end_lineno
+        # (No line holds `yield`, as in most modules: no span to look at.)
+        if lines is not None and last is not None and (not lines or not any_in_span(lines, span_start(stmt), last)):
             stmt._vt_is_generator = False  # type: ignore[union-attr]
         sym = table.get(stmt.name)
         if sym is not None and sym.kind == S.FUNC:
@@ -387,15 +389,17 @@ def collect_instance_attributes(cls: ast.ClassDef, table: SymbolTable) -> None:
             # classes are bound when first used: no walk of the body, nothing
             # kept on the def.
             continue
-        if any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
+        # (Most methods have no decorator: no generator made for them.)
+        if stmt.decorator_list and any(_decorator_name(d) in ("staticmethod", "classmethod") for d in stmt.decorator_list):
             continue
-        first = (stmt.args.posonlyargs + stmt.args.args)[0].arg
+        first = (stmt.args.posonlyargs or stmt.args.args)[0].arg
         # The method's stores to `first.attr`, walked once for all the readers
         # (syntax/param_stores.py): those of `=`, `x: T =`, `for` and `with`
         # are instance attributes (not `+=`'s nor `del`'s).
         for node, target in first_param_stores(stmt):
             if type(node) in _ATTRIBUTE_DECLARING:
-                for t in _flatten_targets(target):
+                # (`self.x = ...`, most stores: an attribute, flat already.)
+                for t in (target,) if type(target) is ast.Attribute else _flatten_targets(target):
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == first:
                         sym = table.get(t.attr)
                         if sym is None:

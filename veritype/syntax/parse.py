@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from veritype.diagnostics.diagnostic import Diagnostic
 from veritype.syntax.newer import explain_newer_syntax
 from veritype.syntax.read_files import decode_source, read_bytes
-from veritype.syntax.word_lines import NOWHERE, keyword_lines, union_lines, word_lines
+from veritype.syntax.word_lines import NOWHERE, keyword_lines, lines_by_word, union_lines, word_lines
 
 
 @dataclass
@@ -54,10 +54,25 @@ class ParsedFile:
                   find: Callable[..., list[int] | None], words: tuple[str, ...]) -> list[int] | None:
         if words in memo:
             return memo[words]
+        if len(words) == 1 and words[0] in (_TOGETHER_TRIGGERS if memo is self._lines_memo else _TOGETHER_KEYWORDS):
+            self._find_together()
+            return memo[words]
         lines = (find(self.source, words[0]) if len(words) == 1
                  else union_lines([self._lines_of(memo, find, (word,)) for word in words]))
         memo[words] = lines
         return lines
+
+    def _find_together(self) -> None:
+        """Fill the memos with the lines of `_TOGETHER_WORDS` and
+        `_TOGETHER_KEYWORDS` (those not there yet), by one count of the
+        text's lines (syntax.word_lines.lines_by_word)."""
+        plain = tuple(w for w in _TOGETHER_WORDS if (w,) not in self._lines_memo)
+        keywords = tuple(w for w in _TOGETHER_KEYWORDS if (w,) not in self._keyword_memo)
+        answers = lines_by_word(self.source, plain, keywords)
+        for word, lines in zip(plain, answers):
+            self._lines_memo[(word,)] = lines
+        for word, lines in zip(keywords, answers[len(plain):]):
+            self._keyword_memo[(word,)] = lines
 
     def binding_expression_lines(self) -> list[int] | None:
         """The lines that may hold a `:=` or a comprehension's `for` (the
@@ -69,6 +84,17 @@ class ParsedFile:
         walrus, fors = self.word_lines(":="), self.keyword_lines("for")
         lines = memo[key] = fors if walrus is NOWHERE else union_lines([walrus, fors])
         return lines
+
+
+# The words a checked module's rules and the release of its bodies all ask
+# of its text (the checks' walks skip the lines holding none: `def`, `class`,
+# `for`, `global`... syntax/word_lines.py): their lines are found together
+# when the first of them is asked. Not when `yield` or `:=` is: the binder
+# asks those of every module it loads, stubs and modules never checked too,
+# which are asked nothing else (found together all the same once another is).
+_TOGETHER_WORDS = ("import", "await", "yield")
+_TOGETHER_KEYWORDS = ("for", "def", "class", "del", "global", "nonlocal")
+_TOGETHER_TRIGGERS = frozenset(_TOGETHER_WORDS) - {"yield"}
 
 
 def _syntax_error(path: str, line: int, col: int, message: str) -> Diagnostic:

@@ -51,6 +51,61 @@ def union_lines(parts: list[list[int] | None]) -> list[int] | None:
     return sorted(found) if found else NOWHERE
 
 
+def lines_by_word(source: str, words: tuple[str, ...], keywords: tuple[str, ...]) -> list[list[int] | None]:
+    """`word_lines(source, w)` for each of `words`, then `keyword_lines(source,
+    w)` for each of `keywords`: the same answers, by one count of the text's
+    newlines. Each word's own scan counts the newlines from the start of the
+    text to its last occurrence; asked for a dozen words (a checked module's
+    rules do: `def`, `for`, `import`...), that was a dozen passes over the
+    text, the most of these scans' cost. Here the occurrences of all the
+    words are found first (by `str.find`, as each word's scan finds them),
+    then their lines by one pass over them in text order."""
+    found = [_positions(source, word) for word in words] + [_whole_positions(source, word) for word in keywords]
+    if "\r" in source:
+        return [None if positions else NOWHERE for positions in found]
+    # Each occurrence as one int, its offset and its word's index: sorted,
+    # the occurrences of every word in text order (two words never start at
+    # the same offset, and if they did the order between them would not matter).
+    shift = max(len(found), 1).bit_length()
+    mask = (1 << shift) - 1
+    keyed = sorted([pos << shift | i for i, positions in enumerate(found) for pos in positions])
+    out: list[list[int]] = [[] for _ in found]
+    line, counted, count = 1, 0, source.count
+    for key in keyed:
+        pos = key >> shift
+        line += count("\n", counted, pos)
+        counted = pos
+        lines = out[key & mask]
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return [lines if lines else NOWHERE for lines in out]
+
+
+def _positions(source: str, word: str) -> list[int]:
+    """The offsets where `word` starts (as `_lines_of` finds them)."""
+    out: list[int] = []
+    pos, size, find = source.find(word), len(word), source.find
+    while pos >= 0:
+        out.append(pos)
+        pos = find(word, pos + size)
+    return out
+
+
+def _whole_positions(source: str, word: str) -> list[int]:
+    """The offsets where `word` starts standing alone (as `_whole_lines_of`
+    finds them)."""
+    out: list[int] = []
+    name_chars, size, length, find = _NAME_CHARS, len(word), len(source), source.find
+    pos = find(word)
+    while pos >= 0:
+        end = pos + size
+        if (end == length or source[end] not in name_chars) and (pos == 0 or source[pos - 1] not in name_chars
+                                                                 or _after_number(source, pos)):
+            out.append(pos)
+        pos = find(word, end)
+    return out
+
+
 def _lines_of(source: str, word: str) -> list[int] | None:
     """`word_lines(source, word)`: the lines holding one word (none, whatever
     the line ends, when the text does not hold it)."""
