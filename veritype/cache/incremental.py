@@ -103,10 +103,15 @@ class _States:
         return self._memo[name]
 
     def _compute(self, name: str) -> str:
-        if name.startswith(UNLOADED):
-            return self._place(name[len(UNLOADED):])
+        """Where `name` resolves, with its interface's digest; for a module the run
+        did not load (closures.UNLOADED and its name), where it resolves only."""
+        loaded = not name.startswith(UNLOADED)
+        if not loaded:
+            name = name[len(UNLOADED):]
         src = self.program.sources.get(name)
         if src is not None:
+            if not loaded:
+                return f"source:{src.path}"
             parsed = self._parsed(name, src.path)
             early = self._early.pop(name, None)
             early_bytes = self._early_bytes.pop(name, None)
@@ -120,23 +125,10 @@ class _States:
             return f"stdlib:{found.path}"  # contents: covered by typeshed_key()
         if found.is_namespace:
             return f"namespace:{'|'.join(found.portions or (found.path,))}"
+        if not loaded:
+            return f"{found.origin}:{found.path}"
         iface = self.interface_of_file(found.path, library=found.origin != "source", parsed=self._parsed(name, found.path))  # not the project's: shared
         return f"{found.origin}:{found.path}:{iface}"
-
-    def _place(self, name: str) -> str:
-        """The state of a module the run did not load (closures.UNLOADED):
-        where it resolves, as `_compute` tells it, without its interface."""
-        src = self.program.sources.get(name)
-        if src is not None:
-            return f"source:{src.path}"
-        found = self.program.find(name)
-        if isinstance(found, MissingModule):
-            return f"{MISSING}:{found.code}:{found.ignored}"
-        if found.origin == "stdlib":
-            return f"stdlib:{found.path}"
-        if found.is_namespace:
-            return f"namespace:{'|'.join(found.portions or (found.path,))}"
-        return f"{found.origin}:{found.path}"
 
     def _parsed(self, name: str, path: str) -> ParsedFile | None:
         """The run's parse of the module, if it loaded it from `path`: its

@@ -42,16 +42,13 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             if literal and node.orelse:
                 _unreachable_block(mc, node.orelse)
             break
-        nxt = elif_branch(node)
         if static is False:
             if literal:
                 _unreachable_block(mc, node.body)
-            if nxt is None:
-                mc.block(node.orelse)
+            following = _next_branch(mc, node)
+            if following is None:
                 break
-            if mc._unreachable_elif(nxt):
-                break
-            node = nxt
+            node = following
             continue
         # One evaluator infers the test and then asks what it narrows, its memo
         # kept between (`InferMemo.held`): the narrowing takes the operands' types
@@ -84,12 +81,10 @@ def check_if(mc: "ModuleChecker", stmt: ast.If) -> None:
             mc.flow.apply(neg)
         if (neg and rules_out(neg)) or never_false(mc.ev, tested):
             mc.flow.state.unreachable = True
-        if nxt is None:
-            mc.block(node.orelse)
+        following = _next_branch(mc, node)
+        if following is None:
             break
-        if mc._unreachable_elif(nxt):
-            break
-        node = nxt
+        node = following
     if ends:
         ends.append(mc.flow.state)
         mc.flow.set(merge(ends, mc.merge_declared, handed_over=True))
@@ -113,13 +108,19 @@ def _unreachable_block(mc: "ModuleChecker", body: list[ast.stmt]) -> None:
     mc.flow.set(saved)
 
 
-def unreachable_elif(mc: "ModuleChecker", nxt: ast.If) -> bool:
-    """What `block([nxt])` does first: an elif after an unreachable point is skipped (and reported)."""
+def _next_branch(mc: "ModuleChecker", node: ast.If) -> ast.If | None:
+    """The elif to walk after `node`'s branch, or None where the chain ends: `node`
+    has no elif (its else block is walked here), or the elif follows an
+    unreachable point, where it is skipped (and reported), as `block([nxt])` would."""
+    nxt = elif_branch(node)
+    if nxt is None:
+        mc.block(node.orelse)
+        return None
     if not mc.flow.state.unreachable:
-        return False
+        return nxt
     if mc.options.warn_unreachable and not is_noop_for_reachability(mc, nxt):
         mc.error(nxt, "Statement is unreachable", "unreachable")
-    return True
+    return None
 
 
 def loop(mc: "ModuleChecker", body: list[ast.stmt], orelse: list[ast.stmt], assigned: Callable[[], set[str]], test: ast.expr | None, infinite: bool, before_body=None) -> None:  # type: ignore[no-untyped-def]

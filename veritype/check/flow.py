@@ -115,34 +115,26 @@ class State:
 
 class Flow:
     def __init__(self) -> None:
-        # (What `__setattr__` and `State()` do, written out: a flow is made for
-        # every body checked, with an empty state.)
-        state = State.made(_empty_table(), False, None)
-        d = self.__dict__
-        d["state"] = state
-        d["lookup"] = state.types.get
-        d["may_hold_members"] = state.types.members.__len__  # type: ignore[attr-defined]
+        # (`State()`, written out: a flow is made for every body checked, with an empty state.)
+        self.set(State.made(_empty_table(), False, None))
         # The scope's possibly-undefined tracking, when that code is enabled.
-        d["undefined"] = None
+        self.__dict__["undefined"] = None
         self.undefined: "UndefinedNames | None"
 
     def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
         if name == "state":
-            # `lookup` is the state's own table's `get` (every name read asks it:
-            # 136k on the bench corpus), kept with the state: a state's table
-            # is never replaced, only changed.
-            object.__setattr__(self, "lookup", value.types.get)  # type: ignore[attr-defined]
-            object.__setattr__(self, "may_hold_members", value.types.members.__len__)  # type: ignore[attr-defined]
+            self.set(value)  # type: ignore[arg-type]
+        else:
+            object.__setattr__(self, name, value)
 
     def lookup(self, key: str) -> Type | None:
-        """(Replaced on each instance by its state's `types.get`, see `__setattr__`.)"""
+        """(Replaced on each instance by its state's `types.get`, see `set`.)"""
         return self.state.types.get(key)
 
     def may_hold_members(self) -> bool:
         """(FlowView) `KeyTable.members` holds every member key, and maybe some
         deleted. (Replaced on each instance by the `__len__` of its state's
-        table's `members`, a true count for true, see `__setattr__`: asked for
+        table's `members`, a true count for true, see `set`: asked for
         each attribute and item read, 26k on the bench corpus. A table's
         `members` is never replaced, only changed.)"""
         return bool(self.state.types.members)  # type: ignore[attr-defined]
@@ -196,7 +188,11 @@ class Flow:
         return self.state.copy()
 
     def set(self, state: State) -> None:
-        # What `__setattr__` does, written out (every branch and loop sets a state).
+        """Make `state` the flow's (as `self.state = state` does, without `__setattr__`'s
+        test: every branch and loop sets a state). `lookup` is the state's own table's
+        `get` (every name read asks it: 136k on the bench corpus), kept with the
+        state, and `may_hold_members` its member keys' `__len__`: a state's table
+        and its `members` are never replaced, only changed."""
         d = self.__dict__
         d["state"] = state
         d["lookup"] = state.types.get

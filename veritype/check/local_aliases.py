@@ -23,22 +23,22 @@ from typing import TYPE_CHECKING
 from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var
 from veritype.evaluate.declarations import alias_info
 from veritype.evaluate.type_application_args import ALIAS_VALUES
-from veritype.evaluate.type_applications import arguments_shaped, report_invalid_local_alias
+from veritype.evaluate.type_applications import INVALID_ALIAS, arguments_shaped
 
 if TYPE_CHECKING:
     from veritype.check.module_checker import ModuleChecker
 
 
-def check_local_alias(checker: "ModuleChecker", stmt: ast.Assign) -> None:
-    """`name = X[...]` in a function (`stmt`, a subscript assigned to one name)."""
-    value = stmt.value
-    if type(value) is not ast.Subscript or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Name:
+def check_local_alias(checker: "ModuleChecker", stmt: ast.Assign, value: ast.Subscript, name: str) -> None:
+    """`name = X[...]` in a function: `stmt`, whose one target is the name `name`
+    and whose value is the subscript `value` (special_assignment has seen both)."""
+    sym = checker.scope.table.get(name)
+    if sym is None or sym.node is not stmt or alias_info(checker.ev, sym, checker.scope) is None:
         return
     if not arguments_shaped(value):
-        report_invalid_local_alias(checker, stmt)
-        return
-    sym = checker.scope.table.get(stmt.targets[0].id)
-    if sym is None or sym.node is not stmt or alias_info(checker.ev, sym, checker.scope) is None:
+        # `A = list[len(xs)]`: no type alias; its 'Type expected' comes from
+        # check_type_application, when the value is inferred as an expression.
+        checker.error(value, INVALID_ALIAS, "valid-type")
         return
     ALIAS_VALUES.add(value)  # (not checked again as a value: evaluate/type_application_args)
     checker.ev.type_exprs.evaluate(value, checker.scope, report=checker.type_report(), alias_value=True)

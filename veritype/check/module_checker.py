@@ -538,7 +538,6 @@ class ModuleChecker:
     # -- compound statements ---------------------------------------------------------------
 
     _If = compound_statements.check_if
-    _unreachable_elif = compound_statements.unreachable_elif
     _loop = compound_statements.loop
     _While = compound_statements.check_while
     _For = compound_statements.check_for

@@ -21,10 +21,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Callable
 
-from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Param, Type, TypeVarType, UnionType,
-    holds_any,
-)
+from veritype.check.overload_params import paired
+from veritype.types.model import AnyType, CallableType, Instance, Param, Type, TypeVarType, UnionType, holds_any
 from veritype.types.substitute import substitute, tv_key
 from veritype.types.subtype import is_subtype
 
@@ -48,8 +46,7 @@ def any_first_cannot_match(ev: "Evaluator", first: CallableType, second: Callabl
             return False
         first = bounded
     params: list[Param] = []
-    for n in second.params:
-        w = _paired(first, second, n)
+    for n, w in paired(first, second):
         if w is None or not _more_precise(ev, n.type, w.type, simple):
             return False
         params.append(dataclasses.replace(n, type=AnyType("special")))  # (decided: accepts_all asks the shapes)
@@ -98,22 +95,3 @@ def _proper(ev: "Evaluator", left: Type, right: Type, simple: Simple) -> bool:
                 return False
         return True
     return simple(left) and simple(right) and is_subtype(ev, left, right)
-
-
-def _paired(wide: CallableType, narrow: CallableType, n: Param) -> Param | None:
-    """The parameter of `wide` an argument for `narrow`'s `n` goes to."""
-    if n.kind in (POS_ONLY, POS_OR_KW):
-        npos = [p for p in narrow.params if p.kind in (POS_ONLY, POS_OR_KW)]
-        wpos = [p for p in wide.params if p.kind in (POS_ONLY, POS_OR_KW)]
-        k = npos.index(n)
-        if k < len(wpos):
-            return wpos[k]
-        return next((p for p in wide.params if p.kind == VAR_POS), None)
-    if n.kind == KW_ONLY:
-        return next((p for p in wide.params if p.name == n.name and p.kind in (POS_OR_KW, KW_ONLY)), None) or next(
-            (p for p in wide.params if p.kind == VAR_KW), None)
-    if n.kind == VAR_POS:
-        return next((p for p in wide.params if p.kind == VAR_POS), None)
-    if n.kind == VAR_KW:
-        return next((p for p in wide.params if p.kind == VAR_KW), None)
-    return None

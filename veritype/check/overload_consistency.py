@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING
 
 from veritype.check.overload_any_first import any_first_cannot_match
 from veritype.check.overload_generic_returns import plain_return_check
+from veritype.check.overload_params import by_keyword, of_kind, positional_pairs
 from veritype.evaluate.functions import CLASSMETHOD, OVERLOAD, STATIC, TRANSPARENT, decorator_names, function_type
 from veritype.types.model import (
-    KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
+    KW_ONLY, VAR_KW, VAR_POS, AnyType, CallableType, Instance, LiteralType, NeverType,
     NoneType, TupleType, Type, TypeType, UnionType,
 )
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
@@ -201,13 +202,10 @@ def _sure_against(ev: "Evaluator", narrow: CallableType, wide: CallableType) -> 
     """Each of `narrow`'s parameter types is simple, or `wide` takes it as
     `object` (any type fits that); its return is a union of simple types and
     callables (a callable is surely no instance of a class that is no protocol)."""
-    wpos = [p for p in wide.params if p.kind in (POS_ONLY, POS_OR_KW)]
-    wstar = next((p for p in wide.params if p.kind == VAR_POS), None)
-    npos = [p for p in narrow.params if p.kind in (POS_ONLY, POS_OR_KW)]
-    if len(npos) != len(narrow.params):
+    pairs = positional_pairs(wide, narrow)
+    if len(pairs) != len(narrow.params):
         return False
-    for k, n in enumerate(npos):
-        w = wpos[k] if k < len(wpos) else wstar
+    for n, w in pairs:
         if _simple(n.type):
             continue
         if w is None or not (isinstance(w.type, Instance) and w.type.info.fullname == "builtins.object"):
@@ -226,21 +224,16 @@ def _accepts_all(ev: "Evaluator", wide: CallableType, narrow: CallableType, prom
         return False
     if promotions:
         return True
-    # The same walk, without promotions: pair the parameters as _params_ok does.
-    wpos = [p for p in wide.params if p.kind in (POS_ONLY, POS_OR_KW)]
-    npos = [p for p in narrow.params if p.kind in (POS_ONLY, POS_OR_KW)]
-    wstar = next((p for p in wide.params if p.kind == VAR_POS), None)
-    pairs: list[tuple[Type, Type]] = []
-    for k, n in enumerate(npos):
-        w = wpos[k] if k < len(wpos) else wstar
-        if w is not None:
-            pairs.append((n.type, w.type))
+    # The same walk, without promotions: pair the parameters as _params_ok does
+    # (a keyword-only parameter with one of its name only, not with `**kwargs`).
+    pairs: list[tuple[Type, Type]] = [(n.type, w.type) for n, w in positional_pairs(wide, narrow) if w is not None]
     for n in narrow.params:
         if n.kind == KW_ONLY:
-            w = next((p for p in wide.params if p.name == n.name and p.kind in (POS_OR_KW, KW_ONLY)), None)
+            w = by_keyword(wide, n.name)
             if w is not None:
                 pairs.append((n.type, w.type))
-    nstar = next((p for p in narrow.params if p.kind == VAR_POS), None)
+    nstar = of_kind(narrow, VAR_POS)
+    wstar = of_kind(wide, VAR_POS)
     if nstar is not None and wstar is not None:
         pairs.append((nstar.type, wstar.type))
     if any(_promotes(ev, a, b) for a, b in pairs):

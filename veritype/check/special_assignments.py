@@ -36,13 +36,13 @@ _SPECIAL_CALLEES = frozenset(
 def special_assignment(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
         return False
+    name = stmt.targets[0].id
     if checker.scope.kind == "function" and type(stmt.value) is not ast.Call:
         # Every special form below is a call (TypeVar, NewType, NamedTuple,
         # TypedDict, Enum, TypeAliasType) but a type alias, checked as a value in a function.
         if type(stmt.value) is ast.Subscript:
-            check_local_alias(checker, stmt)  # (its value as a type; `A = list[len(xs)]`: no type alias)
+            check_local_alias(checker, stmt, stmt.value, name)  # (its value as a type; `A = list[len(xs)]`: no type alias)
         return False
-    name = stmt.targets[0].id
     sym = checker.scope.table.get(name)
     if sym is None or sym.node is not stmt:
         return False

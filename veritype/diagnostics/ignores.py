@@ -232,23 +232,30 @@ def _type_comment_ignores(tree: ast.Module, tags: dict[int, str]) -> None:
     found: dict[int, str] = {}
     repeated = False
     for node in _type_commented(tree):
-        comment = node.type_comment  # type: ignore[attr-defined]
         lineno = node.lineno  # type: ignore[attr-defined]
-        if comment and "#" in comment and lineno not in tags:
-            rest = "#" + comment.split("#", 1)[1]
-            if _IGNORE_COMMENT.search(rest) is not None:
+        if lineno not in tags:
+            tag = _ignore_after(node.type_comment)  # type: ignore[attr-defined]
+            if tag is not None:
                 repeated = repeated or lineno in found
-                found[lineno] = _tag_of(rest)
+                found[lineno] = tag
     if not repeated:
         tags.update(found)
         return
     for node in ast.walk(tree):
-        comment = getattr(node, "type_comment", None)
         lineno = getattr(node, "lineno", None)
-        if comment and lineno is not None and lineno not in tags:
-            m = _IGNORE_COMMENT.search("#" + comment.split("#", 1)[1]) if "#" in comment else None
-            if m is not None:
-                tags[lineno] = _tag_of("#" + comment.split("#", 1)[1])
+        if lineno is not None and lineno not in tags:
+            tag = _ignore_after(getattr(node, "type_comment", None))
+            if tag is not None:
+                tags[lineno] = tag
+
+
+def _ignore_after(comment: str | None) -> str | None:
+    """The tag of an ignore written after the type comment `comment` (`int  #
+    type: ignore[x]`), as `_tag_of` gives it; None where it has none."""
+    if not comment or "#" not in comment:
+        return None
+    rest = "#" + comment.split("#", 1)[1]
+    return _tag_of(rest) if _IGNORE_COMMENT.search(rest) is not None else None
 
 
 def _type_commented(tree: ast.Module) -> Iterator[ast.AST]:

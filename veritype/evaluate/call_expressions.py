@@ -13,7 +13,7 @@ from veritype.evaluate import type_forms
 from veritype.evaluate.brace_format import check_format_call, is_format_call
 from veritype.evaluate.call_dispatch import call_type, call_types, plain_constructor
 from veritype.evaluate.call_plain import fits_plainly, plain_keywords, plain_positional
-from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, positional_nodes
+from veritype.evaluate.calls import ARG_KW, ARG_POS, ARG_STAR, ARG_STAR2, Arg, CallSite, plain_call
 from veritype.evaluate.returns_value import check_call_value
 from veritype.evaluate.special_calls import CALLEE_NAMES, REVEALS, TYPEDDICT_METHODS, may_be_special, named_special_call, typeddict_call
 from veritype.types.format import format_type
@@ -144,23 +144,17 @@ def call_node(ex: "ExprEvaluator", callee: Type, args: list[Arg], node: ast.AST,
     arguments, in `args`' order, which do not fit plainly: see call_plain)."""
     # The arguments' types without context, by node (hashed by identity).
     cache: dict[ast.expr, Type] = {}
+    if plain is None and type(callee) is CallableType and not callee.type_vars:
+        # check_signature's first case asked here, without the site (most calls).
+        plain = plain_call(ex.ev, callee, args, ex.infer)
+        if plain is True:
+            return callee.ret
     if plain:
+        # The arguments' types without context: the check reads them (infer_arg).
         for a, t in zip(args, plain):  # type: ignore[arg-type]
             cache[a.node] = t  # type: ignore[index]
         if type(callee) is not CallableType:
             plain = None  # (a class's: its constructor's check asks again, from `cache`)
-    elif plain is None and type(callee) is CallableType and not callee.type_vars:
-        given = positional_nodes(args)
-        plain = given is not None and plain_positional(callee, given)
-        if given is not None and plain:
-            # check_signature's first case without the site (most calls): the arguments
-            # inferred without context; where they do not fit plainly, it checks them
-            # from the same types (`cache`, which infer_arg reads).
-            for n in given:
-                cache[n] = ex.infer(n, None)
-            plain = list(cache.values())
-            if fits_plainly(ex.ev, callee, given, plain):
-                return callee.ret
 
     def infer_arg(n: ast.expr, exp: Type | None) -> Type:
         if exp is None and n in cache:

@@ -348,19 +348,10 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     if prepared is not None:
         # (this check re-infers some in context: a copy)
         return _check_matched(site, callee, args, list(prepared[0]), prepared[1], report, held_back, None)
-    if plain is None and not callee.type_vars and (nodes := positional_nodes(args)) is not None and plain_positional(callee, nodes):
-        # `isinstance(x, C)`, `len(xs)`, `f(a, b)`: each argument inferred once without
-        # context, as below; if each fits its parameter, _check_matched reports nothing
-        # and gives the declared return type (see fits_plainly), which is given here
-        # without matching. Otherwise it is checked from the same argument types.
-        plain = []  # (a loop, not a list comprehension: one call less per call)
-        infer = site.infer
-        for n in nodes:
-            plain.append(infer(n, None))
-        if fits_plainly(site.ev, callee, nodes, plain):
+    if plain is None and not callee.type_vars:
+        plain = plain_call(site.ev, callee, args, site.infer)
+        if plain is True or (plain is False and _fits_known(site.ev, callee, args)):
             return callee.ret
-    elif plain is None and not callee.type_vars and _fits_known(site.ev, callee, args):
-        return callee.ret
     if plain:
         plain_types: list[Type] = plain  # type: ignore[assignment]
         matching = match_arguments(site, callee, args, plain_types)
@@ -400,15 +391,25 @@ def check_signature(site: CallSite, callee: CallableType, args: list[Arg], repor
     return ret
 
 
-def positional_nodes(args: list[Arg]) -> list[ast.expr] | None:
-    """The expressions of `args` where each is a positional argument, no `*`, of an
-    expression (for plain_positional), else None."""
+def plain_call(ev: "Evaluator", callee: CallableType, args: list[Arg], infer: Callable[[ast.expr, Type | None], Type]) -> list[Type] | bool:
+    """check_signature's first case, for a callee without type variables (`isinstance(x,
+    C)`, `len(xs)`, `f(a, b)`: most calls): False where `args` are not a plain positional
+    call of `callee` (call_plain.plain_positional). Else each argument is inferred once
+    without context by `infer`, as check_signature would; True where each fits its
+    parameter (fits_plainly: _check_matched would report nothing and give the declared
+    return type, given then without matching), else the arguments' types, from which
+    the call is checked."""
     nodes: list[ast.expr] = []
     for a in args:
         if a.kind != ARG_POS or a.type is not None:
-            return None
+            return False  # (a keyword, a `*`, or an argument of a known type: not plain)
         nodes.append(a.node)  # type: ignore[arg-type]
-    return nodes
+    if not plain_positional(callee, nodes):
+        return False
+    types: list[Type] = []  # (a loop, not a list comprehension: one call less per call)
+    for n in nodes:
+        types.append(infer(n, None))
+    return True if fits_plainly(ev, callee, nodes, types) else types
 
 
 def _fits_known(ev: "Evaluator", callee: CallableType, args: list[Arg]) -> bool:

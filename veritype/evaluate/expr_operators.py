@@ -13,8 +13,7 @@ from veritype.types.format import format_type
 from veritype.types.join import widen_literals
 from veritype.types.model import ANY_ERROR, POS_ONLY, POS_OR_KW, AnyType, CallableType, Instance, LiteralType, NoneType, SpecialForm, TupleType, Type, TypedDictType, TypeType, make_union, NeverType, union_items
 from veritype.evaluate.call_dispatch import call_types
-from veritype.diagnostics.enabled import code_enabled
-from veritype.evaluate.redundant_expr import check_operand, check_right_operand, enabled as redundant_enabled
+from veritype.evaluate.redundant_expr import check_operand, check_right_operand, enabled as rule_enabled
 from veritype.evaluate.truthiness import falsy_part, truthy_part
 from veritype.evaluate.truthy_function import check_truthy_function, in_condition, infer_condition, mark_condition
 from veritype.types.display_join import simplified_union
@@ -67,8 +66,8 @@ def infer_bool_op(ex: "ExprEvaluator", node: ast.BoolOp, expected: Type | None) 
     whole_tested = in_condition(ex, node)
     # Whether the optional rules about an operand (redundant_expr) are on, asked
     # once for the operands (each rule's own first test, which it asks again).
-    redundant = redundant_enabled(ex)
-    unreachable = ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "unreachable")
+    redundant = rule_enabled(ex)
+    unreachable = rule_enabled(ex, "unreachable")
     try:
         for i, value in enumerate(node.values):
             last = i == len(node.values) - 1

@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
 
 
-def enabled(ex: "ExprEvaluator") -> bool:
-    return ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "redundant-expr")
+def enabled(ex: "ExprEvaluator", code: str = "redundant-expr") -> bool:
+    """Whether `code` (this module's, or `unreachable` for check_right_operand) is on
+    where `ex` infers."""
+    return ex.scope is not None and code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), code)
 
 
 def check_operand(ex: "ExprEvaluator", node: ast.BoolOp, index: int, t: Type) -> None:
@@ -59,7 +61,7 @@ def check_right_operand(ex: "ExprEvaluator", node: ast.BoolOp, index: int, t: Ty
     so that the caller reports it once per expression."""
 
     value = node.values[index]
-    if not ex.reporting or ex.scope is None or not code_enabled(ex.ev.program.options.for_module(ex.scope.module.name), "unreachable"):
+    if not ex.reporting or not enabled(ex, "unreachable"):
         return False
     is_or = isinstance(node.op, ast.Or)
     if _static(ex, value) or not always(ex, value, t, is_or):

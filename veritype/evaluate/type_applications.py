@@ -121,19 +121,3 @@ def report_invalid_alias(checker: "ModuleChecker", stmt: ast.Assign) -> bool:
     checker.error(value, TYPE_EXPECTED, "misc")
     checker.error(value, INVALID_ALIAS, "valid-type")
     return True
-
-
-def report_invalid_local_alias(checker: "ModuleChecker", stmt: ast.Assign) -> None:
-    """The same in a function body, where the value is then inferred as an
-    expression as usual (its 'Type expected' comes from check_type_application)."""
-    value = stmt.value
-    if type(value) is not ast.Subscript or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Name or arguments_shaped(value):
-        return
-    name = stmt.targets[0].id  # type: ignore[attr-defined]
-    sym = checker.scope.table.get(name)
-    if sym is None or sym.node is not stmt:
-        return
-    from veritype.evaluate.declarations import alias_info
-
-    if alias_info(checker.ev, sym, checker.scope) is not None:
-        checker.error(value, INVALID_ALIAS, "valid-type")

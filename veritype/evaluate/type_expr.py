@@ -63,15 +63,11 @@ class TypeExprEvaluator:
         return self.eval(node, ctx)
 
     def eval(self, node: ast.expr, ctx: TypeContext) -> Type:
-        if type(node) is ast.Name:
-            # A bare name kept for the scope (`int`, `str`, a project's class):
-            # `_name_type`'s first answer, given without its two calls.
-            known = ctx.scope.__dict__.get(KEPT)
-            if known is not None:
-                hit = known.get(node.id)
-                if hit is not None and not self.ev.type_params_seen:
-                    return hit  # type: ignore[no-any-return]
         try:
+            if type(node) is ast.Name:
+                # The commonest type expression (`int`, `str`, a project's class,
+                # most often kept for the scope): `_eval`'s first branch, without its call.
+                return self._name_type(node, ctx, True)
             return self._eval(node, ctx, top=True)
         except RecursionError:
             from veritype.diagnostics import bounds
@@ -140,12 +136,13 @@ class TypeExprEvaluator:
 
     def _name_type(self, node: ast.expr, ctx: TypeContext, top: bool) -> Type:
         """A name or dotted name used as a type."""
-        if type(node) is ast.Name:
+        if type(node) is ast.Name and not self.ev.type_params_seen:
+            # A bare name kept for the scope (`int`, `str`, a project's class).
             known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
             hit = known.get(node.id) if known is not None else None
             if hit is None:
                 hit = kept_type_names.kept_outside(ctx.scope, node.id, node.id)
-            if hit is not None and not self.ev.type_params_seen:
+            if hit is not None:
                 return hit  # type: ignore[return-value]
         t = self._named(node, ctx, top)
         if type(t) is AliasRef or type(t) is UnionType:
@@ -445,11 +442,13 @@ class TypeExprEvaluator:
     def _subscript(self, node: ast.Subscript, ctx: TypeContext, top: bool) -> Type:
         head = node.value
         if type(head) is ast.Name:
-            known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
-            ref: Ref | None = known.get("[" + head.id) if known is not None else None
+            ref: Ref | None = None
+            if not self.ev.type_params_seen:  # (else a type parameter may shadow the name: not kept)
+                known = ctx.scope.__dict__.get(KEPT)  # (see kept_type_names)
+                ref = known.get("[" + head.id) if known is not None else None
+                if ref is None:
+                    ref = kept_type_names.kept_outside(ctx.scope, "[" + head.id, head.id)  # type: ignore[assignment]
             if ref is None:
-                ref = kept_type_names.kept_outside(ctx.scope, "[" + head.id, head.id)  # type: ignore[assignment]
-            if ref is None or self.ev.type_params_seen:
                 ref = kept_type_names.head_ref(self.ev, head, ctx.scope)
         else:
             ref = self.ev.resolve_expr(head, ctx.scope, True) if type(head) is ast.Attribute else None
