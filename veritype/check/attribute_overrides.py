@@ -75,12 +75,19 @@ def _kind(checker: "ModuleChecker", cls: "ClassInfo", sym: S.Symbol) -> str | No
     if sym.kind != S.FUNC:
         return None
     defs = _func_defs(sym)
-    if not defs or any(is_overload(ev, d, cls.scope) for d in defs):
+    if not defs:
         return None
+    # (Loops, not `any()`/`all()` over generators: asked for each member of each class.)
+    for d in defs:
+        if is_overload(ev, d, cls.scope):
+            return None
     kind = method_kind(ev, defs[0], cls.scope)
     names = [n for d in defs for n in decorator_names(ev, d, cls.scope)]
     if kind == "instance":
-        return "method" if all(n in TRANSPARENT for n in names) else None
+        for n in names:
+            if n not in TRANSPARENT:
+                return None
+        return "method"
     if kind != "property":
         return None
     if any(n not in TRANSPARENT and n != "builtins.property" and not n.endswith((".setter", ".getter", ".deleter")) for n in names):

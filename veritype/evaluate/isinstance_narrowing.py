@@ -139,7 +139,13 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
         if isinstance(item, AnyType):
             remaining.append(item)
             continue
-        if any(is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c) for c in classes):
+        # (A loop, not `any()` over a generator: see solve._infer.)
+        matched = False
+        for c in classes:
+            if is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c):
+                matched = True
+                break
+        if matched:
             continue
         if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values and item.upper_bound is not None:
             # `bound=int | str`, not an int: still T, bounded by str (mypy).

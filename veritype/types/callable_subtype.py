@@ -217,7 +217,11 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
 
 
 def _unpacked_star(c: CallableType) -> bool:
-    return any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in c.params)
+    # (A loop, not `any()` over a generator: asked of both sides of most callable pairs.)
+    for p in c.params:
+        if p.kind == VAR_POS and isinstance(p.type, UnpackType):
+            return True
+    return False
 
 
 def _gradual_star(c: CallableType) -> bool:
