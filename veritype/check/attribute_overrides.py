@@ -43,11 +43,16 @@ if TYPE_CHECKING:
 
 
 def _skipped_class(info: "ClassInfo") -> bool:
-    return (
-        any(c.has_any_base or c.unknown_decorator for c in info.mro)
-        or info.is_enum_class() or info.is_namedtuple or info.is_typeddict
-        or any(c.is_namedtuple or c.is_typeddict for c in info.mro)
-    )
+    # (Loops, not `any()` over generators: asked for each class checked.)
+    for c in info.mro:
+        if c.has_any_base or c.unknown_decorator:
+            return True
+    if info.is_enum_class() or info.is_namedtuple or info.is_typeddict:
+        return True
+    for c in info.mro:
+        if c.is_namedtuple or c.is_typeddict:
+            return True
+    return False
 
 
 def _skipped_name(name: str) -> bool:

@@ -347,7 +347,12 @@ def _holds_inferred_literal(t: UnionType) -> bool:
 
 def _is_empty_collection(t: Type) -> bool:
     """`list[Any]` / `dict[Any, Any]` / `set[Any]` from an uncompleted empty display."""
-    return isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and bool(t.args) and all(isinstance(a, AnyType) for a in t.args)
+    if not (isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and t.args):
+        return False
+    for a in t.args:  # (a loop, not `all()` over a generator)
+        if not isinstance(a, AnyType):
+            return False
+    return True
 
 
 # -- "None in another branch" -------------------------------------------------------

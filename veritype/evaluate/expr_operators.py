@@ -315,7 +315,11 @@ def binary_pair(ex: "ExprEvaluator", left: Type, right: Type, dunder: str, rdund
 
 
 def has_any_base(ex: "ExprEvaluator", t: Type) -> bool:
-    return isinstance(t, Instance) and any(c.has_any_base for c in t.info.mro)
+    if isinstance(t, Instance):
+        for c in t.info.mro:  # (a loop, not `any()` over a generator)
+            if c.has_any_base:
+                return True
+    return False
 
 
 def try_call(ex: "ExprEvaluator", method: Type, arg: Type) -> Type | None:

@@ -205,7 +205,11 @@ def _union_math_refinement(site: CallSite, callee: Overloaded, args: list[Arg], 
     global _refining
     if _refining:
         return first_ret
-    ai = next((i for i, t in enumerate(arg_types) if isinstance(t, UnionType) and args[i].kind in (ARG_POS, ARG_KW)), None)
+    ai = None
+    for i, t in enumerate(arg_types):  # (a loop, not `next()` over a generator: asked for most overloaded calls)
+        if isinstance(t, UnionType) and args[i].kind in (ARG_POS, ARG_KW):
+            ai = i
+            break
     if ai is None:
         return first_ret
     ev = site.ev
