@@ -32,11 +32,19 @@ def narrow_on_assign(ev, declared: Type, value: Type) -> Type:  # type: ignore[n
         return declared
     if isinstance(declared, UnionType):
         kept = [i for i in union_items(value)]
-        if all(is_subtype(ev, i, declared) for i in kept):
+        for i in kept:  # (a loop, not `all()` over a generator: asked for each assignment to a union)
+            if not is_subtype(ev, i, declared):
+                break
+        else:
             # Literal values keep their literal type only when declared as such.
+            declares_literal = False
+            for d in declared.items:
+                if isinstance(d, LiteralType):
+                    declares_literal = True
+                    break
             out = []
             for i in kept:
-                if isinstance(i, LiteralType) and not any(isinstance(d, LiteralType) for d in declared.items):
+                if isinstance(i, LiteralType) and not declares_literal:
                     out.append(widen_literals(i))
                 else:
                     out.append(i)

@@ -43,11 +43,16 @@ if TYPE_CHECKING:
 
 
 def _skipped_class(info: "ClassInfo") -> bool:
-    return (
-        any(c.has_any_base or c.unknown_decorator for c in info.mro)
-        or info.is_enum_class() or info.is_namedtuple or info.is_typeddict
-        or any(c.is_namedtuple or c.is_typeddict for c in info.mro)
-    )
+    # (Loops, not `any()` over generators: asked for each class checked.)
+    for c in info.mro:
+        if c.has_any_base or c.unknown_decorator:
+            return True
+    if info.is_enum_class() or info.is_namedtuple or info.is_typeddict:
+        return True
+    for c in info.mro:
+        if c.is_namedtuple or c.is_typeddict:
+            return True
+    return False
 
 
 def _skipped_name(name: str) -> bool:
@@ -75,12 +80,19 @@ def _kind(checker: "ModuleChecker", cls: "ClassInfo", sym: S.Symbol) -> str | No
     if sym.kind != S.FUNC:
         return None
     defs = _func_defs(sym)
-    if not defs or any(is_overload(ev, d, cls.scope) for d in defs):
+    if not defs:
         return None
+    # (Loops, not `any()`/`all()` over generators: asked for each member of each class.)
+    for d in defs:
+        if is_overload(ev, d, cls.scope):
+            return None
     kind = method_kind(ev, defs[0], cls.scope)
     names = [n for d in defs for n in decorator_names(ev, d, cls.scope)]
     if kind == "instance":
-        return "method" if all(n in TRANSPARENT for n in names) else None
+        for n in names:
+            if n not in TRANSPARENT:
+                return None
+        return "method"
     if kind != "property":
         return None
     if any(n not in TRANSPARENT and n != "builtins.property" and not n.endswith((".setter", ".getter", ".deleter")) for n in names):

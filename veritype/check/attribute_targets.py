@@ -63,9 +63,11 @@ def written_type(ev: "Evaluator", base: Type, attr: str) -> "Type | None | _Plai
     if sym.kind == S.VAR and sym.is_instance_attr and sym.annotation is None and sym.type_comment is None:
         # `self.__class__ = R` in a method declares nothing where a base defines the
         # name (mypy): object's `__class__` property, with its setter, is written.
-        below = next(((c.symbols[attr], c) for c in cls.mro[1:] if attr in c.symbols), None)
-        if below is not None and below[0].kind == S.FUNC:
-            sym, cls = below
+        for below in cls.mro[1:]:  # (a loop, not `next()` over a generator: asked for each `self.x = ...`)
+            if attr in below.symbols:
+                if below.symbols[attr].kind == S.FUNC:
+                    sym, cls = below.symbols[attr], below
+                break
     if sym.kind == S.FUNC:
         setter = _setter(ev, sym, cls)
         if setter is None:

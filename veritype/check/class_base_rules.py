@@ -251,11 +251,20 @@ def class_keywords_call(checker: "ModuleChecker", node: ast.ClassDef, info: "Cla
     """`Base.__init_subclass__(**keywords)` standing for the class statement's keywords,
     when the nearest `__init_subclass__` is a user-visible one we can check; else None."""
     kws = [k for k in node.keywords if k.arg != "metaclass"]
-    if any(k.arg is None for k in kws) or info.has_any_base or len(kws) != len(node.keywords):
+    if info.has_any_base or len(kws) != len(node.keywords):
         return None
-    if any(c.metaclass_expr is not None or c.has_any_base for c in info.mro):
-        return None  # a metaclass may take the keywords itself
-    definer = next((c for c in info.mro[1:] if "__init_subclass__" in c.symbols), None)
+    # (Loops, not `any()`/`next()` over generators: asked for every class.)
+    for k in kws:
+        if k.arg is None:
+            return None
+    for c in info.mro:
+        if c.metaclass_expr is not None or c.has_any_base:
+            return None  # a metaclass may take the keywords itself
+    definer = None
+    for c in info.mro[1:]:
+        if "__init_subclass__" in c.symbols:
+            definer = c
+            break
     if definer is None or definer.fullname == "builtins.object" or definer.node is None:
         return None
     from veritype.evaluate.expressions import ExprEvaluator

@@ -357,11 +357,12 @@ def _infer_default(checker: "ModuleChecker", node: FuncDef, default: ast.expr, e
     `socket`, not the method (trio's SocketFactory). Such a default, naming the
     function it belongs to, is inferred in the scope around the class."""
     scope = checker.scope
-    if scope.kind == "class" and scope.parent is not None and any(
-            isinstance(n, ast.Name) and n.id == node.name for n in walk_nodes(default)):
-        from veritype.evaluate.expressions import ExprEvaluator
+    if scope.kind == "class" and scope.parent is not None:
+        for n in walk_nodes(default):  # (a loop, not `any()` over a generator)
+            if isinstance(n, ast.Name) and n.id == node.name:
+                from veritype.evaluate.expressions import ExprEvaluator
 
-        return ExprEvaluator(checker.ev, scope.parent, None, checker.report).infer(default, expected)
+                return ExprEvaluator(checker.ev, scope.parent, None, checker.report).infer(default, expected)
     return checker.infer(default, expected)
 
 

@@ -152,4 +152,8 @@ def _is_declaration(sym: "Symbol", target: ast.Attribute) -> bool:
         targets = [node.target]
     elif isinstance(node, (ast.With, ast.AsyncWith)):
         targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-    return any(sub is target for t in targets for sub in walk_nodes(t))
+    for t in targets:  # (loops, not `any()` over a generator)
+        for sub in walk_nodes(t):
+            if sub is target:
+                return True
+    return False

@@ -72,7 +72,11 @@ def enabled(checker: "ModuleChecker") -> bool:
         # mypy checks a function generic in a constrained type variable (`AnyStr`) once
         # per constraint, each with the branches for the others unreachable; we check it
         # once, so `t = str` / `t = bytes` under isinstance tests would look like a clash.
-        answer = not any(tv.values for tv in scope.bound_type_vars().values())
+        answer = True
+        for tv in scope.bound_type_vars().values():
+            if tv.values:
+                answer = False
+                break
     checker.decls_enabled_kept = (scope, answer)
     return answer
 
@@ -145,8 +149,9 @@ def is_declaring(sym: "Symbol", target: ast.Name) -> bool:
         return node.target is target  # a walrus binding first declares too (mypy)
     if not isinstance(node, _DECLARING):
         return False
-    if any(_holds(t, target) for t in _target_names(node)):
-        return True
+    for t in _target_names(node):
+        if _holds(t, target):
+            return True
     if isinstance(node, (ast.With, ast.AsyncWith)):
         return any(isinstance(d, (ast.With, ast.AsyncWith)) and any(_holds(t, target) for t in _target_names(d)) for d in sym.decls[1:])
     return False
@@ -161,7 +166,10 @@ def _holds(t: ast.expr, target: ast.Name) -> bool:
         return t is target
     if not _may_span(t, target):
         return False
-    return any(sub is target for sub in walk_nodes(t))
+    for sub in walk_nodes(t):
+        if sub is target:
+            return True
+    return False
 
 
 def _may_span(outer: ast.expr, inner: ast.expr) -> bool:
@@ -318,7 +326,7 @@ def _widen_inferred_literals(t: Type) -> Type:
     type expression (a declared one: `self.align` of a `Literal[...]` type) stays."""
     if isinstance(t, LiteralType) and not t.declared:
         return t.fallback
-    if isinstance(t, UnionType) and any(isinstance(i, LiteralType) and not i.declared for i in t.items):
+    if isinstance(t, UnionType) and _holds_inferred_literal(t):
         # Beside a declared literal of their class they were inferred in its
         # literal context (`kind() or ""`) and stay.
         from veritype.types.join import declared_literal_classes
@@ -329,9 +337,22 @@ def _widen_inferred_literals(t: Type) -> Type:
     return t
 
 
+def _holds_inferred_literal(t: UnionType) -> bool:
+    # (A loop, not `any()` over a generator: asked for each union a variable declares.)
+    for i in t.items:
+        if isinstance(i, LiteralType) and not i.declared:
+            return True
+    return False
+
+
 def _is_empty_collection(t: Type) -> bool:
     """`list[Any]` / `dict[Any, Any]` / `set[Any]` from an uncompleted empty display."""
-    return isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and bool(t.args) and all(isinstance(a, AnyType) for a in t.args)
+    if not (isinstance(t, Instance) and t.info.fullname in ("builtins.list", "builtins.dict", "builtins.set") and t.args):
+        return False
+    for a in t.args:  # (a loop, not `all()` over a generator)
+        if not isinstance(a, AnyType):
+            return False
+    return True
 
 
 # -- "None in another branch" -------------------------------------------------------

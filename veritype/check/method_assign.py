@@ -62,8 +62,9 @@ def check_method_assign(checker: "ModuleChecker", target: ast.Attribute, base: T
 
 
 def is_method(ev: "Evaluator", info: "ClassInfo", name: str, on_class: bool) -> bool:
-    if any(c.has_any_base or c.unknown_decorator for c in info.mro):
-        return False
+    for cls in info.mro:  # (a loop, not `any()` over a generator: asked for each attribute written)
+        if cls.has_any_base or cls.unknown_decorator:
+            return False
     for cls in info.mro:
         sym = cls.symbols.get(name)
         if sym is None:

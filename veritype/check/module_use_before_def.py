@@ -57,8 +57,11 @@ def check_module_uses(checker: "ModuleChecker") -> None:
     tree = checker.info.tree
     if tree is None or checker.info.is_stub:
         return
-    if any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in tree.body):
-        return
+    for n in tree.body:  # (loops, not `any()` over generators: one per module statement)
+        if type(n) is ast.ImportFrom:
+            for a in n.names:
+                if a.name == "*":
+                    return
     parsed = checker.info.parsed
     declared_global: set[str] | None = None  # (found when first needed: most modules read nothing early)
     first = _first_bindings(tree.body, parsed.binding_expression_lines() if parsed is not None else None)

@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from veritype.evaluate.classes import ClassInfo
 
 _SKIP = frozenset({"__init__", "__new__", "__init_subclass__", "__post_init__", "__class_getitem__"})
-_OVERRIDE = ("typing.override", "typing_extensions.override")
-_FINAL = ("typing.final", "typing_extensions.final")
+# (Sets: decorator names are tested against them with `isdisjoint`, in C, not
+# with `any()` over a generator, made and closed for each method checked.)
+_OVERRIDE = frozenset(("typing.override", "typing_extensions.override"))
+_FINAL = frozenset(("typing.final", "typing_extensions.final"))
 
 
 def check_overrides(checker: "ModuleChecker", node: ast.ClassDef, info: "ClassInfo") -> None:
@@ -63,12 +65,16 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
     # With overloads, the decorators that matter are on any of the definitions.
     names = [n for d in sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in decorator_names(ev, d, scope)]
     hit = _base_method(info, name)
-    lenient = any(c.has_any_base for c in info.mro)
+    lenient = False
+    for c in info.mro:
+        if c.has_any_base:
+            lenient = True
+            break
     at: ast.AST = fn
     if fn.decorator_list and is_overload(ev, fn, scope):
         at = fn.decorator_list[0]  # an overloaded definition starts at its first decorator (mypy's line)
     if hit is None:
-        if any(n in _OVERRIDE for n in names) and not lenient:
+        if not _OVERRIDE.isdisjoint(names) and not lenient:
             checker.error(at, f'Method "{name}" is marked as an override, but no base method was found with this name', "misc")
         return
     base_sym, base_cls = hit
@@ -76,12 +82,12 @@ def _check_one(checker: "ModuleChecker", fn: ast.FunctionDef | ast.AsyncFunction
         pass
     base_defs = [d for d in base_sym.decls if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
     base_names = [n for d in base_defs for n in decorator_names(ev, d, base_cls.scope)]
-    if any(n in _FINAL for n in base_names):
+    if not _FINAL.isdisjoint(base_names):
         checker.error(at, f'Cannot override final attribute "{name}" (previously declared in base class "{base_cls.name}")', "misc")
         return
-    if base_sym.kind == S.FUNC and name not in _SKIP and not any(n in _OVERRIDE for n in names) and not (name.startswith("__") and name.endswith("__") and base_cls.fullname == "builtins.object"):
+    if base_sym.kind == S.FUNC and name not in _SKIP and _OVERRIDE.isdisjoint(names) and not (name.startswith("__") and name.endswith("__") and base_cls.fullname == "builtins.object"):
         checker.error(at, f'Method "{name}" is not using @override but is overriding a method in class "{base_cls.fullname}"', "explicit-override")
-    if name in ("__init__", "__new__") and any(n in _OVERRIDE for n in names) and not lenient:
+    if name in ("__init__", "__new__") and not _OVERRIDE.isdisjoint(names) and not lenient:
         _check_explicit_constructor_override(checker, fn, info, sym, base_sym, base_cls)
         return
     if name in _SKIP or (name.startswith("__") and not name.endswith("__")):

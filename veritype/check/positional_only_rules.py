@@ -37,4 +37,7 @@ def check_historical_positional(checker: "ModuleChecker", node: ast.FunctionDef 
 
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    for d in node.decorator_list:  # (a loop, not `any()` over a generator: asked for every def)
+        if isinstance(d, ast.Name) and d.id == "staticmethod":
+            return True
+    return False

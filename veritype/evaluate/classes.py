@@ -249,7 +249,12 @@ class ClassInfo:
         if cached is not None:
             return cached
         self._enum_meta = False  # also the answer while the metaclass is evaluated
-        if self.node is None or not any(c.metaclass_expr is not None for c in self.mro):
+        if self.node is None:
+            return False
+        for c in self.mro:  # (a loop, not `any()` over a generator: asked for each class)
+            if c.metaclass_expr is not None:
+                break
+        else:
             return False
         with self.ev.lazy_evaluation:  # (see Evaluator.lazy_depth)
             meta = self.ev.metaclass_instance(self)
@@ -273,7 +278,10 @@ class ClassInfo:
     def defines_below_object(self, name: str) -> bool:
         """Whether a class of the MRO other than `object` defines `name`
         (object's own `__eq__`, `__hash__`... say nothing about the class)."""
-        return any(name in c.symbols for c in self.mro if c.fullname != "builtins.object")
+        for c in self.mro:  # (a loop, not `any()` over a generator)
+            if name in c.symbols and c.fullname != "builtins.object":
+                return True
+        return False
 
     def self_instance(self) -> Instance:
         tvs = self.type_vars
@@ -339,7 +347,12 @@ def compute_mro(info: ClassInfo) -> tuple[ClassInfo, ...]:
         live = [i for i in range(len(seqs)) if cursor[i] < len(seqs[i])]
         if not live:
             return tuple(result)
-        head = next((seqs[i][cursor[i]] for i in live if not in_tails.get(id(seqs[i][cursor[i]]))), None)
+        head = None
+        for i in live:  # (a loop, not `next()` over a generator: one step per class of the MRO)
+            candidate = seqs[i][cursor[i]]
+            if not in_tails.get(id(candidate)):
+                head = candidate
+                break
         if head is None:
             # Inconsistent: fall back to a simple order without duplicates.
             info.inconsistent_mro = True

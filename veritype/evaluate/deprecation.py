@@ -53,10 +53,13 @@ def mark_function(ev: "Evaluator", node: ast.FunctionDef | ast.AsyncFunctionDef,
     if hasattr(node, _ATTR):
         return
     mark = None
-    if any(_may_be_deprecated(d) for d in node.decorator_list):
-        msg = _message(ev, node, scope)
-        if msg is not None:
-            mark = (f"{scope.fullname}.{node.name}", msg)
+    # (A loop, not `any()` over a generator, for every def built: most have no decorator.)
+    for d in node.decorator_list:
+        if _may_be_deprecated(d):
+            msg = _message(ev, node, scope)
+            if msg is not None:
+                mark = (f"{scope.fullname}.{node.name}", msg)
+            break
     setattr(node, _ATTR, mark)
 
 

@@ -164,7 +164,7 @@ class Evaluator:
                 if isinstance(t, Instance):
                     result = t
                     break
-        if result is None and any(c.is_protocol for c in info.mro):
+        if result is None and _any_protocol(info):
             # typing.Protocol's metaclass derives from ABCMeta (typeshed spells it only on
             # some protocols, e.g. Sized): `Mapping.register(...)` works, as in mypy.
             t = self.instance("abc.ABCMeta")
@@ -707,6 +707,15 @@ class Evaluator:
 
 _LITERAL_CLASSES = {bool: "bool", int: "int", str: "str", bytes: "bytes"}
 _LITERALS_KEPT = 4096
+
+
+def _any_protocol(info: ClassInfo) -> bool:
+    # (A loop, not `any()` over a generator, which Python 3.11 makes, resumes
+    # and, stopping early, closes by raising GeneratorExit in it.)
+    for c in info.mro:
+        if c.is_protocol:
+            return True
+    return False
 
 
 def _declares_itself(sym: Symbol) -> bool:

@@ -54,7 +54,7 @@ def seq_display(ex: "ExprEvaluator", elts: list[ast.expr], expected: Type | None
             types.append(ex.iterate(ex.infer(e.value), e.value))
         else:
             types.append(ex.infer(e, ctx))
-    if ctx is not None and not isinstance(ctx, AnyType) and all(is_subtype(ex.ev, t, ctx) for t in types):
+    if ctx is not None and not isinstance(ctx, AnyType) and _all_fit(ex, types, ctx):
         return ex.ev.builtin(cls, ctx)
     if not types:
         return ex.ev.builtin(cls, ctx if ctx is not None else AnyType("empty"))
@@ -148,7 +148,7 @@ def infer_dict(ex: "ExprEvaluator", node: ast.Dict, expected: Type | None) -> Ty
             continue
         keys.append(ex.infer(k, kctx))
         values.append(ex.infer(v, vctx))
-    if kctx is not None and vctx is not None and all(is_subtype(ex.ev, t, kctx) for t in keys) and all(is_subtype(ex.ev, t, vctx) for t in values):
+    if kctx is not None and vctx is not None and _all_fit(ex, keys, kctx) and _all_fit(ex, values, vctx):
         return ex.ev.builtin("dict", kctx, vctx)
     if not keys:
         return ex.ev.builtin("dict", kctx or AnyType("empty"), vctx or AnyType("empty"))
@@ -284,6 +284,16 @@ def infer_dict_comp(ex: "ExprEvaluator", node: ast.DictComp, expected: Type | No
         if ctx is not None and is_subtype(ex.ev, k, ctx[0]) and is_subtype(ex.ev, v, ctx[1]):
             return ex.ev.builtin("dict", *ctx)
     return ex.ev.builtin("dict", widen_literals(k, keep_declared=True), widen_literals(v, keep_declared=True))
+
+
+def _all_fit(ex: "ExprEvaluator", types: "list[Type]", ctx: Type) -> bool:
+    """Whether each of `types` is assignable to `ctx` (a loop, not `all()` over a
+    generator: asked for each display inferred in a context)."""
+    ev = ex.ev
+    for t in types:
+        if not is_subtype(ev, t, ctx):
+            return False
+    return True
 
 
 def _ambiguous_union_context(ex: "ExprEvaluator", expected: Type) -> bool:

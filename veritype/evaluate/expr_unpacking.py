@@ -20,13 +20,21 @@ if TYPE_CHECKING:
     from veritype.evaluate.expressions import ExprEvaluator
 
 
+def _holds_unpack(t: TupleType) -> bool:
+    # (A loop, not `any()` over a generator: asked for each tuple unpacked.)
+    for i in t.items:
+        if isinstance(i, UnpackType):
+            return True
+    return False
+
+
 def unpack(ex: "ExprEvaluator", t: Type, n: int, node: ast.AST | None) -> list[Type]:
     t = as_tuple(t)
     if isinstance(t, UnionType):
         # Each member unpacks on its own; position by position, the union.
         per_item = [ex.unpack(item, n, node) for item in t.items]
         return [make_union([p[i] for p in per_item]) for i in range(n)]
-    if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
+    if isinstance(t, TupleType) and _holds_unpack(t):
         from veritype.types.tuples import unpack_variadic
 
         target = node if isinstance(node, (ast.Tuple, ast.List)) else None

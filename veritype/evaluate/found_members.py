@@ -187,6 +187,7 @@ def _constructor_key(receiver: TypeType) -> object:
     args = item.args  # type: ignore[attr-defined]
     if not args:
         return item
-    if all(type(a) is AnyType and a.reason == "bare" for a in args):  # type: ignore[attr-defined]
-        return item.info  # type: ignore[attr-defined]
-    return item if plain_instance(item) else None
+    for a in args:  # (a loop, not `all()` over a generator: asked for each class object called)
+        if type(a) is not AnyType or a.reason != "bare":  # type: ignore[attr-defined]
+            return item if plain_instance(item) else None
+    return item.info  # type: ignore[attr-defined]

@@ -93,27 +93,40 @@ TRANSPARENT = (
 )
 
 
+# The groups above as sets, for the tests of a def's decorator names below: a
+# set's `isdisjoint` tests them in C, where `any()` over a generator made one,
+# resumed it for each name and, stopping early, closed it by raising
+# GeneratorExit in it (Python 3.11: ~1 us a test; 15k tests on the bench corpus).
+_STATIC_SET, _CLASSMETHOD_SET = frozenset(STATIC), frozenset(CLASSMETHOD)
+_PROPERTY_SET, _OVERLOAD_SET = frozenset(PROPERTY), frozenset(OVERLOAD)
+_ACCESSOR_SUFFIXES = (".setter", ".getter", ".deleter")
+
+
 def method_kind(ev: "Evaluator", node: FuncDef, scope: Scope) -> str:
     """'static', 'class', 'property' or 'instance' for a function in a class body."""
     names = _def_decorator_names(ev, node, scope) if node.decorator_list else ()
     if names:  # (most defs have no decorator: no scans of an empty list)
-        if any(n in STATIC for n in names):
+        if not _STATIC_SET.isdisjoint(names):
             return "static"
-        if any(n in CLASSMETHOD for n in names):
+        if not _CLASSMETHOD_SET.isdisjoint(names):
             return "class"
-    if node.name in ("__new__",):
+    if node.name == "__new__":
         return "static"
     if node.name in ("__init_subclass__", "__class_getitem__"):
         return "class"
-    if names and (any(n in PROPERTY for n in names) or any(n.endswith((".setter", ".getter", ".deleter")) for n in names)):
-        return "property"
+    if names:
+        if not _PROPERTY_SET.isdisjoint(names):
+            return "property"
+        for n in names:
+            if n.endswith(_ACCESSOR_SUFFIXES):
+                return "property"
     return "instance"
 
 
 def is_overload(ev: "Evaluator", node: FuncDef, scope: Scope) -> bool:
     if not node.decorator_list:
         return False
-    return any(n in OVERLOAD for n in _def_decorator_names(ev, node, scope))
+    return not _OVERLOAD_SET.isdisjoint(_def_decorator_names(ev, node, scope))
 
 
 def function_symbol_type(ev: "Evaluator", sym: Symbol, scope: Scope) -> Type:

@@ -29,13 +29,16 @@ def classinfo_arg(ev: "Evaluator", silent: object, node: ast.expr) -> list[Type]
         if left is None or right is None:
             return None
         return left + right
-    if type(node) is ast.Tuple and not any(type(e) is ast.Starred for e in node.elts):
+    if type(node) is ast.Tuple and not _holds_starred(node.elts):  # type: ignore[attr-defined]
         # A tuple display's classes are its items' (`_class_list` of the tuple type
         # its inference makes reads the union of its items): each is inferred, no
         # tuple type is built (its fallback joins the items: 910 tuples on the
         # bench corpus cost 47 us each, a class name 4 us).
         items = [silent.infer(e) for e in node.elts]  # type: ignore[attr-defined]
-        if not any(type(i) is UnpackType for i in items):  # (else a variadic tuple: as below)
+        for i in items:  # (a loop, not `any()` over a generator)
+            if type(i) is UnpackType:
+                break  # (a variadic tuple: as below)
+        else:
             return _class_list(ev, make_union(items))
     t = silent.infer(node)  # type: ignore[attr-defined]
     if isinstance(t, NoneType):
@@ -98,6 +101,14 @@ def _class_list(ev: "Evaluator", t: Type) -> list[Type] | None:
     return out
 
 
+def _holds_starred(elts: list[ast.expr]) -> bool:
+    # (A loop, not `any()` over a generator: asked for each isinstance() narrowed.)
+    for e in elts:
+        if type(e) is ast.Starred:
+            return True
+    return False
+
+
 def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], positive: bool, intersect: bool = True) -> Type:
     if any([isinstance(c, AnyType) for c in classes]):  # (a list: most hold one or two classes)
         # An unknown class: the value may be anything in the positive branch.
@@ -139,7 +150,13 @@ def narrow_isinstance(ev: "Evaluator", current: Type, classes: list[Type], posit
         if isinstance(item, AnyType):
             remaining.append(item)
             continue
-        if any(is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c) for c in classes):
+        # (A loop, not `any()` over a generator: see solve._infer.)
+        matched = False
+        for c in classes:
+            if is_subtype(ev, item, _erased(c)) or _typeddict_instance_of(ev, item, c):
+                matched = True
+                break
+        if matched:
             continue
         if isinstance(item, TypeVarType) and item.kind in ("typevar", "self") and not item.values and item.upper_bound is not None:
             # `bound=int | str`, not an int: still T, bounded by str (mypy).

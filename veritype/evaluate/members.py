@@ -41,7 +41,10 @@ def _hidden_initvar(cls: "ClassInfo", name: str, sym: "S.Symbol") -> bool:
     dc = cls.dataclass_info
     if not isinstance(dc, DataclassInfo) or dc.unknown or len(sym.decls) != 1:
         return False
-    return any(f.name == name and f.is_initvar and not f.has_default and f.node is not None for f in dc.fields)
+    for f in dc.fields:  # (a loop, not `any()` over a generator)
+        if f.name == name and f.is_initvar and not f.has_default and f.node is not None:
+            return True
+    return False
 
 
 class Members:
@@ -198,8 +201,9 @@ class Members:
                 # not declare a new one (as mypy: the base's type stands).
                 continue
             return self._from_symbol(inst, cls, sym, receiver, on_class=False)
-        if any(c.has_any_base or c.unknown_decorator for c in info.mro):
-            return AnyType("special")
+        for c in info.mro:  # (a loop, not `any()` over a generator)
+            if c.has_any_base or c.unknown_decorator:
+                return AnyType("special")
         if name in _ORDERING and any("functools.total_ordering" in c.decorators for c in info.mro):
             # functools.total_ordering fills in the other comparisons from one of them.
             for other in _ORDERING:
@@ -465,13 +469,18 @@ class Members:
         if not isinstance(item, Instance):
             return None
         info = item.info
-        explicit = not all(isinstance(a, AnyType) and a.reason == "bare" for a in item.args) or not item.args
+        explicit = not item.args
+        for a in item.args:  # (a loop, not `all()` over a generator: asked for each class called)
+            if not isinstance(a, AnyType) or a.reason != "bare":
+                explicit = True
+                break
         self_type = item if explicit else info.self_instance()
         if info.is_newtype and "__init__" in info.synthesized:
             # NewType: exactly one argument of the original type (spec, "NewType").
             return bind_self(ev, info.synthesized["__init__"], self_type, constructor_of=self_type, init=True)
-        if any(c.unknown_decorator and "__init__" not in c.synthesized for c in info.mro):
-            return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
+        for c in info.mro:  # (a loop, not `any()` over a generator)
+            if c.unknown_decorator and "__init__" not in c.synthesized:
+                return _as_type_obj(CallableType((), self_type, is_ellipsis=True), () if explicit else info.type_vars)
         if info.is_enum_class() and info.fullname.startswith("enum.") and not self.enum_members(info):
             # `Enum("E", names)`, the functional API (typeshed types it on EnumMeta.__call__);
             # a call we could not read as a class (see functional_classes) stays silent.
@@ -636,7 +645,10 @@ def _implicit_redefinition(info: "ClassInfo", cls: "ClassInfo", name: str, sym) 
     if not sym.is_instance_attr or sym.annotation is not None or sym.type_comment is not None:
         return False
     later = info.mro[info.mro.index(cls) + 1:] if cls in info.mro else []
-    return any(c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized) for c in later)
+    for c in later:  # (a loop, not `any()` over a generator: asked for each instance attribute read)
+        if c.fullname != "builtins.object" and (name in c.symbols or name in c.synthesized):
+            return True
+    return False
 
 
 def _from_object(hit) -> bool:  # type: ignore[no-untyped-def]

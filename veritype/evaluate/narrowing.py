@@ -579,7 +579,7 @@ def _in(ev: "Evaluator", key: str, lt: Type, rt: Type, container_items: list[Typ
     """What `x in c` says of `x` when it holds (`is_positive`) or not: `lt` is the
     type of `x`, `rt` the container's, `container_items` its items where known."""
     if container_items is not None and is_positive:
-        keep = [i for i in union_items(lt) if isinstance(i, AnyType) or any(is_subtype(ev, c, i) or is_subtype(ev, i, c) for c in container_items)]
+        keep = [i for i in union_items(lt) if isinstance(i, AnyType) or _overlaps_any(ev, i, container_items)]
         if not keep and class_objects(container_items):
             return {}  # an `int` in `(str, bytes)`: mypy keeps it (no unreachable branch)
         # `x in ("a", "b")` narrows a str to those literals (and drops None);
@@ -601,6 +601,15 @@ def _in(ev: "Evaluator", key: str, lt: Type, rt: Type, container_items: list[Typ
         if narrowed is not None:
             return {key: narrowed}
     return {}
+
+
+def _overlaps_any(ev: "Evaluator", item: Type, container_items: list[Type]) -> bool:
+    """Whether `item` is a subtype or a supertype of one of `container_items` (a
+    loop, not `any()` over a generator: asked for each item of each `x in c`)."""
+    for c in container_items:
+        if is_subtype(ev, c, item) or is_subtype(ev, item, c):
+            return True
+    return False
 
 
 def _literal_items(t: Type) -> list[Type] | None:

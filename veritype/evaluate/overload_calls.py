@@ -72,7 +72,11 @@ def _resolve(site: CallSite, callee: Overloaded, args: list[Arg], arg_types: lis
     # kept on the item's ParamShape, the parameters' own memo (one pair, not a table:
     # most items are called with one shape). Not with a `**kwargs` argument, whose
     # matching reads its type (a TypedDict's keys).
-    shape_key = None if any(a.kind == ARG_STAR2 for a in args) else tuple([(a.kind, a.name) for a in args])
+    shape_key: tuple[tuple[str, str | None], ...] | None = tuple([(a.kind, a.name) for a in args])
+    for a in args:  # (a loop, not `any()` over a generator: every overloaded call asks)
+        if a.kind == ARG_STAR2:
+            shape_key = None
+            break
     for c in callee.items:
         if shape_key is not None:
             shape = shape_of(c)
@@ -201,7 +205,11 @@ def _union_math_refinement(site: CallSite, callee: Overloaded, args: list[Arg], 
     global _refining
     if _refining:
         return first_ret
-    ai = next((i for i, t in enumerate(arg_types) if isinstance(t, UnionType) and args[i].kind in (ARG_POS, ARG_KW)), None)
+    ai = None
+    for i, t in enumerate(arg_types):  # (a loop, not `next()` over a generator: asked for most overloaded calls)
+        if isinstance(t, UnionType) and args[i].kind in (ARG_POS, ARG_KW):
+            ai = i
+            break
     if ai is None:
         return first_ret
     ev = site.ev

@@ -24,5 +24,7 @@ MESSAGE = "Unpacking a string is disallowed"
 def check_str_unpack(ex: "ExprEvaluator", t: Type, at: ast.AST | None) -> None:
     if at is None or not ex.reporting:
         return
-    if any(isinstance(item, Instance) and item.info.fullname == "builtins.str" for item in union_items(t)):
-        ex.error(at, MESSAGE, "str-unpack")
+    for item in union_items(t):  # (a loop, not `any()` over a generator: asked for each unpacking)
+        if isinstance(item, Instance) and item.info.fullname == "builtins.str":
+            ex.error(at, MESSAGE, "str-unpack")
+            return

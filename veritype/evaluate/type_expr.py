@@ -703,8 +703,10 @@ class TypeExprEvaluator:
         if ctx.report is None:
             return
         if type(ctx.report) is KeptReports:
-            if any(not isinstance(v, (AnyType, TypeVarType)) and (p.upper_bound is not None or p.values) for p, v in zip(params, values)):
-                ctx.report.bounds_deferred = True  # the def's own reporting build checks them
+            for p, v in zip(params, values):  # (a loop, not `any()` over a generator)
+                if not isinstance(v, (AnyType, TypeVarType)) and (p.upper_bound is not None or p.values):
+                    ctx.report.bounds_deferred = True  # the def's own reporting build checks them
+                    break
             return
 
         for p, v, n in zip(params, values, nodes):

@@ -148,7 +148,12 @@ def tuple_form(te: "TypeExprEvaluator", node: ast.Subscript, args: list[ast.expr
     for a in args:
         if isinstance(a, ast.Constant) and a.value is Ellipsis:
             return te._error(ctx, a, 'Unexpected "..."', "misc")  # (at the `...`, as mypy)
-    if any(te._unpack_node(a, ctx) is not None for a in args):
+    unpacked = False
+    for a in args:  # (a loop, not `any()` over a generator: asked for each `tuple[...]`)
+        if te._unpack_node(a, ctx) is not None:
+            unpacked = True
+            break
+    if unpacked:
         info = te.ev.named_class("builtins.tuple")
         items = te._variadic_items(args, node, ctx)
         if items is None or info is None:

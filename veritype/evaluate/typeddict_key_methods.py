@@ -46,8 +46,11 @@ def typeddict_key_method(exprs: "ExprEvaluator", node: ast.Call) -> Type | None:
     func = node.func
     if not (isinstance(func, ast.Attribute) and func.attr in ("get", "pop", "setdefault") and node.args):
         return None
-    if node.keywords or len(node.args) > 2 or any(isinstance(a, ast.Starred) for a in node.args):
+    if node.keywords or len(node.args) > 2:
         return None
+    for a in node.args:  # (a loop, not `any()` over a generator: asked for each `.get(...)` call)
+        if isinstance(a, ast.Starred):
+            return None
     silent = exprs.silent()
     receiver = silent.infer(func.value)
     if not isinstance(receiver, TypedDictType):

@@ -140,13 +140,11 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
         # doesn't contain **kwargs should be disallowed" (a subclass of the TypedDict
         # may carry more keys).
         return False
-    l_star = next((p for p in lp if p.kind == VAR_POS), None)
-    l_kw = next((p for p in lp if p.kind == VAR_KW), None)
-    r_star = next((p for p in rp if p.kind == VAR_POS), None)
-    r_kw = next((p for p in rp if p.kind == VAR_KW), None)
+    l_star, l_kw = _stars(lp)
+    r_star, r_kw = _stars(rp)
     # *args: Any, **kwargs: Any on the left accepts anything (gradual form).
-    if _gradual_star(left):
-        return True
+    if l_star is not None and l_kw is not None and _written_any(l_star.type) and _written_any(l_kw.type):
+        return True  # (`_gradual_star(left)`, its parameters found above)
     l_pos = [p for p in lp if p.kind in (POS_ONLY, POS_OR_KW)]
     r_pos = [p for p in rp if p.kind in (POS_ONLY, POS_OR_KW)]
     # Positional parameters of right, matched by position.
@@ -217,16 +215,35 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
 
 
 def _unpacked_star(c: CallableType) -> bool:
-    return any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in c.params)
+    # (A loop, not `any()` over a generator: asked of both sides of most callable pairs.)
+    for p in c.params:
+        if p.kind == VAR_POS and isinstance(p.type, UnpackType):
+            return True
+    return False
 
 
 def _gradual_star(c: CallableType) -> bool:
     """Whether `c` takes `*args: Any` and `**kwargs: Any`: the spec ("Meaning of
     ... in Callable") reads that pair as `...`; "any other parameters in the
     signature are unaffected and are retained as part of the signature"."""
-    a = next((p for p in c.params if p.kind == VAR_POS), None)
-    k = next((p for p in c.params if p.kind == VAR_KW), None)
+    a, k = _stars(c.params)
     return a is not None and k is not None and _written_any(a.type) and _written_any(k.type)
+
+
+def _stars(params: "list[Param] | tuple[Param, ...]") -> "tuple[Param | None, Param | None]":
+    """The first `*args` and the first `**kwargs` parameter of `params` (None where
+    there is none), found in one loop: `next()` over a generator for each was made,
+    resumed and closed by a raised GeneratorExit (Python 3.11), four times for
+    each pair of callables compared."""
+    star = kw = None
+    for p in params:
+        kind = p.kind
+        if kind == VAR_POS:
+            if star is None:
+                star = p
+        elif kind == VAR_KW and kw is None:
+            kw = p
+    return star, kw
 
 
 def _written_any(t: Type) -> bool:

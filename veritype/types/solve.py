@@ -65,7 +65,12 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
             if key in targets:
                 out.append(Constraint(key, d, a))
         return
-    if not any(k in targets for k in type_vars_in(t)):
+    # (Loops, not `any()` over a generator: made, resumed and, stopping early,
+    # closed by a raised GeneratorExit in Python 3.11; asked ~10k times a run.)
+    for tk in type_vars_in(t):
+        if tk in targets:
+            break
+    else:
         return
     if isinstance(t, UnionType):
         _infer_union(ev, t, a, d, targets, out, depth)
@@ -512,7 +517,10 @@ def _walk_protocol(ev: "Evaluator", t: Instance, a: Type, d: int, targets: set[T
         actual_member = ev.protocol_member(a, name)
         if proto_member is None or actual_member is None:
             continue
-        if not any(k in targets for k in type_vars_in(proto_member)):
+        for tk in type_vars_in(proto_member):
+            if tk in targets:
+                break
+        else:
             continue
         if isinstance(actual_member, Overloaded) and isinstance(proto_member, CallableType):
             from veritype.types.subtype import is_subtype
@@ -626,8 +634,10 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
         uppers = [c.target for c in constraints if c.key == key and c.direction == SUPERTYPE]
         sol: Type | None = None
         if lowers:
-            if any(isinstance(x, AnyType) for x in lowers):
-                sol = AnyType("implicit")
+            for x in lowers:
+                if isinstance(x, AnyType):
+                    sol = AnyType("implicit")
+                    break
             else:
                 # A literal bound from both sides (an invariant position, `Matrix[Literal[3]]`)
                 # is exact: widening it would no longer fit the argument.
@@ -654,9 +664,10 @@ def solve(ev: "Evaluator", type_vars: tuple[TypeVarType, ...] | list[TypeVarType
                 result[key] = AnyType("unsolved")
             continue
         if tv.values and not isinstance(sol, AnyType):
-            choice = next((v for v in tv.values if is_subtype(ev, sol, v)), None)
-            if choice is not None:
-                sol = choice
+            for v in tv.values:
+                if is_subtype(ev, sol, v):
+                    sol = v
+                    break
         result[key] = sol
     return result
 

@@ -457,17 +457,19 @@ class SubtypeChecker:
                 return self._variadic_tuples(left, right)
             if len(left.items) != len(right.items):
                 return False
-            return all(self._check(a, b) for a, b in zip(left.items, right.items)) and (
-                right.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right.fallback)
-            )
+            for a, b in zip(left.items, right.items):  # (a loop, not `all()` over a generator)
+                if not self._check(a, b):
+                    return False
+            return right.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right.fallback)
         if is_variadic(left):
             left = TupleType(tuple(item_types(left)), left.fallback)
         if isinstance(right, Instance):
             if right.info.fullname == "builtins.tuple":
                 item = right.args[0] if right.args else AnyType("implicit")
-                return all(self._check(i, item) for i in left.items) and (
-                    left.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right)
-                )
+                for i in left.items:  # (a loop, not `all()` over a generator)
+                    if not self._check(i, item):
+                        return False
+                return left.fallback.info.fullname == "builtins.tuple" or self._check(left.fallback, right)
             if right.info.is_protocol and right.info not in left.fallback.info.mro:
                 return self._protocol(left, right)
             if left.fallback.info.fullname == "builtins.tuple" and left.items:
