@@ -113,6 +113,16 @@ def _walk_lines(info: "ModuleInfo", keep_imports: bool) -> tuple[list[int], ...]
     return None if None in words else words  # type: ignore[return-value]
 
 
+def _assigns_first_param(node: FuncDef) -> bool:
+    """Whether a method stores to an attribute of its first parameter (a `del`
+    is no store). A loop, not `any()` over a generator closed early: asked for
+    each method body that may be released."""
+    for stmt, _ in first_param_stores(node):
+        if type(stmt) is not ast.Delete:
+            return True
+    return False
+
+
 def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ...],
                 lines: tuple[list[int], ...] | None = None) -> list[FuncDef] | None:
     """The defs nested in `node`'s body when the body may be released, else
@@ -125,7 +135,7 @@ def _releasable(node: FuncDef, in_class: bool, keeping: tuple[type[ast.stmt], ..
     # syntax/param_stores.py; a `del` is no assignment) keeps its body. Wider
     # than the binder's instance attributes (semantic/binder.py): keeping a
     # body too many costs memory, releasing one too many would lose a declaration.
-    if in_class and any(type(stmt) is not ast.Delete for stmt, _ in first_param_stores(node)):
+    if in_class and _assigns_first_param(node):
         return None
     # A body whose lines hold none of the keywords has no statement the walk
     # below looks for (each is written within its own lines, inside the

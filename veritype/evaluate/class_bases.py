@@ -146,11 +146,16 @@ def evaluate_bases(ev: "Evaluator", info: "ClassInfo") -> tuple[tuple[Instance, 
     info.decorators = decorator_names(ev, node, scope)
     # A class decorator we do not model may add members or change the constructor
     # (dataclass-like libraries): its missing members and its constructor become Any.
-    info.unknown_decorator = any(n not in KNOWN_CLASS_DECORATORS for n in info.decorators)
-    if any(n.endswith(".final") for n in info.decorators):
-        info.is_final = True
-    if any(n.endswith(".runtime_checkable") for n in info.decorators):
-        info.is_runtime_checkable = True
+    # (One loop, not three `any()` over generators: asked for every class.)
+    unknown = False
+    for n in info.decorators:
+        if n not in KNOWN_CLASS_DECORATORS:
+            unknown = True
+        if n.endswith(".final"):
+            info.is_final = True
+        if n.endswith(".runtime_checkable"):
+            info.is_runtime_checkable = True
+    info.unknown_decorator = unknown
     return tuple(bases), tvs
 
 

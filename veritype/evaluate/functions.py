@@ -472,7 +472,12 @@ def _is_generator(node: FuncDef) -> bool:
     # `yield` (semantic/binder.py, yield_lines).
     known = getattr(node, "_vt_is_generator", None)
     if known is None:
-        known = any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in walk_own_body(node))
+        # (A loop over the walk, not `any()` over a second generator on top of it.)
+        known = False
+        for sub in walk_own_body(node):
+            if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+                known = True
+                break
         node._vt_is_generator = known  # type: ignore[union-attr]
     return known
 

@@ -83,13 +83,16 @@ def evaluate_condition(node: ast.expr, version: tuple[int, int], platform: str, 
         return None
     if kind is _BoolOp:
         values = [evaluate_condition(v, version, platform, always, constants) for v in node.values]  # type: ignore[attr-defined]
+        # Each value is True, False or None (undecided), so `in` (identity, then
+        # equality between these three) asks what `any(v is X ...)` asked, without a
+        # generator made and closed early for each `and`/`or` the binder meets (~3k a run).
         if type(node.op) is ast.And:  # type: ignore[attr-defined]
-            if any(v is False for v in values):
+            if False in values:
                 return False
-            return True if all(v is True for v in values) else None
-        if any(v is True for v in values):
+            return True if None not in values else None  # no False: all True unless one is undecided
+        if True in values:
             return True
-        return False if all(v is False for v in values) else None
+        return False if None not in values else None  # no True: all False unless one is undecided
     if kind is _Constant and constants and isinstance(node.value, (bool, int)):  # type: ignore[attr-defined]
         return bool(node.value)  # type: ignore[attr-defined]
     return None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from veritype.types.model import KW_ONLY, POS_ONLY, POS_OR_KW, VAR_KW, VAR_POS, AnyType, CallableType, Instance, Overloaded, Param, Type, TypeType, UnpackType
 from veritype.types.substitute import substitute, tv_key, paramspec_tail
-from veritype.types.tuples import expand_star_params
+from veritype.types.tuples import expand_star_params, unpacked_star
 
 if TYPE_CHECKING:
     from veritype.types.subtype import SubtypeChecker
@@ -74,11 +74,11 @@ def callable_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -
         return False
     if not sc._guards_ok(left, right):
         return False
-    if _unpacked_star(left) or _unpacked_star(right):
+    if unpacked_star(left) or unpacked_star(right):
         # `*args: *tuple[int, str]` is two positional parameters; what stays
         # unpacked (`*args: *Ts`) is not compared (lenient).
         left, right = expand_star_params(left), expand_star_params(right)
-        if _unpacked_star(left) or _unpacked_star(right):
+        if unpacked_star(left) or unpacked_star(right):
             return True
 
     if paramspec_tail(left) is not None or paramspec_tail(right) is not None:
@@ -212,14 +212,6 @@ def params_ok(sc: "SubtypeChecker", left: CallableType, right: CallableType) -> 
         if not sc._check(r_kw.type, l_kw.type):
             return False
     return True
-
-
-def _unpacked_star(c: CallableType) -> bool:
-    # (A loop, not `any()` over a generator: asked of both sides of most callable pairs.)
-    for p in c.params:
-        if p.kind == VAR_POS and isinstance(p.type, UnpackType):
-            return True
-    return False
 
 
 def _gradual_star(c: CallableType) -> bool:

@@ -20,7 +20,7 @@ from veritype.types.model import (
 )
 from veritype.types.join import widen_literals, join_all, meet
 from veritype.types.substitute import TVKey, erase_to_any, paramspec_tail, substitute, tv_key, type_vars_in
-from veritype.types.tuples import item_types
+from veritype.types.tuples import item_types, unpack_index, unpacked_star
 from veritype.types.subtype import is_subtype, map_instance_to_supertype
 
 if TYPE_CHECKING:
@@ -82,11 +82,11 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
     if isinstance(t, Instance):
         _infer_instance(ev, t, a, d, targets, out, depth)
         return
-    if isinstance(t, TupleType) and any(isinstance(i, UnpackType) for i in t.items):
+    if isinstance(t, TupleType) and unpack_index(t) is not None:
         _infer_variadic_tuple(ev, t, a, d, targets, out, depth)
         return
     if isinstance(t, TupleType):
-        if isinstance(a, TupleType) and any(isinstance(i, UnpackType) for i in a.items):
+        if isinstance(a, TupleType) and unpack_index(a) is not None:
             return  # a variadic actual for a fixed template: no fit, nothing to learn
         if isinstance(a, TupleType) and len(a.items) == len(t.items):
             for ti, ai in zip(t.items, a.items):
@@ -114,7 +114,7 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
                 if key in targets and key not in learnt:
                     out.append(Constraint(key, d, AnyType("special")))
             return
-        variadic = any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params)
+        variadic = unpacked_star(t)
         if (t.is_ellipsis or variadic) and isinstance(a, Overloaded) and len(set(i.ret for i in a.items)) > 1:
             # `Callable[..., R]` or `Callable[[*Ts], R]` says nothing that picks an overload
             # (`run_sync(path.open, "rb")` would need Ts from the other arguments first):
@@ -140,7 +140,7 @@ def _infer(ev: "Evaluator", t: Type, a: Type, d: int, targets: set[TVKey], out: 
             call = _bind_own_vars(ev, call, t, targets)
         if spec is not None and tv_key(spec) in targets:
             _infer_paramspec(ev, t, spec, call, d, targets, out, depth)
-        elif not t.is_ellipsis and not call.is_ellipsis and any(p.kind == VAR_POS and isinstance(p.type, UnpackType) for p in t.params):
+        elif not t.is_ellipsis and not call.is_ellipsis and unpacked_star(t):
             _infer_variadic_params(ev, t, call, d, targets, out, depth)
         elif not t.is_ellipsis and not call.is_ellipsis:
             tpos = [p for p in t.params if p.kind in (POS_ONLY, POS_OR_KW)]

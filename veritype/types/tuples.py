@@ -26,6 +26,16 @@ def unpack_index(t: TupleType) -> int | None:
     return None
 
 
+def unpacked_star(c: CallableType) -> bool:
+    """Whether `c` takes `*args: *Ts` (or `*args: *tuple[...]`)."""
+    # (A loop, not `any()` over a generator: asked of both sides of most callable
+    # pairs, and by constraint inference for each callable template.)
+    for p in c.params:
+        if p.kind == VAR_POS and isinstance(p.type, UnpackType):
+            return True
+    return False
+
+
 def is_variadic(t: Type) -> bool:
     """A TupleType with an unpacked part."""
     # (Exact class tests and a loop: asked of every tuple a subtype check meets.)
