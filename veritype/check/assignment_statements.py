@@ -38,7 +38,7 @@ from veritype.check.inferred_attrs import inferred_attribute_type
 from veritype.check.inferred_decls import lenient
 from veritype.check.object_attribute_writes import object_attribute_declared
 from veritype.check.qualifier_rules import check_qualifier_declaration
-from veritype.check.var_annotated_reach import defer_var_annotated
+from veritype.check.var_annotated_reach import judge_var_annotated
 from veritype.check.self_attributes import through_annotated_self
 from veritype.check.typevar_scope_rules import check_alias_of_bound_type_var, check_unbound_in_annotation
 from veritype.evaluate.calls import ARG_POS, Arg
@@ -141,24 +141,15 @@ def check_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     kind = va.empty_display_kind(stmt.value)
     if kind is None or not (isinstance(t, Instance) and t.info.fullname == f"builtins.{kind}"):
         return
-    if mc.scope.kind == "module":
-        body = mc.info.tree.body if mc.info.tree is not None else None
-    elif mc.scope.kind == "function" and mc.func is not None and isinstance(mc.func.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        body = mc.func.node.body
-    else:
+    body = va.scope_body(mc)
+    if body is None:
         return
     name = stmt.targets[0].id
     # mypy's local partial types (its default; a project's `local_partial_types =
     # false` is accepted, not enforced, and keeps the module's lax reading).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
-    lines = va.name_lines(mc, name)
-    if body is not None and defer_var_annotated(mc, stmt, t, name, kind, body, local, lines, va.param_names(mc)):
-        return  # judged at the end of the scope's walk, without what it did not reach
-    if body is not None and va.needs_annotation(body, name, stmt, nested=mc.scope.kind != "module" or not local, lines=lines):
-        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
-        return
-    if body is not None and t.args and all(isinstance(a, AnyType) for a in t.args) and va.read_before_completion(body, name, stmt, va.param_names(mc), lines, mc):
-        mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
+    # Judged at the end of the scope's walk, without what it did not reach.
+    judge_var_annotated(mc, stmt, t, name, kind, body, local, va.name_lines(mc, name), va.param_names(mc))
 
 
 def infer_redisplay(mc: "ModuleChecker", stmt: ast.Assign) -> Type | None:

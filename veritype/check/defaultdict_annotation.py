@@ -25,7 +25,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from veritype.check import var_annotated as va
-from veritype.check.var_annotated_reach import defer
+from veritype.check.var_annotated_reach import judge_later
 from veritype.evaluate.expressions import ExprEvaluator
 from veritype.types.model import AnyType, CallableType, Instance, NeverType, NoneType, Overloaded, Type, TypeType, VAR_KW, VAR_POS
 
@@ -70,14 +70,9 @@ def report_defaultdict(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
     sym = mc.scope.table.get(name)
     if sym is None or sym.node is not stmt or sym.annotation is not None or sym.type_comment is not None:
         return  # declared elsewhere, or not first bound here
-    if mc.scope.kind == "module":
-        body = mc.info.tree.body if mc.info.tree is not None else None
-    elif mc.scope.kind == "function" and mc.func is not None and isinstance(mc.func.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        body = mc.func.node.body
-    else:
-        return  # a class body: not judged (nor is `x = []` there)
+    body = va.scope_body(mc)
     if body is None:
-        return
+        return  # a class body: not judged (nor is `x = []` there)
     # mypy's local partial types, as for `x = []` (check_var_annotated).
     local = mc.options.not_enforced.get("local_partial_types", True) is not False
     nested = mc.scope.kind != "module" or not local
@@ -92,8 +87,7 @@ def report_defaultdict(mc: "ModuleChecker", stmt: ast.Assign, t: Type) -> None:
         # mypy's place: the variable for a partial type, else the call.
         mc.error(target if partial else value, f'Need type annotation for "{name}"', "var-annotated")
 
-    if not defer(mc, stmt, body, judge, report) and judge(body):
-        report()
+    judge_later(mc, stmt, body, judge, report)
 
 
 def _partial_factory(factory: Type) -> bool | None:

@@ -156,6 +156,17 @@ def _outer_parts(n: ast.AST) -> list[ast.AST]:
     return outer
 
 
+def scope_body(mc: "ModuleChecker") -> list[ast.stmt] | None:
+    """The statements of the scope `mc` walks, where a first assignment of an
+    empty collection is judged: the module's or the function's; None in a
+    class body (not judged, as mypy's partial types are not kept there)."""
+    if mc.scope.kind == "module":
+        return mc.info.tree.body if mc.info.tree is not None else None
+    if mc.scope.kind == "function" and mc.func is not None and isinstance(mc.func.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return mc.func.node.body
+    return None
+
+
 def param_names(mc: "ModuleChecker") -> set[str]:
     """The parameter names of the function `mc` checks (none outside one)."""
     fn = mc.func.node if mc.scope.kind == "function" and mc.func is not None else None

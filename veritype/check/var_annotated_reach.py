@@ -46,10 +46,11 @@ def note_unreached(mc: "ModuleChecker", body: list[ast.stmt], i: int) -> None:
     mc.unreached.update(map(id, body[i:]))
 
 
-def defer_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: "Type", name: str, kind: str, body: list[ast.stmt],
-                        local: bool, lines: list[int] | None, params: set[str]) -> bool:
+def judge_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: "Type", name: str, kind: str, body: list[ast.stmt],
+                        local: bool, lines: list[int] | None, params: set[str]) -> None:
     """check_var_annotated's judgement of `name = []` (`stmt`, of type `t`, an
-    empty display of `kind`), kept for the end of the scope's walk (see `defer`)."""
+    empty display of `kind`), kept for the end of the scope's walk (see
+    `judge_later`)."""
     nested = mc.scope.kind != "module" or not local
     open_args = isinstance(t, Instance) and bool(t.args) and all(isinstance(a, AnyType) for a in t.args)
 
@@ -61,7 +62,14 @@ def defer_var_annotated(mc: "ModuleChecker", stmt: ast.Assign, t: "Type", name: 
     def report() -> None:
         mc.error(stmt.targets[0], va.message(name, kind), "var-annotated")
 
-    return defer(mc, stmt, body, judge, report)
+    judge_later(mc, stmt, body, judge, report)
+
+
+def judge_later(mc: "ModuleChecker", stmt: ast.Assign, body: list[ast.stmt], judge: Judge, report: Callable[[], None]) -> None:
+    """`judge` kept for the end of the scope's walk (`defer`), or asked at once
+    in a silent pass, where nothing is kept (its report is dropped with the pass)."""
+    if not defer(mc, stmt, body, judge, report) and judge(body):
+        report()
 
 
 def defer(mc: "ModuleChecker", stmt: ast.Assign, body: list[ast.stmt], judge: Judge, report: Callable[[], None]) -> bool:
