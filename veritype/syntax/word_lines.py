@@ -82,7 +82,7 @@ def lines_by_word(source: str, words: tuple[str, ...], keywords: tuple[str, ...]
 
 
 def _positions(source: str, word: str) -> list[int]:
-    """The offsets where `word` starts (as `_lines_of` finds them)."""
+    """The offsets where `word` starts, in order."""
     out: list[int] = []
     pos, size, find = source.find(word), len(word), source.find
     while pos >= 0:
@@ -92,8 +92,10 @@ def _positions(source: str, word: str) -> list[int]:
 
 
 def _whole_positions(source: str, word: str) -> list[int]:
-    """The offsets where `word` starts standing alone (as `_whole_lines_of`
-    finds them)."""
+    """The offsets where `word` starts standing alone, in order."""
+    # (ASCII name characters only: any other beside the word counts it. A
+    # `str.find` loop: a regular expression looking behind is tried at every
+    # character of the text, ten times slower.)
     out: list[int] = []
     name_chars, size, length, find = _NAME_CHARS, len(word), len(source), source.find
     pos = find(word)
@@ -109,45 +111,30 @@ def _whole_positions(source: str, word: str) -> list[int]:
 def _lines_of(source: str, word: str) -> list[int] | None:
     """`word_lines(source, word)`: the lines holding one word (none, whatever
     the line ends, when the text does not hold it)."""
-    pos = source.find(word)
-    if pos < 0:
-        return NOWHERE
-    if "\r" in source:
-        return None
-    lines: list[int] = []
-    line, counted = 1, 0
-    while pos >= 0:
-        line += source.count("\n", counted, pos)
-        counted = pos
-        if not lines or lines[-1] != line:
-            lines.append(line)
-        pos = source.find(word, pos + len(word))
-    return lines
+    return _lines_at(source, _positions(source, word), word)
 
 
 def _whole_lines_of(source: str, word: str) -> list[int] | None:
     """`keyword_lines(source, word)` for one word."""
-    pos = source.find(word)
-    if pos < 0:
-        return NOWHERE
+    return _lines_at(source, _whole_positions(source, word), word)
+
+
+def _lines_at(source: str, positions: list[int], word: str) -> list[int] | None:
+    """The lines of the sorted offsets `positions` (of `word`): none when
+    there are none; None when the text holds the word and its line numbers
+    may not be the parser's (see `word_lines`)."""
     if "\r" in source:
-        return None
-    # (ASCII name characters only: any other beside the word counts it. A
-    # `str.find` loop: a regular expression looking behind is tried at every
-    # character of the text, ten times slower.)
-    name_chars, size, length = _NAME_CHARS, len(word), len(source)
+        return None if word in source else NOWHERE
+    if not positions:
+        return NOWHERE
     lines: list[int] = []
-    line, counted = 1, 0
-    while pos >= 0:
-        end = pos + size
-        if (end == length or source[end] not in name_chars) and (pos == 0 or source[pos - 1] not in name_chars
-                                                                 or _after_number(source, pos)):
-            line += source.count("\n", counted, pos)
-            counted = pos
-            if not lines or lines[-1] != line:
-                lines.append(line)
-        pos = source.find(word, end)
-    return lines if lines else NOWHERE
+    line, counted, count = 1, 0, source.count
+    for pos in positions:
+        line += count("\n", counted, pos)
+        counted = pos
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 def _after_number(source: str, pos: int) -> bool:
